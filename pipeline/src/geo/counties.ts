@@ -1,0 +1,60 @@
+// Counties from us-atlas (Census cartographic boundaries, 2017 vintage): FIPS, names, shapes, adjacency, name index.
+import { createRequire } from 'node:module';
+import { feature, neighbors } from 'topojson-client';
+import { geoBounds, geoCentroid, geoContains } from 'd3-geo';
+import type { Topology, GeometryCollection } from 'topojson-specification';
+import type { Feature, Geometry } from 'geojson';
+import { stateByFips } from './states.ts';
+
+export interface County {
+  fips: string;
+  name: string;
+  stateFips: string;
+  state: string;
+  centroid: [number, number];
+  bbox: [number, number, number, number];
+}
+
+export interface CountyAtlas {
+  counties: County[];
+  byFips: Map<string, County>;
+  neighbours: Map<string, string[]>;
+  /** county FIPS for a lon/lat point, or undefined outside every county */
+  locate(lon: number, lat: number): string | undefined;
+}
+
+const require = createRequire(import.meta.url);
+let cached: CountyAtlas | undefined;
+
+export function loadAtlas(): CountyAtlas {
+  if (cached) return cached;
+  const topo = require('us-atlas/counties-10m.json') as Topology<{ counties: GeometryCollection<{ name: string }> }>;
+  const collection = topo.objects.counties;
+  const shapes = (feature(topo, collection) as unknown as { features: Feature<Geometry, { name: string }>[] }).features;
+  const counties: County[] = [];
+  const shapeByFips = new Map<string, Feature<Geometry, { name: string }>>();
+  for (const f of shapes) {
+    const fips = String(f.id);
+    const st = stateByFips(fips.slice(0, 2));
+    if (!st) continue;
+    const [[w, s], [e, n]] = geoBounds(f);
+    counties.push({ fips, name: f.properties.name, stateFips: st.fips, state: st.code, centroid: geoCentroid(f) as [number, number], bbox: [w, s, e, n] });
+    shapeByFips.set(fips, f);
+  }
+  counties.sort((a, b) => a.fips.localeCompare(b.fips));
+  const ids = collection.geometries.map((g) => String(g.id));
+  const adj = neighbors(collection.geometries as never);
+  const neighbours = new Map<string, string[]>();
+  adj.forEach((list, i) => neighbours.set(ids[i], list.map((j) => ids[j]).sort()));
+  const byFips = new Map(counties.map((c) => [c.fips, c]));
+  const locate = (lon: number, lat: number): string | undefined => {
+    for (const c of counties) {
+      const [w, s, e, n] = c.bbox;
+      if (lon < w || lon > e || lat < s || lat > n) continue;
+      if (geoContains(shapeByFips.get(c.fips)!, [lon, lat])) return c.fips;
+    }
+    return undefined;
+  };
+  cached = { counties, byFips, neighbours, locate };
+  return cached;
+}

@@ -1,0 +1,35 @@
+// ArcGIS fetch: pages through `query` (resultOffset/resultRecordCount) in WGS84 (outSR=4326) until the server
+// stops saying exceededTransferLimit. Options: where (default 1=1), page_size (default 1000), max_pages (100).
+import type { FetchContext } from '../connector.ts';
+import { SourceError } from '../../errors.ts';
+import { parseUpstream } from '../parse.ts';
+import { errorSchema, querySchema, type ArcgisRaw } from './schema.ts';
+
+export function queryUrl(layerUrl: string, options: Record<string, unknown>, offset: number): string {
+  const base = layerUrl.replace(/\/query\/?(\?.*)?$/, '').replace(/\/+$/, '');
+  const u = new URL(`${base}/query`);
+  u.searchParams.set('where', typeof options.where === 'string' ? options.where : '1=1');
+  u.searchParams.set('outFields', '*');
+  u.searchParams.set('returnGeometry', 'true');
+  u.searchParams.set('outSR', '4326');
+  u.searchParams.set('resultOffset', String(offset));
+  u.searchParams.set('resultRecordCount', String(pageSize(options)));
+  u.searchParams.set('f', 'json');
+  return u.href;
+}
+
+const pageSize = (o: Record<string, unknown>) => (typeof o.page_size === 'number' && o.page_size > 0 ? o.page_size : 1000);
+
+export async function fetch(ctx: FetchContext): Promise<ArcgisRaw> {
+  const features: ArcgisRaw['features'] = [];
+  const maxPages = typeof ctx.source.options.max_pages === 'number' ? ctx.source.options.max_pages : 100;
+  for (let page = 0; page < maxPages; page += 1) {
+    const raw = await ctx.http.getJson(queryUrl(ctx.source.url, ctx.source.options, features.length), ctx.priority);
+    const err = errorSchema.safeParse(raw);
+    if (err.success) throw new SourceError('http_status', `ArcGIS error ${err.data.error.code ?? ''}: ${err.data.error.message ?? 'unknown'}`);
+    const data = parseUpstream(querySchema, raw, 'ArcGIS query');
+    features.push(...data.features);
+    if (!data.exceededTransferLimit || data.features.length === 0) return { features };
+  }
+  throw new SourceError('too_large', `ArcGIS layer still had more features after ${maxPages} pages; raise options.max_pages`);
+}

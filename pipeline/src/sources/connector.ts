@@ -1,0 +1,16 @@
+// What every connector folder provides: fetch (raw upstream over HTTP) and normalize (raw → canonical snapshot).
+import type { HttpClient } from './http.ts';
+import type { SourceDef } from './registry.ts';
+import type { Snapshot } from './snapshot.ts';
+
+export interface FetchContext {
+  http: HttpClient;
+  source: SourceDef;
+  /** p-queue priority: higher tiers first */
+  priority: number;
+}
+
+export interface Connector {
+  fetch(ctx: FetchContext): Promise<unknown>;
+  normalize(raw: unknown, source: SourceDef): Snapshot;
+}

@@ -1,0 +1,22 @@
+// The exhaustive connector switch: a registry row's `connector` names one folder here.
+import type { Connector } from './connector.ts';
+import type { ConnectorName } from './registry.ts';
+import * as kubra from './kubra/index.ts';
+import * as nisc from './nisc/index.ts';
+import * as arcgis from './arcgis/index.ts';
+import * as odin from './odin/index.ts';
+import * as fpl from './fpl/index.ts';
+
+export function connectorFor(name: ConnectorName): Connector {
+  switch (name) {
+    case 'kubra': return kubra;
+    case 'nisc': return nisc;
+    case 'arcgis': return arcgis;
+    case 'odin': return odin;
+    case 'fpl': return fpl;
+    default: {
+      const never: never = name;
+      throw new Error(`No connector named \`${String(never)}\``);
+    }
+  }
+}

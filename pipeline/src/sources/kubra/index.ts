@@ -1,0 +1,3 @@
+// Kubra StormCenter connector.
+export { fetch } from './fetch.ts';
+export { normalize } from './normalize.ts';

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { normalize, readCount } from './normalize.ts';
+import { sharedJson, sourceDef } from '../../../test/shared-data.ts';
+
+const kubra = (over = {}) => sourceDef({ connector: 'kubra', utility: 'Dominion Energy', states: ['VA', 'NC'], ...over });
+
+describe('kubra normalize', () => {
+  it('reads every top-level region of the real Dominion county report, not only the first', () => {
+    const raw = sharedJson('payloads/kubra/dominion-report.json') as { file_data: { areas: Array<{ name: string; areas: Array<{ cust_a: { val: number } }> }>; totals: { cust_a: { val: number }; cust_s: number } } };
+    const snap = normalize({ report: raw }, kubra());
+    const states = new Set(snap.counties.map((c) => c.fips.slice(0, 2)));
+    expect(states.has('37')).toBe(true); // North Carolina (first region)
+    expect(states.has('51')).toBe(true); // Virginia (a later region)
+    const perCounty = raw.file_data.areas.flatMap((s) => s.areas).reduce((s, c) => s + (c.cust_a?.val ?? 0), 0);
+    expect(snap.counties.reduce((s, c) => s + c.customers_out, 0) + 0).toBeLessThanOrEqual(perCounty);
+    expect(snap.customers_out).toBe(raw.file_data.totals.cust_a.val);
+    expect(snap.customers_served).toBe(raw.file_data.totals.cust_s);
+    expect(snap.basis).toBe('county');
+    // Perquimans County, NC is in the report with 1,381 customers served
+    expect(snap.counties.find((c) => c.fips === '37143')?.customers_served).toBe(1381);
+  });
+
+  it('keeps municipalities under counties and treats 999999 as masked (<5, counted as 1)', () => {
+    // The sample is hand-made in the vendor shape ("TESTCOUNTY"): as is, nothing can be placed…
+    const raw = sharedJson('payloads/kubra/firstenergy-sample.json');
+    const asIs = normalize({ report: raw }, kubra({ states: ['OH'] }));
+    expect(asIs.unmatched).toEqual(['TESTCOUNTY / TESTCITY', 'TESTCOUNTY / MASKEDCITY']);
+    // …so rename its county to a real one to check the municipality level and the sentinel.
+    const renamed = JSON.parse(JSON.stringify(raw).replace('TESTCOUNTY', 'Summit'));
+    const snap = normalize({ report: renamed }, kubra({ states: ['OH'] }));
+    expect(snap.counties).toEqual([{ fips: '39153', customers_out: 500, customers_served: 100000 }]);
+    expect(snap.areas.map((a) => [a.name, a.out_display, a.out_lower, a.out_upper, a.masked])).toEqual([
+      ['TESTCITY', '120', 120, 120, false],
+      ['MASKEDCITY', '<5', 1, 4, true],
+    ]);
+    expect(snap.areas[1].etr).toBe('2026-06-19T18:00:00.000Z');
+    const masked = readCount({ val: 999999 }, 5);
+    expect(masked).toEqual({ out: 1, masked: true, display: '<5', upper: 4 });
+  });
+
+  it('reads Kubra masked flags in a real service-area report', () => {
+    expect(readCount({ masked: true, val: 4 }, 5)?.display).toBe('<5');
+    expect(readCount({ val: 0 }, 5)?.out).toBe(0);
+    expect(readCount({ val: null }, 5)).toBeNull();
+  });
+
+  it('reads every region of the multi-region sample', () => {
+    const snap = normalize({ report: sharedJson('payloads/kubra/multiregion-sample.json') }, kubra({ states: ['OH'] }));
+    expect(snap.customers_out).toBe(30);
+    expect(snap.unmatched.length).toBe(3); // LEAF_A1, LEAF_A2, LEAF_B1 are not Ohio counties
+  });
+
+  it('falls back to thematic areas', () => {
+    const raw = sharedJson('payloads/kubra/thematic-sample.json') as { thematic: unknown };
+    const snap = normalize({ thematic: raw.thematic }, kubra({ states: ['MI'] }));
+    expect(snap.counties).toEqual([
+      { fips: '26161', customers_out: 88, customers_served: 164896 },
+      { fips: '26163', customers_out: 32, customers_served: 779720 },
+    ]);
+  });
+
+  it('rejects a payload of the wrong shape as a schema failure', () => {
+    expect(() => normalize({ report: { file_data: { areas: 'nope' } } }, kubra())).toThrow(/unexpected shape/);
+  });
+});

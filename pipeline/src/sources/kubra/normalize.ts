@@ -1,0 +1,113 @@
+// Kubra normalize: walks the whole area tree. States → counties → municipalities; masked counts kept honest.
+// Masking: `cust_a.masked: true` or the sentinel 999999 means "fewer than the mask floor" (option `mask_floor`,
+// default 5). Such an area shows `<5`, counts as 1 (its lower bound) in sums, and carries out_upper = floor − 1.
+import type { SourceDef } from '../registry.ts';
+import { addCounty, emptySnapshot, toIso, type AreaCount, type CountyCount, type Snapshot } from '../snapshot.ts';
+import { parseUpstream } from '../parse.ts';
+import { matchCounty } from '../../geo/match.ts';
+import { findState } from '../../geo/states.ts';
+import { reportSchema, thematicSchema, type KubraArea } from './schema.ts';
+import type { z } from 'zod';
+import type { countSchema } from './schema.ts';
+
+export const MASK_SENTINEL = 999999;
+
+export interface KubraCount {
+  out: number;
+  masked: boolean;
+  display: string;
+  upper: number | null;
+}
+
+export function readCount(v: z.infer<typeof countSchema> | undefined, floor: number): KubraCount | null {
+  if (v === undefined || v === null) return null;
+  const val = typeof v === 'number' ? v : v.val;
+  const masked = (typeof v === 'object' && v.masked === true) || val === MASK_SENTINEL;
+  if (masked) return { out: 1, masked: true, display: `<${floor}`, upper: floor - 1 };
+  if (typeof val !== 'number' || !Number.isFinite(val) || val < 0) return null;
+  return { out: Math.round(val), masked: false, display: String(Math.round(val)), upper: Math.round(val) };
+}
+
+const nameOf = (a: KubraArea): string => (a.name ?? a.area_name ?? a.key ?? a.areaId ?? '').trim();
+
+export function normalize(raw: unknown, source: SourceDef): Snapshot {
+  const snap = emptySnapshot(source.utility);
+  const floor = typeof source.options.mask_floor === 'number' ? source.options.mask_floor : 5;
+  const counties = new Map<string, CountyCount>();
+  if (raw && typeof raw === 'object' && 'thematic' in raw) return normalizeThematic((raw as { thematic: unknown }).thematic, source, floor);
+  const report = parseUpstream(reportSchema, (raw as { report?: unknown })?.report ?? raw, 'Kubra report');
+
+  const walk = (area: KubraArea, state: string, path: string[], county: string | null, inState: boolean): void => {
+    const name = nameOf(area);
+    const here = name ? [...path, name] : path;
+    // A state name only counts as a state above the county level ("Washington" county is not Washington state).
+    const st = !county && !inState && name.length > 2 ? findState(name) : undefined;
+    const count = readCount(area.cust_a, floor);
+    if (st) {
+      for (const child of area.areas ?? []) walk(child, st.code, here, null, true);
+      return;
+    }
+    const fips = county ? null : matchCounty(state, name);
+    if (fips) {
+      const children = area.areas ?? [];
+      if (count) addCounty(counties, fips, count.out, area.cust_s ?? null);
+      else if (children.length === 0) snap.unmatched.push(`${here.join(' / ')} (no count)`);
+      for (const child of children) walk(child, state, here, fips, true);
+      if (!count && children.length > 0) {
+        const sum = snap.areas.filter((a) => a.fips === fips).reduce((s, a) => s + a.customers_out, 0);
+        addCounty(counties, fips, sum, null);
+      }
+      return;
+    }
+    if (county) {
+      if (count) snap.areas.push(areaOf(area, county, here, count));
+      for (const child of area.areas ?? []) walk(child, state, here, county, true);
+      return;
+    }
+    // A grouping region (e.g. an operating area) that is neither a state nor a county: look inside it.
+    if (area.areas?.length) for (const child of area.areas) walk(child, state, here, null, inState);
+    else if (count && count.out > 0) snap.unmatched.push(here.join(' / '));
+  };
+  for (const top of report.file_data.areas) walk(top, source.states[0], [], null, false);
+
+  const totals = report.file_data.totals;
+  const totalOut = readCount(totals?.cust_a, floor);
+  snap.counties = [...counties.values()].sort((a, b) => a.fips.localeCompare(b.fips));
+  snap.customers_out = totalOut?.out ?? snap.counties.reduce((s, c) => s + c.customers_out, 0);
+  snap.customers_served = totals?.cust_s ?? sumServed(snap.counties);
+  snap.basis = snap.counties.length > 0 ? 'county' : 'utility_total';
+  return snap;
+}
+
+function areaOf(area: KubraArea, fips: string, path: string[], count: KubraCount): AreaCount {
+  return {
+    fips, name: nameOf(area), path, customers_out: count.out, out_display: count.display, out_lower: count.masked ? 1 : count.out,
+    out_upper: count.upper, masked: count.masked, customers_served: area.cust_s ?? null, etr: toIso(area.etr),
+  };
+}
+
+function sumServed(counties: CountyCount[]): number | null {
+  if (counties.length === 0 || counties.some((c) => c.customers_served === null)) return null;
+  return counties.reduce((s, c) => s + (c.customers_served ?? 0), 0);
+}
+
+function normalizeThematic(raw: unknown, source: SourceDef, floor: number): Snapshot {
+  const snap = emptySnapshot(source.utility);
+  const data = parseUpstream(thematicSchema, raw, 'Kubra thematic areas');
+  const counties = new Map<string, CountyCount>();
+  for (const item of data.file_data) {
+    const name = item.desc.name ?? item.title ?? item.id?.split('|')[1] ?? '';
+    const fips = matchCounty(source.states[0], name);
+    const count = readCount(item.desc.cust_a, floor);
+    if (!fips || !count) {
+      snap.unmatched.push(name);
+      continue;
+    }
+    addCounty(counties, fips, count.out, item.desc.cust_s ?? null);
+  }
+  snap.counties = [...counties.values()].sort((a, b) => a.fips.localeCompare(b.fips));
+  snap.customers_out = snap.counties.reduce((s, c) => s + c.customers_out, 0);
+  snap.customers_served = sumServed(snap.counties);
+  snap.basis = 'county';
+  return snap;
+}

@@ -1,0 +1,3 @@
+// NISC hosted outage map connector.
+export { fetch } from './fetch.ts';
+export { normalize } from './normalize.ts';

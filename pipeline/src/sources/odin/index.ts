@@ -1,0 +1,3 @@
+// ORNL ODIN connector.
+export { fetch } from './fetch.ts';
+export { normalize } from './normalize.ts';

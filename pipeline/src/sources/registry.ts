@@ -1,0 +1,104 @@
+// The source registry: a CSV data file, one row per live source. spec: Resources — Source.
+// Required columns: id,utility,state,connector,url,interval_min,tier. Optional: options (JSON), customers.
+import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import { z } from 'zod';
+import { UsageError } from '../errors.ts';
+import { findState } from '../geo/states.ts';
+
+export const CONNECTORS = ['kubra', 'nisc', 'arcgis', 'odin', 'fpl'] as const;
+export type ConnectorName = (typeof CONNECTORS)[number];
+export const TIERS = [1, 2, 3] as const;
+export const REQUIRED_COLUMNS = ['id', 'utility', 'state', 'connector', 'url', 'interval_min', 'tier'] as const;
+
+export interface SourceDef {
+  id: string;
+  utility: string;
+  /** postal codes of the states the source covers; the first is the default for county-name matching */
+  states: string[];
+  connector: ConnectorName;
+  url: string;
+  interval_min: number;
+  tier: 1 | 2 | 3;
+  options: Record<string, unknown>;
+  /** customers the utility serves (e.g. from EIA-861), for coverage when the feed does not publish it */
+  customers: number | null;
+}
+
+export interface RegistryProblem {
+  line: number;
+  message: string;
+}
+
+const rowSchema = z.object({
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'id must be lower-case letters, digits and dashes'),
+  utility: z.string().min(1, 'utility is empty'),
+  state: z.string().min(2),
+  connector: z.enum(CONNECTORS, { error: `connector must be one of ${CONNECTORS.join(', ')}` }),
+  url: z.url({ protocol: /^https?$/, error: 'url must be an absolute http(s) URL' }),
+  interval_min: z.coerce.number().int().min(1).max(1440),
+  tier: z.coerce.number().pipe(z.union([z.literal(1), z.literal(2), z.literal(3)], { error: 'tier must be 1, 2 or 3' })),
+  options: z.string().optional(),
+  customers: z.string().optional(),
+});
+
+export function parseRegistry(text: string): { sources: SourceDef[]; problems: RegistryProblem[] } {
+  const problems: RegistryProblem[] = [];
+  let records: Array<{ record: Record<string, string>; info: { lines: number } }>;
+  try {
+    records = parse(text, { columns: true, skip_empty_lines: true, bom: true, trim: true, info: true, relax_column_count: true, comment: '#' });
+  } catch (err) {
+    throw new UsageError(`The source registry is not valid CSV: ${(err as Error).message}`);
+  }
+  const header = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0].split(',').map((s) => s.trim());
+  const missing = REQUIRED_COLUMNS.filter((c) => !header.includes(c));
+  if (missing.length) throw new UsageError(`The source registry lacks required column(s) ${missing.join(', ')}; its header is: ${header.join(',')}`);
+  const sources: SourceDef[] = [];
+  const seen = new Set<string>();
+  for (const { record, info } of records) {
+    const line = info.lines;
+    const parsed = rowSchema.safeParse(record);
+    if (!parsed.success) {
+      problems.push({ line, message: parsed.error.issues.map((i) => `${i.path.join('.') || 'row'}: ${i.message}`).join('; ') });
+      continue;
+    }
+    const r = parsed.data;
+    const states = r.state.split(/[;|\s]+/).filter(Boolean).map((s) => findState(s)?.code);
+    if (states.some((s) => !s)) {
+      problems.push({ line, message: `state: \`${r.state}\` is not a US state code (use e.g. FL, or NC;VA for several)` });
+      continue;
+    }
+    let options: Record<string, unknown> = {};
+    if (r.options) {
+      try {
+        options = JSON.parse(r.options);
+        if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new Error('not an object');
+      } catch (err) {
+        problems.push({ line, message: `options: expected a JSON object, got \`${r.options}\` (${(err as Error).message})` });
+        continue;
+      }
+    }
+    if (seen.has(r.id)) {
+      problems.push({ line, message: `id: \`${r.id}\` appears twice; ids must be unique` });
+      continue;
+    }
+    seen.add(r.id);
+    const customers = r.customers ? Number(r.customers) : null;
+    sources.push({
+      id: r.id, utility: r.utility, states: states as string[], connector: r.connector, url: r.url,
+      interval_min: r.interval_min, tier: r.tier as 1 | 2 | 3, options,
+      customers: customers !== null && Number.isFinite(customers) && customers > 0 ? customers : null,
+    });
+  }
+  return { sources, problems };
+}
+
+export function loadRegistry(file: string): { sources: SourceDef[]; problems: RegistryProblem[] } {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`Cannot read the source registry \`${file}\`: ${(err as Error).message}`);
+  }
+  return parseRegistry(text);
+}

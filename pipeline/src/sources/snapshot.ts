@@ -1,0 +1,99 @@
+// The canonical snapshot every connector normalises to. Counts are customers unless `unit` says meters.
+
+export interface CountyCount {
+  fips: string;
+  /** customers (or meters) out; a masked value counts as its lower bound */
+  customers_out: number;
+  /** customers served as the feed publishes it, null when the feed does not say */
+  customers_served: number | null;
+}
+
+export interface AreaCount {
+  /** county the area lies in, when known */
+  fips: string | null;
+  name: string;
+  /** path of names in the utility's own tree, e.g. ["North Carolina", "Wake", "Raleigh"] */
+  path: string[];
+  customers_out: number;
+  /** the count as the utility shows it: "12", or "<5" when masked */
+  out_display: string;
+  out_lower: number;
+  out_upper: number | null;
+  masked: boolean;
+  customers_served: number | null;
+  etr: string | null;
+}
+
+export interface Incident {
+  id: string;
+  fips: string | null;
+  customers_out: number;
+  etr: string | null;
+  crew_status: string | null;
+  cause: string | null;
+  started_at: string | null;
+  lat: number | null;
+  lon: number | null;
+  city: string | null;
+}
+
+export type CoverageClass = 'county' | 'utility_total' | 'outage_only';
+
+export interface Snapshot {
+  utility: string;
+  unit: 'customers' | 'meters';
+  /** utility-wide totals as published (null when the feed has none) */
+  customers_out: number | null;
+  customers_served: number | null;
+  counties: CountyCount[];
+  areas: AreaCount[];
+  incidents: Incident[];
+  /** names the connector could not place in a county, kept for the poll log */
+  unmatched: string[];
+  notice: string | null;
+  /** how the feed sees the utility (spec: `connector_coverage` classes) */
+  basis: CoverageClass;
+}
+
+export function emptySnapshot(utility: string, unit: Snapshot['unit'] = 'customers'): Snapshot {
+  return { utility, unit, customers_out: null, customers_served: null, counties: [], areas: [], incidents: [], unmatched: [], notice: null, basis: 'outage_only' };
+}
+
+/** Adds a county count into a list, summing when the county is already there (several areas per county). */
+export function addCounty(list: Map<string, CountyCount>, fips: string, out: number, served: number | null): void {
+  const prev = list.get(fips);
+  if (!prev) list.set(fips, { fips, customers_out: out, customers_served: served });
+  else {
+    prev.customers_out += out;
+    prev.customers_served = prev.customers_served === null && served === null ? null : (prev.customers_served ?? 0) + (served ?? 0);
+  }
+}
+
+/** Parses counts published as numbers or comma-formatted strings ("1,267"); null for anything else. */
+export function toCount(v: unknown): number | null {
+  if (typeof v === 'number') return Number.isFinite(v) && v >= 0 ? Math.round(v) : null;
+  if (typeof v === 'string') {
+    const s = v.replace(/,/g, '').trim();
+    if (!/^\d+(\.\d+)?$/.test(s)) return null;
+    return Math.round(Number(s));
+  }
+  return null;
+}
+
+/** ISO-8601 for epoch milliseconds, ISO strings, or null for vendor "no ETR" placeholders. */
+export function toIso(v: unknown): string | null {
+  if (v === null || v === undefined || v === '') return null;
+  if (typeof v === 'number' && Number.isFinite(v) && v > 0) return new Date(v).toISOString();
+  if (typeof v === 'string') {
+    if (/^ETR-|^null$/i.test(v)) return null;
+    const mdy = /^(\d{2})\/(\d{2})\/(\d{4}) (\d{1,2}):(\d{2})(?::(\d{2}))? ?(AM|PM)$/i.exec(v.trim());
+    if (mdy) {
+      let h = Number(mdy[4]) % 12;
+      if (mdy[7].toUpperCase() === 'PM') h += 12;
+      return new Date(Date.UTC(+mdy[3], +mdy[1] - 1, +mdy[2], h, +mdy[5], +(mdy[6] ?? 0))).toISOString();
+    }
+    const t = Date.parse(v);
+    return Number.isNaN(t) ? null : new Date(t).toISOString();
+  }
+  return null;
+}
