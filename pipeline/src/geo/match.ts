@@ -18,11 +18,24 @@ export function normalizeCountyName(name: string): string {
 
 let index: Map<string, string> | undefined;
 
+/** Independent cities (Virginia's, Baltimore, St. Louis, Carson City) carry county-level FIPS codes ≥ 500. */
+export function isIndependentCity(fips: string): boolean {
+  return ['24', '29', '32', '51'].includes(fips.slice(0, 2)) && Number(fips.slice(2)) >= 500;
+}
+
+/** The name a feed would use: "Baltimore city" for the city, "Baltimore" for the county. */
+export function countyLabel(c: { fips: string; name: string }): string {
+  return isIndependentCity(c.fips) ? `${c.name} city` : c.name;
+}
+
 function buildIndex(): Map<string, string> {
   const map = new Map<string, string>();
+  // Counties first (ascending FIPS), so a bare name shared with an independent city means the county.
   for (const c of loadAtlas().counties) {
-    map.set(`${c.state}|${normalizeCountyName(c.name)}`, c.fips);
-    // Independent cities of Virginia etc. share names with counties; keep the county (lower FIPS) for the bare name.
+    const label = `${c.state}|${normalizeCountyName(countyLabel(c))}`;
+    if (!map.has(label)) map.set(label, c.fips);
+    const bare = `${c.state}|${normalizeCountyName(c.name)}`;
+    if (!map.has(bare)) map.set(bare, c.fips);
   }
   return map;
 }

@@ -1,0 +1,25 @@
+// `outage build`: republish the whole tree from stored state, without polling.
+import type { Command } from 'commander';
+import { addCommonOptions, clockFor, loadSources, log, parseCommon } from './common.ts';
+import { Pipeline } from '../pipeline.ts';
+import { readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+
+export function register(program: Command): void {
+  addCommonOptions(program.command('build').description('republish the prebuilt tree from stored state (no polling)'))
+    .action(async (raw: Record<string, unknown>) => {
+      const cfg = parseCommon(raw);
+      const t0 = Date.now();
+      const simulatedRegistry = path.join(cfg.state, 'simulated-sources.csv');
+      const sourcesFile = existsSync(cfg.sources) || !existsSync(simulatedRegistry) ? cfg.sources : simulatedRegistry;
+      const sources = loadSources(sourcesFile, log);
+      const simulated = sourcesFile === simulatedRegistry || readFileSync(sourcesFile, 'utf8').includes('(simulated)');
+      const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock: clockFor(cfg, true), simulated });
+      try {
+        const stats = await pipeline.build();
+        log(`build: ${stats.written} files written, ${stats.unchanged} unchanged, ${stats.removed} removed · ${Date.now() - t0} ms → ${cfg.out}`);
+      } finally {
+        await pipeline.close();
+      }
+    });
+}

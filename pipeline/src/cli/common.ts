@@ -1,0 +1,63 @@
+// Options every command shares, parsed once into a fully-defaulted config.
+import { Option, type Command } from 'commander';
+import path from 'node:path';
+import { z } from 'zod';
+import { fixedClock, parseInstant, runningClock, systemClock, type Clock } from '../clock.ts';
+import { UsageError } from '../errors.ts';
+import { loadRegistry, type SourceDef } from '../sources/registry.ts';
+
+export interface CommonConfig {
+  sources: string;
+  out: string;
+  state: string;
+  now: Date | null;
+  speed: number;
+}
+
+const schema = z.object({
+  sources: z.string().default('sources.csv'),
+  out: z.string().default('public'),
+  state: z.string().default('state'),
+  now: z.string().optional(),
+  speed: z.coerce.number().positive().default(1),
+});
+
+export function addCommonOptions(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('--sources <file>', 'source registry CSV').default('sources.csv'))
+    .addOption(new Option('--out <dir>', 'directory the prebuilt tree is published into').default('public'))
+    .addOption(new Option('--state <dir>', 'directory of the DuckDB state database').default('state'))
+    .addOption(new Option('--now <iso>', 'injected clock: the instant every time-based rule uses (ISO-8601)'))
+    .addOption(new Option('--speed <n>', 'clock speed factor for long-running commands (1 = real time)').default('1'));
+}
+
+export function parseCommon(raw: Record<string, unknown>): CommonConfig {
+  const r = schema.safeParse(raw);
+  if (!r.success) throw new UsageError(r.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '));
+  let now: Date | null = null;
+  if (r.data.now) {
+    try {
+      now = parseInstant(r.data.now);
+    } catch (err) {
+      throw new UsageError(`--now: ${(err as Error).message}`);
+    }
+  }
+  return { sources: path.resolve(r.data.sources), out: path.resolve(r.data.out), state: path.resolve(r.data.state), now, speed: r.data.speed };
+}
+
+/** A fixed clock for one-shot commands with --now; a running clock (from --now, at --speed) otherwise. */
+export function clockFor(cfg: CommonConfig, oneShot: boolean): Clock {
+  if (cfg.now && oneShot) return fixedClock(cfg.now);
+  if (cfg.now || cfg.speed !== 1) return runningClock(cfg.now ?? new Date(), cfg.speed);
+  return systemClock;
+}
+
+/** Loads the registry; bad rows are reported with their line numbers and skipped. */
+export function loadSources(file: string, log: (s: string) => void): SourceDef[] {
+  const { sources, problems } = loadRegistry(file);
+  for (const p of problems) log(`registry ${path.basename(file)} line ${p.line}: ${p.message} (row skipped)`);
+  if (sources.length === 0) throw new UsageError(`No usable source in ${file}.`);
+  return sources;
+}
+
+export const log = (s: string): void => void process.stderr.write(`${s}\n`);

@@ -1,0 +1,58 @@
+// `outage poll`: one cycle with --once, otherwise a loop that honours each source's own cadence.
+import type { Command } from 'commander';
+import { addCommonOptions, clockFor, loadSources, log, parseCommon } from './common.ts';
+import { progressReporter } from './progress.ts';
+import { Pipeline, formatSummary } from '../pipeline.ts';
+import type { Clock } from '../clock.ts';
+
+export function register(program: Command): void {
+  addCommonOptions(program.command('poll').description('poll the sources that are due, store what changed, republish the tree'))
+    .option('--once', 'run one cycle and exit')
+    .option('--all', 'poll every source, not only the due ones')
+    .action(async (raw: Record<string, unknown>) => {
+      const cfg = parseCommon(raw);
+      const clock = clockFor(cfg, Boolean(raw.once));
+      const sources = loadSources(cfg.sources, log);
+      const progress = progressReporter('polling');
+      const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock, simulated: false, onProgress: progress.onProgress });
+      try {
+        if (raw.once) {
+          const s = await pipeline.cycle({ all: Boolean(raw.all) });
+          progress.stop();
+          for (const f of s.failures) log(`  ${f.source}: ${f.reason}: ${f.message}`);
+          log(formatSummary(s));
+          return;
+        }
+        await pollLoop(pipeline, clock, cfg.speed, () => progress.stop());
+      } finally {
+        await pipeline.close();
+      }
+    });
+}
+
+/** Runs cycles until SIGINT/SIGTERM, sleeping until the next source is due. */
+export async function pollLoop(pipeline: Pipeline, clock: Clock, speed: number, afterCycle: () => void = () => {}): Promise<void> {
+  let stop = false;
+  let wake: (() => void) | undefined;
+  const onSignal = () => {
+    stop = true;
+    wake?.();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  let first = true;
+  while (!stop) {
+    const s = await pipeline.cycle({ all: first });
+    first = false;
+    afterCycle();
+    for (const f of s.failures) log(`  ${f.source}: ${f.reason}: ${f.message}`);
+    log(formatSummary(s));
+    const next = await pipeline.nextDueAt();
+    const waitMs = Math.min(60_000, Math.max(1_000, (next.getTime() - clock().getTime()) / speed));
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+      setTimeout(resolve, waitMs).unref();
+    });
+  }
+  log('poll loop stopped');
+}

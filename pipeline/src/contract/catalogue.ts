@@ -1,0 +1,112 @@
+// The catalogue: every public URL, declared once. The file writer, the local server, the host config, the
+// OpenAPI document and the docs all derive from this list. spec: Endpoints.
+export type Format = 'json' | 'csv' | 'geojson' | 'txt';
+export type CacheClass = 'live' | 'history' | 'static';
+
+export interface QueryParam {
+  name: string;
+  description: string;
+  schema: Record<string, unknown>;
+}
+
+export interface Endpoint {
+  id: string;
+  /** path template, OpenAPI style: /api/v1/live/counties/{fips} */
+  path: string;
+  /** prebuilt formats; the first is served when `format` is absent */
+  formats: Format[];
+  cache: CacheClass;
+  /** the path parameter the writer enumerates, if any */
+  key?: 'fips';
+  summary: string;
+  description: string;
+  /** name of the response schema in components.schemas */
+  schema: string;
+  /** query parameters answered by the function layer (not prebuilt) */
+  functionParams?: QueryParam[];
+}
+
+export const API_PREFIX = '/api/v1';
+export const TIMELINE_DEFAULT_HOURS = 24;
+export const TIMELINE_MAX_HOURS = 168;
+
+export const CATALOGUE: readonly Endpoint[] = [
+  {
+    id: 'live.summary', path: '/api/v1/live/summary', formats: ['json'], cache: 'live', schema: 'LiveSummary',
+    summary: 'National and per-state live totals',
+    description: 'Customers out, customers tracked, pct_out, band, magnitude and level nationally and for every state.',
+  },
+  {
+    id: 'live.map', path: '/api/v1/live/map', formats: ['json'], cache: 'live', schema: 'LiveMap',
+    summary: 'Live map entries for every county out and every state',
+    description: 'Keys of five digits are counties currently out (customers_out > 0); keys of two capital letters are states (USPS code), present for every state. Each value is [customers_out, pct_out, level, band, magnitude]. The member `generated_at` is the time this content was generated.',
+  },
+  {
+    id: 'live.top', path: '/api/v1/live/top', formats: ['json'], cache: 'live', schema: 'LiveTop',
+    summary: 'Live leaders: states, counties and providers',
+    description: 'The ten states, counties and providers (utilities) with the most customers out, largest first.',
+  },
+  {
+    id: 'live.timeline', path: '/api/v1/live/timeline', formats: ['json'], cache: 'live', schema: 'LiveTimeline',
+    summary: 'State-level severity frames (24-hour map animation)',
+    description: `One frame per 15 minutes, oldest first, each with every state's [customers_out, pct_out, band]. The last ${TIMELINE_DEFAULT_HOURS} hours are prebuilt; other \`hours\` values (1–${TIMELINE_MAX_HOURS}) are answered by the function layer.`,
+    functionParams: [{ name: 'hours', description: `Hours of frames to return, 1–${TIMELINE_MAX_HOURS} (default ${TIMELINE_DEFAULT_HOURS}).`, schema: { type: 'integer', minimum: 1, maximum: TIMELINE_MAX_HOURS, default: TIMELINE_DEFAULT_HOURS } }],
+  },
+  {
+    id: 'live.sources', path: '/api/v1/live/sources', formats: ['json'], cache: 'live', schema: 'LiveSources',
+    summary: 'Live data sources and connector coverage',
+    description: 'Every polled source with tier, interval_min (effective, hardened when the utility has ≥ 1 % out), next_due_at, updated_at (last fetch), freshness and last error; plus connector_coverage.',
+  },
+  {
+    id: 'live.county', path: '/api/v1/live/counties/{fips}', formats: ['json', 'csv'], cache: 'live', key: 'fips', schema: 'LiveCounty',
+    summary: 'Live status of one county',
+    description: 'Customers out, denominators, pct_out, band, magnitude, level and each covering source. Every county has a file, also when nothing is out.',
+  },
+  {
+    id: 'openapi', path: '/api/v1/openapi.json', formats: ['json'], cache: 'static', schema: 'OpenApiDocument',
+    summary: 'This OpenAPI 3.1 document', description: 'Generated from the catalogue the service itself is built from.',
+  },
+  {
+    id: 'llms', path: '/llms.txt', formats: ['txt'], cache: 'static', schema: 'Text',
+    summary: 'Machine-readable overview for language models', description: 'Plain-text overview of the service and its endpoints.',
+  },
+];
+
+export const FORMAT_EXT: Record<Format, string> = { json: 'json', csv: 'csv', geojson: 'geojson', txt: 'txt' };
+export const CONTENT_TYPE: Record<Format, string> = {
+  json: 'application/json; charset=utf-8',
+  csv: 'text/csv; charset=utf-8',
+  geojson: 'application/geo+json; charset=utf-8',
+  txt: 'text/plain; charset=utf-8',
+};
+
+export const CACHE_CONTROL: Record<CacheClass, string> = {
+  live: 'public, max-age=60, stale-while-revalidate=60',
+  history: 'public, max-age=86400, stale-while-revalidate=604800',
+  static: 'public, max-age=3600',
+};
+
+export function endpoint(id: string): Endpoint {
+  const e = CATALOGUE.find((x) => x.id === id);
+  if (!e) throw new Error(`No catalogue entry \`${id}\``);
+  return e;
+}
+
+/** Routes only the function layer answers (nothing prebuilt). */
+export interface FunctionEndpoint {
+  id: string;
+  method: 'GET' | 'POST';
+  path: string;
+  summary: string;
+  description: string;
+  status: number;
+  schema: string;
+}
+
+export const FUNCTION_ENDPOINTS: readonly FunctionEndpoint[] = [
+  {
+    id: 'alerts.subscribe', method: 'POST', path: '/api/v1/alerts/subscribe', status: 410, schema: 'Gone',
+    summary: 'Retired: email alert subscription',
+    description: 'Always answers 410 Gone. Email alerts are now account alert rules (see the webhooks section and the alert rule endpoints).',
+  },
+];

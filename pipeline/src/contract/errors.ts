@@ -1,0 +1,43 @@
+// The one error body. Errors use the same `data` envelope as every JSON response (spec: What the service does):
+//   { "data": { "error": { "status": 400, "code": "invalid_fips", "message": "...", "param": "fips", "allowed": [...] } } }
+export type ErrorCode =
+  | 'invalid_fips' | 'unknown_county' | 'invalid_format' | 'invalid_parameter' | 'not_found' | 'method_not_allowed'
+  | 'gone' | 'internal';
+
+export interface ErrorBody {
+  status: number;
+  code: ErrorCode;
+  message: string;
+  param?: string;
+  allowed?: string[];
+  see?: string;
+}
+
+export class ApiError extends Error {
+  constructor(readonly body: ErrorBody, readonly headers: Record<string, string> = {}) {
+    super(body.message);
+    this.name = 'ApiError';
+  }
+}
+
+export function errorEnvelope(body: ErrorBody): { data: { error: ErrorBody } } {
+  return { data: { error: body } };
+}
+
+export const badFips = (value: string): ApiError =>
+  new ApiError({ status: 400, code: 'invalid_fips', param: 'fips', message: `Expected \`fips\` to be a 5-digit county FIPS code, got \`${value}\`.` });
+
+export const unknownCounty = (fips: string): ApiError =>
+  new ApiError({ status: 404, code: 'unknown_county', param: 'fips', message: `No county has FIPS code \`${fips}\`.` });
+
+export const badFormat = (value: string, allowed: string[]): ApiError =>
+  new ApiError({ status: 400, code: 'invalid_format', param: 'format', allowed, message: `Unknown \`format\` \`${value}\`; this endpoint offers ${allowed.join(', ')}.` });
+
+export const notFound = (path: string): ApiError =>
+  new ApiError({ status: 404, code: 'not_found', message: `No endpoint at \`${path}\`. The endpoints are listed in /api/v1/openapi.json.`, see: '/api/v1/openapi.json' });
+
+export const methodNotAllowed = (method: string, allow: string[]): ApiError =>
+  new ApiError({ status: 405, code: 'method_not_allowed', allowed: allow, message: `\`${method}\` is not allowed here; use ${allow.join(' or ')}.` }, { Allow: allow.join(', ') });
+
+export const badParam = (param: string, message: string): ApiError =>
+  new ApiError({ status: 400, code: 'invalid_parameter', param, message });

@@ -1,0 +1,92 @@
+// Response schemas (JSON Schema 2020-12, as OpenAPI 3.1 uses): the OpenAPI document and the contract tests share them.
+import { BAND_THRESHOLDS_PCT, MAGNITUDE_THRESHOLDS } from '../state/rules.ts';
+
+const int = { type: 'integer', minimum: 0 };
+const nullableInt = { type: ['integer', 'null'], minimum: 0 };
+const pct = { type: ['number', 'null'], minimum: 0, maximum: 100, description: 'Percent of customers out (0–100). Null when the denominator is smaller than the outage or missing; never clamped.' };
+const bandS = { type: 'integer', minimum: -1, maximum: 5, description: `Share ramp: 0–5 at ${BAND_THRESHOLDS_PCT.join(', ')} % out; −1 where no denominator can be trusted (pct_out is null).` };
+const magS = { type: 'integer', minimum: 0, maximum: 5, description: `Headcount ramp: 0–5 at ${MAGNITUDE_THRESHOLDS.map((n) => n.toLocaleString('en-US')).join(', ')} customers out.` };
+const levelS = { type: 'number', minimum: 0, maximum: 5, description: 'Legacy score (superseded by band): 0.5 × magnitude + 0.3 × min(pct_out, 100)/20 + 0.2 × mean magnitude of adjacent counties (for a state: of its counties out), 2 decimals.' };
+const time = { type: 'string', format: 'date-time' };
+const nullableTime = { type: ['string', 'null'], format: 'date-time' };
+const fips = { type: 'string', pattern: '^\\d{5}$' };
+const stateCode = { type: 'string', pattern: '^[A-Z]{2}$' };
+const generated = { ...time, description: 'When this content was generated; unchanged content keeps its time.' };
+
+const env = (inner: Record<string, unknown>) => ({ type: 'object', required: ['data'], additionalProperties: false, properties: { data: inner } });
+const obj = (props: Record<string, unknown>, required = Object.keys(props)) => ({ type: 'object', required, properties: props });
+
+const stateLive = obj({
+  state: stateCode, fips: { type: 'string', pattern: '^\\d{2}$' }, name: { type: 'string' }, customers_out: int,
+  customers_tracked: int, pct_out: pct, band: bandS, magnitude: magS, level: levelS, counties_out: int,
+});
+
+export const mapEntry = {
+  type: 'array', prefixItems: [int, pct, levelS, bandS, magS], minItems: 5, maxItems: 5,
+  description: '[customers_out, pct_out, level, band, magnitude]',
+};
+
+export const SCHEMAS: Record<string, Record<string, unknown>> = {
+  MapEntry: mapEntry,
+  ErrorBody: env(obj({
+    error: obj({
+      status: { type: 'integer' }, code: { type: 'string', enum: ['invalid_fips', 'unknown_county', 'invalid_format', 'invalid_parameter', 'not_found', 'method_not_allowed', 'gone', 'internal'] },
+      message: { type: 'string' }, param: { type: 'string' }, allowed: { type: 'array', items: { type: 'string' } }, see: { type: 'string' },
+    }, ['status', 'code', 'message']),
+  })),
+  LiveSummary: env(obj({
+    generated_at: generated, simulated: { type: 'boolean' },
+    national: obj({ customers_out: int, customers_tracked: int, pct_out: pct, band: bandS, counties_out: int, states_out: int }),
+    states: { type: 'array', items: stateLive },
+  })),
+  LiveMap: env({
+    type: 'object', required: ['generated_at'],
+    properties: { generated_at: generated },
+    patternProperties: { '^\\d{5}$': { $ref: '#/components/schemas/MapEntry' }, '^[A-Z]{2}$': { $ref: '#/components/schemas/MapEntry' } },
+    additionalProperties: false,
+    description: 'Counties currently out under their 5-digit FIPS; every state under its USPS code.',
+  }),
+  LiveTop: env(obj({
+    generated_at: generated,
+    states: { type: 'array', maxItems: 10, items: obj({ state: stateCode, name: { type: 'string' }, customers_out: int, pct_out: pct, band: bandS }) },
+    counties: { type: 'array', maxItems: 10, items: obj({ fips, name: { type: 'string' }, state: stateCode, customers_out: int, pct_out: pct, band: bandS }) },
+    providers: { type: 'array', maxItems: 10, items: obj({ utility: { type: 'string' }, customers_out: int, customers_served: nullableInt, pct_out: pct, states: { type: 'array', items: stateCode }, sources: { type: 'array', items: { type: 'string' } } }) },
+  })),
+  LiveTimeline: env(obj({
+    generated_at: generated, hours: { type: 'integer', minimum: 1, maximum: 168 }, interval_min: { const: 15 },
+    entry: { type: 'array', items: { type: 'string' } },
+    frames: { type: 'array', items: obj({ at: time, states: { type: 'object', patternProperties: { '^[A-Z]{2}$': { type: 'array', prefixItems: [int, pct, bandS], minItems: 3, maxItems: 3 } }, additionalProperties: false } }) },
+  })),
+  LiveSources: env(obj({
+    generated_at: generated,
+    sources: {
+      type: 'array',
+      items: obj({
+        id: { type: 'string' }, utility: { type: 'string' }, states: { type: 'array', items: stateCode },
+        connector: { type: 'string', enum: ['kubra', 'nisc', 'arcgis', 'odin', 'fpl'] },
+        tier: { type: 'integer', enum: [1, 2, 3], description: 'Polling tier: 1 = largest utilities and aggregators (polled first), 2 = regional, 3 = small/cooperative.' },
+        interval_min: { type: 'integer', minimum: 1, description: 'Effective polling interval in minutes (hardened when the utility has ≥ 1 % out).' },
+        base_interval_min: { type: 'integer', minimum: 1 }, hardened: { type: 'boolean' },
+        next_due_at: time, updated_at: { ...nullableTime, description: 'Last fetch of this source (successful or not).' },
+        last_success_at: nullableTime, freshness: { type: 'string', enum: ['fresh', 'stale'] }, stale_after_min: { type: 'integer' },
+        last_error: { type: ['object', 'null'], properties: { reason: { type: 'string' }, message: { type: 'string' } } },
+        consecutive_failures: int, coverage: { type: ['string', 'null'], enum: ['county', 'utility_total', 'outage_only', null] },
+        unit: { type: ['string', 'null'], enum: ['customers', 'meters', null] }, notice: { type: ['string', 'null'] },
+        customers_out: nullableInt, customers_served: nullableInt, pct_out: pct, unmatched_names: int,
+      }),
+    },
+    connector_coverage: obj({
+      total_customers: int, method: { type: 'string' },
+      county: obj({ customers: int, utilities: int, pct: pct }), utility_total: obj({ customers: int, utilities: int, pct: pct }),
+      outage_only: obj({ customers: int, utilities: int, pct: pct }), no_feed: obj({ customers: int, utilities: { type: 'null' }, pct: pct }),
+    }),
+  })),
+  LiveCounty: env(obj({
+    generated_at: generated, fips, name: { type: 'string' }, state: stateCode, state_name: { type: ['string', 'null'] },
+    customers_out: int, pct_out: pct, band: bandS, magnitude: magS, level: levelS,
+    denominator: { ...nullableInt, description: 'max(customers_served_feed, customers_modelled)' },
+    customers_served_feed: nullableInt, customers_modelled: nullableInt, stale: { type: 'boolean' }, includes_meters: { type: 'boolean' },
+    sources: { type: 'array', items: obj({ source_id: { type: 'string' }, utility: { type: 'string' }, customers_out: int, customers_served: nullableInt, stale: { type: 'boolean' }, unit: { type: 'string' } }) },
+  })),
+  Gone: env(obj({ error: obj({ status: { const: 410 }, code: { const: 'gone' }, message: { type: 'string' }, see: { type: 'string' } }, ['status', 'code', 'message']) })),
+};

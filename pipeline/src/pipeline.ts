@@ -1,0 +1,177 @@
+// One polling cycle end to end: due sources → connectors (over HTTP) → DuckDB → rollups → the published tree.
+import type { Clock } from './clock.ts';
+import { SourceError } from './errors.ts';
+import { HttpClient, type HttpOptions } from './sources/http.ts';
+import { connectorFor } from './sources/connectors.ts';
+import type { SourceDef } from './sources/registry.ts';
+import { Db } from './state/db.ts';
+import { snapshotHash, syncSources, writeOutcomes, type PollOutcome } from './state/store.ts';
+import { blankStatus, effectiveInterval, freshness, isDue, loadStatuses, saveStatuses, type SourceStatus } from './state/status.ts';
+import { computeLive, recordFrame } from './state/rollup.ts';
+import { loadCountyModel } from './geo/county-model.ts';
+import { FsTreeWriter, type PublishStats, type TreeWriter } from './publish/tree-writer.ts';
+import { publishLive } from './publish/publish.ts';
+import type { FrameRow } from './publish/documents.ts';
+import { TIMELINE_MAX_HOURS } from './contract/catalogue.ts';
+
+export interface PipelineOptions {
+  stateDir: string;
+  outDir: string;
+  sources: SourceDef[];
+  clock: Clock;
+  simulated: boolean;
+  http?: Partial<HttpOptions>;
+  /** counties an account watches (the alert-rules issue fills this); a source covering one polls hardened */
+  watchedCounties?: () => ReadonlySet<string>;
+  /** a writer other than the file system one (tests) */
+  writer?: (now: Date) => TreeWriter;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface CycleSummary {
+  at: string;
+  polled: number;
+  ok: number;
+  failed: number;
+  stale: number;
+  changed: number;
+  countiesOut: number;
+  customersOut: number;
+  publish: PublishStats;
+  ms: number;
+  failures: Array<{ source: string; reason: string; message: string }>;
+}
+
+export function formatSummary(s: CycleSummary): string {
+  return `[${s.at}] cycle: sources ${s.ok} ok / ${s.failed} failed / ${s.stale} stale (${s.polled} polled, ${s.changed} changed) · ` +
+    `${s.countiesOut} counties out, ${s.customersOut.toLocaleString('en-US')} customers · ` +
+    `${s.publish.written} files written, ${s.publish.unchanged} unchanged · ${s.ms} ms`;
+}
+
+export class Pipeline {
+  private constructor(private readonly opts: PipelineOptions, readonly db: Db, readonly http: HttpClient) {}
+
+  static async open(opts: PipelineOptions): Promise<Pipeline> {
+    const db = await Db.open(opts.stateDir);
+    await syncSources(db, opts.sources);
+    return new Pipeline(opts, db, new HttpClient(opts.http));
+  }
+
+  get sources(): SourceDef[] {
+    return this.opts.sources;
+  }
+
+  /** Polls the due sources (all of them with `all`), stores what changed, republishes. */
+  async cycle(options: { all?: boolean } = {}): Promise<CycleSummary> {
+    const started = Date.now();
+    const now = this.opts.clock();
+    const statuses = await loadStatuses(this.db);
+    const watched = await this.watchedSources();
+    const due = this.opts.sources.filter((s) => options.all || isDue(statuses.get(s.id), now));
+    let done = 0;
+    const outcomes = await Promise.all(due.map(async (s) => {
+      const o = await this.pollOne(s, statuses.get(s.id), now);
+      this.opts.onProgress?.(++done, due.length);
+      return o;
+    }));
+    for (const o of outcomes) statuses.set(o.source.id, this.nextStatus(o, statuses.get(o.source.id), now, watched.has(o.source.id)));
+    await this.db.transaction(async () => {
+      await writeOutcomes(this.db, outcomes);
+      await saveStatuses(this.db, outcomes.map((o) => statuses.get(o.source.id)!));
+    });
+    const publish = await this.publish(statuses, now, true);
+    const failures = outcomes.filter((o) => !o.ok).map((o) => ({ source: o.source.id, reason: o.reason ?? '', message: o.message ?? '' }));
+    return {
+      at: now.toISOString(), polled: due.length, ok: outcomes.filter((o) => o.ok).length, failed: failures.length,
+      stale: this.opts.sources.filter((s) => freshness(s, statuses.get(s.id), now) === 'stale').length,
+      changed: outcomes.filter((o) => o.changed).length, countiesOut: publish.countiesOut, customersOut: publish.customersOut,
+      publish: publish.stats, ms: Date.now() - started, failures,
+    };
+  }
+
+  /** Republishes the tree from stored state without polling (`outage build`). */
+  async build(): Promise<PublishStats> {
+    const now = this.opts.clock();
+    return (await this.publish(await loadStatuses(this.db), now, false)).stats;
+  }
+
+  /** The earliest next_due_at over all sources (now when one has never been polled). */
+  async nextDueAt(): Promise<Date> {
+    const statuses = await loadStatuses(this.db);
+    const now = this.opts.clock();
+    let next = Infinity;
+    for (const s of this.opts.sources) {
+      const st = statuses.get(s.id);
+      next = Math.min(next, st?.next_due_at ? Date.parse(st.next_due_at) : now.getTime());
+    }
+    return new Date(Number.isFinite(next) ? next : now.getTime() + 60_000);
+  }
+
+  private async pollOne(source: SourceDef, prev: SourceStatus | undefined, now: Date): Promise<PollOutcome> {
+    const t0 = Date.now();
+    const before = this.http.requests;
+    const base = { source, at: now.toISOString(), snapshot: null, hash: null, changed: false };
+    try {
+      const connector = connectorFor(source.connector);
+      const raw = await connector.fetch({ http: this.http, source, priority: 4 - source.tier });
+      const snapshot = connector.normalize(raw, source);
+      const hash = snapshotHash(snapshot);
+      return { ...base, ms: Date.now() - t0, ok: true, reason: null, message: null, snapshot, hash, changed: hash !== prev?.snapshot_hash, requests: this.http.requests - before };
+    } catch (err) {
+      const reason = err instanceof SourceError ? err.reason : 'bad_body';
+      const message = err instanceof Error ? err.message : String(err);
+      return { ...base, ms: Date.now() - t0, ok: false, reason, message, requests: this.http.requests - before };
+    }
+  }
+
+  private nextStatus(o: PollOutcome, prev: SourceStatus | undefined, now: Date, watched: boolean): SourceStatus {
+    const s: SourceStatus = { ...(prev ?? blankStatus(o.source.id)) };
+    s.last_attempt_at = o.at;
+    if (o.ok && o.snapshot) {
+      s.last_success_at = o.at;
+      s.last_reason = null;
+      s.last_error = null;
+      s.consecutive_failures = 0;
+      s.snapshot_hash = o.hash;
+      s.basis = o.snapshot.basis;
+      s.unit = o.snapshot.unit;
+      s.notice = o.snapshot.notice;
+      s.customers_out = o.snapshot.customers_out;
+      s.customers_served = o.snapshot.customers_served;
+      s.unmatched = o.snapshot.unmatched.length;
+    } else {
+      s.last_reason = o.reason;
+      s.last_error = o.message;
+      s.consecutive_failures += 1;
+    }
+    const { interval, hardened } = effectiveInterval(o.source, s, watched);
+    s.hardened = hardened;
+    s.next_due_at = new Date(now.getTime() + interval * 60_000).toISOString();
+    return s;
+  }
+
+  private async watchedSources(): Promise<Set<string>> {
+    const counties = this.opts.watchedCounties?.() ?? new Set<string>();
+    if (counties.size === 0) return new Set();
+    const rows = await this.db.all<{ source_id: string; fips: string }>('SELECT DISTINCT source_id, fips FROM obs_county');
+    return new Set(rows.filter((r) => counties.has(r.fips)).map((r) => r.source_id));
+  }
+
+  private async publish(statuses: Map<string, SourceStatus>, now: Date, recordTimeline: boolean) {
+    const model = loadCountyModel();
+    const live = await computeLive(this.db, this.opts.sources, statuses, model, now);
+    if (recordTimeline) await recordFrame(this.db, live, now);
+    const since = new Date(now.getTime() - TIMELINE_MAX_HOURS * 3_600_000).toISOString();
+    const frames = await this.db.all<FrameRow>('SELECT frame_at AS "at", state, customers_out, pct_out, band FROM state_frames WHERE frame_at > ? AND frame_at <= ? ORDER BY frame_at, state', [since, now.toISOString()]);
+    const writer = this.opts.writer?.(now) ?? new FsTreeWriter(this.opts.outDir, now);
+    let total = 0;
+    for (const v of model.values()) total += v;
+    const stats = publishLive(writer, { live, sources: this.opts.sources, statuses, frames, simulated: this.opts.simulated, now, totalCustomers: total });
+    return { stats, countiesOut: live.national.counties_out, customersOut: live.national.customers_out };
+  }
+
+  async close(): Promise<void> {
+    await this.http.close();
+    this.db.close();
+  }
+}

@@ -1,0 +1,19 @@
+// /llms.txt: a plain-text overview for language models, generated from the catalogue.
+import { CATALOGUE, FUNCTION_ENDPOINTS } from '../contract/catalogue.ts';
+import { CITATION, dataNotice } from '../contract/notice.ts';
+
+export function buildLlmsTxt(simulated: boolean): string {
+  const lines = [
+    '# US Power Outage Data API', '',
+    '> Free, keyless JSON API for United States electric power outages: live county status from each utility\'s own feed, prebuilt as static files.',
+    '', dataNotice(simulated), '', '## Conventions',
+    '- Every JSON response is {"data": …}; errors are {"data": {"error": {"status", "code", "message"}}}.',
+    '- Counties are 5-digit FIPS codes; states in the live map are USPS codes.',
+    '- Live map entries are [customers_out, pct_out, level, band, magnitude]; band 0–5 at 1/3/10/25/50 % out, −1 without a trusted denominator.',
+    '- OpenAPI 3.1: /api/v1/openapi.json', '', '## Endpoints',
+    ...CATALOGUE.map((e) => `- GET ${e.path}${e.formats.length > 1 ? ` (format=${e.formats.join('|')})` : ''}: ${e.summary}`),
+    ...FUNCTION_ENDPOINTS.map((f) => `- ${f.method} ${f.path}: ${f.summary}`),
+    '', '## Citation', CITATION, '',
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,73 @@
+// The OpenAPI 3.1 document, generated from the catalogue and the shared response schemas.
+import { CATALOGUE, CACHE_CONTROL, CONTENT_TYPE, FUNCTION_ENDPOINTS, type Endpoint } from '../contract/catalogue.ts';
+import { SCHEMAS } from '../contract/schemas.ts';
+import { CITATION, dataNotice } from '../contract/notice.ts';
+import { MAJOR_EVENT_PCT, HARDEN_AT_PCT } from '../state/rules.ts';
+
+const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } });
+
+const commonHeaders = {
+  'X-Request-Id': { description: 'Unique id of this request.', schema: { type: 'string' } },
+  'X-API-Version': { description: 'Always `1` on v1.', schema: { type: 'string', const: '1' } },
+  'X-Data-Notice': { description: 'Where the data comes from, and the request to cite and link back.', schema: { type: 'string' } },
+  ETag: { description: 'Content hash; send If-None-Match for a 304.', schema: { type: 'string' } },
+  'Cache-Control': { description: 'Short for live data, long for history.', schema: { type: 'string' } },
+};
+
+function operation(e: Endpoint) {
+  const params: Array<Record<string, unknown>> = [];
+  if (e.key === 'fips') params.push({ name: 'fips', in: 'path', required: true, description: '5-digit county FIPS code.', schema: { type: 'string', pattern: '^\\d{5}$' }, example: '12086' });
+  if (e.formats.length > 1) params.push({ name: 'format', in: 'query', required: false, description: `Response format (default ${e.formats[0]}).`, schema: { type: 'string', enum: e.formats, default: e.formats[0] } });
+  for (const p of e.functionParams ?? []) params.push({ name: p.name, in: 'query', required: false, description: p.description, schema: p.schema });
+  const content: Record<string, unknown> = {};
+  for (const f of e.formats) {
+    const type = CONTENT_TYPE[f].split(';')[0];
+    content[type] = f === 'json' ? { schema: e.schema === 'OpenApiDocument' ? { type: 'object' } : { $ref: `#/components/schemas/${e.schema}` } } : { schema: { type: 'string' } };
+  }
+  const responses: Record<string, unknown> = {
+    200: { description: `${e.summary}. Cache-Control: \`${CACHE_CONTROL[e.cache]}\`.`, headers: commonHeaders, content },
+    304: { description: 'Not modified (If-None-Match matched the ETag).' },
+    405: errorResponse('Method not allowed; the Allow header lists the allowed methods.'),
+  };
+  if (e.key === 'fips') {
+    responses[400] = errorResponse('`fips` is not 5 digits, or `format` is not one this endpoint offers (the body lists them).');
+    responses[404] = errorResponse('Well-formed FIPS code of no county.');
+  } else if (e.formats.length > 1 || e.functionParams?.length) {
+    responses[400] = errorResponse('A query parameter is invalid (the body names it and the allowed values).');
+  }
+  return { operationId: e.id.replace(/\./g, '_'), summary: e.summary, description: e.description, tags: [e.path.split('/')[3] ?? 'meta'], parameters: params, responses };
+}
+
+export function buildOpenApi(simulated: boolean): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const e of CATALOGUE) paths[e.path] = { get: operation(e), options: { summary: 'CORS preflight', operationId: `${e.id.replace(/\./g, '_')}_preflight`, responses: { 204: { description: 'Allowed methods and headers.' } } } };
+  for (const f of FUNCTION_ENDPOINTS) {
+    paths[f.path] = {
+      [f.method.toLowerCase()]: {
+        operationId: f.id.replace(/\./g, '_'), summary: f.summary, description: f.description, tags: ['alerts'],
+        responses: { [f.status]: { description: f.description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${f.schema}` } } } } },
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'US Power Outage Data API', version: '1',
+      summary: 'Free, keyless JSON API for United States electric power outages.',
+      description: [
+        'Live county status from each utility\'s own outage feed, prebuilt as static files and refreshed as each source is polled.',
+        '', `Data notice: ${dataNotice(simulated)}`, '', CITATION, '',
+        '**Envelope.** Every JSON response is `{ "data": … }`. Errors use the same envelope: `{ "data": { "error": { "status", "code", "message", "param"?, "allowed"? } } }`.',
+        '', '**Denominator.** County percentages use max(customers the feeds publish, modelled county customers). `pct_out` is null when that is smaller than the outage, never clamped.',
+        '', `**Polling.** Each source polls on its own interval_min; it is hardened (a third of the interval, at least 2 minutes) while its utility has ≥ ${HARDEN_AT_PCT} % out. A source is stale when its last successful fetch is older than max(20, 2 × interval_min + 5) minutes. A utility at or above ${MAJOR_EVENT_PCT} % out is on the major-event line.`,
+        '', '**Versioning.** v1 is additive-only; breaking changes are announced at least 90 days ahead and ship under a new version. Every v1 response carries X-Request-Id, X-API-Version: 1 and X-Data-Notice.',
+        '', '**CORS.** `Access-Control-Allow-Origin: *`; OPTIONS preflight answers 204.',
+      ].join('\n'),
+      license: { name: 'Data: see X-Data-Notice; code: MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: '/', description: 'This deployment' }],
+    tags: [{ name: 'live', description: 'Live outage status' }, { name: 'alerts', description: 'Alerts' }, { name: 'meta', description: 'About the API' }],
+    paths,
+    components: { schemas: { ...SCHEMAS, Text: { type: 'string' } } },
+  };
+}

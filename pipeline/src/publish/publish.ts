@@ -1,0 +1,44 @@
+// Publishes the live tree: every catalogue entry × key × format, through one TreeWriter.
+import { endpoint } from '../contract/catalogue.ts';
+import { fileFor } from '../contract/urls.ts';
+import { dataNotice } from '../contract/notice.ts';
+import type { SourceDef } from '../sources/registry.ts';
+import type { LiveState } from '../state/rollup.ts';
+import type { SourceStatus } from '../state/status.ts';
+import { COUNTY_CSV_COLUMNS, countyCsvRow, countyDoc, mapDoc, sourcesDoc, summaryDoc, timelineDoc, topDoc, type FrameRow } from './documents.ts';
+import { putCsv, putJson, putRawJson, putText } from './formats.ts';
+import type { PublishStats, TreeWriter } from './tree-writer.ts';
+import { buildOpenApi } from './openapi.ts';
+import { buildLlmsTxt } from './llms.ts';
+
+export const FRAMES_FILE = 'api/v1/live/timeline/_frames.json';
+
+export interface PublishInput {
+  live: LiveState;
+  sources: SourceDef[];
+  statuses: Map<string, SourceStatus>;
+  /** every stored frame within the function layer's maximum window, oldest first */
+  frames: FrameRow[];
+  simulated: boolean;
+  now: Date;
+  totalCustomers: number;
+}
+
+export function publishLive(w: TreeWriter, input: PublishInput): PublishStats {
+  const { live, sources, statuses, simulated, now } = input;
+  putJson(w, fileFor(endpoint('live.summary'), {}, 'json'), summaryDoc(live, simulated));
+  putJson(w, fileFor(endpoint('live.map'), {}, 'json'), mapDoc(live));
+  putJson(w, fileFor(endpoint('live.top'), {}, 'json'), topDoc(live, sources, statuses));
+  const dayAgo = new Date(now.getTime() - 24 * 3_600_000).toISOString();
+  putJson(w, fileFor(endpoint('live.timeline'), {}, 'json'), timelineDoc(input.frames.filter((f) => f.at > dayAgo)));
+  putJson(w, FRAMES_FILE, { frames: input.frames });
+  putJson(w, fileFor(endpoint('live.sources'), {}, 'json'), sourcesDoc(sources, statuses, input.totalCustomers, now));
+  const county = endpoint('live.county');
+  for (const c of live.counties) {
+    putJson(w, fileFor(county, { fips: c.fips }, 'json'), countyDoc(c));
+    putCsv(w, fileFor(county, { fips: c.fips }, 'csv'), COUNTY_CSV_COLUMNS, (g) => [countyCsvRow(c, g)]);
+  }
+  putRawJson(w, fileFor(endpoint('openapi'), {}, 'json'), buildOpenApi(simulated));
+  putText(w, fileFor(endpoint('llms'), {}, 'txt'), buildLlmsTxt(simulated));
+  return w.commit({ simulated, notice: dataNotice(simulated) });
+}

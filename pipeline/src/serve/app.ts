@@ -1,0 +1,126 @@
+// The local server and function layer as one Hono app: serves the prebuilt tree exactly as the CDN config does
+// (routing from the catalogue) and answers what a file cannot: filtered queries, errors, the 410.
+import { Hono, type Context } from 'hono';
+import { randomUUID } from 'node:crypto';
+import { CACHE_CONTROL, CATALOGUE, CONTENT_TYPE, FUNCTION_ENDPOINTS, TIMELINE_DEFAULT_HOURS, TIMELINE_MAX_HOURS, type Format } from '../contract/catalogue.ts';
+import { fileFor, matchRoute } from '../contract/urls.ts';
+import { ApiError, badFips, badFormat, badParam, errorEnvelope, methodNotAllowed, notFound, unknownCounty } from '../contract/errors.ts';
+import { dataNotice } from '../contract/notice.ts';
+import { FRAMES_FILE } from '../publish/publish.ts';
+import { timelineDoc, type FrameRow } from '../publish/documents.ts';
+import { PublishedTree } from './static-files.ts';
+import { landingPage } from './landing.ts';
+
+const ALLOW_HEADERS = 'Content-Type, Authorization, If-None-Match';
+
+export interface AppOptions {
+  outDir: string;
+  clock?: () => Date;
+}
+
+/** How a request resolves: a prebuilt file, or a function handler. Shared with the host-config agreement test. */
+export type Resolution = { kind: 'file'; file: string; format: Format } | { kind: 'function'; id: string } | { kind: 'error'; error: ApiError };
+
+export function resolve(method: string, pathname: string, query: URLSearchParams): Resolution {
+  const fn = FUNCTION_ENDPOINTS.find((f) => f.path === pathname);
+  if (fn) return method === fn.method ? { kind: 'function', id: fn.id } : { kind: 'error', error: methodNotAllowed(method, [fn.method, 'OPTIONS']) };
+  const m = matchRoute(pathname);
+  if (!m) {
+    const county = /^\/api\/v1\/live\/counties\/([^/]+)$/.exec(pathname);
+    if (county) return { kind: 'error', error: badFips(decodeURIComponent(county[1])) };
+    return { kind: 'error', error: notFound(pathname) };
+  }
+  if (method !== 'GET' && method !== 'HEAD') return { kind: 'error', error: methodNotAllowed(method, ['GET', 'HEAD', 'OPTIONS']) };
+  const e = m.endpoint;
+  if (e.key === 'fips' && !/^\d{5}$/.test(m.params.fips)) return { kind: 'error', error: badFips(m.params.fips) };
+  const format = query.get('format');
+  if (format !== null && !e.formats.includes(format as Format)) return { kind: 'error', error: badFormat(format, e.formats) };
+  if (e.functionParams?.some((p) => query.has(p.name))) return { kind: 'function', id: e.id };
+  return { kind: 'file', file: fileFor(e, m.params, (format ?? e.formats[0]) as Format), format: (format ?? e.formats[0]) as Format };
+}
+
+export function createApp(opts: AppOptions): Hono {
+  const tree = new PublishedTree(opts.outDir);
+  const app = new Hono();
+  const notice = () => dataNotice(tree.current()?.simulated ?? false);
+
+  app.use('*', async (c, next) => {
+    await next();
+    c.header('Access-Control-Allow-Origin', '*');
+    c.header('Access-Control-Expose-Headers', 'ETag, X-Request-Id, X-API-Version, X-Data-Notice');
+    if (c.req.path.startsWith('/api/v1') || c.req.path === '/llms.txt') {
+      c.header('X-Request-Id', randomUUID());
+      c.header('X-API-Version', '1');
+      c.header('X-Data-Notice', notice());
+    }
+  });
+
+  app.onError((err, c) => {
+    const e = err instanceof ApiError ? err : new ApiError({ status: 500, code: 'internal', message: 'Internal error; it has been logged.' });
+    if (!(err instanceof ApiError)) console.error(err);
+    return sendError(c, e);
+  });
+
+  app.get('/', (c) => c.html(landingPage(tree.current()?.simulated ?? false, notice())));
+
+  app.all('*', async (c) => {
+    const method = c.req.method;
+    const url = new URL(c.req.url);
+    if (method === 'OPTIONS') {
+      const r = resolve('GET', url.pathname, new URLSearchParams());
+      const fn = FUNCTION_ENDPOINTS.find((f) => f.path === url.pathname);
+      if (r.kind === 'error' && r.error.body.status === 404) throw r.error;
+      c.header('Access-Control-Allow-Methods', fn ? `${fn.method}, OPTIONS` : 'GET, HEAD, OPTIONS');
+      c.header('Access-Control-Allow-Headers', ALLOW_HEADERS);
+      c.header('Access-Control-Max-Age', '86400');
+      return c.body(null, 204);
+    }
+    const r = resolve(method, url.pathname, url.searchParams);
+    if (r.kind === 'error') throw r.error;
+    if (r.kind === 'function') return runFunction(c, r.id, url.searchParams, tree);
+    const file = tree.read(r.file);
+    if (!file) {
+      const m = matchRoute(url.pathname);
+      if (m?.endpoint.key === 'fips') throw unknownCounty(m.params.fips);
+      throw notFound(url.pathname);
+    }
+    const e = matchRoute(url.pathname)!.endpoint;
+    c.header('Content-Type', CONTENT_TYPE[r.format]);
+    c.header('Cache-Control', CACHE_CONTROL[e.cache]);
+    c.header('ETag', file.etag);
+    c.header('Vary', 'Accept-Encoding');
+    if (c.req.header('If-None-Match') === file.etag) return c.body(null, 304);
+    if (method === 'HEAD') return c.body(null, 200);
+    return c.body(new Uint8Array(file.body), 200);
+  });
+  return app;
+}
+
+function sendError(c: Context, e: ApiError) {
+  for (const [k, v] of Object.entries(e.headers)) c.header(k, v);
+  c.header('Cache-Control', 'no-store');
+  return c.json(errorEnvelope(e.body), e.body.status as 400);
+}
+
+function runFunction(c: Context, id: string, query: URLSearchParams, tree: PublishedTree) {
+  switch (id) {
+    case 'alerts.subscribe':
+      c.header('Cache-Control', 'no-store');
+      return c.json({ data: { error: { status: 410, code: 'gone', message: 'Email alert subscriptions have been retired. Create an account alert rule instead: it can deliver to email, chat channels and signed webhooks.', see: '/api/v1/openapi.json#/webhooks' } } }, 410);
+    case 'live.timeline': {
+      const raw = query.get('hours') ?? String(TIMELINE_DEFAULT_HOURS);
+      if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > TIMELINE_MAX_HOURS) throw badParam('hours', `Expected \`hours\` to be a whole number from 1 to ${TIMELINE_MAX_HOURS}, got \`${raw}\`.`);
+      const file = tree.read(FRAMES_FILE);
+      if (!file) throw notFound(c.req.path);
+      const { data } = JSON.parse(file.body.toString('utf8')) as { data: { generated_at: string; frames: FrameRow[] } };
+      const last = data.frames.at(-1)?.at ?? data.generated_at;
+      const since = new Date(Date.parse(last) - Number(raw) * 3_600_000 + 1).toISOString();
+      c.header('Cache-Control', CACHE_CONTROL.live);
+      return c.json({ data: { generated_at: data.generated_at, ...timelineDoc(data.frames.filter((f) => f.at >= since), Number(raw)) } });
+    }
+    default:
+      throw notFound(c.req.path);
+  }
+}
+
+export { CATALOGUE };

@@ -1,0 +1,75 @@
+// DuckDB access: one file-backed database (or :memory: in tests), plain-number results, transactions.
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { DuckDBInstance, type DuckDBConnection, type DuckDBAppender, type DuckDBValue } from '@duckdb/node-api';
+
+const SCHEMA = readFileSync(new URL('./schema.sql', import.meta.url), 'utf8');
+
+export type Row = Record<string, string | number | boolean | null>;
+
+function plain(v: unknown): string | number | boolean | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'bigint') return Number(v);
+  if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') return v;
+  return String(v);
+}
+
+export class Db {
+  private constructor(private readonly instance: DuckDBInstance, readonly conn: DuckDBConnection) {}
+
+  /** Opens (creating) `<dir>/outage.duckdb`, or an in-memory database for `:memory:`. */
+  static async open(dir: string): Promise<Db> {
+    let file = ':memory:';
+    if (dir !== ':memory:') {
+      mkdirSync(dir, { recursive: true });
+      file = path.join(dir, 'outage.duckdb');
+    }
+    const instance = await DuckDBInstance.create(file, { threads: '2' });
+    const conn = await instance.connect();
+    await conn.run(SCHEMA);
+    return new Db(instance, conn);
+  }
+
+  async all<T = Row>(sql: string, params: DuckDBValue[] = []): Promise<T[]> {
+    const reader = await this.conn.runAndReadAll(sql, params);
+    return reader.getRowObjectsJS().map((r) => {
+      const o: Row = {};
+      for (const [k, v] of Object.entries(r)) o[k] = plain(v);
+      return o as T;
+    });
+  }
+
+  async run(sql: string, params: DuckDBValue[] = []): Promise<void> {
+    await this.conn.run(sql, params);
+  }
+
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    await this.conn.run('BEGIN TRANSACTION');
+    try {
+      const out = await fn();
+      await this.conn.run('COMMIT');
+      return out;
+    } catch (err) {
+      await this.conn.run('ROLLBACK');
+      throw err;
+    }
+  }
+
+  async appender(table: string): Promise<DuckDBAppender> {
+    return this.conn.createAppender(table);
+  }
+
+  close(): void {
+    this.conn.closeSync();
+    this.instance.closeSync();
+  }
+}
+
+/** Appends one value of a nullable column. */
+export function put(a: DuckDBAppender, v: string | number | boolean | null, kind: 'text' | 'int' | 'real' | 'bool' = 'text'): void {
+  if (v === null) a.appendNull();
+  else if (kind === 'int') a.appendBigInt(BigInt(Math.round(v as number)));
+  else if (kind === 'real') a.appendDouble(v as number);
+  else if (kind === 'bool') a.appendBoolean(v as boolean);
+  else a.appendVarchar(String(v));
+}

@@ -1,0 +1,46 @@
+-- Live state. Times are ISO-8601 UTC strings (they sort as text); counts are BIGINT.
+CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR);
+
+CREATE TABLE IF NOT EXISTS sources (
+  id VARCHAR PRIMARY KEY, utility VARCHAR NOT NULL, states VARCHAR NOT NULL, connector VARCHAR NOT NULL,
+  url VARCHAR NOT NULL, interval_min INTEGER NOT NULL, tier INTEGER NOT NULL, options VARCHAR NOT NULL,
+  customers BIGINT, active BOOLEAN NOT NULL DEFAULT true
+);
+
+-- One row per source: what the scheduler and freshness rules read.
+CREATE TABLE IF NOT EXISTS source_status (
+  source_id VARCHAR PRIMARY KEY, last_attempt_at VARCHAR, last_success_at VARCHAR, last_reason VARCHAR,
+  last_error VARCHAR, consecutive_failures INTEGER NOT NULL DEFAULT 0, snapshot_hash VARCHAR,
+  hardened BOOLEAN NOT NULL DEFAULT false, next_due_at VARCHAR, basis VARCHAR, unit VARCHAR, notice VARCHAR,
+  customers_out BIGINT, customers_served BIGINT, unmatched INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE SEQUENCE IF NOT EXISTS poll_seq;
+CREATE TEMP TABLE IF NOT EXISTS polls_in (source_id VARCHAR, polled_at VARCHAR, ms INTEGER, ok BOOLEAN, reason VARCHAR, message VARCHAR, changed BOOLEAN, http_requests INTEGER);
+CREATE TABLE IF NOT EXISTS polls (
+  id BIGINT PRIMARY KEY DEFAULT nextval('poll_seq'), source_id VARCHAR NOT NULL, polled_at VARCHAR NOT NULL,
+  ms INTEGER NOT NULL, ok BOOLEAN NOT NULL, reason VARCHAR, message VARCHAR, changed BOOLEAN NOT NULL, http_requests INTEGER
+);
+
+-- Versions, not overwrites: a new row only when a source's normalised snapshot hash changes.
+CREATE TABLE IF NOT EXISTS snapshot_versions (source_id VARCHAR NOT NULL, hash VARCHAR NOT NULL, observed_at VARCHAR NOT NULL);
+
+-- The current observation of each source (replaced as a unit when its snapshot changes).
+CREATE TABLE IF NOT EXISTS obs_county (
+  source_id VARCHAR NOT NULL, fips VARCHAR NOT NULL, customers_out BIGINT NOT NULL, customers_served BIGINT
+);
+CREATE TABLE IF NOT EXISTS obs_area (
+  source_id VARCHAR NOT NULL, fips VARCHAR, name VARCHAR NOT NULL, path VARCHAR NOT NULL, customers_out BIGINT NOT NULL,
+  out_display VARCHAR NOT NULL, out_lower BIGINT NOT NULL, out_upper BIGINT, masked BOOLEAN NOT NULL,
+  customers_served BIGINT, etr VARCHAR
+);
+CREATE TABLE IF NOT EXISTS obs_incident (
+  source_id VARCHAR NOT NULL, id VARCHAR NOT NULL, fips VARCHAR, customers_out BIGINT NOT NULL, etr VARCHAR,
+  crew_status VARCHAR, cause VARCHAR, started_at VARCHAR, lat DOUBLE, lon DOUBLE, city VARCHAR
+);
+
+-- State-level severity frames behind /live/timeline (one per state per 15-minute bucket).
+CREATE TABLE IF NOT EXISTS state_frames (
+  frame_at VARCHAR NOT NULL, state VARCHAR NOT NULL, customers_out BIGINT NOT NULL, pct_out DOUBLE, band INTEGER NOT NULL,
+  PRIMARY KEY (frame_at, state)
+);

@@ -1,0 +1,77 @@
+// Source status: the scheduler's and freshness rules' view of each source, loaded and saved as a whole per cycle.
+import type { SourceDef } from '../sources/registry.ts';
+import { hardenedInterval, isStale, pctOut, shouldHarden } from './rules.ts';
+import type { Db } from './db.ts';
+import { put } from './db.ts';
+
+export interface SourceStatus {
+  source_id: string;
+  last_attempt_at: string | null;
+  last_success_at: string | null;
+  last_reason: string | null;
+  last_error: string | null;
+  consecutive_failures: number;
+  snapshot_hash: string | null;
+  hardened: boolean;
+  next_due_at: string | null;
+  basis: string | null;
+  unit: string | null;
+  notice: string | null;
+  customers_out: number | null;
+  customers_served: number | null;
+  unmatched: number;
+}
+
+const COLUMNS = ['source_id', 'last_attempt_at', 'last_success_at', 'last_reason', 'last_error', 'consecutive_failures', 'snapshot_hash', 'hardened', 'next_due_at', 'basis', 'unit', 'notice', 'customers_out', 'customers_served', 'unmatched'] as const;
+
+export function blankStatus(id: string): SourceStatus {
+  return {
+    source_id: id, last_attempt_at: null, last_success_at: null, last_reason: null, last_error: null, consecutive_failures: 0,
+    snapshot_hash: null, hardened: false, next_due_at: null, basis: null, unit: null, notice: null, customers_out: null,
+    customers_served: null, unmatched: 0,
+  };
+}
+
+export async function loadStatuses(db: Db): Promise<Map<string, SourceStatus>> {
+  const rows = await db.all<SourceStatus>('SELECT * FROM source_status');
+  return new Map(rows.map((r) => [r.source_id, r]));
+}
+
+export async function saveStatuses(db: Db, statuses: Iterable<SourceStatus>): Promise<void> {
+  await db.run('CREATE TEMP TABLE IF NOT EXISTS status_in AS SELECT * FROM source_status LIMIT 0');
+  await db.run('DELETE FROM status_in');
+  const a = await db.appender('status_in');
+  for (const s of statuses) {
+    for (const c of COLUMNS) {
+      const v = s[c];
+      const kind = c === 'consecutive_failures' || c === 'customers_out' || c === 'customers_served' || c === 'unmatched' ? 'int' : c === 'hardened' ? 'bool' : 'text';
+      if (kind === 'int' && v !== null) a.appendInteger(Number(v));
+      else put(a, v as string | number | boolean | null, kind === 'int' ? 'text' : kind);
+    }
+    a.endRow();
+  }
+  a.closeSync();
+  await db.run('INSERT OR REPLACE INTO source_status SELECT * FROM status_in');
+}
+
+/** The utility's share out as its own feed (or the registry's customer count) sees it. */
+export function utilityPct(source: SourceDef, s: SourceStatus | undefined): number | null {
+  if (!s || s.customers_out === null) return null;
+  return pctOut(s.customers_out, s.customers_served ?? source.customers);
+}
+
+/** Effective polling interval: hardened when the utility is ≥ 1 % out or covers a watched county. */
+export function effectiveInterval(source: SourceDef, s: SourceStatus | undefined, watched: boolean): { interval: number; hardened: boolean } {
+  const hardened = shouldHarden(utilityPct(source, s), watched);
+  return { interval: hardened ? Math.min(source.interval_min, hardenedInterval(source.interval_min)) : source.interval_min, hardened };
+}
+
+export function isDue(s: SourceStatus | undefined, now: Date): boolean {
+  return !s?.next_due_at || Date.parse(s.next_due_at) <= now.getTime();
+}
+
+export type Freshness = 'fresh' | 'stale';
+
+export function freshness(source: SourceDef, s: SourceStatus | undefined, now: Date): Freshness {
+  return isStale(s?.last_success_at ? new Date(s.last_success_at) : null, source.interval_min, now) ? 'stale' : 'fresh';
+}

@@ -1,0 +1,89 @@
+// Writes a cycle's poll outcomes: the poll log, snapshot versions, and each changed source's current observations.
+import { createHash } from 'node:crypto';
+import type { SourceDef } from '../sources/registry.ts';
+import type { Snapshot } from '../sources/snapshot.ts';
+import { put, type Db } from './db.ts';
+
+export interface PollOutcome {
+  source: SourceDef;
+  at: string;
+  ms: number;
+  ok: boolean;
+  reason: string | null;
+  message: string | null;
+  snapshot: Snapshot | null;
+  hash: string | null;
+  changed: boolean;
+  requests: number;
+}
+
+/** Hash of a normalised snapshot: equal snapshots (same counts, areas, incidents) hash equal. */
+export function snapshotHash(s: Snapshot): string {
+  return createHash('sha256').update(JSON.stringify(s)).digest('hex').slice(0, 32);
+}
+
+export async function syncSources(db: Db, sources: SourceDef[]): Promise<void> {
+  await db.transaction(async () => {
+    await db.run('UPDATE sources SET active = false');
+    for (const s of sources) {
+      await db.run(
+        'INSERT OR REPLACE INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, true)',
+        [s.id, s.utility, s.states.join(';'), s.connector, s.url, s.interval_min, s.tier, JSON.stringify(s.options), s.customers],
+      );
+    }
+  });
+}
+
+export async function writeOutcomes(db: Db, outcomes: PollOutcome[]): Promise<void> {
+  const polls = await db.appender('polls_in');
+  for (const o of outcomes) {
+    put(polls, o.source.id); put(polls, o.at); put(polls, o.ms, 'int'); put(polls, o.ok, 'bool'); put(polls, o.reason);
+    put(polls, o.message); put(polls, o.changed, 'bool'); put(polls, o.requests, 'int');
+    polls.endRow();
+  }
+  polls.closeSync();
+  await db.run('INSERT INTO polls (source_id, polled_at, ms, ok, reason, message, changed, http_requests) SELECT * FROM polls_in');
+  await db.run('DELETE FROM polls_in');
+
+  const changed = outcomes.filter((o) => o.changed && o.snapshot);
+  if (changed.length === 0) return;
+  const ids = changed.map((o) => o.source.id);
+  await db.run('CREATE TEMP TABLE IF NOT EXISTS changed_ids (id VARCHAR)');
+  await db.run('DELETE FROM changed_ids');
+  const idApp = await db.appender('changed_ids');
+  for (const id of ids) {
+    idApp.appendVarchar(id);
+    idApp.endRow();
+  }
+  idApp.closeSync();
+  for (const table of ['obs_county', 'obs_area', 'obs_incident']) {
+    await db.run(`DELETE FROM ${table} WHERE source_id IN (SELECT id FROM changed_ids)`);
+  }
+  const counties = await db.appender('obs_county');
+  const areas = await db.appender('obs_area');
+  const incidents = await db.appender('obs_incident');
+  const versions = await db.appender('snapshot_versions');
+  for (const o of changed) {
+    const s = o.snapshot!;
+    const id = o.source.id;
+    for (const c of s.counties) {
+      put(counties, id); put(counties, c.fips); put(counties, c.customers_out, 'int'); put(counties, c.customers_served, 'int');
+      counties.endRow();
+    }
+    for (const a of s.areas) {
+      put(areas, id); put(areas, a.fips); put(areas, a.name); put(areas, JSON.stringify(a.path)); put(areas, a.customers_out, 'int');
+      put(areas, a.out_display); put(areas, a.out_lower, 'int'); put(areas, a.out_upper, 'int'); put(areas, a.masked, 'bool');
+      put(areas, a.customers_served, 'int'); put(areas, a.etr);
+      areas.endRow();
+    }
+    for (const i of s.incidents) {
+      put(incidents, id); put(incidents, i.id); put(incidents, i.fips); put(incidents, i.customers_out, 'int'); put(incidents, i.etr);
+      put(incidents, i.crew_status); put(incidents, i.cause); put(incidents, i.started_at); put(incidents, i.lat, 'real');
+      put(incidents, i.lon, 'real'); put(incidents, i.city);
+      incidents.endRow();
+    }
+    put(versions, id); put(versions, o.hash); put(versions, o.at);
+    versions.endRow();
+  }
+  for (const a of [counties, areas, incidents, versions]) a.closeSync();
+}
