@@ -22,7 +22,9 @@ export interface Manifest {
 }
 
 export interface PublishStats {
+  /** files written anew (the first few are named in `sample`) */
   written: number;
+  sample?: string[];
   unchanged: number;
   removed: number;
 }
@@ -94,6 +96,7 @@ export class FsTreeWriter implements TreeWriter {
     fs.writeFileSync(dest, body);
     this.files[file] = { hash, bytes: body.length, generated_at: generatedAt };
     this.stats.written += 1;
+    if ((this.stats.sample ??= []).length < 10) this.stats.sample.push(file);
   }
 
   commit(meta: { simulated: boolean; notice: string }): PublishStats {

@@ -32,7 +32,7 @@ describe('level', () => {
   it('blends magnitude, percent and neighbours', () => {
     expect(level(0, null, 0)).toBe(0);
     expect(level(5, 100, 5)).toBe(5);
-    expect(level(2, 10, 1)).toBe(1 + 0.15 + 0.2);
+    expect(level(2, 10, 1)).toBe(1.35);
     expect(level(2, null, 1)).toBe(1.2);
   });
 });

@@ -10,7 +10,7 @@ import { summarySchema } from './schema.ts';
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const data = parseUpstream(summarySchema, raw, 'NISC summary.json');
   const snap = emptySnapshot(source.utility);
-  const set = data.regionDataSets.find((d) => /county/i.test(d.id) || /count(y|ies)/i.test(d.description ?? ''));
+  const set = (data.regionDataSets ?? []).find((d) => /county/i.test(d.id) || /count(y|ies)/i.test(d.description ?? ''));
   const counties = new Map<string, CountyCount>();
   for (const r of set?.regions ?? []) {
     const fips = matchCounty(source.states[0], r.id) ?? source.states.slice(1).map((s) => matchCounty(s, r.id)).find(Boolean);
@@ -21,7 +21,7 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
     addCounty(counties, fips, Math.max(0, Math.round(r.numberOut ?? 0)), r.numberServed ?? null);
   }
   const atlas = loadAtlas();
-  snap.incidents = data.outages.map((o) => {
+  snap.incidents = (data.outages ?? []).map((o) => {
     const lat = o.outagePoint?.lat ?? null;
     const lon = o.outagePoint?.lng ?? null;
     return {

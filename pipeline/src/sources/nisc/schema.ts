@@ -11,7 +11,7 @@ export const summarySchema = z.object({
     cause: z.string().nullable().optional(),
     crewStatus: z.string().nullable().optional(),
     startTime: z.number().nullable().optional(),
-  }).loose()).default([]),
+  }).loose()).optional(),
   regionDataSets: z.array(z.object({
     id: z.string(),
     description: z.string().optional(),
@@ -20,5 +20,5 @@ export const summarySchema = z.object({
       numberOut: z.number().nullable().optional(),
       numberServed: z.number().nullable().optional(),
     }).loose()),
-  }).loose()).default([]),
-}).loose();
+  }).loose()).optional(),
+}).loose().refine((d) => d.outages !== undefined || d.regionDataSets !== undefined, 'neither `outages` nor `regionDataSets` is present');

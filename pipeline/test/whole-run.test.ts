@@ -1,0 +1,285 @@
+// Whole run: the simulator over real HTTP → poll cycles on an injected clock → the published tree → the real server.
+// Also the contract tests (OpenAPI validity, every prebuilt JSON against its schema), bad input, and the host config.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { parse } from 'csv-parse/sync';
+import { manualClock } from '../src/clock.ts';
+import { Simulator } from '../src/simulator/server.ts';
+import { countyStates } from '../src/simulator/formats.ts';
+import { parseRegistry, type SourceDef } from '../src/sources/registry.ts';
+import { Pipeline, type CycleSummary } from '../src/pipeline.ts';
+import { LOOPBACK_HTTP } from '../src/cli/start.ts';
+import { createApp, resolve } from '../src/serve/app.ts';
+import { startServer } from '../src/serve/server.ts';
+import { CATALOGUE } from '../src/contract/catalogue.ts';
+import { SCHEMAS } from '../src/contract/schemas.ts';
+import { fileFor } from '../src/contract/urls.ts';
+import { readManifest } from '../src/publish/tree-writer.ts';
+import { vercelConfig } from '../src/publish/host-config.ts';
+import { routeLikeHost } from './host-router.ts';
+
+const T0 = new Date('2026-09-01T08:00:00Z');
+const clock = manualClock(T0);
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'whole-run-'));
+const out = path.join(dir, 'public');
+const stateDir = path.join(dir, 'state');
+let sim: Simulator;
+let sources: SourceDef[];
+let pipeline: Pipeline;
+let first: CycleSummary;
+
+const readJson = (rel: string) => JSON.parse(fs.readFileSync(path.join(out, rel), 'utf8'));
+const countyFile = (fips: string, format: 'json' | 'csv' = 'json') => fileFor(CATALOGUE.find((e) => e.id === 'live.county')!, { fips }, format);
+
+/** What the simulator says is out in each county right now (all utilities added up). */
+function truth(at: Date): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const u of sim.utilities) for (const c of countyStates(sim.scenario, u, at)) m.set(c.fips, (m.get(c.fips) ?? 0) + c.out);
+  return m;
+}
+
+beforeAll(async () => {
+  sim = new Simulator({ clock, seed: 2, epoch: new Date('2026-09-01T00:00:00Z'), sources: 60, areasPerCounty: 3 });
+  await sim.start();
+  const reg = parseRegistry(sim.registryCsv());
+  sources = reg.sources;
+  pipeline = await Pipeline.open({ stateDir, outDir: out, sources, clock, simulated: true, http: { ...LOOPBACK_HTTP, bodyTimeoutMs: 1500, connectTimeoutMs: 1500 } });
+  first = await pipeline.cycle();
+});
+
+afterAll(async () => {
+  await pipeline?.close();
+  await sim?.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('whole run', () => {
+  it('polls every source over HTTP and publishes every county', () => {
+    expect(first.failed).toBe(0);
+    expect(first.ok).toBe(sources.length);
+    expect(sim.utilities.some((u) => u.connector === 'kubra') && sim.utilities.some((u) => u.connector === 'nisc') && sim.utilities.some((u) => u.connector === 'arcgis')).toBe(true);
+    const manifest = readManifest(out)!;
+    expect(manifest.simulated).toBe(true);
+    expect(Object.keys(manifest.files).filter((f) => f.startsWith('api/v1/live/counties/') && f.endsWith('index.json')).length).toBeGreaterThanOrEqual(3143);
+  });
+
+  it('publishes exactly what the simulated utilities report, overlapping sources added up', () => {
+    const expected = truth(clock());
+    const mapData = readJson('api/v1/live/map/index.json').data;
+    let checked = 0;
+    for (const [fips, n] of expected) {
+      const doc = readJson(countyFile(fips)).data;
+      expect(doc.customers_out, fips).toBe(n);
+      if (n > 0) expect(mapData[fips][0]).toBe(n);
+      else expect(mapData[fips]).toBeUndefined();
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThan(3000);
+    const shared = Object.values(mapData).length;
+    expect(shared).toBeGreaterThan(51);
+    const overlap = [...expected.keys()].find((f) => readJson(countyFile(f)).data.sources.length > 1);
+    expect(overlap, 'a county covered by two sources').toBeDefined();
+  });
+
+  it('applies the rules on every map entry', () => {
+    const { data } = readJson('api/v1/live/map/index.json');
+    for (const [key, entry] of Object.entries(data)) {
+      if (key === 'generated_at') continue;
+      const [outN, pct, , band] = entry as [number, number | null, number, number, number];
+      if (pct === null) expect(band).toBe(-1);
+      else expect(pct).toBeLessThanOrEqual(100);
+      if (/^\d{5}$/.test(key)) expect(outN).toBeGreaterThan(0);
+    }
+    const states = Object.keys(data).filter((k) => /^[A-Z]{2}$/.test(k));
+    expect(states.length).toBeGreaterThanOrEqual(51);
+  });
+
+  it('serves the tree over a real socket with the v1 headers, ETag and 304', async () => {
+    const server = await startServer({ outDir: out, port: 0 });
+    try {
+      const res = await fetch(`${server.url}/api/v1/live/map`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-api-version')).toBe('1');
+      expect(res.headers.get('x-data-notice')).toMatch(/SIMULATED/);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      const id1 = res.headers.get('x-request-id');
+      const etag = res.headers.get('etag')!;
+      expect((await res.json()).data).toEqual(readJson('api/v1/live/map/index.json').data);
+      const again = await fetch(`${server.url}/api/v1/live/map`, { headers: { 'If-None-Match': etag } });
+      expect(again.status).toBe(304);
+      expect(again.headers.get('x-request-id')).not.toBe(id1);
+      const csv = await (await fetch(`${server.url}/api/v1/live/counties/12086?format=csv`)).text();
+      const rows = parse(csv, { columns: true }) as Array<Record<string, string>>;
+      expect(rows).toHaveLength(1);
+      expect(Number(rows[0].customers_out)).toBe(readJson(countyFile('12086')).data.customers_out);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('records a broken source with its reason and goes on with the rest', async () => {
+    const victims = sources.slice(0, 4);
+    const faults = ['timeout', 'http500', 'garbage', 'schema'] as const;
+    victims.forEach((s, i) => sim.setFault(s.id, faults[i]));
+    clock.advance(16 * 60_000);
+    const s = await pipeline.cycle({ all: true });
+    victims.forEach((v) => sim.setFault(v.id, null));
+    expect(s.ok).toBe(sources.length - 4);
+    expect(Object.fromEntries(s.failures.map((f) => [f.source, f.reason]))).toEqual({
+      [victims[0].id]: 'timeout', [victims[1].id]: 'http_status', [victims[2].id]: 'bad_body', [victims[3].id]: 'schema',
+    });
+    const list = readJson('api/v1/live/sources/index.json').data.sources as Array<{ id: string; last_error: { reason: string } | null; freshness: string }>;
+    expect(list.find((x) => x.id === victims[1].id)?.last_error?.reason).toBe('http_status');
+  });
+
+  it('marks sources stale after 2 × interval + 5 minutes (minimum 20) without a successful fetch', async () => {
+    const victim = sources.find((s) => s.connector === 'nisc')!;
+    type Entry = { id: string; freshness: string; updated_at: string; last_success_at: string; stale_after_min: number };
+    const entryOf = () => (readJson('api/v1/live/sources/index.json').data.sources as Entry[]).find((x) => x.id === victim.id)!;
+    const lastSuccess = Date.parse(entryOf().last_success_at);
+    sim.setFault(victim.id, 'http500');
+    const limit = entryOf().stale_after_min;
+    expect(limit).toBe(Math.max(20, 2 * victim.interval_min + 5));
+    clock.set(new Date(lastSuccess + limit * 60_000)); // exactly at the limit: still fresh
+    await pipeline.cycle({ all: true });
+    expect(entryOf().freshness).toBe('fresh');
+    clock.advance(60_000); // one minute past the limit: stale
+    await pipeline.cycle({ all: true });
+    sim.setFault(victim.id, null);
+    const entry = entryOf();
+    expect(entry.freshness).toBe('stale');
+    expect(entry.updated_at).toBe(clock().toISOString());
+    expect(entry.last_success_at).toBe(new Date(lastSuccess).toISOString());
+    const county = readJson(countyFile(sim.utilities.find((u) => u.id === victim.id)!.counties.keys().next().value!)).data;
+    expect(county.stale).toBe(true);
+    await pipeline.cycle({ all: true });
+    const back = (readJson('api/v1/live/sources/index.json').data.sources as Array<{ id: string; freshness: string }>).find((x) => x.id === victim.id)!;
+    expect(back.freshness).toBe('fresh');
+  });
+
+  it('rewrites nothing but the sources document when nothing upstream changed', async () => {
+    const s = await pipeline.cycle({ all: true });
+    expect(s.changed).toBe(0);
+    expect(s.publish.written, JSON.stringify(s.publish)).toBeLessThanOrEqual(1);
+  });
+
+  it('survives a restart: the state is file-backed and build republishes the same tree', async () => {
+    const before = readJson('api/v1/live/map/index.json');
+    await pipeline.close();
+    pipeline = await Pipeline.open({ stateDir, outDir: out, sources, clock, simulated: true, http: LOOPBACK_HTTP });
+    const stats = await pipeline.build();
+    expect(stats.written).toBeLessThanOrEqual(1);
+    expect(readJson('api/v1/live/map/index.json')).toEqual(before);
+  });
+});
+
+describe('contract', () => {
+  it('the OpenAPI document is valid OpenAPI 3.1', async () => {
+    const doc = readJson('api/v1/openapi.json');
+    const v = new Validator();
+    const res = await v.validate(doc);
+    expect(res.errors ?? []).toEqual([]);
+    expect(res.valid).toBe(true);
+    expect(doc.openapi).toBe('3.1.0');
+    for (const e of CATALOGUE) expect(doc.paths[e.path], e.path).toBeDefined();
+  });
+
+  it('every prebuilt JSON file matches its response schema', () => {
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    addFormats.default(ajv);
+    ajv.addSchema({ $id: 'api', components: { schemas: SCHEMAS } });
+    const manifest = readManifest(out)!;
+    let checked = 0;
+    for (const file of Object.keys(manifest.files)) {
+      if (!file.endsWith('.json')) continue;
+      const url = `/${file.replace(/\/index\.(json|csv)$/, '')}`;
+      const r = resolve('GET', url, new URLSearchParams());
+      if (r.kind !== 'file' || r.format !== 'json' || file.endsWith('openapi.json')) continue;
+      const e = CATALOGUE.find((x) => new RegExp(`^${x.path.replace(/\{\w+\}/g, '[^/]+')}$`).test(url))!;
+      const validate = ajv.getSchema(`api#/components/schemas/${e.schema}`)!;
+      const ok = validate(readJson(file));
+      expect(ok, `${file}: ${JSON.stringify(validate.errors?.slice(0, 3))}`).toBe(true);
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThan(3143);
+  });
+});
+
+describe('bad input and the function layer', () => {
+  const app = () => createApp({ outDir: out });
+  const err = async (res: Response) => (await res.json()).data.error;
+
+  it.each([
+    ['GET', '/api/v1/live/counties/1234', 400, 'invalid_fips'],
+    ['GET', '/api/v1/live/counties/abcde', 400, 'invalid_fips'],
+    ['GET', '/api/v1/live/counties/99999', 404, 'unknown_county'],
+    ['GET', '/api/v1/live/counties/12086?format=xml', 400, 'invalid_format'],
+    ['GET', '/api/v1/live/map?format=csv', 400, 'invalid_format'],
+    ['GET', '/api/v1/nothing-here', 404, 'not_found'],
+    ['POST', '/api/v1/live/map', 405, 'method_not_allowed'],
+    ['GET', '/api/v1/alerts/subscribe', 405, 'method_not_allowed'],
+    ['GET', '/api/v1/live/timeline?hours=0', 400, 'invalid_parameter'],
+    ['GET', '/api/v1/live/timeline?hours=169', 400, 'invalid_parameter'],
+    ['GET', '/api/v1/live/timeline?hours=two', 400, 'invalid_parameter'],
+    ['POST', '/api/v1/alerts/subscribe', 410, 'gone'],
+  ])('%s %s → %i %s', async (method, url, status, code) => {
+    const res = await app().request(url, { method });
+    expect(res.status).toBe(status);
+    expect(res.headers.get('x-api-version')).toBe('1');
+    expect(res.headers.get('x-request-id')).toBeTruthy();
+    const body = await err(res);
+    expect(body).toMatchObject({ status, code });
+    expect(typeof body.message).toBe('string');
+    if (status === 405) expect(res.headers.get('allow')).toBeTruthy();
+    if (code === 'invalid_format') expect(body.allowed.length).toBeGreaterThan(0);
+  });
+
+  it('answers CORS preflight', async () => {
+    const res = await app().request('/api/v1/live/counties/12086', { method: 'OPTIONS' });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-methods')).toMatch(/GET/);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('answers other timeline windows from prebuilt frames', async () => {
+    const res = await app().request('/api/v1/live/timeline?hours=1');
+    const { data } = await res.json();
+    expect(data.hours).toBe(1);
+    expect(data.frames.length).toBeGreaterThan(0);
+    const last = Date.parse(data.frames.at(-1).at);
+    for (const f of data.frames) expect(last - Date.parse(f.at)).toBeLessThan(3_600_000);
+  });
+});
+
+describe('host config', () => {
+  it('routes every request the way the local server does', () => {
+    const { routes } = vercelConfig(true);
+    const exists = (f: string) => fs.existsSync(path.join(out, f));
+    const requests: Array<[string, string]> = [
+      ['GET', '/api/v1/live/summary'], ['GET', '/api/v1/live/map'], ['GET', '/api/v1/live/top'], ['GET', '/api/v1/live/timeline'],
+      ['GET', '/api/v1/live/timeline?hours=6'], ['GET', '/api/v1/live/sources'], ['GET', '/api/v1/live/counties/12086'],
+      ['GET', '/api/v1/live/counties/12086?format=csv'], ['GET', '/api/v1/live/counties/12086?format=json'],
+      ['GET', '/api/v1/live/counties/12086?format=xml'], ['GET', '/api/v1/live/counties/99999'], ['GET', '/api/v1/live/counties/123'],
+      ['GET', '/api/v1/openapi.json'], ['GET', '/llms.txt'], ['POST', '/api/v1/alerts/subscribe'], ['POST', '/api/v1/live/map'],
+      ['GET', '/api/v1/unknown'], ['HEAD', '/api/v1/live/map'],
+      ...Object.keys(readManifest(out)!.files).filter((f) => !f.includes('/_')).slice(0, 400).map((f) => ['GET', `/${f.replace(/\/index\.json$/, '').replace(/\/index\.csv$/, '?format=csv')}`] as [string, string]),
+    ];
+    for (const [method, url] of requests) {
+      const u = new URL(url, 'http://x');
+      const host = routeLikeHost(routes, method, u.pathname, u.searchParams, exists);
+      const local = resolve(method, u.pathname, u.searchParams);
+      const localKind = local.kind === 'file' && exists(local.file) ? 'file' : 'function';
+      expect(host.kind, `${method} ${url}`).toBe(localKind);
+      if (host.kind === 'file' && local.kind === 'file') {
+        expect(host.file).toBe(local.file);
+        expect(host.headers['X-API-Version']).toBe('1');
+        expect(host.headers['Content-Type']).toBeDefined();
+      }
+    }
+  });
+});
