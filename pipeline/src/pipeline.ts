@@ -39,6 +39,8 @@ export interface CycleSummary {
   customersOut: number;
   publish: PublishStats;
   ms: number;
+  /** wall time of each phase: poll (fetch + normalise), store, publish (rollup + files) */
+  phases: { poll: number; store: number; publish: number };
   failures: Array<{ source: string; reason: string; message: string }>;
 }
 
@@ -74,11 +76,13 @@ export class Pipeline {
       this.opts.onProgress?.(++done, due.length);
       return o;
     }));
+    const tPoll = Date.now();
     for (const o of outcomes) statuses.set(o.source.id, this.nextStatus(o, statuses.get(o.source.id), now, watched.has(o.source.id)));
     await this.db.transaction(async () => {
       await writeOutcomes(this.db, outcomes);
       await saveStatuses(this.db, outcomes.map((o) => statuses.get(o.source.id)!));
     });
+    const tStore = Date.now();
     const publish = await this.publish(statuses, now, true);
     const failures = outcomes.filter((o) => !o.ok).map((o) => ({ source: o.source.id, reason: o.reason ?? '', message: o.message ?? '' }));
     return {
@@ -86,6 +90,7 @@ export class Pipeline {
       stale: this.opts.sources.filter((s) => freshness(s, statuses.get(s.id), now) === 'stale').length,
       changed: outcomes.filter((o) => o.changed).length, countiesOut: publish.countiesOut, customersOut: publish.customersOut,
       publish: publish.stats, ms: Date.now() - started, failures,
+      phases: { poll: tPoll - started, store: tStore - tPoll, publish: Date.now() - tStore },
     };
   }
 

@@ -7,12 +7,14 @@ import { register as serve } from './serve.ts';
 import { register as start } from './start.ts';
 import { register as sources } from './sources.ts';
 import { register as hostConfig } from './host-config.ts';
+import { register as exportCmd } from './export.ts';
+import { register as simulate } from './simulate.ts';
 
 const program = new Command('outage')
   .description('US power outage data: poll utility feeds, publish a prebuilt /api/v1 tree, serve it')
   .showHelpAfterError()
   .exitOverride();
-for (const r of [start, poll, build, serve, sources, hostConfig]) r(program);
+for (const r of [start, poll, build, serve, sources, simulate, exportCmd, hostConfig]) r(program);
 
 try {
   await program.parseAsync(process.argv);

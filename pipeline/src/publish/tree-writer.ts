@@ -1,14 +1,19 @@
-// Atomic publishing of the whole tree as a generation: files go into a new generation directory (unchanged files
-// are hard-linked from the previous one, never rewritten), the manifest is written last, and then the top-level
-// symlinks (`api`, `llms.txt`) are switched with rename(2). Readers see the old tree or the new one, never a mix
-// inside /api; a crash before the switch leaves the previous complete tree served.
+// Atomic publishing. Each response body is stored once as an immutable content-addressed object
+// (`.objects/ab/<sha>`); a generation is a manifest mapping every public file to its object, and publishing is one
+// rename(2) of `.manifest.json`. Readers (the local server, `outage export`) resolve through the manifest, so they
+// see the previous complete tree or the new one, never a mix; a crash before the rename changes nothing served.
+// After the switch the plain-file mirror under `<out>/api/…` (what a static host or Astro ships) is brought up to
+// date by hard-linking the changed objects into place. Unchanged files cost no file-system operation at all.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { safeRelative } from '../contract/urls.ts';
 
 export interface ManifestEntry {
+  /** hash of the change-detection basis (the content without generated_at) */
   hash: string;
+  /** content hash of the stored bytes: the object's name and the ETag */
+  object: string;
   bytes: number;
   generated_at: string;
 }
@@ -19,114 +24,124 @@ export interface Manifest {
   simulated: boolean;
   notice: string;
   files: Record<string, ManifestEntry>;
+  /** objects this generation stopped using; deleted when the next generation is published */
+  garbage: string[];
 }
 
 export interface PublishStats {
   /** files written anew (the first few are named in `sample`) */
   written: number;
-  sample?: string[];
   unchanged: number;
   removed: number;
+  sample?: string[];
 }
 
-/** The writer the publisher talks to; the file system one below, and an in-memory one for tests. */
+/** The writer the publisher talks to: the file-system one below, and an in-memory one for tests. */
 export interface TreeWriter {
-  /** hash basis: bytes that decide "changed" (e.g. JSON without generated_at); defaults to the content */
+  /** `render` is called only when `basis` differs from the previous generation's */
   put(rel: string, render: (generatedAt: string) => Buffer, basis: Buffer): void;
-  /** the generated_at the file will carry: kept from the previous generation when unchanged */
   commit(meta: { simulated: boolean; notice: string }): PublishStats;
 }
 
 export const hashOf = (b: Buffer): string => createHash('sha256').update(b).digest('hex').slice(0, 32);
 
-const GENERATIONS = '.generations';
-const TOP_LEVEL = ['api', 'llms.txt'];
+export const MANIFEST = '.manifest.json';
+const OBJECTS = '.objects';
+const MIRROR_STATE = '.mirror.json';
 
 export function readManifest(outDir: string): Manifest | null {
   try {
-    const gen = currentGeneration(outDir);
-    if (!gen) return null;
-    return JSON.parse(fs.readFileSync(path.join(outDir, GENERATIONS, gen, 'manifest.json'), 'utf8')) as Manifest;
+    return JSON.parse(fs.readFileSync(path.join(outDir, MANIFEST), 'utf8')) as Manifest;
   } catch {
     return null;
   }
 }
 
-export function currentGeneration(outDir: string): string | null {
-  try {
-    return path.basename(path.dirname(fs.readlinkSync(path.join(outDir, 'api'))));
-  } catch {
-    return null;
-  }
+export function objectPath(outDir: string, object: string): string {
+  return path.join(outDir, OBJECTS, object.slice(0, 2), object);
+}
+
+function writeAtomic(file: string, body: Buffer | string): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, body);
+  fs.renameSync(tmp, file);
 }
 
 export class FsTreeWriter implements TreeWriter {
   private readonly prev: Manifest | null;
-  private readonly gen: string;
-  private readonly genDir: string;
   private readonly files: Record<string, ManifestEntry> = {};
-  private stats: PublishStats = { written: 0, unchanged: 0, removed: 0 };
+  private readonly changed: string[] = [];
+  private readonly dirs = new Set<string>();
+  private unchanged = 0;
 
   constructor(private readonly outDir: string, private readonly now: Date) {
-    fs.mkdirSync(path.join(outDir, GENERATIONS), { recursive: true });
+    fs.mkdirSync(path.join(outDir, OBJECTS), { recursive: true });
     this.prev = readManifest(outDir);
-    this.gen = `g${now.toISOString().replace(/[-:.]/g, '')}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-    this.genDir = path.join(outDir, GENERATIONS, this.gen);
-    fs.mkdirSync(this.genDir, { recursive: true });
+  }
+
+  private mkdir(dir: string): void {
+    if (this.dirs.has(dir)) return;
+    fs.mkdirSync(dir, { recursive: true });
+    this.dirs.add(dir);
   }
 
   put(rel: string, render: (generatedAt: string) => Buffer, basis: Buffer): void {
     const file = safeRelative(rel);
     const hash = hashOf(basis);
-    const dest = path.join(this.genDir, file);
-    fs.mkdirSync(path.dirname(dest), { recursive: true });
     const old = this.prev?.files[file];
-    if (old && old.hash === hash && this.prev) {
-      try {
-        fs.linkSync(path.join(this.outDir, GENERATIONS, this.prev.generation, file), dest);
-        this.files[file] = old;
-        this.stats.unchanged += 1;
-        return;
-      } catch {
-        // previous file gone (pruned by hand): write it anew below
-      }
+    if (old && old.hash === hash) {
+      this.files[file] = old;
+      this.unchanged += 1;
+      return;
     }
     const generatedAt = this.now.toISOString();
     const body = render(generatedAt);
-    fs.writeFileSync(dest, body);
-    this.files[file] = { hash, bytes: body.length, generated_at: generatedAt };
-    this.stats.written += 1;
-    if ((this.stats.sample ??= []).length < 10) this.stats.sample.push(file);
+    const object = hashOf(body);
+    const dest = objectPath(this.outDir, object);
+    this.mkdir(path.dirname(dest));
+    if (!fs.existsSync(dest)) writeAtomic(dest, body);
+    this.files[file] = { hash, object, bytes: body.length, generated_at: generatedAt };
+    this.changed.push(file);
   }
 
   commit(meta: { simulated: boolean; notice: string }): PublishStats {
-    const manifest: Manifest = { generation: this.gen, published_at: this.now.toISOString(), ...meta, files: this.files };
-    const tmp = path.join(this.genDir, 'manifest.json.tmp');
-    fs.writeFileSync(tmp, JSON.stringify(manifest));
-    fs.renameSync(tmp, path.join(this.genDir, 'manifest.json'));
-    this.stats.removed = Object.keys(this.prev?.files ?? {}).filter((f) => !this.files[f]).length;
-    for (const name of TOP_LEVEL) {
-      const target = path.join(GENERATIONS, this.gen, name);
-      if (!fs.existsSync(path.join(this.outDir, target))) continue;
-      const link = path.join(this.outDir, name);
-      const tmpLink = `${link}.${this.gen}.tmp`;
-      fs.symlinkSync(target, tmpLink);
-      fs.renameSync(tmpLink, link);
-    }
-    this.prune();
-    return this.stats;
+    const live = new Set(Object.values(this.files).map((e) => e.object));
+    const prevFiles = this.prev?.files ?? {};
+    const removed = Object.keys(prevFiles).filter((f) => !this.files[f]);
+    const garbage = [...new Set(Object.values(prevFiles).map((e) => e.object))].filter((o) => !live.has(o));
+    const generation = `g${this.now.toISOString().replace(/[-:.]/g, '')}-${hashOf(Buffer.from(JSON.stringify(this.files))).slice(0, 8)}`;
+    const manifest: Manifest = { generation, published_at: this.now.toISOString(), ...meta, files: this.files, garbage };
+    writeAtomic(path.join(this.outDir, MANIFEST), JSON.stringify(manifest)); // the switch
+    for (const o of this.prev?.garbage ?? []) if (!live.has(o)) fs.rmSync(objectPath(this.outDir, o), { force: true });
+    this.syncMirror(removed);
+    return { written: this.changed.length, unchanged: this.unchanged, removed: removed.length, sample: this.changed.slice(0, 10) };
   }
 
-  /** Keeps the new and the previous generation (a reader may still be inside it); removes the rest. */
-  private prune(): void {
-    const keep = new Set([this.gen, this.prev?.generation].filter(Boolean) as string[]);
-    for (const g of fs.readdirSync(path.join(this.outDir, GENERATIONS))) {
-      if (!keep.has(g)) fs.rmSync(path.join(this.outDir, GENERATIONS, g), { recursive: true, force: true });
+  /** Brings the plain-file mirror to this generation (all of it when a previous sync was interrupted). */
+  private syncMirror(removed: string[]): void {
+    let state: { generation?: string } = {};
+    try {
+      state = JSON.parse(fs.readFileSync(path.join(this.outDir, MIRROR_STATE), 'utf8'));
+    } catch {
+      state = {};
     }
+    const full = !this.prev || state.generation !== this.prev.generation;
+    // Internal files (a path segment starting with `_`, e.g. the function layer's timeline frames) stay out of it.
+    const toLink = (full ? Object.keys(this.files) : this.changed).filter((f) => !f.split('/').some((p) => p.startsWith('_')));
+    for (const file of toLink) {
+      const dest = path.join(this.outDir, file);
+      this.mkdir(path.dirname(dest));
+      const tmp = `${dest}.${process.pid}.tmp`;
+      fs.rmSync(tmp, { force: true });
+      fs.linkSync(objectPath(this.outDir, this.files[file].object), tmp);
+      fs.renameSync(tmp, dest);
+    }
+    for (const file of removed) fs.rmSync(path.join(this.outDir, file), { force: true });
+    writeAtomic(path.join(this.outDir, MIRROR_STATE), JSON.stringify({ generation: readManifest(this.outDir)?.generation }));
   }
 }
 
-/** In-memory writer for tests: same change detection, no disk. */
+/** In-memory writer for tests: the same change detection, no disk. */
 export class MemoryTreeWriter implements TreeWriter {
   readonly files = new Map<string, { body: Buffer; entry: ManifestEntry }>();
   private pending = new Map<string, { body: Buffer; entry: ManifestEntry }>();
@@ -140,7 +155,7 @@ export class MemoryTreeWriter implements TreeWriter {
     if (old && old.entry.hash === hash) this.pending.set(file, old);
     else {
       const body = render(this.now.toISOString());
-      this.pending.set(file, { body, entry: { hash, bytes: body.length, generated_at: this.now.toISOString() } });
+      this.pending.set(file, { body, entry: { hash, object: hashOf(body), bytes: body.length, generated_at: this.now.toISOString() } });
     }
   }
 

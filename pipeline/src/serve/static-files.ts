@@ -1,7 +1,7 @@
-// Reads prebuilt files from the published tree, with content-hash ETags from the generation's manifest.
+// Reads prebuilt files through the current manifest: content-hash ETags, and one generation per request.
 import fs from 'node:fs';
 import path from 'node:path';
-import { currentGeneration, readManifest, type Manifest } from '../publish/tree-writer.ts';
+import { MANIFEST, objectPath, readManifest, type Manifest } from '../publish/tree-writer.ts';
 
 export interface StaticFile {
   body: Buffer;
@@ -10,28 +10,31 @@ export interface StaticFile {
 
 export class PublishedTree {
   private manifest: Manifest | null = null;
-  private generation: string | null = null;
+  private stamp = '';
 
   constructor(readonly outDir: string) {}
 
-  /** The manifest of the generation currently switched in (re-read when the generation changes). */
+  /** The manifest switched in last (re-read when the file changes). */
   current(): Manifest | null {
-    const gen = currentGeneration(this.outDir);
-    if (gen !== this.generation) {
+    let stamp = '';
+    try {
+      const st = fs.statSync(path.join(this.outDir, MANIFEST));
+      stamp = `${st.ino}:${st.mtimeMs}:${st.size}`;
+    } catch {
+      return null;
+    }
+    if (stamp !== this.stamp) {
       this.manifest = readManifest(this.outDir);
-      this.generation = gen;
+      this.stamp = stamp;
     }
     return this.manifest;
   }
 
   read(rel: string): StaticFile | null {
-    const m = this.current();
-    const entry = m?.files[rel];
-    if (!m || !entry) return null;
+    const entry = this.current()?.files[rel];
+    if (!entry) return null;
     try {
-      // Read through the generation directory itself, so one request never mixes two generations.
-      const body = fs.readFileSync(path.join(this.outDir, '.generations', m.generation, rel));
-      return { body, etag: `"${entry.hash}"` };
+      return { body: fs.readFileSync(objectPath(this.outDir, entry.object)), etag: `"${entry.object}"` };
     } catch {
       return null;
     }

@@ -1,0 +1,33 @@
+// `outage export`: copies the published generation into a plain directory (no symlinks, no internal `_` files),
+// ready for a static host or for the Astro site's public directory.
+import type { Command } from 'commander';
+import fs from 'node:fs';
+import path from 'node:path';
+import { addCommonOptions, log, parseCommon } from './common.ts';
+import { objectPath, readManifest } from '../publish/tree-writer.ts';
+import { UsageError } from '../errors.ts';
+
+export function exportTree(outDir: string, to: string): number {
+  const manifest = readManifest(outDir);
+  if (!manifest) throw new UsageError(`Nothing is published in ${outDir} yet; run \`outage poll --once\` or \`outage build\` first.`);
+  fs.rmSync(to, { recursive: true, force: true });
+  let n = 0;
+  for (const rel of Object.keys(manifest.files)) {
+    if (rel.split('/').some((part) => part.startsWith('_'))) continue;
+    const dest = path.join(to, rel);
+    fs.mkdirSync(path.dirname(dest), { recursive: true });
+    fs.copyFileSync(objectPath(outDir, manifest.files[rel].object), dest);
+    n += 1;
+  }
+  return n;
+}
+
+export function register(program: Command): void {
+  addCommonOptions(program.command('export').description('copy the published tree into a plain directory for a static host'))
+    .requiredOption('--to <dir>', 'destination directory (replaced)')
+    .action((raw: Record<string, unknown>) => {
+      const cfg = parseCommon(raw);
+      const n = exportTree(cfg.out, path.resolve(String(raw.to)));
+      log(`exported ${n} files to ${raw.to}`);
+    });
+}

@@ -1,0 +1,31 @@
+// `outage simulate`: the source simulator on its own (for the benchmark, or to point `outage poll` at it).
+import type { Command } from 'commander';
+import fs from 'node:fs';
+import path from 'node:path';
+import { addCommonOptions, clockFor, log, parseCommon } from './common.ts';
+import { Simulator } from '../simulator/server.ts';
+
+export function register(program: Command): void {
+  addCommonOptions(program.command('simulate').description('run the SIMULATED source simulator alone and write its registry'))
+    .option('--port <n>', 'port on 127.0.0.1 (0 picks a free one)', '0')
+    .option('--seed <n>', 'storm seed', '1')
+    .option('--sim-sources <n>', 'about how many sources to simulate', '120')
+    .option('--areas <n>', 'municipalities per county in Kubra reports', '6')
+    .option('--frozen', 'freeze the simulator clock at --now (every poll sees the same data)')
+    .action(async (raw: Record<string, unknown>) => {
+      const cfg = parseCommon(raw);
+      const clock = clockFor(cfg, Boolean(raw.frozen));
+      const sim = new Simulator({ clock, port: Number(raw.port), seed: Number(raw.seed), sources: Number(raw.simSources), areasPerCounty: Number(raw.areas) });
+      const url = await sim.start();
+      fs.mkdirSync(path.dirname(cfg.sources), { recursive: true });
+      fs.writeFileSync(`${cfg.sources}.tmp`, sim.registryCsv());
+      fs.renameSync(`${cfg.sources}.tmp`, cfg.sources);
+      process.stdout.write(`${JSON.stringify({ url, registry: cfg.sources, sources: sim.utilities.length })}\n`);
+      log(`SIMULATED sources at ${url}; registry written to ${cfg.sources}. Ctrl-C to stop.`);
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      await sim.stop();
+    });
+}

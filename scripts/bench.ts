@@ -1,0 +1,72 @@
+// `npm run bench`: the live core at national scale. The simulator runs in its own process (frozen clock), the
+// pipeline here: full cycle (cold), unchanged cycle, files rewritten, peak RSS. Prints a table, writes JSON.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { fixedClock } from '../pipeline/src/clock.ts';
+import { loadRegistry } from '../pipeline/src/sources/registry.ts';
+import { Pipeline } from '../pipeline/src/pipeline.ts';
+import { LOOPBACK_HTTP } from '../pipeline/src/cli/start.ts';
+import { readManifest } from '../pipeline/src/publish/tree-writer.ts';
+
+const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
+const T0 = new Date('2026-09-01T08:00:00Z');
+const SOURCES = Number(process.env.BENCH_SOURCES ?? 1000);
+const AREAS = Number(process.env.BENCH_AREAS ?? 30);
+
+async function startSimulator(dir: string): Promise<{ url: string; registry: string; stop(): void }> {
+  const registry = path.join(dir, 'sources.csv');
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin/outage.js'), 'simulate', '--frozen', '--now', T0.toISOString(), '--sources', registry,
+    '--sim-sources', String(SOURCES), '--areas', String(AREAS), '--seed', '1'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`simulator exited with ${code}`)));
+  });
+  const info = JSON.parse(line) as { url: string };
+  return { url: info.url, registry, stop: () => child.kill('SIGTERM') };
+}
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outage-bench-'));
+const sim = await startSimulator(dir);
+const { sources } = loadRegistry(sim.registry);
+const out = path.join(dir, 'public');
+const time = async <T>(fn: () => Promise<T>) => {
+  const t = performance.now();
+  const v = await fn();
+  return { v, ms: Math.round(performance.now() - t) };
+};
+try {
+  const p1 = await Pipeline.open({ stateDir: path.join(dir, 'state'), outDir: out, sources, clock: fixedClock(T0), simulated: true, http: LOOPBACK_HTTP });
+  const full = await time(() => p1.cycle({ all: true }));
+  const counts = (await p1.db.all<{ areas: number; incidents: number; counties: number }>(
+    'SELECT (SELECT count(*) FROM obs_area)::INT AS areas, (SELECT count(*) FROM obs_incident)::INT AS incidents, (SELECT count(DISTINCT fips) FROM obs_county)::INT AS counties'))[0];
+  await p1.close();
+  const p2 = await Pipeline.open({ stateDir: path.join(dir, 'state'), outDir: out, sources, clock: fixedClock(new Date(T0.getTime() + 60_000)), simulated: true, http: LOOPBACK_HTTP });
+  const unchanged = await time(() => p2.cycle({ all: true }));
+  await p2.close();
+  const rssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+  const rows = [
+    { metric: 'sources polled', value: full.v.polled, target: '≥ 1000' },
+    { metric: 'counties published', value: Object.keys(readManifest(out)!.files).filter((f) => f.endsWith('/index.json') && f.includes('/counties/')).length, target: '≥ 3143' },
+    { metric: 'areas stored', value: counts.areas, target: '≥ 30000' },
+    { metric: 'incidents stored', value: counts.incidents, target: '' },
+    { metric: 'full cycle (ms)', value: full.ms, target: '≤ 5000' },
+    { metric: 'full cycle phases poll/store/publish (ms)', value: `${full.v.phases.poll}/${full.v.phases.store}/${full.v.phases.publish}`, target: '' },
+    { metric: 'unchanged cycle phases poll/store/publish (ms)', value: `${unchanged.v.phases.poll}/${unchanged.v.phases.store}/${unchanged.v.phases.publish}`, target: '' },
+    { metric: 'full cycle files written', value: full.v.publish.written, target: '' },
+    { metric: 'unchanged cycle (ms)', value: unchanged.ms, target: '≤ 1000' },
+    { metric: 'unchanged cycle sources changed', value: unchanged.v.changed, target: '0' },
+    { metric: 'unchanged cycle files rewritten', value: unchanged.v.publish.written, target: '0 (1 = live/sources, whose updated_at is the fetch time)' },
+    { metric: 'peak RSS of the pipeline (MB)', value: rssMb, target: '≤ 512' },
+  ];
+  console.table(rows);
+  fs.mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
+  fs.writeFileSync(path.join(ROOT, 'bench-results', 'live.json'), JSON.stringify({ at: new Date().toISOString(), node: process.version, cpus: os.cpus().length, rows, failures: full.v.failures.slice(0, 5) }, null, 2));
+  console.log(`written to bench-results/live.json`);
+} finally {
+  sim.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
