@@ -51,6 +51,9 @@ export function formatSummary(s: CycleSummary): string {
 }
 
 export class Pipeline {
+  /** the last snapshot of each source this process normalised (reused when the upstream answers 304) */
+  private readonly known = new Map<string, import('./sources/snapshot.ts').Snapshot>();
+
   private constructor(private readonly opts: PipelineOptions, readonly db: Db, readonly http: HttpClient) {}
 
   static async open(opts: PipelineOptions): Promise<Pipeline> {
@@ -114,18 +117,23 @@ export class Pipeline {
 
   private async pollOne(source: SourceDef, prev: SourceStatus | undefined, now: Date): Promise<PollOutcome> {
     const t0 = Date.now();
-    const before = this.http.requests;
+    const http = this.http.forSource();
     const base = { source, at: now.toISOString(), snapshot: null, hash: null, changed: false };
     try {
       const connector = connectorFor(source.connector);
-      const raw = await connector.fetch({ http: this.http, source, priority: 4 - source.tier });
+      const raw = await connector.fetch({ http, source, priority: 4 - source.tier });
+      // Every request answered 304 and we hold this source's snapshot: nothing to normalise or store.
+      if (http.allNotModified && prev?.snapshot_hash && this.known.has(source.id)) {
+        return { ...base, ms: Date.now() - t0, ok: true, reason: null, message: null, snapshot: this.known.get(source.id)!, hash: prev.snapshot_hash, requests: http.requests };
+      }
       const snapshot = connector.normalize(raw, source);
       const hash = snapshotHash(snapshot);
-      return { ...base, ms: Date.now() - t0, ok: true, reason: null, message: null, snapshot, hash, changed: hash !== prev?.snapshot_hash, requests: this.http.requests - before };
+      this.known.set(source.id, snapshot);
+      return { ...base, ms: Date.now() - t0, ok: true, reason: null, message: null, snapshot, hash, changed: hash !== prev?.snapshot_hash, requests: http.requests };
     } catch (err) {
       const reason = err instanceof SourceError ? err.reason : 'bad_body';
       const message = err instanceof Error ? err.message : String(err);
-      return { ...base, ms: Date.now() - t0, ok: false, reason, message, requests: this.http.requests - before };
+      return { ...base, ms: Date.now() - t0, ok: false, reason, message, requests: http.requests };
     }
   }
 

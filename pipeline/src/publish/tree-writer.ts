@@ -99,7 +99,7 @@ export class FsTreeWriter implements TreeWriter {
     const object = hashOf(body);
     const dest = objectPath(this.outDir, object);
     this.mkdir(path.dirname(dest));
-    if (!fs.existsSync(dest)) writeAtomic(dest, body);
+    writeAtomic(dest, body); // same name, same bytes: rewriting an existing object is harmless
     this.files[file] = { hash, object, bytes: body.length, generated_at: generatedAt };
     this.changed.push(file);
   }
@@ -131,10 +131,16 @@ export class FsTreeWriter implements TreeWriter {
     for (const file of toLink) {
       const dest = path.join(this.outDir, file);
       this.mkdir(path.dirname(dest));
-      const tmp = `${dest}.${process.pid}.tmp`;
-      fs.rmSync(tmp, { force: true });
-      fs.linkSync(objectPath(this.outDir, this.files[file].object), tmp);
-      fs.renameSync(tmp, dest);
+      const object = objectPath(this.outDir, this.files[file].object);
+      try {
+        fs.linkSync(object, dest); // a new file: one operation
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        const tmp = `${dest}.${process.pid}.tmp`;
+        fs.rmSync(tmp, { force: true });
+        fs.linkSync(object, tmp);
+        fs.renameSync(tmp, dest); // replacing a file: atomic for readers of the mirror
+      }
     }
     for (const file of removed) fs.rmSync(path.join(this.outDir, file), { force: true });
     writeAtomic(path.join(this.outDir, MIRROR_STATE), JSON.stringify({ generation: readManifest(this.outDir)?.generation }));

@@ -1,10 +1,10 @@
 // What every connector folder provides: fetch (raw upstream over HTTP) and normalize (raw → canonical snapshot).
-import type { HttpClient } from './http.ts';
+import type { SourceHttp } from './http.ts';
 import type { SourceDef } from './registry.ts';
 import type { Snapshot } from './snapshot.ts';
 
 export interface FetchContext {
-  http: HttpClient;
+  http: Pick<SourceHttp, 'get' | 'getJson'>;
   source: SourceDef;
   /** p-queue priority: higher tiers first */
   priority: number;

@@ -123,8 +123,41 @@ export class HttpClient {
     return { body, status: res.statusCode, notModified: false, bytes: size };
   }
 
+  /** A view for one source's poll that counts its requests and how many came back 304 Not Modified. */
+  forSource(): SourceHttp {
+    return new SourceHttp(this);
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.queues.values()].map((q) => q.onIdle()));
     await this.agent.close();
+  }
+}
+
+/** Per-poll view of the client: same queues and validators, its own counters. */
+export class SourceHttp {
+  requests = 0;
+  notModified = 0;
+  constructor(private readonly client: HttpClient) {}
+
+  async get(url: string, priority = 0): Promise<FetchResult> {
+    const r = await this.client.get(url, priority);
+    this.requests += 1;
+    if (r.notModified) this.notModified += 1;
+    return r;
+  }
+
+  async getJson(url: string, priority = 0): Promise<unknown> {
+    const res = await this.get(url, priority);
+    try {
+      return JSON.parse(res.body);
+    } catch {
+      throw new SourceError('bad_body', `${url} did not return JSON (starts with ${JSON.stringify(res.body.slice(0, 40))})`);
+    }
+  }
+
+  /** True when every request of this poll was answered 304: the upstream says nothing changed. */
+  get allNotModified(): boolean {
+    return this.requests > 0 && this.notModified === this.requests;
   }
 }

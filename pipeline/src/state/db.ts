@@ -24,14 +24,15 @@ export class Db {
       mkdirSync(dir, { recursive: true });
       file = path.join(dir, 'outage.duckdb');
     }
-    const instance = await DuckDBInstance.create(file, { threads: '2' });
+    // Bounded so the pipeline stays small at national scale (DuckDB defaults to 80 % of RAM).
+    const instance = await DuckDBInstance.create(file, { threads: '2', memory_limit: process.env.OUTAGE_DUCKDB_MEMORY ?? '256MB', preserve_insertion_order: 'false' });
     const conn = await instance.connect();
     await conn.run(SCHEMA);
     return new Db(instance, conn);
   }
 
   async all<T = Row>(sql: string, params: DuckDBValue[] = []): Promise<T[]> {
-    const reader = await this.conn.runAndReadAll(sql, params);
+    const reader = await this.conn.runAndReadAll(sql, params).catch((err: Error) => Promise.reject(withSql(err, sql)));
     return reader.getRowObjectsJS().map((r) => {
       const o: Row = {};
       for (const [k, v] of Object.entries(r)) o[k] = plain(v);
@@ -40,7 +41,7 @@ export class Db {
   }
 
   async run(sql: string, params: DuckDBValue[] = []): Promise<void> {
-    await this.conn.run(sql, params);
+    await this.conn.run(sql, params).catch((err: Error) => Promise.reject(withSql(err, sql)));
   }
 
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
@@ -63,6 +64,11 @@ export class Db {
     this.conn.closeSync();
     this.instance.closeSync();
   }
+}
+
+function withSql(err: Error, sql: string): Error {
+  err.message = `${err.message}\n  while running: ${sql.replace(/\s+/g, ' ').slice(0, 200)}`;
+  return err;
 }
 
 /** Appends one value of a nullable column. */
