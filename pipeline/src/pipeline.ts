@@ -179,7 +179,7 @@ export class Pipeline {
     const writer = this.opts.writer?.(now) ?? new FsTreeWriter(this.opts.outDir, now);
     let total = 0;
     for (const v of model.values()) total += v;
-    const stats = publishLive(writer, { live, sources: this.opts.sources, statuses, frames, simulated: this.opts.simulated, now, totalCustomers: total });
+    const stats = await publishLive(writer, { live, sources: this.opts.sources, statuses, frames, simulated: this.opts.simulated, now, totalCustomers: total });
     return { stats, countiesOut: live.national.counties_out, customersOut: live.national.customers_out };
   }
 

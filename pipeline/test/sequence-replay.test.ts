@@ -57,17 +57,17 @@ describe('replay: FPL county outages during Hurricane Ian (2022)', () => {
         const s = await p.cycle({ all: true });
         expect(s.failed).toBe(0);
         changedCycles += s.changed;
-        const fl = docOf(mem, 'api/v1/live/map/index.json').FL;
+        const fl = docOf(mem, 'api/v1/live/map.json').FL;
         expect(fl[0], `version ${v.version}`).toBe(v.sum);
-        const summary = docOf(mem, 'api/v1/live/summary/index.json');
+        const summary = docOf(mem, 'api/v1/live/summary.json');
         expect(summary.simulated).toBe(false);
       }
       expect(changedCycles).toBeGreaterThan(picked.length / 2);
       // The peak: Lee County (12071) is in the Ian landfall zone and has a published Customers Served count.
-      const lee = docOf(mem, 'api/v1/live/counties/12071/index.json');
+      const lee = docOf(mem, 'api/v1/live/counties/12071.json');
       expect(lee.customers_out).toBeGreaterThan(100_000);
       expect(lee.denominator).toBeGreaterThanOrEqual(lee.customers_served_feed);
-      const top = docOf(mem, 'api/v1/live/top/index.json');
+      const top = docOf(mem, 'api/v1/live/top.json');
       expect(top.providers[0].utility).toBe('Florida Power & Light');
       // Re-polling the same bytes changes nothing.
       const again = await p.cycle({ all: true });
@@ -112,10 +112,10 @@ describe('replay: PG&E ArcGIS outage points (March 2024)', () => {
         expect(incidents[0].n, `version ${v.version}`).toBe(v.records);
         expect(incidents[0].customers).toBe(v.sum);
         const located = await p.db.all<{ customers: number }>("SELECT coalesce(sum(customers_out), 0)::INT AS customers FROM obs_incident WHERE fips LIKE '06%'");
-        expect(docOf(mem, 'api/v1/live/map/index.json').CA[0]).toBe(located[0].customers);
+        expect(docOf(mem, 'api/v1/live/map.json').CA[0]).toBe(located[0].customers);
         expect(located[0].customers).toBeGreaterThan(0.9 * v.sum);
       }
-      const sourcesDoc = docOf(mem, 'api/v1/live/sources/index.json');
+      const sourcesDoc = docOf(mem, 'api/v1/live/sources.json');
       expect(sourcesDoc.sources[0].coverage).toBe('outage_only');
     } finally {
       await p.close();

@@ -18,7 +18,7 @@ import { createApp, resolve } from '../src/serve/app.ts';
 import { startServer } from '../src/serve/server.ts';
 import { CATALOGUE } from '../src/contract/catalogue.ts';
 import { SCHEMAS } from '../src/contract/schemas.ts';
-import { fileFor } from '../src/contract/urls.ts';
+import { fileFor, fileRoute, urlFor } from '../src/contract/urls.ts';
 import { readManifest } from '../src/publish/tree-writer.ts';
 import { vercelConfig } from '../src/publish/host-config.ts';
 import { routeLikeHost } from './host-router.ts';
@@ -65,12 +65,12 @@ describe('whole run', () => {
     expect(sim.utilities.some((u) => u.connector === 'kubra') && sim.utilities.some((u) => u.connector === 'nisc') && sim.utilities.some((u) => u.connector === 'arcgis')).toBe(true);
     const manifest = readManifest(out)!;
     expect(manifest.simulated).toBe(true);
-    expect(Object.keys(manifest.files).filter((f) => f.startsWith('api/v1/live/counties/') && f.endsWith('index.json')).length).toBeGreaterThanOrEqual(3143);
+    expect(Object.keys(manifest.files).filter((f) => /^api\/v1\/live\/counties\/\d{5}\.json$/.test(f)).length).toBeGreaterThanOrEqual(3143);
   });
 
   it('publishes exactly what the simulated utilities report, overlapping sources added up', () => {
     const expected = truth(clock());
-    const mapData = readJson('api/v1/live/map/index.json').data;
+    const mapData = readJson('api/v1/live/map.json').data;
     let checked = 0;
     for (const [fips, n] of expected) {
       const doc = readJson(countyFile(fips)).data;
@@ -87,7 +87,7 @@ describe('whole run', () => {
   });
 
   it('applies the rules on every map entry', () => {
-    const { data } = readJson('api/v1/live/map/index.json');
+    const { data } = readJson('api/v1/live/map.json');
     for (const [key, entry] of Object.entries(data)) {
       if (key === 'generated_at') continue;
       const [outN, pct, , band] = entry as [number, number | null, number, number, number];
@@ -109,7 +109,7 @@ describe('whole run', () => {
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
       const id1 = res.headers.get('x-request-id');
       const etag = res.headers.get('etag')!;
-      expect((await res.json()).data).toEqual(readJson('api/v1/live/map/index.json').data);
+      expect((await res.json()).data).toEqual(readJson('api/v1/live/map.json').data);
       const again = await fetch(`${server.url}/api/v1/live/map`, { headers: { 'If-None-Match': etag } });
       expect(again.status).toBe(304);
       expect(again.headers.get('x-request-id')).not.toBe(id1);
@@ -133,14 +133,14 @@ describe('whole run', () => {
     expect(Object.fromEntries(s.failures.map((f) => [f.source, f.reason]))).toEqual({
       [victims[0].id]: 'timeout', [victims[1].id]: 'http_status', [victims[2].id]: 'bad_body', [victims[3].id]: 'schema',
     });
-    const list = readJson('api/v1/live/sources/index.json').data.sources as Array<{ id: string; last_error: { reason: string } | null; freshness: string }>;
+    const list = readJson('api/v1/live/sources.json').data.sources as Array<{ id: string; last_error: { reason: string } | null; freshness: string }>;
     expect(list.find((x) => x.id === victims[1].id)?.last_error?.reason).toBe('http_status');
   });
 
   it('marks sources stale after 2 × interval + 5 minutes (minimum 20) without a successful fetch', async () => {
     const victim = sources.find((s) => s.connector === 'nisc')!;
     type Entry = { id: string; freshness: string; updated_at: string; last_success_at: string; stale_after_min: number };
-    const entryOf = () => (readJson('api/v1/live/sources/index.json').data.sources as Entry[]).find((x) => x.id === victim.id)!;
+    const entryOf = () => (readJson('api/v1/live/sources.json').data.sources as Entry[]).find((x) => x.id === victim.id)!;
     const lastSuccess = Date.parse(entryOf().last_success_at);
     sim.setFault(victim.id, 'http500');
     const limit = entryOf().stale_after_min;
@@ -158,7 +158,7 @@ describe('whole run', () => {
     const county = readJson(countyFile(sim.utilities.find((u) => u.id === victim.id)!.counties.keys().next().value!)).data;
     expect(county.stale).toBe(true);
     await pipeline.cycle({ all: true });
-    const back = (readJson('api/v1/live/sources/index.json').data.sources as Array<{ id: string; freshness: string }>).find((x) => x.id === victim.id)!;
+    const back = (readJson('api/v1/live/sources.json').data.sources as Array<{ id: string; freshness: string }>).find((x) => x.id === victim.id)!;
     expect(back.freshness).toBe('fresh');
   });
 
@@ -169,12 +169,12 @@ describe('whole run', () => {
   });
 
   it('survives a restart: the state is file-backed and build republishes the same tree', async () => {
-    const before = readJson('api/v1/live/map/index.json');
+    const before = readJson('api/v1/live/map.json');
     await pipeline.close();
     pipeline = await Pipeline.open({ stateDir, outDir: out, sources, clock, simulated: true, http: LOOPBACK_HTTP });
     const stats = await pipeline.build();
     expect(stats.written).toBeLessThanOrEqual(1);
-    expect(readJson('api/v1/live/map/index.json')).toEqual(before);
+    expect(readJson('api/v1/live/map.json')).toEqual(before);
   });
 });
 
@@ -196,11 +196,9 @@ describe('contract', () => {
     const manifest = readManifest(out)!;
     let checked = 0;
     for (const file of Object.keys(manifest.files)) {
-      if (!file.endsWith('.json')) continue;
-      const url = `/${file.replace(/\/index\.(json|csv)$/, '')}`;
-      const r = resolve('GET', url, new URLSearchParams());
-      if (r.kind !== 'file' || r.format !== 'json' || file.endsWith('openapi.json')) continue;
-      const e = CATALOGUE.find((x) => new RegExp(`^${x.path.replace(/\{\w+\}/g, '[^/]+')}$`).test(url))!;
+      const route = fileRoute(file);
+      if (!route || route.format !== 'json' || route.endpoint.id === 'openapi') continue;
+      const e = route.endpoint;
       const validate = ajv.getSchema(`api#/components/schemas/${e.schema}`)!;
       const ok = validate(readJson(file));
       expect(ok, `${file}: ${JSON.stringify(validate.errors?.slice(0, 3))}`).toBe(true);
@@ -267,7 +265,10 @@ describe('host config', () => {
       ['GET', '/api/v1/live/counties/12086?format=xml'], ['GET', '/api/v1/live/counties/99999'], ['GET', '/api/v1/live/counties/123'],
       ['GET', '/api/v1/openapi.json'], ['GET', '/llms.txt'], ['POST', '/api/v1/alerts/subscribe'], ['POST', '/api/v1/live/map'],
       ['GET', '/api/v1/unknown'], ['HEAD', '/api/v1/live/map'],
-      ...Object.keys(readManifest(out)!.files).filter((f) => !f.includes('/_')).slice(0, 400).map((f) => ['GET', `/${f.replace(/\/index\.json$/, '').replace(/\/index\.csv$/, '?format=csv')}`] as [string, string]),
+      ...Object.keys(readManifest(out)!.files).filter((f) => !f.includes('/_')).slice(0, 400).map((f) => {
+        const r = fileRoute(f)!;
+        return ['GET', urlFor(r.endpoint, r.params, r.format === r.endpoint.formats[0] ? {} : { format: r.format })] as [string, string];
+      }),
     ];
     for (const [method, url] of requests) {
       const u = new URL(url, 'http://x');

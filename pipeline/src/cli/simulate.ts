@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import fs from 'node:fs';
 import path from 'node:path';
 import { addCommonOptions, clockFor, log, parseCommon } from './common.ts';
+import { manualClock } from '../clock.ts';
 import { Simulator } from '../simulator/server.ts';
 
 export function register(program: Command): void {
@@ -11,11 +12,15 @@ export function register(program: Command): void {
     .option('--seed <n>', 'storm seed', '1')
     .option('--sim-sources <n>', 'about how many sources to simulate', '120')
     .option('--areas <n>', 'municipalities per county in Kubra reports', '6')
-    .option('--frozen', 'freeze the simulator clock at --now (every poll sees the same data)')
+    .option('--frozen', 'freeze the simulator clock at --now (every poll sees the same data); POST /_clock?at=ISO moves it')
     .action(async (raw: Record<string, unknown>) => {
       const cfg = parseCommon(raw);
-      const clock = clockFor(cfg, Boolean(raw.frozen));
-      const sim = new Simulator({ clock, port: Number(raw.port), seed: Number(raw.seed), sources: Number(raw.simSources), areasPerCounty: Number(raw.areas) });
+      const frozen = raw.frozen ? manualClock(cfg.now ?? new Date()) : null;
+      const clock = frozen ?? clockFor(cfg, false);
+      const sim = new Simulator({
+        clock, port: Number(raw.port), seed: Number(raw.seed), sources: Number(raw.simSources), areasPerCounty: Number(raw.areas),
+        epoch: cfg.now ? new Date(cfg.now.getTime() - 8 * 3_600_000) : undefined, setClock: frozen ? (at) => frozen.set(at) : undefined,
+      });
       const url = await sim.start();
       fs.mkdirSync(path.dirname(cfg.sources), { recursive: true });
       fs.writeFileSync(`${cfg.sources}.tmp`, sim.registryCsv());

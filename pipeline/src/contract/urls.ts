@@ -17,18 +17,36 @@ export function urlFor(e: Endpoint, params: Params = {}, query: Record<string, s
 
 /**
  * Relative file of a prebuilt response. A path with an extension is its own file (openapi.json, llms.txt); any other
- * path P is stored as P/index.<ext>, so /live/counties/12086 and /live/counties/12086/areas can both exist.
+ * path is stored as <path>.<ext>, with the segments after a keyed segment joined by dots, so one directory holds
+ * every county (/live/counties/12086 → live/counties/12086.json, …/12086/areas → live/counties/12086.areas.json).
+ * Directories are the expensive part of a publish on a metadata-bound disk; the host config maps URLs to files.
  */
 export function fileFor(e: Endpoint, params: Params, format: Format): string {
   const url = urlFor(e, params);
-  const rel = /\.[a-z]+$/.test(url) ? url.slice(1) : `${url.slice(1)}/index.${FORMAT_EXT[format]}`;
-  return safeRelative(rel);
+  if (/\.[a-z]+$/.test(url)) return safeRelative(url.slice(1));
+  const keyAt = e.path.split('/').findIndex((seg) => /^\{\w+\}$/.test(seg));
+  const segs = url.slice(1).split('/');
+  const rel = keyAt < 0 ? segs.join('/') : [...segs.slice(0, keyAt - 1), segs.slice(keyAt - 1).join('.')].join('/');
+  return safeRelative(`${rel}.${FORMAT_EXT[format]}`);
 }
 
 export function safeRelative(rel: string): string {
   const norm = path.posix.normalize(rel);
   if (norm.startsWith('..') || path.posix.isAbsolute(norm) || norm.includes('\0')) throw new Error(`Path leaves the output root: ${rel}`);
   return norm;
+}
+
+/** The endpoint, parameters and format a prebuilt file answers (the inverse of fileFor). */
+export function fileRoute(rel: string): (RouteMatch & { format: Format }) | undefined {
+  for (const e of CATALOGUE) {
+    for (const format of e.formats) {
+      const probe = fileFor(e, e.key ? { [e.key]: 'KEY' } : {}, format);
+      const re = new RegExp(`^${probe.replace(/[.]/g, '\\.').replace('KEY', '(?<key>[^/.]+)')}$`);
+      const m = re.exec(rel);
+      if (m) return { endpoint: e, params: e.key ? { [e.key]: m.groups!.key } : {}, format };
+    }
+  }
+  return undefined;
 }
 
 /** A regular expression matching the endpoint's public path, with named groups for its parameters. */

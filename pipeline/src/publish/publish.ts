@@ -11,7 +11,8 @@ import type { PublishStats, TreeWriter } from './tree-writer.ts';
 import { buildOpenApi } from './openapi.ts';
 import { buildLlmsTxt } from './llms.ts';
 
-export const FRAMES_FILE = 'api/v1/live/timeline/_frames.json';
+/** Internal (never mirrored or routed): every stored frame, for the function layer's other `hours` values. */
+export const FRAMES_FILE = 'api/v1/live/_timeline-frames.json';
 
 export interface PublishInput {
   live: LiveState;
@@ -24,7 +25,7 @@ export interface PublishInput {
   totalCustomers: number;
 }
 
-export function publishLive(w: TreeWriter, input: PublishInput): PublishStats {
+export async function publishLive(w: TreeWriter, input: PublishInput): Promise<PublishStats> {
   const { live, sources, statuses, simulated, now } = input;
   putJson(w, fileFor(endpoint('live.summary'), {}, 'json'), summaryDoc(live, simulated));
   putJson(w, fileFor(endpoint('live.map'), {}, 'json'), mapDoc(live));

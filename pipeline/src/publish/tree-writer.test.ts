@@ -7,30 +7,30 @@ import { putJson } from './formats.ts';
 import { PublishedTree } from '../serve/static-files.ts';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'tree-'));
-const publish = (out: string, at: string, files: Record<string, unknown>) => {
+const publish = async (out: string, at: string, files: Record<string, unknown>) => {
   const w = new FsTreeWriter(out, new Date(at));
   for (const [f, data] of Object.entries(files)) putJson(w, f, data as Record<string, unknown>);
-  return w.commit({ simulated: false, notice: 'n' });
+  return await w.commit({ simulated: false, notice: 'n' });
 };
 
 describe('FsTreeWriter', () => {
-  it('rewrites only what changed and keeps generated_at of unchanged files', () => {
+  it('rewrites only what changed and keeps generated_at of unchanged files', async () => {
     const out = tmp();
-    expect(publish(out, '2026-01-01T00:00:00Z', { 'api/v1/a/index.json': { n: 1 }, 'api/v1/b/index.json': { n: 2 } })).toMatchObject({ written: 2, unchanged: 0, removed: 0 });
+    expect(await publish(out, '2026-01-01T00:00:00Z', { 'api/v1/a/index.json': { n: 1 }, 'api/v1/b/index.json': { n: 2 } })).toMatchObject({ written: 2, unchanged: 0, removed: 0 });
     const statA = fs.statSync(path.join(out, 'api/v1/a/index.json'));
-    expect(publish(out, '2026-01-01T00:10:00Z', { 'api/v1/a/index.json': { n: 1 }, 'api/v1/b/index.json': { n: 3 } })).toMatchObject({ written: 1, unchanged: 1, removed: 0 });
+    expect(await publish(out, '2026-01-01T00:10:00Z', { 'api/v1/a/index.json': { n: 1 }, 'api/v1/b/index.json': { n: 3 } })).toMatchObject({ written: 1, unchanged: 1, removed: 0 });
     const statA2 = fs.statSync(path.join(out, 'api/v1/a/index.json'));
     expect([statA2.ino, statA2.mtimeMs]).toEqual([statA.ino, statA.mtimeMs]);
     const read = (f: string) => JSON.parse(fs.readFileSync(path.join(out, f), 'utf8')).data;
     expect(read('api/v1/a/index.json').generated_at).toBe('2026-01-01T00:00:00.000Z');
     expect(read('api/v1/b/index.json')).toEqual({ generated_at: '2026-01-01T00:10:00.000Z', n: 3 });
-    expect(publish(out, '2026-01-01T00:20:00Z', { 'api/v1/a/index.json': { n: 1 } })).toMatchObject({ written: 0, unchanged: 1, removed: 1 });
+    expect(await publish(out, '2026-01-01T00:20:00Z', { 'api/v1/a/index.json': { n: 1 } })).toMatchObject({ written: 0, unchanged: 1, removed: 1 });
     expect(fs.existsSync(path.join(out, 'api/v1/b/index.json'))).toBe(false);
   });
 
-  it('serves the previous complete tree when a publish dies before its commit', () => {
+  it('serves the previous complete tree when a publish dies before its commit', async () => {
     const out = tmp();
-    publish(out, '2026-01-01T00:00:00Z', { 'api/v1/a/index.json': { n: 1 }, 'api/v1/b/index.json': { n: 1 } });
+    await publish(out, '2026-01-01T00:00:00Z', { 'api/v1/a/index.json': { n: 1 }, 'api/v1/b/index.json': { n: 1 } });
     const tree = new PublishedTree(out);
     const before = readManifest(out)!.generation;
     const crashed = new FsTreeWriter(out, new Date('2026-01-01T00:05:00Z'));
@@ -42,11 +42,11 @@ describe('FsTreeWriter', () => {
     expect(JSON.parse(fs.readFileSync(path.join(out, 'api/v1/b/index.json'), 'utf8')).data.n).toBe(1);
   });
 
-  it('switches generations with one rename, so a reader never mixes two', () => {
+  it('switches generations with one rename, so a reader never mixes two', async () => {
     const out = tmp();
-    publish(out, '2026-01-01T00:00:00Z', { 'api/v1/a/index.json': { n: 1 } });
+    await publish(out, '2026-01-01T00:00:00Z', { 'api/v1/a/index.json': { n: 1 } });
     const ino = fs.statSync(path.join(out, MANIFEST)).ino;
-    publish(out, '2026-01-01T00:01:00Z', { 'api/v1/a/index.json': { n: 2 } });
+    await publish(out, '2026-01-01T00:01:00Z', { 'api/v1/a/index.json': { n: 2 } });
     expect(fs.statSync(path.join(out, MANIFEST)).ino).not.toBe(ino);
     const tree = new PublishedTree(out);
     const f = tree.read('api/v1/a/index.json')!;
@@ -54,12 +54,12 @@ describe('FsTreeWriter', () => {
     expect(f.etag).toBe(`"${readManifest(out)!.files['api/v1/a/index.json'].object}"`);
   });
 
-  it('repairs a mirror whose last sync was interrupted', () => {
+  it('repairs a mirror whose last sync was interrupted', async () => {
     const out = tmp();
-    publish(out, '2026-01-01T00:00:00Z', { 'api/v1/a/index.json': { n: 1 } });
+    await publish(out, '2026-01-01T00:00:00Z', { 'api/v1/a/index.json': { n: 1 } });
     fs.rmSync(path.join(out, 'api/v1/a/index.json'));
     fs.writeFileSync(path.join(out, '.mirror.json'), '{"generation":"interrupted"}');
-    publish(out, '2026-01-01T00:01:00Z', { 'api/v1/a/index.json': { n: 1 } });
+    await publish(out, '2026-01-01T00:01:00Z', { 'api/v1/a/index.json': { n: 1 } });
     expect(JSON.parse(fs.readFileSync(path.join(out, 'api/v1/a/index.json'), 'utf8')).data.n).toBe(1);
   });
 

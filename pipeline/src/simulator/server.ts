@@ -13,6 +13,8 @@ export type Fault = 'timeout' | 'http500' | 'garbage' | 'schema';
 export interface SimulatorOptions extends Partial<ScenarioOptions>, Partial<UtilityPlan>, Partial<RenderOptions> {
   clock: Clock;
   port?: number;
+  /** accept `POST /_clock?at=<ISO>` to move a frozen simulator (benchmarks driving it from another process) */
+  setClock?: (at: Date) => void;
 }
 
 export const SIMULATED_LABEL = 'SIMULATED';
@@ -80,6 +82,12 @@ export class Simulator {
     const url = new URL(req.url ?? '/', 'http://sim');
     const parts = url.pathname.split('/').filter(Boolean);
     if (url.pathname === '/registry.csv') return this.send(req, res, 200, this.registryCsv(), 'text/csv');
+    if (url.pathname === '/_clock' && req.method === 'POST' && this.opts.setClock) {
+      const at = Date.parse(url.searchParams.get('at') ?? '');
+      if (Number.isNaN(at)) return this.send(req, res, 400, JSON.stringify({ error: 'at must be an ISO-8601 instant' }));
+      this.opts.setClock(new Date(at));
+      return this.send(req, res, 200, JSON.stringify({ at: new Date(at).toISOString() }));
+    }
     const u = this.byId.get(parts[1] ?? '');
     if (!u) return this.send(req, res, 404, JSON.stringify({ error: 'unknown simulated source' }));
     const fault = this.faults.get(u.id);
