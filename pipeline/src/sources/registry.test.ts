@@ -34,3 +34,12 @@ describe('source registry', () => {
     expect(() => parseRegistry('id,utility,url\na,b,https://x')).toThrow(/lacks required column\(s\) state, connector, interval_min, tier/);
   });
 });
+
+describe('the shipped example registry', () => {
+  it('parses without problems', async () => {
+    const { loadRegistry } = await import('./registry.ts');
+    const { sources, problems } = loadRegistry(new URL('../../../sources.example.csv', import.meta.url).pathname);
+    expect(problems).toEqual([]);
+    expect(new Set(sources.map((s) => s.connector))).toEqual(new Set(['kubra', 'nisc', 'arcgis', 'odin', 'fpl']));
+  });
+});

@@ -50,7 +50,8 @@ export function parseRegistry(text: string): { sources: SourceDef[]; problems: R
   } catch (err) {
     throw new UsageError(`The source registry is not valid CSV: ${(err as Error).message}`);
   }
-  const header = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0].split(',').map((s) => s.trim());
+  const headerLine = text.replace(/^\uFEFF/, '').split(/\r?\n/).find((l) => l.trim() !== '' && !l.trimStart().startsWith('#')) ?? '';
+  const header = headerLine.split(',').map((s) => s.trim());
   const missing = REQUIRED_COLUMNS.filter((c) => !header.includes(c));
   if (missing.length) throw new UsageError(`The source registry lacks required column(s) ${missing.join(', ')}; its header is: ${header.join(',')}`);
   const sources: SourceDef[] = [];

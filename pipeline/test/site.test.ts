@@ -1,0 +1,36 @@
+// The Astro site builds and ships the exported tree as-is, labelled simulated when it is.
+import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MemoryTreeWriter } from '../src/publish/tree-writer.ts';
+import { putJson, putText } from '../src/publish/formats.ts';
+
+const ROOT = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+describe('site', () => {
+  it('builds the landing page and docs index and ships /api/v1 files unchanged', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-'));
+    const pub = path.join(dir, 'public');
+    const out = path.join(dir, 'dist');
+    const mem = new MemoryTreeWriter(new Date('2026-09-01T08:00:00Z'));
+    putJson(mem, 'api/v1/live/summary.json', { simulated: true, national: { customers_out: 1234, counties_out: 5 } });
+    putText(mem, 'llms.txt', '# test\n');
+    await mem.commit({ simulated: true, notice: 'n' });
+    for (const [rel, { body }] of mem.files) {
+      fs.mkdirSync(path.dirname(path.join(pub, rel)), { recursive: true });
+      fs.writeFileSync(path.join(pub, rel), body);
+    }
+    execFileSync(process.execPath, [path.join(ROOT, 'node_modules/astro/astro.js'), 'build', '--root', path.join(ROOT, 'site')], {
+      cwd: ROOT, env: { ...process.env, OUTAGE_SITE_PUBLIC: pub, OUTAGE_SITE_OUT: out, ASTRO_TELEMETRY_DISABLED: '1' }, stdio: 'pipe',
+    });
+    const index = fs.readFileSync(path.join(out, 'index.html'), 'utf8');
+    expect(index).toContain('SIMULATED DATA');
+    expect(index).toContain('1,234 customers out');
+    expect(fs.readFileSync(path.join(out, 'docs/index.html'), 'utf8')).toContain('/api/v1/live/counties/{fips}');
+    expect(fs.readFileSync(path.join(out, 'api/v1/live/summary.json'))).toEqual(mem.files.get('api/v1/live/summary.json')!.body);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 180_000);
+});
