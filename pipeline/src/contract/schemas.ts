@@ -58,7 +58,7 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
     frames: { type: 'array', items: obj({ at: time, states: { type: 'object', patternProperties: { '^[A-Z]{2}$': { type: 'array', prefixItems: [int, pct, bandS], minItems: 3, maxItems: 3 } }, additionalProperties: false } }) },
   })),
   LiveSources: env(obj({
-    generated_at: generated,
+    generated_at: generated, simulated: { type: 'boolean' },
     sources: {
       type: 'array',
       items: obj({
@@ -86,6 +86,7 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
     customers_out: int, pct_out: pct, band: bandS, magnitude: magS, level: levelS,
     denominator: { ...nullableInt, description: 'max(customers_served_feed, customers_modelled)' },
     customers_served_feed: nullableInt, customers_modelled: nullableInt, stale: { type: 'boolean' }, includes_meters: { type: 'boolean' },
+    notice: { type: ['string', 'null'], description: 'SIMULATED label, and a note when meters (ODIN) are included.' },
     sources: { type: 'array', items: obj({ source_id: { type: 'string' }, utility: { type: 'string' }, customers_out: int, customers_served: nullableInt, stale: { type: 'boolean' }, unit: { type: 'string' } }) },
   })),
   Gone: env(obj({ error: obj({ status: { const: 410 }, code: { const: 'gone' }, message: { type: 'string' }, see: { type: 'string' } }, ['status', 'code', 'message']) })),

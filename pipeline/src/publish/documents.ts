@@ -108,12 +108,15 @@ export function sourcesDoc(sources: SourceDef[], statuses: Map<string, SourceSta
   };
 }
 
-export function countyDoc(c: CountyLive) {
+export const METERS_NOTICE = 'Includes counts in meters (service points) from ODIN, not customers.';
+
+export function countyDoc(c: CountyLive, simulated: boolean) {
+  const notices = [simulated ? 'SIMULATED DATA from the built-in storm simulator, not real outages.' : null, c.meters ? METERS_NOTICE : null].filter(Boolean);
   return {
     fips: c.fips, name: c.name, state: c.state, state_name: stateByFips(c.fips.slice(0, 2))?.name ?? null,
     customers_out: c.customers_out, pct_out: c.pct_out, band: c.band, magnitude: c.magnitude, level: c.level,
     denominator: c.denominator, customers_served_feed: c.customers_served_feed, customers_modelled: c.customers_modelled,
-    stale: c.stale, includes_meters: c.meters,
+    stale: c.stale, includes_meters: c.meters, notice: notices.length ? notices.join(' ') : null,
     sources: c.sources.map((s) => ({ source_id: s.source_id, utility: s.utility, customers_out: s.customers_out, customers_served: s.customers_served, stale: s.stale, unit: s.unit })),
   };
 }

@@ -33,10 +33,10 @@ export async function publishLive(w: TreeWriter, input: PublishInput): Promise<P
   const dayAgo = new Date(now.getTime() - 24 * 3_600_000).toISOString();
   putJson(w, fileFor(endpoint('live.timeline'), {}, 'json'), timelineDoc(input.frames.filter((f) => f.at > dayAgo)));
   putJson(w, FRAMES_FILE, { frames: input.frames });
-  putJson(w, fileFor(endpoint('live.sources'), {}, 'json'), sourcesDoc(sources, statuses, input.totalCustomers, now));
+  putJson(w, fileFor(endpoint('live.sources'), {}, 'json'), { simulated, ...sourcesDoc(sources, statuses, input.totalCustomers, now) });
   const county = endpoint('live.county');
   for (const c of live.counties) {
-    putJson(w, fileFor(county, { fips: c.fips }, 'json'), countyDoc(c));
+    putJson(w, fileFor(county, { fips: c.fips }, 'json'), countyDoc(c, simulated));
     putCsv(w, fileFor(county, { fips: c.fips }, 'csv'), COUNTY_CSV_COLUMNS, (g) => [countyCsvRow(c, g)]);
   }
   putRawJson(w, fileFor(endpoint('openapi'), {}, 'json'), buildOpenApi(simulated));
