@@ -7,11 +7,14 @@ import type { SourceDef } from './sources/registry.ts';
 import { Db } from './state/db.ts';
 import { snapshotHash, syncSources, writeOutcomes, type PollOutcome } from './state/store.ts';
 import { blankStatus, effectiveInterval, freshness, isDue, loadStatuses, saveStatuses, type SourceStatus } from './state/status.ts';
-import { computeLive, recordFrame } from './state/rollup.ts';
+import { computeLive, recordFrame, type LiveState } from './state/rollup.ts';
+import { observe, type CycleContext } from './state/observe.ts';
+import { evaluateCycle, type EventRow } from './state/events.ts';
 import { loadCountyModel } from './geo/county-model.ts';
 import { FsTreeWriter, type PublishStats, type TreeWriter } from './publish/tree-writer.ts';
 import { publishLive } from './publish/publish.ts';
 import type { FrameRow } from './publish/documents.ts';
+export type { EventRow };
 import { TIMELINE_MAX_HOURS } from './contract/catalogue.ts';
 
 export interface PipelineOptions {
@@ -23,10 +26,14 @@ export interface PipelineOptions {
   http?: Partial<HttpOptions>;
   /** counties an account watches (the alert-rules issue fills this); a source covering one polls hardened */
   watchedCounties?: () => ReadonlySet<string>;
+  /** absolute URL the service is published at (feeds need absolute links) */
+  baseUrl?: string;
   /** a writer other than the file system one (tests) */
   writer?: (now: Date) => TreeWriter;
   onProgress?: (done: number, total: number) => void;
 }
+
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
 
 export interface CycleSummary {
   at: string;
@@ -35,6 +42,7 @@ export interface CycleSummary {
   failed: number;
   stale: number;
   changed: number;
+  events: number;
   countiesOut: number;
   customersOut: number;
   publish: PublishStats;
@@ -46,7 +54,7 @@ export interface CycleSummary {
 
 export function formatSummary(s: CycleSummary): string {
   return `[${s.at}] cycle: sources ${s.ok} ok / ${s.failed} failed / ${s.stale} stale (${s.polled} polled, ${s.changed} changed) · ` +
-    `${s.countiesOut} counties out, ${s.customersOut.toLocaleString('en-US')} customers · ` +
+    `${s.countiesOut} counties out, ${s.customersOut.toLocaleString('en-US')} customers · ${s.events} events · ` +
     `${s.publish.written} files written, ${s.publish.unchanged} unchanged · ${s.ms} ms`;
 }
 
@@ -81,17 +89,23 @@ export class Pipeline {
     }));
     const tPoll = Date.now();
     for (const o of outcomes) statuses.set(o.source.id, this.nextStatus(o, statuses.get(o.source.id), now, watched.has(o.source.id)));
-    await this.db.transaction(async () => {
+    const ctx: CycleContext = { sources: this.opts.sources, statuses, polled: new Set(outcomes.filter((o) => o.ok).map((o) => o.source.id)), now };
+    // One transaction: observations, statuses, outage states and events land together or not at all.
+    const { live, events } = await this.db.transaction(async () => {
       await writeOutcomes(this.db, outcomes);
       await saveStatuses(this.db, outcomes.map((o) => statuses.get(o.source.id)!));
+      const live = await computeLive(this.db, this.opts.sources, statuses, loadCountyModel(), now);
+      const events = await evaluateCycle(this.db, await observe(this.db, live, ctx), ctx);
+      await recordFrame(this.db, live, now);
+      return { live, events };
     });
     const tStore = Date.now();
-    const publish = await this.publish(statuses, now, true);
+    const publish = await this.publish(statuses, now, live);
     const failures = outcomes.filter((o) => !o.ok).map((o) => ({ source: o.source.id, reason: o.reason ?? '', message: o.message ?? '' }));
     return {
       at: now.toISOString(), polled: due.length, ok: outcomes.filter((o) => o.ok).length, failed: failures.length,
       stale: this.opts.sources.filter((s) => freshness(s, statuses.get(s.id), now) === 'stale').length,
-      changed: outcomes.filter((o) => o.changed).length, countiesOut: publish.countiesOut, customersOut: publish.customersOut,
+      changed: outcomes.filter((o) => o.changed).length, events: events.length, countiesOut: publish.countiesOut, customersOut: publish.customersOut,
       publish: publish.stats, ms: Date.now() - started, failures,
       phases: { poll: tPoll - started, store: tStore - tPoll, publish: Date.now() - tStore },
     };
@@ -100,7 +114,7 @@ export class Pipeline {
   /** Republishes the tree from stored state without polling (`outage build`). */
   async build(): Promise<PublishStats> {
     const now = this.opts.clock();
-    return (await this.publish(await loadStatuses(this.db), now, false)).stats;
+    return (await this.publish(await loadStatuses(this.db), now, null)).stats;
   }
 
   /** The earliest next_due_at over all sources (now when one has never been polled). */
@@ -170,16 +184,15 @@ export class Pipeline {
     return new Set(rows.filter((r) => counties.has(r.fips)).map((r) => r.source_id));
   }
 
-  private async publish(statuses: Map<string, SourceStatus>, now: Date, recordTimeline: boolean) {
+  private async publish(statuses: Map<string, SourceStatus>, now: Date, computed: LiveState | null) {
     const model = loadCountyModel();
-    const live = await computeLive(this.db, this.opts.sources, statuses, model, now);
-    if (recordTimeline) await recordFrame(this.db, live, now);
+    const live = computed ?? (await computeLive(this.db, this.opts.sources, statuses, model, now));
     const since = new Date(now.getTime() - TIMELINE_MAX_HOURS * 3_600_000).toISOString();
     const frames = await this.db.all<FrameRow>('SELECT frame_at AS "at", state, customers_out, pct_out, band FROM state_frames WHERE frame_at > ? AND frame_at <= ? ORDER BY frame_at, state', [since, now.toISOString()]);
     const writer = this.opts.writer?.(now) ?? new FsTreeWriter(this.opts.outDir, now);
     let total = 0;
     for (const v of model.values()) total += v;
-    const stats = await publishLive(writer, { live, sources: this.opts.sources, statuses, frames, simulated: this.opts.simulated, now, totalCustomers: total });
+    const stats = await publishLive(writer, { live, sources: this.opts.sources, statuses, frames, simulated: this.opts.simulated, now, totalCustomers: total, db: this.db, baseUrl: this.opts.baseUrl ?? DEFAULT_BASE_URL });
     return { stats, countiesOut: live.national.counties_out, customersOut: live.national.customers_out };
   }
 

@@ -1,6 +1,6 @@
 // The catalogue: every public URL, declared once. The file writer, the local server, the host config, the
 // OpenAPI document and the docs all derive from this list. spec: Endpoints.
-export type Format = 'json' | 'csv' | 'geojson' | 'txt';
+export type Format = 'json' | 'csv' | 'geojson' | 'txt' | 'rss' | 'atom' | 'feedjson';
 export type CacheClass = 'live' | 'history' | 'static';
 
 export interface QueryParam {
@@ -29,6 +29,17 @@ export interface Endpoint {
 export const API_PREFIX = '/api/v1';
 export const TIMELINE_DEFAULT_HOURS = 24;
 export const TIMELINE_MAX_HOURS = 168;
+
+const EVENT_FILTER_PARAMS = (defaultLimit: number, maxLimit: number): QueryParam[] => [
+  { name: 'after', description: 'Opaque cursor: return the events after it, oldest first. Use a page\'s next_cursor (or first_cursor to read from the oldest retained event).', schema: { type: 'string' } },
+  { name: 'fips', description: 'Only events of this county (5-digit FIPS), including its municipalities.', schema: { type: 'string', pattern: '^\\d{5}$' } },
+  { name: 'state', description: 'Only events in this state (USPS code, e.g. FL).', schema: { type: 'string', pattern: '^[A-Za-z]{2}$' } },
+  { name: 'utility', description: 'Only events of this utility (exact name, as listed in /api/v1/live/sources).', schema: { type: 'string' } },
+  { name: 'kind', description: 'Only these kinds (comma-separated).', schema: { type: 'string' } },
+  { name: 'min_customers', description: 'Only events with at least this many customers out.', schema: { type: 'integer', minimum: 0 } },
+  { name: 'since', description: 'Only events at or after this ISO-8601 date or instant.', schema: { type: 'string', format: 'date-time' } },
+  { name: 'limit', description: `Events per page, 1–${maxLimit} (default ${defaultLimit}).`, schema: { type: 'integer', minimum: 1, maximum: maxLimit, default: defaultLimit } },
+];
 
 export const CATALOGUE: readonly Endpoint[] = [
   {
@@ -63,6 +74,21 @@ export const CATALOGUE: readonly Endpoint[] = [
     description: 'Customers out, denominators, pct_out, band, magnitude, level and each covering source. Every county has a file, also when nothing is out.',
   },
   {
+    id: 'events', path: '/api/v1/events', formats: ['json'], cache: 'live', schema: 'EventsPage',
+    summary: 'The outage event stream, paged by cursor',
+    description: 'Without `after`: the newest `limit` matching events, oldest first. With `after`: the events after that cursor, oldest first. `next_cursor` continues from the page (when has_more is false you are caught up: poll it again later); `first_cursor` starts from the oldest retained event. Following cursors from first_cursor yields every event exactly once, in id order, even while new events arrive. The unfiltered latest page is prebuilt; filtered pages come from the function layer.',
+    functionParams: EVENT_FILTER_PARAMS(100, 500),
+  },
+  ...(['', 'api.'] as const).flatMap((p) => {
+    const base = p ? '/api/v1/feeds/events' : '/feeds/events';
+    const alias = p ? ' (alias of /feeds/events.*, under the API prefix)' : '';
+    return [
+      { id: `${p}feeds.rss`, path: `${base}.rss`, formats: ['rss'] as Format[], cache: 'live' as const, schema: 'Text', summary: `RSS 2.0 feed of events${alias}`, description: 'The newest 50 events (same filters as /api/v1/events, limit up to 200), newest first. Each item links to the county (or the sources list).', functionParams: EVENT_FILTER_PARAMS(50, 200) },
+      { id: `${p}feeds.atom`, path: `${base}.atom`, formats: ['atom'] as Format[], cache: 'live' as const, schema: 'Text', summary: `Atom 1.0 feed of events${alias}`, description: 'As the RSS feed, in Atom 1.0.', functionParams: EVENT_FILTER_PARAMS(50, 200) },
+      { id: `${p}feeds.json`, path: `${base}.json`, formats: ['feedjson'] as Format[], cache: 'live' as const, schema: 'JsonFeed', summary: `JSON Feed 1.1 of events${alias}`, description: 'As the RSS feed, in JSON Feed 1.1; each item also carries the full event as `_outage`.', functionParams: EVENT_FILTER_PARAMS(50, 200) },
+    ];
+  }),
+  {
     id: 'openapi', path: '/api/v1/openapi.json', formats: ['json'], cache: 'static', schema: 'OpenApiDocument',
     summary: 'This OpenAPI 3.1 document', description: 'Generated from the catalogue the service itself is built from.',
   },
@@ -72,12 +98,15 @@ export const CATALOGUE: readonly Endpoint[] = [
   },
 ];
 
-export const FORMAT_EXT: Record<Format, string> = { json: 'json', csv: 'csv', geojson: 'geojson', txt: 'txt' };
+export const FORMAT_EXT: Record<Format, string> = { json: 'json', csv: 'csv', geojson: 'geojson', txt: 'txt', rss: 'rss', atom: 'atom', feedjson: 'json' };
 export const CONTENT_TYPE: Record<Format, string> = {
   json: 'application/json; charset=utf-8',
   csv: 'text/csv; charset=utf-8',
   geojson: 'application/geo+json; charset=utf-8',
   txt: 'text/plain; charset=utf-8',
+  rss: 'application/rss+xml; charset=utf-8',
+  atom: 'application/atom+xml; charset=utf-8',
+  feedjson: 'application/feed+json; charset=utf-8',
 };
 
 export const CACHE_CONTROL: Record<CacheClass, string> = {

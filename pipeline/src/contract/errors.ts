@@ -2,7 +2,7 @@
 //   { "data": { "error": { "status": 400, "code": "invalid_fips", "message": "...", "param": "fips", "allowed": [...] } } }
 export type ErrorCode =
   | 'invalid_fips' | 'unknown_county' | 'invalid_format' | 'invalid_parameter' | 'not_found' | 'method_not_allowed'
-  | 'gone' | 'internal';
+  | 'gone' | 'internal' | 'invalid_cursor' | 'cursor_expired';
 
 export interface ErrorBody {
   status: number;

@@ -30,7 +30,7 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
   MapEntry: mapEntry,
   ErrorBody: env(obj({
     error: obj({
-      status: { type: 'integer' }, code: { type: 'string', enum: ['invalid_fips', 'unknown_county', 'invalid_format', 'invalid_parameter', 'not_found', 'method_not_allowed', 'gone', 'internal'] },
+      status: { type: 'integer' }, code: { type: 'string', enum: ['invalid_fips', 'unknown_county', 'invalid_format', 'invalid_parameter', 'not_found', 'method_not_allowed', 'gone', 'internal', 'invalid_cursor', 'cursor_expired'] },
       message: { type: 'string' }, param: { type: 'string' }, allowed: { type: 'array', items: { type: 'string' } }, see: { type: 'string' },
     }, ['status', 'code', 'message']),
   })),
@@ -89,5 +89,28 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
     notice: { type: ['string', 'null'], description: 'SIMULATED label, and a note when meters (ODIN) are included.' },
     sources: { type: 'array', items: obj({ source_id: { type: 'string' }, utility: { type: 'string' }, customers_out: int, customers_served: nullableInt, stale: { type: 'boolean' }, unit: { type: 'string' } }) },
   })),
+  Event: obj({
+    id: { type: 'integer', minimum: 1, description: 'Grows with every event; never reused or reordered.' },
+    at: time, kind: { type: 'string', enum: ['outage_began', 'outage_grew', 'etr_changed', 'outage_improving', 'outage_restored', 'major_event', 'feed_stale', 'feed_recovered'] },
+    scope: { type: 'string', enum: ['county', 'municipality', 'utility'] }, fips: { type: ['string', 'null'], pattern: '^\\d{5}$' },
+    state: { type: ['string', 'null'] }, utility: { type: ['string', 'null'] }, area: { type: ['string', 'null'] },
+    source_id: { type: ['string', 'null'] }, outage_id: { type: ['string', 'null'] }, customers_out: nullableInt, pct_out: pct,
+    threshold: { ...nullableInt, description: 'The opening threshold (customers out) of the outage.' },
+    previous_customers_out: { ...nullableInt, description: 'grew: the count at the previous began/grew event; improving: the peak it fell from; restored: the peak.' },
+    etr: nullableTime, previous_etr: nullableTime, title: { type: 'string' }, link: { type: 'string', description: 'Path of a page about what the event concerns.' },
+  }),
+  EventsPage: env(obj({
+    generated_at: generated,
+    events: { type: 'array', items: { $ref: '#/components/schemas/Event' }, description: 'Oldest first.' },
+    next_cursor: { type: 'string', description: 'Pass as `after` for the events after this page.' },
+    has_more: { type: 'boolean', description: 'More matching events are already available after this page.' },
+    first_cursor: { type: 'string', description: 'Pass as `after` to read from the oldest retained event.' },
+    limit: { type: 'integer' }, filters: { type: 'object', description: 'The filters applied, as parsed.' },
+  })),
+  JsonFeed: {
+    type: 'object', required: ['version', 'title', 'items'],
+    properties: { version: { const: 'https://jsonfeed.org/version/1.1' }, title: { type: 'string' }, items: { type: 'array' } },
+    description: 'JSON Feed 1.1 (https://www.jsonfeed.org/version/1.1/).',
+  },
   Gone: env(obj({ error: obj({ status: { const: 410 }, code: { const: 'gone' }, message: { type: 'string' }, see: { type: 'string' } }, ['status', 'code', 'message']) })),
 };

@@ -26,13 +26,13 @@ function destFor(e: Endpoint, format: Format): string {
 export function vercelConfig(simulated: boolean): { version: 3; routes: HostRoute[] } {
   const routes: HostRoute[] = [
     {
-      src: '^/(api/v1/.*|llms\\.txt)$', continue: true,
+      src: '^/(api/v1/.*|feeds/.*|llms\\.txt)$', continue: true,
       headers: {
         'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'ETag, X-Request-Id, X-API-Version, X-Data-Notice',
         'X-API-Version': '1', 'X-Data-Notice': dataNotice(simulated),
       },
     },
-    { src: '^/api/v1/.*$', methods: ['OPTIONS'], dest: FUNCTION_DEST },
+    { src: '^/(api/v1|feeds)/.*$', methods: ['OPTIONS'], dest: FUNCTION_DEST },
     ...FUNCTION_ENDPOINTS.map((f) => ({ src: `^${f.path}$`, dest: FUNCTION_DEST })),
   ];
   for (const e of CATALOGUE) {
@@ -44,6 +44,6 @@ export function vercelConfig(simulated: boolean): { version: 3; routes: HostRout
       if (f === e.formats[0]) routes.push({ src, methods: ['GET', 'HEAD'], missing: [{ type: 'query', key: 'format' }], dest: destFor(e, f), headers, check: true });
     }
   }
-  routes.push({ src: '^/api/v1/.*$', dest: FUNCTION_DEST });
+  routes.push({ src: '^/(api/v1|feeds)/.*$', dest: FUNCTION_DEST });
   return { version: 3, routes };
 }

@@ -3,6 +3,7 @@ import { CATALOGUE, CACHE_CONTROL, CONTENT_TYPE, FUNCTION_ENDPOINTS, type Endpoi
 import { SCHEMAS } from '../contract/schemas.ts';
 import { CITATION, dataNotice } from '../contract/notice.ts';
 import { MAJOR_EVENT_PCT, HARDEN_AT_PCT } from '../state/rules.ts';
+import { EMISSION } from '../contract/events.ts';
 
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } });
 
@@ -22,7 +23,7 @@ function operation(e: Endpoint) {
   const content: Record<string, unknown> = {};
   for (const f of e.formats) {
     const type = CONTENT_TYPE[f].split(';')[0];
-    content[type] = f === 'json' ? { schema: e.schema === 'OpenApiDocument' ? { type: 'object' } : { $ref: `#/components/schemas/${e.schema}` } } : { schema: { type: 'string' } };
+    content[type] = f === 'json' || f === 'feedjson' ? { schema: e.schema === 'OpenApiDocument' ? { type: 'object' } : { $ref: `#/components/schemas/${e.schema}` } } : { schema: { type: 'string' } };
   }
   const responses: Record<string, unknown> = {
     200: { description: `${e.summary}. Cache-Control: \`${CACHE_CONTROL[e.cache]}\`.`, headers: commonHeaders, content },
@@ -33,8 +34,9 @@ function operation(e: Endpoint) {
     responses[400] = errorResponse('`fips` is not 5 digits, or `format` is not one this endpoint offers (the body lists them).');
     responses[404] = errorResponse('Well-formed FIPS code of no county.');
   } else if (e.formats.length > 1 || e.functionParams?.length) {
-    responses[400] = errorResponse('A query parameter is invalid (the body names it and the allowed values).');
+    responses[400] = errorResponse('A query parameter is invalid (the body names it and the allowed values): unknown `kind`, non-numeric `min_customers`, `limit` over the maximum, malformed `since`, unknown `utility`, or a cursor this API did not issue (`invalid_cursor`).');
   }
+  if (e.functionParams?.some((p) => p.name === 'after')) responses[410] = errorResponse('The cursor points before the oldest retained event (`cursor_expired`); restart from first_cursor or use `since`.');
   return { operationId: e.id.replace(/\./g, '_'), summary: e.summary, description: e.description, tags: [e.path.split('/')[3] ?? 'meta'], parameters: params, responses };
 }
 
@@ -62,6 +64,9 @@ export function buildOpenApi(simulated: boolean): Record<string, unknown> {
         '', `**Polling.** Each source polls on its own interval_min; it is hardened (a third of the interval, at least 2 minutes) while its utility has ≥ ${HARDEN_AT_PCT} % out. A source is stale when its last successful fetch is older than max(20, 2 × interval_min + 5) minutes. A utility at or above ${MAJOR_EVENT_PCT} % out is on the major-event line.`,
         '', '**Versioning.** v1 is additive-only; breaking changes are announced at least 90 days ahead and ship under a new version. Every v1 response carries X-Request-Id, X-API-Version: 1 and X-Data-Notice.',
         '', '**CORS.** `Access-Control-Allow-Origin: *`; OPTIONS preflight answers 204.',
+        '', '**Events.** Kinds and when each is emitted (thresholds are in customers out; hysteresis keeps a noisy feed from flooding the stream):',
+        ...Object.entries(EMISSION).map(([k, v]) => `- \`${k}\`: ${v}`),
+        '', 'Outages open and close per scope (county, municipality/township, utility). An outage closes only after two consecutive successful polls below half the threshold it opened at, and never while a feed covering it is stale.',
       ].join('\n'),
       license: { name: 'Data: see X-Data-Notice; code: MIT', identifier: 'MIT' },
     },

@@ -10,6 +10,8 @@ import { putCsv, putJson, putRawJson, putText } from './formats.ts';
 import type { PublishStats, TreeWriter } from './tree-writer.ts';
 import { buildOpenApi } from './openapi.ts';
 import { buildLlmsTxt } from './llms.ts';
+import { publishEvents } from './events.ts';
+import type { Db } from '../state/db.ts';
 
 /** Internal (never mirrored or routed): every stored frame, for the function layer's other `hours` values. */
 export const FRAMES_FILE = 'api/v1/live/_timeline-frames.json';
@@ -23,6 +25,8 @@ export interface PublishInput {
   simulated: boolean;
   now: Date;
   totalCustomers: number;
+  db: Db;
+  baseUrl: string;
 }
 
 export async function publishLive(w: TreeWriter, input: PublishInput): Promise<PublishStats> {
@@ -39,6 +43,7 @@ export async function publishLive(w: TreeWriter, input: PublishInput): Promise<P
     putJson(w, fileFor(county, { fips: c.fips }, 'json'), countyDoc(c, simulated));
     putCsv(w, fileFor(county, { fips: c.fips }, 'csv'), COUNTY_CSV_COLUMNS, (g) => [countyCsvRow(c, g)]);
   }
+  await publishEvents(w, input.db, { utilities: [...new Set(sources.map((s) => s.utility))], baseUrl: input.baseUrl, simulated, now });
   putRawJson(w, fileFor(endpoint('openapi'), {}, 'json'), buildOpenApi(simulated));
   putText(w, fileFor(endpoint('llms'), {}, 'txt'), buildLlmsTxt(simulated));
   return w.commit({ simulated, notice: dataNotice(simulated) });

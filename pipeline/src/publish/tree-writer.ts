@@ -42,6 +42,8 @@ export interface PublishStats {
 export interface TreeWriter {
   /** `render` is called only when `basis` differs from the previous generation's */
   put(rel: string, render: (generatedAt: string) => Buffer, basis: Buffer): void;
+  /** carries a file of the previous generation over unchanged; false when there is none to carry */
+  keep(rel: string): boolean;
   commit(meta: { simulated: boolean; notice: string }): Promise<PublishStats>;
 }
 
@@ -132,6 +134,14 @@ export class FsTreeWriter implements TreeWriter {
     this.changed.push(file);
   }
 
+  keep(rel: string): boolean {
+    const old = this.prev?.files[rel];
+    if (!old) return false;
+    this.files[rel] = old;
+    this.unchanged += 1;
+    return true;
+  }
+
   async commit(meta: { simulated: boolean; notice: string }): Promise<PublishStats> {
     await this.io.onIdle();
     if (this.failure) throw this.failure; // nothing is switched in: the previous tree stays served
@@ -196,6 +206,13 @@ export class MemoryTreeWriter implements TreeWriter {
       const body = render(this.now.toISOString());
       this.pending.set(file, { body, entry: { hash, object: hashOf(body), bytes: body.length, generated_at: this.now.toISOString() } });
     }
+  }
+
+  keep(rel: string): boolean {
+    const old = this.files.get(rel);
+    if (!old) return false;
+    this.pending.set(rel, old);
+    return true;
   }
 
   async commit(meta: { simulated: boolean; notice: string }): Promise<PublishStats> {

@@ -10,6 +10,11 @@ import { FRAMES_FILE } from '../publish/publish.ts';
 import { timelineDoc, type FrameRow } from '../publish/documents.ts';
 import { PublishedTree } from './static-files.ts';
 import { landingPage } from './landing.ts';
+import { PublishedEvents } from './event-store.ts';
+import { pageEvents } from '../contract/event-pages.ts';
+import { EVENTS_DEFAULT_LIMIT, EVENTS_MAX_LIMIT, FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT, parseEventQuery } from '../contract/events.ts';
+import { atomFeed, jsonFeed, rssFeed } from '../publish/feeds.ts';
+import { INDEX_FILE } from '../publish/events.ts';
 
 const ALLOW_HEADERS = 'Content-Type, Authorization, If-None-Match';
 
@@ -41,6 +46,7 @@ export function resolve(method: string, pathname: string, query: URLSearchParams
 
 export function createApp(opts: AppOptions): Hono {
   const tree = new PublishedTree(opts.outDir);
+  const events = new PublishedEvents(tree);
   const app = new Hono();
   const notice = () => dataNotice(tree.current()?.simulated ?? false);
 
@@ -77,7 +83,7 @@ export function createApp(opts: AppOptions): Hono {
     }
     const r = resolve(method, url.pathname, url.searchParams);
     if (r.kind === 'error') throw r.error;
-    if (r.kind === 'function') return runFunction(c, r.id, url.searchParams, tree);
+    if (r.kind === 'function') return runFunction(c, r.id, url, tree, events);
     const file = tree.read(r.file);
     if (!file) {
       const m = matchRoute(url.pathname);
@@ -102,7 +108,24 @@ function sendError(c: Context, e: ApiError) {
   return c.json(errorEnvelope(e.body), e.body.status as 400);
 }
 
-function runFunction(c: Context, id: string, query: URLSearchParams, tree: PublishedTree) {
+function runFunction(c: Context, id: string, url: URL, tree: PublishedTree, events: PublishedEvents) {
+  const query = url.searchParams;
+  if (id === 'events' || id.includes('feeds.')) {
+    const isFeed = id !== 'events';
+    const utilities = new Set(events.index().utilities);
+    const q = parseEventQuery(query, { defaultLimit: isFeed ? FEED_DEFAULT_LIMIT : EVENTS_DEFAULT_LIMIT, maxLimit: isFeed ? FEED_MAX_LIMIT : EVENTS_MAX_LIMIT, utilities });
+    const page = pageEvents(events, q);
+    const generatedAt = (tree.current()?.files[INDEX_FILE]?.generated_at) ?? new Date(0).toISOString();
+    c.header('Cache-Control', CACHE_CONTROL.live);
+    if (!isFeed) return c.json({ data: { generated_at: generatedAt, ...page } });
+    const e = CATALOGUE.find((x) => x.id === id)!;
+    const canonical = new URLSearchParams([...query.entries()].filter(([k]) => k !== 'after').sort(([a], [b]) => a.localeCompare(b)));
+    const meta = { baseUrl: url.origin, selfBase: `${url.origin}${e.path.replace(/\.(rss|atom|json)$/, '')}`, query: canonical.toString(), updated: page.events.at(-1)?.at ?? generatedAt, simulated: tree.current()?.simulated ?? false };
+    c.header('Content-Type', CONTENT_TYPE[e.formats[0]]);
+    if (e.formats[0] === 'rss') return c.body(rssFeed(page.events, meta));
+    if (e.formats[0] === 'atom') return c.body(atomFeed(page.events, meta));
+    return c.body(JSON.stringify(jsonFeed(page.events, meta), null, 2));
+  }
   switch (id) {
     case 'alerts.subscribe':
       c.header('Cache-Control', 'no-store');

@@ -44,3 +44,22 @@ CREATE TABLE IF NOT EXISTS state_frames (
   frame_at VARCHAR NOT NULL, state VARCHAR NOT NULL, customers_out BIGINT NOT NULL, pct_out DOUBLE, band INTEGER NOT NULL,
   PRIMARY KEY (frame_at, state)
 );
+
+-- Outages (open ones have closed_at NULL) and the event stream. Event ids only grow; a published event never changes.
+CREATE TABLE IF NOT EXISTS outages (
+  id VARCHAR PRIMARY KEY, scope VARCHAR NOT NULL, key VARCHAR NOT NULL, fips VARCHAR, state VARCHAR, utility VARCHAR,
+  area VARCHAR, opened_at VARCHAR NOT NULL, threshold BIGINT NOT NULL, peak BIGINT NOT NULL, last_value BIGINT NOT NULL,
+  below_polls INTEGER NOT NULL, grew_base BIGINT NOT NULL, improving_base BIGINT NOT NULL, etr VARCHAR,
+  major BOOLEAN NOT NULL, closed_at VARCHAR
+);
+CREATE TABLE IF NOT EXISTS events (
+  id BIGINT PRIMARY KEY, event_at VARCHAR NOT NULL, kind VARCHAR NOT NULL, scope VARCHAR NOT NULL, fips VARCHAR,
+  state VARCHAR, utility VARCHAR, area VARCHAR, source_id VARCHAR, outage_id VARCHAR, customers_out BIGINT,
+  pct_out DOUBLE, threshold BIGINT, previous BIGINT, etr VARCHAR, previous_etr VARCHAR
+);
+CREATE TABLE IF NOT EXISTS source_freshness (source_id VARCHAR PRIMARY KEY, freshness VARCHAR NOT NULL);
+-- Per-chunk summaries of the published event stream (1,000 events a chunk), kept up to date as events are appended.
+CREATE TABLE IF NOT EXISTS event_chunks (
+  n BIGINT PRIMARY KEY, min_id BIGINT NOT NULL, max_id BIGINT NOT NULL, first_at VARCHAR NOT NULL, last_at VARCHAR NOT NULL,
+  kinds VARCHAR NOT NULL, states VARCHAR NOT NULL, fips VARCHAR NOT NULL, utilities VARCHAR NOT NULL, max_customers BIGINT NOT NULL
+);

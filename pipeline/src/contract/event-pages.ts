@@ -1,0 +1,96 @@
+// Paging the event stream over immutable chunks of 1,000 events with per-chunk summaries, so a filtered request reads
+// only the chunks that can hold a match. Used by the function layer over the published files and by the publisher.
+import { ApiError } from './errors.ts';
+import { echoFilters, encodeCursor, matches, type EventFilters, type EventQuery, type PublicEvent } from './events.ts';
+
+export interface ChunkSummary {
+  n: number;
+  min_id: number;
+  max_id: number;
+  first_at: string;
+  last_at: string;
+  kinds: string[];
+  states: string[];
+  fips: string[];
+  utilities: string[];
+  max_customers: number;
+}
+
+export interface EventIndex {
+  /** highest event id published */
+  max_id: number;
+  /** lowest event id still retained (0 when there are none) */
+  first_id: number;
+  chunks: ChunkSummary[];
+  /** utility names of the registry (valid values of `utility`) */
+  utilities: string[];
+}
+
+export interface ChunkReader {
+  index(): EventIndex;
+  chunk(n: number): PublicEvent[];
+}
+
+export interface EventPage {
+  events: PublicEvent[];
+  next_cursor: string;
+  has_more: boolean;
+  first_cursor: string;
+  limit: number;
+  filters: Record<string, unknown>;
+}
+
+interface Prepared { s: ChunkSummary; kinds: Set<string>; states: Set<string>; fips: Set<string>; utilities: Set<string> }
+const prepared = new WeakMap<ChunkSummary, Prepared>();
+function prep(s: ChunkSummary): Prepared {
+  let p = prepared.get(s);
+  if (!p) prepared.set(s, (p = { s, kinds: new Set(s.kinds), states: new Set(s.states), fips: new Set(s.fips), utilities: new Set(s.utilities) }));
+  return p;
+}
+
+function mayMatch(c: ChunkSummary, f: EventFilters): boolean {
+  const p = prep(c);
+  if (f.kind && !f.kind.some((k) => p.kinds.has(k))) return false;
+  if (f.state && !p.states.has(f.state)) return false;
+  if (f.fips && !p.fips.has(f.fips)) return false;
+  if (f.utility && !p.utilities.has(f.utility)) return false;
+  if (f.min_customers !== undefined && c.max_customers < f.min_customers) return false;
+  if (f.since && c.last_at < f.since) return false;
+  return true;
+}
+
+export function pageEvents(reader: ChunkReader, q: EventQuery): EventPage {
+  const idx = reader.index();
+  const first_cursor = encodeCursor(Math.max(0, idx.first_id - 1));
+  const base = { first_cursor, limit: q.limit, filters: echoFilters(q.filters) };
+  if (q.after === null) {
+    // The latest page: the newest `limit` matching events, oldest first.
+    const found: PublicEvent[] = [];
+    for (let i = idx.chunks.length - 1; i >= 0 && found.length < q.limit; i--) {
+      const c = idx.chunks[i];
+      if (!mayMatch(c, q.filters)) continue;
+      const evs = reader.chunk(c.n);
+      // Only events the index covers: a chunk read from a newer generation may already hold more.
+      for (let j = evs.length - 1; j >= 0 && found.length < q.limit; j--) if (evs[j].id <= idx.max_id && matches(evs[j], q.filters)) found.push(evs[j]);
+    }
+    return { ...base, events: found.reverse(), next_cursor: encodeCursor(idx.max_id), has_more: false };
+  }
+  if (q.after > idx.max_id) throw new ApiError({ status: 400, code: 'invalid_cursor', param: 'after', message: 'This cursor points past the newest event; it was not issued by this deployment. Use first_cursor or next_cursor from a page.' });
+  if (idx.first_id > 0 && q.after < idx.first_id - 1) throw new ApiError({ status: 410, code: 'cursor_expired', param: 'after', message: `Events before id ${idx.first_id} are no longer kept. Restart from first_cursor, or use \`since\`.` });
+  const found: PublicEvent[] = [];
+  let hasMore = false;
+  outer: for (const c of idx.chunks) {
+    if (c.max_id <= q.after || !mayMatch(c, q.filters)) continue;
+    for (const e of reader.chunk(c.n)) {
+      if (e.id > idx.max_id) break outer;
+      if (e.id <= q.after || !matches(e, q.filters)) continue;
+      if (found.length === q.limit) {
+        hasMore = true;
+        break outer;
+      }
+      found.push(e);
+    }
+  }
+  const next = hasMore ? found[found.length - 1].id : idx.max_id;
+  return { ...base, events: found, next_cursor: encodeCursor(next), has_more: hasMore };
+}

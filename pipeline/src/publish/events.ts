@@ -1,0 +1,73 @@
+// Publishes the event stream: immutable chunks of 1,000 events (internal, read by the function layer), their index,
+// the latest page (/api/v1/events) and the unfiltered feeds. Sealed chunks are carried over without rendering.
+import type { Db } from '../state/db.ts';
+import { EVENT_SELECT, type EventRow } from '../state/events.ts';
+import { loadAtlas } from '../geo/counties.ts';
+import { EVENTS_CHUNK, EVENTS_DEFAULT_LIMIT, FEED_DEFAULT_LIMIT, toPublic, type PublicEvent } from '../contract/events.ts';
+import { pageEvents, type ChunkSummary, type EventIndex } from '../contract/event-pages.ts';
+import { endpoint } from '../contract/catalogue.ts';
+import { fileFor } from '../contract/urls.ts';
+import type { TreeWriter } from './tree-writer.ts';
+import { putJson, putRawJson, putText } from './formats.ts';
+import { atomFeed, jsonFeed, rssFeed, type FeedMeta } from './feeds.ts';
+
+export const EVENTS_DIR = 'api/v1/_events';
+export const chunkFile = (n: number) => `${EVENTS_DIR}/chunk-${n}.json`;
+export const INDEX_FILE = `${EVENTS_DIR}/index.json`;
+
+const countyName = (fips: string) => loadAtlas().byFips.get(fips)?.name;
+export const publicEvent = (e: EventRow): PublicEvent => toPublic(e, countyName);
+
+/** Brings event_chunks up to date for every chunk that gained events since `afterId`. */
+async function refreshChunkSummaries(db: Db, afterId: number): Promise<void> {
+  const from = Math.floor(afterId / EVENTS_CHUNK);
+  await db.run(`INSERT OR REPLACE INTO event_chunks
+    SELECT (id - 1) // ${EVENTS_CHUNK} AS n, min(id), max(id), min(event_at), max(event_at),
+      to_json(list(DISTINCT kind ORDER BY kind))::VARCHAR, to_json(coalesce(list(DISTINCT state ORDER BY state) FILTER (WHERE state IS NOT NULL), []))::VARCHAR,
+      to_json(coalesce(list(DISTINCT fips ORDER BY fips) FILTER (WHERE fips IS NOT NULL), []))::VARCHAR,
+      to_json(coalesce(list(DISTINCT utility ORDER BY utility) FILTER (WHERE utility IS NOT NULL), []))::VARCHAR,
+      coalesce(max(customers_out), 0)
+    FROM events WHERE (id - 1) // ${EVENTS_CHUNK} >= ? GROUP BY 1`, [from]);
+}
+
+export async function publishEvents(w: TreeWriter, db: Db, opts: { utilities: string[]; baseUrl: string; simulated: boolean; now: Date }): Promise<void> {
+  const [meta] = await db.all<{ value: string | null }>("SELECT value FROM meta WHERE key = 'events_summarised_to'");
+  const summarisedTo = Number(meta?.value ?? 0);
+  const [{ max }] = await db.all<{ max: number | null }>('SELECT max(id) AS max FROM events');
+  const maxId = max ?? 0;
+  if (maxId > summarisedTo) {
+    await refreshChunkSummaries(db, summarisedTo);
+    await db.run("INSERT OR REPLACE INTO meta VALUES ('events_summarised_to', ?)", [String(maxId)]);
+  }
+  const rows = await db.all<Omit<ChunkSummary, 'kinds' | 'states' | 'fips' | 'utilities'> & { kinds: string; states: string; fips: string; utilities: string }>('SELECT * FROM event_chunks ORDER BY n');
+  const chunks: ChunkSummary[] = rows.map((r) => ({ ...r, kinds: JSON.parse(r.kinds), states: JSON.parse(r.states), fips: JSON.parse(r.fips), utilities: JSON.parse(r.utilities) }));
+  const loaded = new Map<number, PublicEvent[]>();
+  const load = async (n: number) => {
+    if (!loaded.has(n)) {
+      const evs = await db.all<EventRow>(`${EVENT_SELECT} WHERE id > ? AND id <= ? ORDER BY id`, [n * EVENTS_CHUNK, (n + 1) * EVENTS_CHUNK]);
+      loaded.set(n, evs.map(publicEvent));
+    }
+    return loaded.get(n)!;
+  };
+  for (const c of chunks) {
+    const sealed = c.max_id <= summarisedTo && c.max_id === (c.n + 1) * EVENTS_CHUNK;
+    if (sealed && w.keep(chunkFile(c.n))) continue;
+    putJson(w, chunkFile(c.n), { chunk: c.n, events: await load(c.n) });
+  }
+  const index: EventIndex = { max_id: maxId, first_id: chunks[0]?.min_id ?? 0, chunks, utilities: [...opts.utilities].sort() };
+  putJson(w, INDEX_FILE, index as unknown as Record<string, unknown>);
+  // The newest chunks hold the latest page and the feeds.
+  for (const c of chunks.slice(-2)) await load(c.n);
+  const reader = { index: () => index, chunk: (n: number) => loaded.get(n) ?? [] };
+  const latest = pageEvents(reader, { filters: {}, after: null, limit: EVENTS_DEFAULT_LIMIT });
+  putJson(w, fileFor(endpoint('events'), {}, 'json'), latest as unknown as Record<string, unknown>);
+  const feedEvents = latest.events.slice(-FEED_DEFAULT_LIMIT);
+  for (const prefix of ['feeds', 'api.feeds']) {
+    const id = (f: string) => `${prefix}.${f}`;
+    const selfBase = `${opts.baseUrl}${endpoint(id('rss')).path.replace(/\.rss$/, '')}`;
+    const m: FeedMeta = { baseUrl: opts.baseUrl, selfBase, query: '', updated: feedEvents.at(-1)?.at ?? opts.now.toISOString(), simulated: opts.simulated };
+    putText(w, fileFor(endpoint(id('rss')), {}, 'rss'), rssFeed(feedEvents, m));
+    putText(w, fileFor(endpoint(id('atom')), {}, 'atom'), atomFeed(feedEvents, m));
+    putRawJson(w, fileFor(endpoint(id('json')), {}, 'feedjson'), jsonFeed(feedEvents, m));
+  }
+}
