@@ -30,7 +30,10 @@ async function refreshChunkSummaries(db: Db, afterId: number): Promise<void> {
     FROM events WHERE (id - 1) // ${EVENTS_CHUNK} >= ? GROUP BY 1`, [from]);
 }
 
-export async function publishEvents(w: TreeWriter, db: Db, opts: { utilities: string[]; baseUrl: string; simulated: boolean; now: Date }): Promise<void> {
+/** Events are kept in the published stream for this long (whole chunks); older cursors answer 410. */
+export const EVENT_RETENTION_DAYS = 90;
+
+export async function publishEvents(w: TreeWriter, db: Db, opts: { utilities: string[]; baseUrl: string; simulated: boolean; now: Date; retentionDays?: number }): Promise<void> {
   const [meta] = await db.all<{ value: string | null }>("SELECT value FROM meta WHERE key = 'events_summarised_to'");
   const summarisedTo = Number(meta?.value ?? 0);
   const [{ max }] = await db.all<{ max: number | null }>('SELECT max(id) AS max FROM events');
@@ -40,7 +43,10 @@ export async function publishEvents(w: TreeWriter, db: Db, opts: { utilities: st
     await db.run("INSERT OR REPLACE INTO meta VALUES ('events_summarised_to', ?)", [String(maxId)]);
   }
   const rows = await db.all<Omit<ChunkSummary, 'kinds' | 'states' | 'fips' | 'utilities'> & { kinds: string; states: string; fips: string; utilities: string }>('SELECT * FROM event_chunks ORDER BY n');
-  const chunks: ChunkSummary[] = rows.map((r) => ({ ...r, kinds: JSON.parse(r.kinds), states: JSON.parse(r.states), fips: JSON.parse(r.fips), utilities: JSON.parse(r.utilities) }));
+  const cutoff = new Date(opts.now.getTime() - (opts.retentionDays ?? EVENT_RETENTION_DAYS) * 86_400_000).toISOString();
+  const chunks: ChunkSummary[] = rows
+    .map((r) => ({ ...r, kinds: JSON.parse(r.kinds), states: JSON.parse(r.states), fips: JSON.parse(r.fips), utilities: JSON.parse(r.utilities) }))
+    .filter((c, i, all) => c.last_at >= cutoff || i === all.length - 1);
   const loaded = new Map<number, PublicEvent[]>();
   const load = async (n: number) => {
     if (!loaded.has(n)) {
