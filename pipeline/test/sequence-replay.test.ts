@@ -11,6 +11,7 @@ import { manualClock } from '../src/clock.ts';
 import { parseRegistry } from '../src/sources/registry.ts';
 import { Pipeline } from '../src/pipeline.ts';
 import { MemoryTreeWriter } from '../src/publish/tree-writer.ts';
+import { startServer } from '../src/serve/server.ts';
 import { sharedPath } from './shared-data.ts';
 
 interface Version { version: number; file: string; at: string; sum: number; records: number }
@@ -119,6 +120,61 @@ describe('replay: PG&E ArcGIS outage points (March 2024)', () => {
       expect(sourcesDoc.sources[0].coverage).toBe('outage_only');
     } finally {
       await p.close();
+    }
+  });
+});
+
+describe('replay: the event stream during Hurricane Ian, through the real server', () => {
+  const seq = 'fpl-county-ian-2022';
+  const all = versions(seq);
+  let replay: Awaited<ReturnType<typeof replayServer>>;
+  beforeAll(async () => {
+    replay = await replayServer(seq, (raw) => raw);
+  });
+  afterAll(() => replay.server.close());
+
+  it('opens, grows and restores county outages and flags FPL\'s major event once', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ian-events-'));
+    const clock = manualClock(new Date(all[0].at));
+    const { sources } = parseRegistry(`id,utility,state,connector,url,interval_min,tier\nfpl,Florida Power & Light,FL,fpl,${replay.base}/county.json,15,1\n`);
+    const p = await Pipeline.open({ stateDir: path.join(dir, 'state'), outDir: path.join(dir, 'public'), sources, clock, simulated: false });
+    const server = await startServer({ outDir: path.join(dir, 'public'), port: 0 });
+    try {
+      for (const v of all.filter((_, i) => i % 2 === 0)) {
+        replay.state.file = v.file;
+        clock.set(new Date(v.at));
+        expect((await p.cycle({ all: true })).failed).toBe(0);
+      }
+      const lee = (await (await fetch(`${server.url}/api/v1/events?fips=12071&limit=500`)).json()).data.events as Array<{ kind: string; customers_out: number; outage_id: string; threshold: number }>;
+      expect(lee[0].kind).toBe('outage_began');
+      const grew = lee.filter((e) => e.kind === 'outage_grew');
+      expect(grew.length).toBeGreaterThanOrEqual(3);
+      for (let i = 1; i < grew.length; i++) expect(grew[i].customers_out).toBeGreaterThanOrEqual(grew[i - 1].customers_out * 1.5);
+      expect(lee.every((e) => e.threshold === lee[0].threshold)).toBe(true);
+
+      const utility = (await (await fetch(`${server.url}/api/v1/events?utility=${encodeURIComponent('Florida Power & Light')}&kind=major_event,outage_began`)).json()).data.events as Array<{ kind: string; scope: string; pct_out: number }>;
+      const major = utility.filter((e) => e.kind === 'major_event');
+      expect(major).toHaveLength(1);
+      expect(major[0].pct_out).toBeGreaterThanOrEqual(10);
+
+      // Every restored outage was opened first, and closed only once.
+      const rows = await p.db.all<{ outage_id: string; kind: string; id: number }>("SELECT outage_id, kind, id FROM events WHERE kind IN ('outage_began', 'outage_restored') ORDER BY id");
+      const openIds = new Set<string>();
+      let restored = 0;
+      for (const r of rows) {
+        if (r.kind === 'outage_began') openIds.add(r.outage_id);
+        else {
+          expect(openIds.delete(r.outage_id)).toBe(true);
+          restored += 1;
+        }
+      }
+      expect(restored).toBeGreaterThan(0);
+      const feed = await (await fetch(`${server.url}/feeds/events.json?fips=12071`)).json();
+      expect(feed.items[0].url).toBe(`${server.url}/api/v1/live/counties/12071`);
+    } finally {
+      await server.close();
+      await p.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
