@@ -74,6 +74,35 @@ export const CATALOGUE: readonly Endpoint[] = [
     description: 'Customers out, denominators, pct_out, band, magnitude, level and each covering source. Every county has a file, also when nothing is out.',
   },
   {
+    id: 'live.county.areas', path: '/api/v1/live/counties/{fips}/areas', formats: ['json', 'csv', 'geojson'], cache: 'live', key: 'fips', schema: 'CountyAreas',
+    summary: 'Municipalities and townships of one county, as each utility reports them',
+    description: 'Every area the county\'s utilities report, with masked outages in their published `<N` form (`out_display`) and numeric bounds (`out_lower`, `out_upper`). Prebuilt for every county with customers out; an empty list for the rest. GeoJSON areas are the extent the utility publishes (a bounding box) or a null geometry.',
+    functionParams: [
+      { name: 'utility', description: 'Only this utility\'s areas (exact name, as in /api/v1/live/sources).', schema: { type: 'string' } },
+      { name: 'active', description: '`true`: only areas with customers out (masked ones included); `false`: only areas without.', schema: { type: 'string', enum: ['true', 'false'] } },
+      { name: 'min_customers', description: 'Only areas with at least this many customers out (a masked count is its lower bound, 1).', schema: { type: 'integer', minimum: 0 } },
+    ],
+  },
+  {
+    id: 'live.county.incidents', path: '/api/v1/live/counties/{fips}/incidents', formats: ['json', 'csv', 'geojson'], cache: 'live', key: 'fips', schema: 'CountyIncidents',
+    summary: 'Individual outages in one county, with ETR, crew status and cause',
+    description: 'Each outage as the utility publishes it: customers out, estimated restoration (ETR), crew status, cause, start time and location where the source gives them. GeoJSON: RFC 7946 points (null geometry without a location) with a `metadata` block.',
+    functionParams: [
+      { name: 'utility', description: 'Only this utility\'s incidents.', schema: { type: 'string' } },
+      { name: 'min_customers', description: 'Only incidents with at least this many customers out.', schema: { type: 'integer', minimum: 0 } },
+    ],
+  },
+  {
+    id: 'live.county.alerts', path: '/api/v1/live/counties/{fips}/alerts', formats: ['json'], cache: 'live', key: 'fips', schema: 'CountyAlerts',
+    summary: 'Threshold evaluation for the county, each utility and each municipality',
+    description: 'An entry alerts when customers_out ≥ min_customers and pct_out ≥ min_pct (when pct_out is null — no trusted denominator — min_customers alone decides). Defaults: min_customers 100, min_pct 1. Each utility also says whether it is, utility-wide, on the major-event line (≥ 10 % of its customers out).',
+    functionParams: [
+      { name: 'min_customers', description: 'Customers-out threshold (default 100).', schema: { type: 'integer', minimum: 0, default: 100 } },
+      { name: 'min_pct', description: 'Percent-out threshold, 0–100 (default 1).', schema: { type: 'number', minimum: 0, maximum: 100, default: 1 } },
+      { name: 'utility', description: 'Only this utility and its municipalities.', schema: { type: 'string' } },
+    ],
+  },
+  {
     id: 'events', path: '/api/v1/events', formats: ['json'], cache: 'live', schema: 'EventsPage',
     summary: 'The outage event stream, paged by cursor',
     description: 'Without `after`: the newest `limit` matching events, oldest first. With `after`: the events after that cursor, oldest first. `next_cursor` continues from the page (when has_more is false you are caught up: poll it again later); `first_cursor` starts from the oldest retained event. Following cursors from first_cursor yields every event exactly once, in id order, even while new events arrive. The unfiltered latest page is prebuilt; filtered pages come from the function layer.',

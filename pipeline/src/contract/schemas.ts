@@ -13,6 +13,10 @@ const fips = { type: 'string', pattern: '^\\d{5}$' };
 const stateCode = { type: 'string', pattern: '^[A-Z]{2}$' };
 const generated = { ...time, description: 'When this content was generated; unchanged content keeps its time.' };
 
+const envMeta = (inner: Record<string, unknown>) => ({
+  type: 'object', required: ['data', 'meta'], additionalProperties: false,
+  properties: { data: inner, meta: { type: 'object', required: ['notice', 'filters'], properties: { notice: { type: 'string' }, filters: { type: 'object', description: 'The filters applied, as parsed (thresholds for alerts).' } } } },
+});
 const env = (inner: Record<string, unknown>) => ({ type: 'object', required: ['data'], additionalProperties: false, properties: { data: inner } });
 const obj = (props: Record<string, unknown>, required = Object.keys(props)) => ({ type: 'object', required, properties: props });
 
@@ -88,6 +92,39 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
     customers_served_feed: nullableInt, customers_modelled: nullableInt, stale: { type: 'boolean' }, includes_meters: { type: 'boolean' },
     notice: { type: ['string', 'null'], description: 'SIMULATED label, and a note when meters (ODIN) are included.' },
     sources: { type: 'array', items: obj({ source_id: { type: 'string' }, utility: { type: 'string' }, customers_out: int, customers_served: nullableInt, stale: { type: 'boolean' }, unit: { type: 'string' } }) },
+  })),
+  CountyAreas: envMeta(obj({
+    generated_at: generated, fips, count: int,
+    areas: {
+      type: 'array', items: obj({
+        area_id: { type: 'string' }, name: { type: 'string' }, path: { type: 'array', items: { type: 'string' } }, utility: { type: 'string' }, source_id: { type: 'string' }, fips,
+        customers_out: { ...int, description: 'Customers out; a masked count is its lower bound (1).' },
+        out_display: { type: 'string', description: 'As the utility shows it: "12", or "<5" when masked.' }, out_lower: int, out_upper: nullableInt,
+        masked: { type: 'boolean' }, customers_served: nullableInt, pct_out: pct, etr: nullableTime, active: { type: 'boolean' },
+        bbox: { type: ['array', 'null'], items: { type: 'number' }, minItems: 4, maxItems: 4 },
+      }),
+    },
+  })),
+  CountyIncidents: envMeta(obj({
+    generated_at: generated, fips, count: int,
+    incidents: {
+      type: 'array', items: obj({
+        incident_id: { type: 'string' }, utility: { type: 'string' }, source_id: { type: 'string' }, fips, customers_out: int, etr: nullableTime,
+        crew_status: { type: ['string', 'null'] }, cause: { type: ['string', 'null'] }, started_at: nullableTime,
+        lat: { type: ['number', 'null'] }, lon: { type: ['number', 'null'] }, city: { type: ['string', 'null'] },
+      }),
+    },
+  })),
+  AlertEntry: obj({
+    scope: { type: 'string', enum: ['county', 'utility', 'municipality'] }, name: { type: 'string' }, utility: { type: ['string', 'null'] },
+    customers_out: int, customers: nullableInt, pct_out: pct, meets_min_customers: { type: 'boolean' },
+    meets_min_pct: { type: ['boolean', 'null'], description: 'Null when pct_out is null: min_customers alone decides.' }, alert: { type: 'boolean' },
+    major_event_line: { type: 'boolean', description: 'Utilities: at or above 10 % of all its customers out.' }, utility_pct_out: pct,
+  }, ['scope', 'name', 'customers_out', 'pct_out', 'meets_min_customers', 'meets_min_pct', 'alert']),
+  CountyAlerts: envMeta(obj({
+    generated_at: generated, fips, thresholds: obj({ min_customers: int, min_pct: { type: 'number' } }), alert: { type: 'boolean' },
+    county: { $ref: '#/components/schemas/AlertEntry' }, utilities: { type: 'array', items: { $ref: '#/components/schemas/AlertEntry' } },
+    municipalities: { type: 'array', items: { $ref: '#/components/schemas/AlertEntry' } },
   })),
   Event: obj({
     id: { type: 'integer', minimum: 1, description: 'Grows with every event; never reused or reordered.' },

@@ -24,3 +24,14 @@ export function putText(w: TreeWriter, rel: string, text: string): void {
   const body = Buffer.from(text);
   w.put(rel, () => body, body);
 }
+
+/** JSON with `meta` beside `data` (the county areas, incidents and alerts endpoints: spec Response envelope). */
+export function putEnvelope(w: TreeWriter, rel: string, data: Record<string, unknown>, meta: Record<string, unknown>): void {
+  const basis = Buffer.from(JSON.stringify({ data, meta }));
+  w.put(rel, (generatedAt) => Buffer.from(JSON.stringify({ data: { generated_at: generatedAt, ...data }, meta })), basis);
+}
+
+/** A raw JSON document that carries its generation time somewhere inside (GeoJSON metadata.generated). */
+export function putRenderedJson(w: TreeWriter, rel: string, build: (generatedAt: string) => unknown): void {
+  w.put(rel, (generatedAt) => Buffer.from(JSON.stringify(build(generatedAt))), Buffer.from(JSON.stringify(build(''))));
+}

@@ -1,6 +1,7 @@
 // /llms.txt: a plain-text overview for language models, generated from the catalogue.
 import { CATALOGUE, FUNCTION_ENDPOINTS } from '../contract/catalogue.ts';
 import { CITATION, dataNotice } from '../contract/notice.ts';
+import { EVENT_KINDS } from '../state/lifecycle.ts';
 
 export function buildLlmsTxt(simulated: boolean): string {
   const lines = [
@@ -13,6 +14,10 @@ export function buildLlmsTxt(simulated: boolean): string {
     '- OpenAPI 3.1: /api/v1/openapi.json', '', '## Endpoints',
     ...CATALOGUE.map((e) => `- GET ${e.path}${e.formats.length > 1 ? ` (format=${e.formats.join('|')})` : ''}: ${e.summary}`),
     ...FUNCTION_ENDPOINTS.map((f) => `- ${f.method} ${f.path}: ${f.summary}`),
+    '', '## Event stream',
+    '- GET /api/v1/events pages the outage event stream by opaque cursor: pass next_cursor as `after`; first_cursor starts from the oldest retained event. Filters: fips, state, utility, kind, min_customers, since, limit.',
+    `- Kinds: ${EVENT_KINDS.join(', ')}. They concern counties, municipalities/townships and utilities.`,
+    '- Feeds with the same filters: /feeds/events.rss (RSS 2.0), /feeds/events.atom (Atom 1.0), /feeds/events.json (JSON Feed 1.1); also under /api/v1/feeds/.',
     '', '## Citation', CITATION, '',
   ];
   return lines.join('\n');

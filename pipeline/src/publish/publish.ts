@@ -11,6 +11,7 @@ import type { PublishStats, TreeWriter } from './tree-writer.ts';
 import { buildOpenApi } from './openapi.ts';
 import { buildLlmsTxt } from './llms.ts';
 import { publishEvents } from './events.ts';
+import { loadDetails, publishCountyDetails } from './county-detail.ts';
 import type { Db } from '../state/db.ts';
 
 /** Internal (never mirrored or routed): every stored frame, for the function layer's other `hours` values. */
@@ -43,6 +44,7 @@ export async function publishLive(w: TreeWriter, input: PublishInput): Promise<P
     putJson(w, fileFor(county, { fips: c.fips }, 'json'), countyDoc(c, simulated));
     putCsv(w, fileFor(county, { fips: c.fips }, 'csv'), COUNTY_CSV_COLUMNS, (g) => [countyCsvRow(c, g)]);
   }
+  publishCountyDetails(w, live.counties, await loadDetails(input.db, sources), sources, statuses, input.baseUrl, dataNotice(simulated));
   await publishEvents(w, input.db, { utilities: [...new Set(sources.map((s) => s.utility))], baseUrl: input.baseUrl, simulated, now });
   putRawJson(w, fileFor(endpoint('openapi'), {}, 'json'), buildOpenApi(simulated));
   putText(w, fileFor(endpoint('llms'), {}, 'txt'), buildLlmsTxt(simulated));

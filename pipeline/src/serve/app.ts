@@ -15,6 +15,7 @@ import { pageEvents } from '../contract/event-pages.ts';
 import { EVENTS_DEFAULT_LIMIT, EVENTS_MAX_LIMIT, FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT, parseEventQuery } from '../contract/events.ts';
 import { atomFeed, jsonFeed, rssFeed } from '../publish/feeds.ts';
 import { INDEX_FILE } from '../publish/events.ts';
+import { countyDetail } from './county-detail-fn.ts';
 
 const ALLOW_HEADERS = 'Content-Type, Authorization, If-None-Match';
 
@@ -87,6 +88,8 @@ export function createApp(opts: AppOptions): Hono {
     const file = tree.read(r.file);
     if (!file) {
       const m = matchRoute(url.pathname);
+      // No prebuilt file: a county without an outage gets the valid empty answer from the function layer.
+      if (m && DETAIL_IDS.has(m.endpoint.id)) return countyDetail(c, m.endpoint.id as 'live.county.areas', m.params.fips, url, tree);
       if (m?.endpoint.key === 'fips') throw unknownCounty(m.params.fips);
       throw notFound(url.pathname);
     }
@@ -108,8 +111,11 @@ function sendError(c: Context, e: ApiError) {
   return c.json(errorEnvelope(e.body), e.body.status as 400);
 }
 
+const DETAIL_IDS = new Set(['live.county.areas', 'live.county.incidents', 'live.county.alerts']);
+
 function runFunction(c: Context, id: string, url: URL, tree: PublishedTree, events: PublishedEvents) {
   const query = url.searchParams;
+  if (DETAIL_IDS.has(id)) return countyDetail(c, id as 'live.county.areas', matchRoute(url.pathname)!.params.fips, url, tree);
   if (id === 'events' || id.includes('feeds.')) {
     const isFeed = id !== 'events';
     const utilities = new Set(events.index().utilities);

@@ -53,7 +53,7 @@ export function kubraReport(s: Scenario, u: SimUtility, at: Date, opts: RenderOp
       key: 'county', name: c.name, cust_a: { val: c.out }, cust_s: c.served, percent_cust_a: { val: Math.round((c.out / c.served) * 10_000) / 100 }, etr,
       etr_confidence: null, areaId: `BOUN|${u.state}|${c.name}|county`, n_out: c.out > 0 ? Math.ceil(c.out / 80) : 0,
       areas: served.map((sv, i) => ({
-        key: 'town', name: `${c.name} Township ${i + 1}`, cust_s: sv,
+        key: 'town', name: `${c.name} Township ${i + 1}`, cust_s: sv, gotoMap: { bbox: townBox(s, c.fips, i) },
         cust_a: out[i] > 0 && out[i] < 5 ? { masked: true, val: out[i] } : { val: Math.min(out[i], sv) },
         etr: out[i] > 0 ? etr : 'ETR-NULL', areaId: `BOUN|${c.fips}|${i + 1}|town`,
       })),
@@ -68,6 +68,15 @@ export function kubraReport(s: Scenario, u: SimUtility, at: Date, opts: RenderOp
       totals: { cust_a: { val: totalOut }, cust_s: totalServed, percent_cust_a: { val: Math.round((totalOut / totalServed) * 10_000) / 100 }, n_out: counties.reduce((a, c) => a + c.n_out, 0) },
     },
   };
+}
+
+/** A small box inside the county's extent for each simulated township (Kubra's gotoMap.bbox). */
+function townBox(s: Scenario, fips: string, i: number): number[] {
+  const [lon, lat] = s.interiorPoint(fips);
+  const d = 0.03;
+  const ox = (unit(s.options.seed, 'tx', fips, i) - 0.5) * 0.1;
+  const oy = (unit(s.options.seed, 'ty', fips, i) - 0.5) * 0.1;
+  return [lon + ox - d, lat + oy - d, lon + ox + d, lat + oy + d].map((v) => Math.round(v * 1e5) / 1e5);
 }
 
 const stateFips = (u: SimUtility) => [...u.counties.keys()][0].slice(0, 2);

@@ -22,6 +22,8 @@ export interface AreaCount {
   masked: boolean;
   customers_served: number | null;
   etr: string | null;
+  /** [west, south, east, north] when the utility publishes the area's extent (Kubra gotoMap.bbox) */
+  bbox: [number, number, number, number] | null;
 }
 
 export interface Incident {

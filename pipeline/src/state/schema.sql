@@ -32,7 +32,7 @@ CREATE TABLE IF NOT EXISTS obs_county (
 CREATE TABLE IF NOT EXISTS obs_area (
   source_id VARCHAR NOT NULL, fips VARCHAR, name VARCHAR NOT NULL, path VARCHAR NOT NULL, customers_out BIGINT NOT NULL,
   out_display VARCHAR NOT NULL, out_lower BIGINT NOT NULL, out_upper BIGINT, masked BOOLEAN NOT NULL,
-  customers_served BIGINT, etr VARCHAR
+  customers_served BIGINT, etr VARCHAR, bbox VARCHAR
 );
 CREATE TABLE IF NOT EXISTS obs_incident (
   source_id VARCHAR NOT NULL, id VARCHAR NOT NULL, fips VARCHAR, customers_out BIGINT NOT NULL, etr VARCHAR,

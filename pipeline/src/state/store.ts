@@ -78,7 +78,7 @@ export async function writeOutcomes(db: Db, outcomes: PollOutcome[]): Promise<vo
     for (const a of s.areas) {
       put(areas, id); put(areas, a.fips); put(areas, a.name); put(areas, JSON.stringify(a.path)); put(areas, a.customers_out, 'int');
       put(areas, a.out_display); put(areas, a.out_lower, 'int'); put(areas, a.out_upper, 'int'); put(areas, a.masked, 'bool');
-      put(areas, a.customers_served, 'int'); put(areas, a.etr);
+      put(areas, a.customers_served, 'int'); put(areas, a.etr); put(areas, a.bbox ? JSON.stringify(a.bbox) : null);
       areas.endRow();
     }
     for (const i of s.incidents) {

@@ -83,7 +83,15 @@ function areaOf(area: KubraArea, fips: string, path: string[], count: KubraCount
   return {
     fips, name: nameOf(area), path, customers_out: count.out, out_display: count.display, out_lower: count.masked ? 1 : count.out,
     out_upper: count.upper, masked: count.masked, customers_served: area.cust_s ?? null, etr: toIso(area.etr),
+    bbox: bboxOf(area.gotoMap?.bbox),
   };
+}
+
+/** Kubra's gotoMap.bbox as [west, south, east, north] in degrees, when it is one. */
+function bboxOf(b: number[] | undefined): [number, number, number, number] | null {
+  if (!b || b.length !== 4 || !b.every(Number.isFinite)) return null;
+  const [w, s, e, n] = b;
+  return Math.abs(w) <= 180 && Math.abs(e) <= 180 && Math.abs(s) <= 90 && Math.abs(n) <= 90 && w <= e && s <= n ? [w, s, e, n] : null;
 }
 
 function sumServed(counties: CountyCount[]): number | null {

@@ -24,6 +24,7 @@ export interface KubraArea {
   cust_a?: z.infer<typeof countSchema>;
   cust_s?: number | null;
   etr?: string | null;
+  gotoMap?: { bbox?: number[] } | null;
   areas?: KubraArea[];
   [k: string]: unknown;
 }
@@ -37,6 +38,7 @@ export const areaSchema: z.ZodType<KubraArea> = z.lazy(() =>
     cust_a: countSchema.optional(),
     cust_s: z.number().nullable().optional(),
     etr: z.string().nullable().optional(),
+    gotoMap: z.object({ bbox: z.array(z.number()).length(4).optional() }).loose().nullable().optional(),
     areas: z.array(areaSchema).optional(),
   }).loose(),
 );

@@ -1,0 +1,96 @@
+// Builds the county detail documents (areas, incidents, alerts) from the current observations, and publishes them
+// for every county with an outage. Other counties get a valid empty answer from the function layer.
+import { createHash } from 'node:crypto';
+import type { Db } from '../state/db.ts';
+import type { SourceDef } from '../sources/registry.ts';
+import type { CountyLive } from '../state/rollup.ts';
+import type { SourceStatus } from '../state/status.ts';
+import { utilityPct } from '../state/status.ts';
+import { pctOut } from '../state/rules.ts';
+import { ALERT_DEFAULTS, AREA_COLUMNS, DETAIL_NOTICE, INCIDENT_COLUMNS, areasGeoJson, evaluate, incidentsGeoJson, majorLine, toCsv, type AlertEntry, type AreaRecord, type IncidentRecord } from '../contract/county-detail.ts';
+import { endpoint } from '../contract/catalogue.ts';
+import { fileFor, urlFor } from '../contract/urls.ts';
+import type { TreeWriter } from './tree-writer.ts';
+import { putEnvelope, putRenderedJson, putText } from './formats.ts';
+
+export interface CountyDetail {
+  areas: AreaRecord[];
+  incidents: IncidentRecord[];
+}
+
+export async function loadDetails(db: Db, sources: SourceDef[]): Promise<Map<string, CountyDetail>> {
+  const byId = new Map(sources.map((s) => [s.id, s]));
+  const out = new Map<string, CountyDetail>();
+  const of = (fips: string) => out.get(fips) ?? out.set(fips, { areas: [], incidents: [] }).get(fips)!;
+  const areas = await db.all<{ source_id: string; fips: string | null; name: string; path: string; customers_out: number; out_display: string; out_lower: number; out_upper: number | null; masked: boolean; customers_served: number | null; etr: string | null; bbox: string | null }>(
+    'SELECT * FROM obs_area WHERE fips IS NOT NULL ORDER BY fips, source_id, path');
+  for (const a of areas) {
+    const src = byId.get(a.source_id);
+    if (!src || !a.fips) continue;
+    of(a.fips).areas.push({
+      area_id: createHash('sha256').update(`${a.source_id}|${a.path}`).digest('hex').slice(0, 12), name: a.name, path: JSON.parse(a.path),
+      utility: src.utility, source_id: a.source_id, fips: a.fips, customers_out: a.customers_out, out_display: a.out_display,
+      out_lower: a.out_lower, out_upper: a.out_upper, masked: a.masked, customers_served: a.customers_served,
+      pct_out: a.masked ? null : pctOut(a.customers_out, a.customers_served), etr: a.etr, active: a.customers_out > 0,
+      bbox: a.bbox ? JSON.parse(a.bbox) : null,
+    });
+  }
+  const incidents = await db.all<{ source_id: string; id: string; fips: string | null; customers_out: number; etr: string | null; crew_status: string | null; cause: string | null; started_at: string | null; lat: number | null; lon: number | null; city: string | null }>(
+    'SELECT * FROM obs_incident WHERE fips IS NOT NULL ORDER BY fips, source_id, id');
+  for (const i of incidents) {
+    const src = byId.get(i.source_id);
+    if (!src || !i.fips) continue;
+    of(i.fips).incidents.push({
+      incident_id: i.id, utility: src.utility, source_id: i.source_id, fips: i.fips, customers_out: i.customers_out, etr: i.etr,
+      crew_status: i.crew_status, cause: i.cause, started_at: i.started_at, lat: i.lat, lon: i.lon, city: i.city,
+    });
+  }
+  return out;
+}
+
+/** Alert inputs for one county: the county, each utility serving it, each municipality. */
+export function alertEntries(c: CountyLive, detail: CountyDetail | undefined, sources: Map<string, SourceDef>, statuses: Map<string, SourceStatus>): Array<Omit<AlertEntry, 'meets_min_customers' | 'meets_min_pct' | 'alert'>> {
+  const list: Array<Omit<AlertEntry, 'meets_min_customers' | 'meets_min_pct' | 'alert'>> = [
+    { scope: 'county', name: c.name, utility: null, customers_out: c.customers_out, customers: c.denominator, pct_out: c.pct_out },
+  ];
+  for (const s of c.sources) {
+    const src = sources.get(s.source_id);
+    const uPct = src ? utilityPct(src, statuses.get(s.source_id)) : null;
+    list.push({
+      scope: 'utility', name: s.utility, utility: s.utility, customers_out: s.customers_out, customers: s.customers_served,
+      pct_out: pctOut(s.customers_out, s.customers_served), major_event_line: majorLine(uPct), utility_pct_out: uPct,
+    });
+  }
+  for (const a of detail?.areas ?? []) {
+    list.push({ scope: 'municipality', name: a.name, utility: a.utility, customers_out: a.customers_out, customers: a.customers_served, pct_out: a.pct_out });
+  }
+  return list;
+}
+
+export function alertsDoc(fips: string, entries: ReturnType<typeof alertEntries>, t = ALERT_DEFAULTS) {
+  const evaluated = entries.map((e) => evaluate(e, t));
+  return {
+    fips, thresholds: t, alert: evaluated.some((e) => e.alert),
+    county: evaluated.find((e) => e.scope === 'county') ?? null,
+    utilities: evaluated.filter((e) => e.scope === 'utility'),
+    municipalities: evaluated.filter((e) => e.scope === 'municipality'),
+  };
+}
+
+export function publishCountyDetails(w: TreeWriter, counties: CountyLive[], details: Map<string, CountyDetail>, sources: SourceDef[], statuses: Map<string, SourceStatus>, baseUrl: string, notice: string): void {
+  const byId = new Map(sources.map((s) => [s.id, s]));
+  const [areasE, incidentsE, alertsE] = [endpoint('live.county.areas'), endpoint('live.county.incidents'), endpoint('live.county.alerts')];
+  const meta = { notice: `${notice} ${DETAIL_NOTICE}`, filters: {} };
+  for (const c of counties) {
+    if (c.customers_out <= 0) continue;
+    const d = details.get(c.fips) ?? { areas: [], incidents: [] };
+    const p = { fips: c.fips };
+    putEnvelope(w, fileFor(areasE, p, 'json'), { fips: c.fips, count: d.areas.length, areas: d.areas }, meta);
+    putText(w, fileFor(areasE, p, 'csv'), toCsv(d.areas, AREA_COLUMNS));
+    putRenderedJson(w, fileFor(areasE, p, 'geojson'), (g) => areasGeoJson(d.areas, { generated: g, url: `${baseUrl}${urlFor(areasE, p, { format: 'geojson' })}`, title: `Areas out in ${c.name}, ${c.state}`, notice: meta.notice }));
+    putEnvelope(w, fileFor(incidentsE, p, 'json'), { fips: c.fips, count: d.incidents.length, incidents: d.incidents }, meta);
+    putText(w, fileFor(incidentsE, p, 'csv'), toCsv(d.incidents, INCIDENT_COLUMNS));
+    putRenderedJson(w, fileFor(incidentsE, p, 'geojson'), (g) => incidentsGeoJson(d.incidents, { generated: g, url: `${baseUrl}${urlFor(incidentsE, p, { format: 'geojson' })}`, title: `Incidents in ${c.name}, ${c.state}`, notice: meta.notice }));
+    putEnvelope(w, fileFor(alertsE, p, 'json'), alertsDoc(c.fips, alertEntries(c, d, byId, statuses)), { ...meta, filters: ALERT_DEFAULTS });
+  }
+}

@@ -1,0 +1,55 @@
+// The function layer's county detail endpoints: filtered variants of the prebuilt areas, incidents and alerts, and
+// the valid empty answer for a county with nothing out (which has no prebuilt file).
+import type { Context } from 'hono';
+import { CACHE_CONTROL, CONTENT_TYPE, endpoint, type Format } from '../contract/catalogue.ts';
+import { fileFor, urlFor } from '../contract/urls.ts';
+import { unknownCounty } from '../contract/errors.ts';
+import { dataNotice } from '../contract/notice.ts';
+import { ALERT_DEFAULTS, AREA_COLUMNS, DETAIL_NOTICE, INCIDENT_COLUMNS, areasGeoJson, evaluate, filterAreas, filterIncidents, incidentsGeoJson, majorLine, parseDetailFilters, toCsv, type AlertEntry, type AreaRecord, type IncidentRecord } from '../contract/county-detail.ts';
+import type { PublishedTree } from './static-files.ts';
+
+const readData = <T>(tree: PublishedTree, rel: string): (T & { generated_at: string }) | null => {
+  const f = tree.read(rel);
+  return f ? (JSON.parse(f.body.toString('utf8')).data as T & { generated_at: string }) : null;
+};
+
+interface CountyDoc { name: string; state: string; customers_out: number; denominator: number | null; pct_out: number | null; sources: Array<{ source_id: string; utility: string; customers_out: number; customers_served: number | null }> }
+
+export function countyDetail(c: Context, id: 'live.county.areas' | 'live.county.incidents' | 'live.county.alerts', fips: string, url: URL, tree: PublishedTree) {
+  const county = readData<CountyDoc>(tree, fileFor(endpoint('live.county'), { fips }, 'json'));
+  if (!county) throw unknownCounty(fips);
+  const sources = readData<{ sources: Array<{ id: string; utility: string; pct_out: number | null }> }>(tree, fileFor(endpoint('live.sources'), {}, 'json'));
+  const utilities = new Set(sources?.sources.map((s) => s.utility) ?? []);
+  const e = endpoint(id);
+  const format = (url.searchParams.get('format') ?? e.formats[0]) as Format;
+  const meta = { notice: `${dataNotice(tree.current()?.simulated ?? false)} ${DETAIL_NOTICE}` };
+  c.header('Cache-Control', CACHE_CONTROL.live);
+  if (id === 'live.county.alerts') {
+    const f = parseDetailFilters(url.searchParams, ['min_customers', 'min_pct', 'utility'], utilities);
+    const t = { min_customers: f.min_customers ?? ALERT_DEFAULTS.min_customers, min_pct: f.min_pct ?? ALERT_DEFAULTS.min_pct };
+    const pre = readData<{ county: AlertEntry; utilities: AlertEntry[]; municipalities: AlertEntry[] }>(tree, fileFor(e, { fips }, 'json'));
+    const pct = new Map(sources?.sources.map((s) => [s.id, s.pct_out]) ?? []);
+    const county0: AlertEntry = pre?.county ?? evaluate({ scope: 'county', name: county.name, utility: null, customers_out: county.customers_out, customers: county.denominator, pct_out: county.pct_out }, t);
+    const utils0 = pre?.utilities ?? county.sources.map((s) => evaluate({ scope: 'utility', name: s.utility, utility: s.utility, customers_out: s.customers_out, customers: s.customers_served, pct_out: null, major_event_line: majorLine(pct.get(s.source_id) ?? null), utility_pct_out: pct.get(s.source_id) ?? null }, t));
+    const re = (x: AlertEntry) => evaluate(x, t);
+    const keep = (x: AlertEntry) => !f.utility || x.utility === f.utility;
+    const entries = { county: re(county0), utilities: utils0.filter(keep).map(re), municipalities: (pre?.municipalities ?? []).filter(keep).map(re) };
+    const alert = [entries.county, ...entries.utilities, ...entries.municipalities].some((x) => x.alert);
+    return c.json({ data: { generated_at: county.generated_at, fips, thresholds: t, alert, ...entries }, meta: { ...meta, filters: { ...t, ...(f.utility ? { utility: f.utility } : {}) } } });
+  }
+  const isAreas = id === 'live.county.areas';
+  const f = parseDetailFilters(url.searchParams, isAreas ? ['utility', 'active', 'min_customers'] : ['utility', 'min_customers'], utilities);
+  const pre = readData<{ areas?: AreaRecord[]; incidents?: IncidentRecord[] }>(tree, fileFor(e, { fips }, 'json'));
+  const generatedAt = pre?.generated_at ?? county.generated_at;
+  const list = isAreas ? filterAreas(pre?.areas ?? [], f) : filterIncidents(pre?.incidents ?? [], f);
+  const filters = Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined));
+  const title = `${isAreas ? 'Areas out' : 'Incidents'} in ${county.name}, ${county.state}`;
+  c.header('Content-Type', CONTENT_TYPE[format]);
+  if (format === 'csv') return c.body(toCsv(list, isAreas ? AREA_COLUMNS : INCIDENT_COLUMNS));
+  if (format === 'geojson') {
+    const m = { generated: generatedAt, url: `${url.origin}${urlFor(e, { fips }, Object.fromEntries(url.searchParams))}`, title, notice: meta.notice };
+    return c.body(JSON.stringify(isAreas ? areasGeoJson(list as AreaRecord[], m) : incidentsGeoJson(list as IncidentRecord[], m)));
+  }
+  const key = isAreas ? 'areas' : 'incidents';
+  return c.json({ data: { generated_at: generatedAt, fips, count: list.length, [key]: list }, meta: { ...meta, filters } });
+}
