@@ -11,6 +11,7 @@ import { loadRegistry } from '../pipeline/src/sources/registry.ts';
 import { Pipeline } from '../pipeline/src/pipeline.ts';
 import { LOOPBACK_HTTP } from '../pipeline/src/cli/start.ts';
 import { readManifest } from '../pipeline/src/publish/tree-writer.ts';
+import { benchEvents } from './bench-events.ts';
 
 const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 const T0 = new Date('2026-09-01T08:00:00Z');
@@ -75,7 +76,7 @@ try {
   await p2.close();
   clearInterval(sampler);
   const rssMb = Math.round(process.resourceUsage().maxRSS / 1024);
-  const rows = [
+  const rows: Array<{ metric: string; value: string | number; target: string }> = [
     { metric: 'sources polled', value: full.v.polled, target: '≥ 1000' },
     { metric: 'counties published', value: Object.keys(readManifest(out)!.files).filter((f) => /^api\/v1\/live\/counties\/\d{5}\.json$/.test(f)).length, target: '≥ 3143' },
     { metric: 'areas stored', value: counts.areas, target: '≥ 30000' },
@@ -94,6 +95,7 @@ try {
     { metric: 'unchanged cycle after a restart files rewritten', value: restarted.v.publish.written, target: '' },
     { metric: 'peak RSS of the pipeline (MB)', value: rssMb, target: '≤ 512' },
   ];
+  rows.push(...(await benchEvents()));
   console.table(rows);
   fs.mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
   fs.writeFileSync(path.join(ROOT, 'bench-results', 'live.json'), JSON.stringify({ at: new Date().toISOString(), node: process.version, cpus: os.cpus().length, rows, failures: full.v.failures.slice(0, 5) }, null, 2));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageEvents, type ChunkReader, type ChunkSummary, type EventIndex } from './event-pages.ts';
+import { arrayView, pageEvents, type ChunkReader, type ChunkSummary, type ChunkView, type EventIndex } from './event-pages.ts';
 import { decodeCursor, encodeCursor, parseEventQuery, type PublicEvent } from './events.ts';
 import { ApiError } from './errors.ts';
 
@@ -29,9 +29,9 @@ class Stream implements ChunkReader {
     }));
     return { max_id: this.events.length, first_id: chunks[0]?.min_id ?? 0, chunks, utilities: ['U'] };
   }
-  chunk(n: number): PublicEvent[] {
+  chunk(n: number): ChunkView {
     // A chunk read may already contain events appended after the index was read.
-    return this.events.filter((e) => Math.floor((e.id - 1) / 10) === n);
+    return arrayView(this.events.filter((e) => Math.floor((e.id - 1) / 10) === n));
   }
 }
 

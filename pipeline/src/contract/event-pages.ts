@@ -26,9 +26,22 @@ export interface EventIndex {
   utilities: string[];
 }
 
+/** One chunk's events, oldest first, however they are stored. */
+export interface ChunkView {
+  length: number;
+  id(i: number): number;
+  match(i: number, f: EventFilters): boolean;
+  event(i: number): PublicEvent;
+}
+
 export interface ChunkReader {
   index(): EventIndex;
-  chunk(n: number): PublicEvent[];
+  chunk(n: number): ChunkView;
+}
+
+/** A chunk held as an array of public events (the publisher, tests). */
+export function arrayView(events: PublicEvent[]): ChunkView {
+  return { length: events.length, id: (i) => events[i].id, match: (i, f) => matches(events[i], f), event: (i) => events[i] };
 }
 
 export interface EventPage {
@@ -40,11 +53,11 @@ export interface EventPage {
   filters: Record<string, unknown>;
 }
 
-interface Prepared { s: ChunkSummary; kinds: Set<string>; states: Set<string>; fips: Set<string>; utilities: Set<string> }
+interface Prepared { kinds: Set<string>; states: Set<string>; fips: Set<string>; utilities: Set<string> }
 const prepared = new WeakMap<ChunkSummary, Prepared>();
 function prep(s: ChunkSummary): Prepared {
   let p = prepared.get(s);
-  if (!p) prepared.set(s, (p = { s, kinds: new Set(s.kinds), states: new Set(s.states), fips: new Set(s.fips), utilities: new Set(s.utilities) }));
+  if (!p) prepared.set(s, (p = { kinds: new Set(s.kinds), states: new Set(s.states), fips: new Set(s.fips), utilities: new Set(s.utilities) }));
   return p;
 }
 
@@ -66,12 +79,13 @@ export function pageEvents(reader: ChunkReader, q: EventQuery): EventPage {
   if (q.after === null) {
     // The latest page: the newest `limit` matching events, oldest first.
     const found: PublicEvent[] = [];
-    for (let i = idx.chunks.length - 1; i >= 0 && found.length < q.limit; i--) {
-      const c = idx.chunks[i];
-      if (!mayMatch(c, q.filters)) continue;
-      const evs = reader.chunk(c.n);
+    for (let c = idx.chunks.length - 1; c >= 0 && found.length < q.limit; c--) {
+      const s = idx.chunks[c];
+      if (q.filters.since && s.last_at < q.filters.since) break;
+      if (!mayMatch(s, q.filters)) continue;
+      const v = reader.chunk(s.n);
       // Only events the index covers: a chunk read from a newer generation may already hold more.
-      for (let j = evs.length - 1; j >= 0 && found.length < q.limit; j--) if (evs[j].id <= idx.max_id && matches(evs[j], q.filters)) found.push(evs[j]);
+      for (let i = v.length - 1; i >= 0 && found.length < q.limit; i--) if (v.id(i) <= idx.max_id && v.match(i, q.filters)) found.push(v.event(i));
     }
     return { ...base, events: found.reverse(), next_cursor: encodeCursor(idx.max_id), has_more: false };
   }
@@ -79,16 +93,18 @@ export function pageEvents(reader: ChunkReader, q: EventQuery): EventPage {
   if (idx.first_id > 0 && q.after < idx.first_id - 1) throw new ApiError({ status: 410, code: 'cursor_expired', param: 'after', message: `Events before id ${idx.first_id} are no longer kept. Restart from first_cursor, or use \`since\`.` });
   const found: PublicEvent[] = [];
   let hasMore = false;
-  outer: for (const c of idx.chunks) {
-    if (c.max_id <= q.after || !mayMatch(c, q.filters)) continue;
-    for (const e of reader.chunk(c.n)) {
-      if (e.id > idx.max_id) break outer;
-      if (e.id <= q.after || !matches(e, q.filters)) continue;
+  outer: for (const s of idx.chunks) {
+    if (s.max_id <= q.after || !mayMatch(s, q.filters)) continue;
+    const v = reader.chunk(s.n);
+    for (let i = 0; i < v.length; i++) {
+      const id = v.id(i);
+      if (id > idx.max_id) break outer;
+      if (id <= q.after || !v.match(i, q.filters)) continue;
       if (found.length === q.limit) {
         hasMore = true;
         break outer;
       }
-      found.push(e);
+      found.push(v.event(i));
     }
   }
   const next = hasMore ? found[found.length - 1].id : idx.max_id;

@@ -4,7 +4,8 @@ import type { Db } from '../state/db.ts';
 import { EVENT_SELECT, type EventRow } from '../state/events.ts';
 import { loadAtlas } from '../geo/counties.ts';
 import { EVENTS_CHUNK, EVENTS_DEFAULT_LIMIT, FEED_DEFAULT_LIMIT, toPublic, type PublicEvent } from '../contract/events.ts';
-import { pageEvents, type ChunkSummary, type EventIndex } from '../contract/event-pages.ts';
+import { arrayView, pageEvents, type ChunkSummary, type EventIndex } from '../contract/event-pages.ts';
+import { toColumns } from '../contract/event-columns.ts';
 import { endpoint } from '../contract/catalogue.ts';
 import { fileFor } from '../contract/urls.ts';
 import type { TreeWriter } from './tree-writer.ts';
@@ -47,24 +48,22 @@ export async function publishEvents(w: TreeWriter, db: Db, opts: { utilities: st
   const chunks: ChunkSummary[] = rows
     .map((r) => ({ ...r, kinds: JSON.parse(r.kinds), states: JSON.parse(r.states), fips: JSON.parse(r.fips), utilities: JSON.parse(r.utilities) }))
     .filter((c, i, all) => c.last_at >= cutoff || i === all.length - 1);
-  const loaded = new Map<number, PublicEvent[]>();
+  const loaded = new Map<number, EventRow[]>();
   const load = async (n: number) => {
-    if (!loaded.has(n)) {
-      const evs = await db.all<EventRow>(`${EVENT_SELECT} WHERE id > ? AND id <= ? ORDER BY id`, [n * EVENTS_CHUNK, (n + 1) * EVENTS_CHUNK]);
-      loaded.set(n, evs.map(publicEvent));
-    }
+    if (!loaded.has(n)) loaded.set(n, await db.all<EventRow>(`${EVENT_SELECT} WHERE id > ? AND id <= ? ORDER BY id`, [n * EVENTS_CHUNK, (n + 1) * EVENTS_CHUNK]));
     return loaded.get(n)!;
   };
   for (const c of chunks) {
     const sealed = c.max_id <= summarisedTo && c.max_id === (c.n + 1) * EVENTS_CHUNK;
     if (sealed && w.keep(chunkFile(c.n))) continue;
-    putJson(w, chunkFile(c.n), { chunk: c.n, events: await load(c.n) });
+    putJson(w, chunkFile(c.n), { chunk: c.n, columns: toColumns(await load(c.n)) });
+    if (c.n < chunks.length - 2) loaded.delete(c.n); // keep memory flat when (re)writing many chunks
   }
   const index: EventIndex = { max_id: maxId, first_id: chunks[0]?.min_id ?? 0, chunks, utilities: [...opts.utilities].sort() };
   putJson(w, INDEX_FILE, index as unknown as Record<string, unknown>);
   // The newest chunks hold the latest page and the feeds.
   for (const c of chunks.slice(-2)) await load(c.n);
-  const reader = { index: () => index, chunk: (n: number) => loaded.get(n) ?? [] };
+  const reader = { index: () => index, chunk: (n: number) => arrayView((loaded.get(n) ?? []).map(publicEvent)) };
   const latest = pageEvents(reader, { filters: {}, after: null, limit: EVENTS_DEFAULT_LIMIT });
   putJson(w, fileFor(endpoint('events'), {}, 'json'), latest as unknown as Record<string, unknown>);
   const feedEvents = latest.events.slice(-FEED_DEFAULT_LIMIT);
