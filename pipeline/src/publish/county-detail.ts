@@ -11,19 +11,22 @@ import { ALERT_DEFAULTS, AREA_COLUMNS, DETAIL_NOTICE, INCIDENT_COLUMNS, areasGeo
 import { endpoint } from '../contract/catalogue.ts';
 import { fileFor, urlFor } from '../contract/urls.ts';
 import type { TreeWriter } from './tree-writer.ts';
-import { putEnvelope, putRenderedJson, putText } from './formats.ts';
+import { envelopeBasis, putEnvelope, putRenderedJson, putText } from './formats.ts';
+
+const listOf = (fips: string[]) => `[${fips.join(',')}]`;
 
 export interface CountyDetail {
   areas: AreaRecord[];
   incidents: IncidentRecord[];
 }
 
-export async function loadDetails(db: Db, sources: SourceDef[]): Promise<Map<string, CountyDetail>> {
+/** Areas and incidents of the counties with customers out (the only ones with prebuilt detail files). */
+export async function loadDetails(db: Db, sources: SourceDef[], countiesOut: string[]): Promise<Map<string, CountyDetail>> {
   const byId = new Map(sources.map((s) => [s.id, s]));
   const out = new Map<string, CountyDetail>();
   const of = (fips: string) => out.get(fips) ?? out.set(fips, { areas: [], incidents: [] }).get(fips)!;
   const areas = await db.all<{ source_id: string; fips: string | null; name: string; path: string; customers_out: number; out_display: string; out_lower: number; out_upper: number | null; masked: boolean; customers_served: number | null; etr: string | null; bbox: string | null }>(
-    'SELECT * FROM obs_area WHERE fips IS NOT NULL ORDER BY fips, source_id, path');
+    `SELECT a.* FROM obs_area a JOIN (SELECT unnest(?::VARCHAR[]) AS fips) o USING (fips) ORDER BY a.fips, a.source_id, a.path`, [listOf(countiesOut)]);
   for (const a of areas) {
     const src = byId.get(a.source_id);
     if (!src || !a.fips) continue;
@@ -36,7 +39,7 @@ export async function loadDetails(db: Db, sources: SourceDef[]): Promise<Map<str
     });
   }
   const incidents = await db.all<{ source_id: string; id: string; fips: string | null; customers_out: number; etr: string | null; crew_status: string | null; cause: string | null; started_at: string | null; lat: number | null; lon: number | null; city: string | null }>(
-    'SELECT * FROM obs_incident WHERE fips IS NOT NULL ORDER BY fips, source_id, id');
+    `SELECT i.* FROM obs_incident i JOIN (SELECT unnest(?::VARCHAR[]) AS fips) o USING (fips) ORDER BY i.fips, i.source_id, i.id`, [listOf(countiesOut)]);
   for (const i of incidents) {
     const src = byId.get(i.source_id);
     if (!src || !i.fips) continue;
@@ -81,16 +84,26 @@ export function publishCountyDetails(w: TreeWriter, counties: CountyLive[], deta
   const byId = new Map(sources.map((s) => [s.id, s]));
   const [areasE, incidentsE, alertsE] = [endpoint('live.county.areas'), endpoint('live.county.incidents'), endpoint('live.county.alerts')];
   const meta = { notice: `${notice} ${DETAIL_NOTICE}`, filters: {} };
+  /** Writes a JSON document; its CSV and GeoJSON siblings are rendered only when the JSON changed. */
+  const publish = (json: string, data: Record<string, unknown>, m: Record<string, unknown>, siblings: Array<[string, () => void]>) => {
+    const basis = envelopeBasis(data, m);
+    if (w.same(json, basis) && [json, ...siblings.map(([f]) => f)].every((f) => w.keep(f))) return;
+    putEnvelope(w, json, data, m, basis);
+    for (const [, render] of siblings) render();
+  };
   for (const c of counties) {
     if (c.customers_out <= 0) continue;
     const d = details.get(c.fips) ?? { areas: [], incidents: [] };
     const p = { fips: c.fips };
-    putEnvelope(w, fileFor(areasE, p, 'json'), { fips: c.fips, count: d.areas.length, areas: d.areas }, meta);
-    putText(w, fileFor(areasE, p, 'csv'), toCsv(d.areas, AREA_COLUMNS));
-    putRenderedJson(w, fileFor(areasE, p, 'geojson'), (g) => areasGeoJson(d.areas, { generated: g, url: `${baseUrl}${urlFor(areasE, p, { format: 'geojson' })}`, title: `Areas out in ${c.name}, ${c.state}`, notice: meta.notice }));
-    putEnvelope(w, fileFor(incidentsE, p, 'json'), { fips: c.fips, count: d.incidents.length, incidents: d.incidents }, meta);
-    putText(w, fileFor(incidentsE, p, 'csv'), toCsv(d.incidents, INCIDENT_COLUMNS));
-    putRenderedJson(w, fileFor(incidentsE, p, 'geojson'), (g) => incidentsGeoJson(d.incidents, { generated: g, url: `${baseUrl}${urlFor(incidentsE, p, { format: 'geojson' })}`, title: `Incidents in ${c.name}, ${c.state}`, notice: meta.notice }));
-    putEnvelope(w, fileFor(alertsE, p, 'json'), alertsDoc(c.fips, alertEntries(c, d, byId, statuses)), { ...meta, filters: ALERT_DEFAULTS });
+    const geo = (e: typeof areasE, title: string) => (g: string) => ({ generated: g, url: `${baseUrl}${urlFor(e, p, { format: 'geojson' })}`, title, notice: meta.notice });
+    publish(fileFor(alertsE, p, 'json'), alertsDoc(c.fips, alertEntries(c, d, byId, statuses)), { ...meta, filters: ALERT_DEFAULTS }, []);
+    publish(fileFor(areasE, p, 'json'), { fips: c.fips, count: d.areas.length, areas: d.areas }, meta, [
+      [fileFor(areasE, p, 'csv'), () => putText(w, fileFor(areasE, p, 'csv'), toCsv(d.areas, AREA_COLUMNS))],
+      [fileFor(areasE, p, 'geojson'), () => putRenderedJson(w, fileFor(areasE, p, 'geojson'), (g) => areasGeoJson(d.areas, geo(areasE, `Areas out in ${c.name}, ${c.state}`)(g)))],
+    ]);
+    publish(fileFor(incidentsE, p, 'json'), { fips: c.fips, count: d.incidents.length, incidents: d.incidents }, meta, [
+      [fileFor(incidentsE, p, 'csv'), () => putText(w, fileFor(incidentsE, p, 'csv'), toCsv(d.incidents, INCIDENT_COLUMNS))],
+      [fileFor(incidentsE, p, 'geojson'), () => putRenderedJson(w, fileFor(incidentsE, p, 'geojson'), (g) => incidentsGeoJson(d.incidents, geo(incidentsE, `Incidents in ${c.name}, ${c.state}`)(g)))],
+    ]);
   }
 }

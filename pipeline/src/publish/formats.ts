@@ -25,9 +25,10 @@ export function putText(w: TreeWriter, rel: string, text: string): void {
   w.put(rel, () => body, body);
 }
 
+export const envelopeBasis = (data: Record<string, unknown>, meta: Record<string, unknown>) => Buffer.from(JSON.stringify({ data, meta }));
+
 /** JSON with `meta` beside `data` (the county areas, incidents and alerts endpoints: spec Response envelope). */
-export function putEnvelope(w: TreeWriter, rel: string, data: Record<string, unknown>, meta: Record<string, unknown>): void {
-  const basis = Buffer.from(JSON.stringify({ data, meta }));
+export function putEnvelope(w: TreeWriter, rel: string, data: Record<string, unknown>, meta: Record<string, unknown>, basis = envelopeBasis(data, meta)): void {
   w.put(rel, (generatedAt) => Buffer.from(JSON.stringify({ data: { generated_at: generatedAt, ...data }, meta })), basis);
 }
 

@@ -44,7 +44,7 @@ export async function publishLive(w: TreeWriter, input: PublishInput): Promise<P
     putJson(w, fileFor(county, { fips: c.fips }, 'json'), countyDoc(c, simulated));
     putCsv(w, fileFor(county, { fips: c.fips }, 'csv'), COUNTY_CSV_COLUMNS, (g) => [countyCsvRow(c, g)]);
   }
-  publishCountyDetails(w, live.counties, await loadDetails(input.db, sources), sources, statuses, input.baseUrl, dataNotice(simulated));
+  publishCountyDetails(w, live.counties, await loadDetails(input.db, sources, live.counties.filter((c) => c.customers_out > 0).map((c) => c.fips)), sources, statuses, input.baseUrl, dataNotice(simulated));
   await publishEvents(w, input.db, { utilities: [...new Set(sources.map((s) => s.utility))], baseUrl: input.baseUrl, simulated, now });
   putRawJson(w, fileFor(endpoint('openapi'), {}, 'json'), buildOpenApi(simulated));
   putText(w, fileFor(endpoint('llms'), {}, 'txt'), buildLlmsTxt(simulated));

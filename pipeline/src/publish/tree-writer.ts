@@ -44,6 +44,8 @@ export interface TreeWriter {
   put(rel: string, render: (generatedAt: string) => Buffer, basis: Buffer): void;
   /** carries a file of the previous generation over unchanged; false when there is none to carry */
   keep(rel: string): boolean;
+  /** true when the previous generation has `rel` with this change basis (so its siblings can be kept too) */
+  same(rel: string, basis: Buffer): boolean;
   commit(meta: { simulated: boolean; notice: string }): Promise<PublishStats>;
 }
 
@@ -142,6 +144,10 @@ export class FsTreeWriter implements TreeWriter {
     return true;
   }
 
+  same(rel: string, basis: Buffer): boolean {
+    return this.prev?.files[rel]?.hash === hashOf(basis);
+  }
+
   async commit(meta: { simulated: boolean; notice: string }): Promise<PublishStats> {
     await this.io.onIdle();
     if (this.failure) throw this.failure; // nothing is switched in: the previous tree stays served
@@ -213,6 +219,10 @@ export class MemoryTreeWriter implements TreeWriter {
     if (!old) return false;
     this.pending.set(rel, old);
     return true;
+  }
+
+  same(rel: string, basis: Buffer): boolean {
+    return this.files.get(rel)?.entry.hash === hashOf(basis);
   }
 
   async commit(meta: { simulated: boolean; notice: string }): Promise<PublishStats> {

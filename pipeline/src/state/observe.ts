@@ -7,6 +7,9 @@ import type { Observation } from './lifecycle.ts';
 import type { SourceStatus } from './status.ts';
 import { freshness } from './status.ts';
 
+/** The lowest opening threshold of a municipality (see lifecycle.openingThreshold). */
+const MIN_MUNICIPAL_THRESHOLD = 20;
+
 export interface CycleContext {
   sources: SourceDef[];
   statuses: Map<string, SourceStatus>;
@@ -43,15 +46,33 @@ export async function observe(db: Db, live: LiveState, ctx: CycleContext): Promi
     });
   }
 
+  // Only areas that can open an outage (the lowest municipality threshold is 20) or that have one open: a national
+  // tree holds tens of thousands of quiet areas that can produce no event.
   const areas = await db.all<{ source_id: string; fips: string | null; name: string; path: string; customers_out: number; customers_served: number | null; etr: string | null }>(
-    'SELECT source_id, fips, name, path, customers_out, customers_served, etr FROM obs_area');
+    `SELECT a.source_id, a.fips, a.name, a.path, a.customers_out, a.customers_served, a.etr FROM obs_area a
+     WHERE a.customers_out >= ${MIN_MUNICIPAL_THRESHOLD}
+        OR (a.source_id || '|' || a.path) IN (SELECT key FROM outages WHERE scope = 'municipality' AND closed_at IS NULL)`);
+  const seenAreas = new Set<string>();
   for (const a of areas) {
     const src = byId.get(a.source_id);
     if (!src) continue;
+    seenAreas.add(`${a.source_id}|${a.path}`);
     out.push({
       scope: 'municipality', key: `${a.source_id}|${a.path}`, fips: a.fips, state: src.states[0], utility: src.utility, area: a.name,
       source_id: a.source_id, customers_out: a.customers_out, customers: a.customers_served, pct_out: pctOut(a.customers_out, a.customers_served),
       etr: a.etr, polled: ctx.polled.has(a.source_id), stale: stale.has(a.source_id),
+    });
+  }
+
+  // An open municipality outage whose area no longer appears in its (successfully polled) feed reads as 0 out.
+  const vanished = await db.all<{ key: string; fips: string | null; area: string | null; utility: string | null; state: string | null }>(
+    "SELECT key, fips, area, utility, state FROM outages WHERE scope = 'municipality' AND closed_at IS NULL");
+  for (const v of vanished) {
+    if (seenAreas.has(v.key)) continue;
+    const sourceId = v.key.split('|')[0];
+    out.push({
+      scope: 'municipality', key: v.key, fips: v.fips, state: v.state, utility: v.utility, area: v.area, source_id: sourceId,
+      customers_out: 0, customers: null, pct_out: null, etr: null, polled: ctx.polled.has(sourceId), stale: stale.has(sourceId),
     });
   }
 
