@@ -41,8 +41,13 @@ export async function publishLive(w: TreeWriter, input: PublishInput): Promise<P
   putJson(w, fileFor(endpoint('live.sources'), {}, 'json'), { simulated, ...sourcesDoc(sources, statuses, input.totalCustomers, now) });
   const county = endpoint('live.county');
   for (const c of live.counties) {
-    putJson(w, fileFor(county, { fips: c.fips }, 'json'), countyDoc(c, simulated));
-    putCsv(w, fileFor(county, { fips: c.fips }, 'csv'), COUNTY_CSV_COLUMNS, (g) => [countyCsvRow(c, g)]);
+    const json = fileFor(county, { fips: c.fips }, 'json');
+    const csv = fileFor(county, { fips: c.fips }, 'csv');
+    const doc = countyDoc(c, simulated);
+    // The CSV holds the same fields: when the JSON is unchanged, both are carried over without rendering.
+    if (w.same(json, Buffer.from(JSON.stringify(doc))) && w.keep(json) && w.keep(csv)) continue;
+    putJson(w, json, doc);
+    putCsv(w, csv, COUNTY_CSV_COLUMNS, (g) => [countyCsvRow(c, g)]);
   }
   publishCountyDetails(w, live.counties, await loadDetails(input.db, sources, live.counties.filter((c) => c.customers_out > 0).map((c) => c.fips)), sources, statuses, input.baseUrl, dataNotice(simulated));
   await publishEvents(w, input.db, { utilities: [...new Set(sources.map((s) => s.utility))], baseUrl: input.baseUrl, simulated, now });
