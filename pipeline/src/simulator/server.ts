@@ -28,6 +28,9 @@ export class Simulator {
   private server?: http.Server;
   requests = 0;
   baseUrl = '';
+  /** rendered bodies of the current minute (the scenario changes at most once a minute): url → body */
+  private cache = new Map<string, string>();
+  private cacheMinute = -1;
 
   constructor(private readonly opts: SimulatorOptions) {
     // By default the storm is 8 hours in (nearing landfall) at the hour the simulator starts.
@@ -96,6 +99,13 @@ export class Simulator {
     if (fault === 'garbage') return this.send(req, res, 200, '<html><body>Service temporarily unavailable</body></html>', 'text/html');
     if (fault === 'schema') return this.send(req, res, 200, JSON.stringify({ unexpected: true, version: 99 }));
     const now = this.opts.clock();
+    const minute = Math.floor(now.getTime() / 60_000);
+    if (minute !== this.cacheMinute) {
+      this.cache = new Map();
+      this.cacheMinute = minute;
+    }
+    const cached = this.cache.get(req.url ?? '');
+    if (cached !== undefined) return this.send(req, res, 200, cached);
     const bucket = Math.floor(now.getTime() / 300_000);
     const rest = parts.slice(2).join('/');
     let body: unknown;
@@ -116,11 +126,20 @@ export class Simulator {
     } else {
       return this.send(req, res, 404, JSON.stringify({ error: 'no such simulated resource' }));
     }
-    this.send(req, res, 200, JSON.stringify(body));
+    const text = JSON.stringify(body);
+    this.cache.set(req.url ?? '', text);
+    this.send(req, res, 200, text);
   }
 
+  private readonly etags = new Map<string, string>();
+
   private send(req: http.IncomingMessage, res: http.ServerResponse, status: number, body: string, type = 'application/json'): void {
-    const etag = `"${createHash('sha1').update(body).digest('hex').slice(0, 20)}"`;
+    let etag = this.etags.get(body);
+    if (!etag) {
+      etag = `"${createHash('sha1').update(body).digest('hex').slice(0, 20)}"`;
+      if (this.etags.size > 5_000) this.etags.clear();
+      this.etags.set(body, etag);
+    }
     if (status === 200 && req.headers['if-none-match'] === etag) {
       res.writeHead(304, { ETag: etag });
       return void res.end();

@@ -59,7 +59,7 @@ export async function evaluateCycle(db: Db, observations: Observation[], ctx: Cy
     const { next, events } = step(prev, o, now, () => createHash('sha256').update(`${k}|${now.toISOString()}`).digest('hex').slice(0, 16));
     drafts.push(...events);
     if (next) {
-      if (next !== prev) changed.push(next);
+      if (!prev || OUTAGE_COLUMNS.some((c) => next[c] !== prev[c])) changed.push(next);
     } else if (prev) closed.push(prev);
   }
   // Feed freshness transitions.
