@@ -14,7 +14,7 @@ export function register(program: Command): void {
       const sourcesFile = existsSync(cfg.sources) || !existsSync(simulatedRegistry) ? cfg.sources : simulatedRegistry;
       const sources = loadSources(sourcesFile, log);
       const simulated = sourcesFile === simulatedRegistry || readFileSync(sourcesFile, 'utf8').includes('(simulated)');
-      const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock: clockFor(cfg, true), simulated });
+      const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock: clockFor(cfg, true), simulated, baseUrl: cfg.baseUrl });
       try {
         const stats = await pipeline.build();
         log(`build: ${stats.written} files written, ${stats.unchanged} unchanged, ${stats.removed} removed · ${Date.now() - t0} ms → ${cfg.out}`);

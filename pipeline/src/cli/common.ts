@@ -12,6 +12,7 @@ export interface CommonConfig {
   state: string;
   now: Date | null;
   speed: number;
+  baseUrl: string;
 }
 
 const schema = z.object({
@@ -20,6 +21,7 @@ const schema = z.object({
   state: z.string().default('state'),
   now: z.string().optional(),
   speed: z.coerce.number().positive().default(1),
+  baseUrl: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:8787'),
 });
 
 export function addCommonOptions(cmd: Command): Command {
@@ -28,7 +30,8 @@ export function addCommonOptions(cmd: Command): Command {
     .addOption(new Option('--out <dir>', 'directory the prebuilt tree is published into').default('public'))
     .addOption(new Option('--state <dir>', 'directory of the DuckDB state database').default('state'))
     .addOption(new Option('--now <iso>', 'injected clock: the instant every time-based rule uses (ISO-8601)'))
-    .addOption(new Option('--speed <n>', 'clock speed factor for long-running commands (1 = real time)').default('1'));
+    .addOption(new Option('--speed <n>', 'clock speed factor for long-running commands (1 = real time)').default('1'))
+    .addOption(new Option('--base-url <url>', 'public URL of the deployment, for absolute links in feeds and GeoJSON').default('http://127.0.0.1:8787'));
 }
 
 export function parseCommon(raw: Record<string, unknown>): CommonConfig {
@@ -42,7 +45,7 @@ export function parseCommon(raw: Record<string, unknown>): CommonConfig {
       throw new UsageError(`--now: ${(err as Error).message}`);
     }
   }
-  return { sources: path.resolve(r.data.sources), out: path.resolve(r.data.out), state: path.resolve(r.data.state), now, speed: r.data.speed };
+  return { sources: path.resolve(r.data.sources), out: path.resolve(r.data.out), state: path.resolve(r.data.state), now, speed: r.data.speed, baseUrl: r.data.baseUrl.replace(/\/+$/, '') };
 }
 
 /** A fixed clock for one-shot commands with --now; a running clock (from --now, at --speed) otherwise. */

@@ -14,7 +14,7 @@ export function register(program: Command): void {
       const clock = clockFor(cfg, Boolean(raw.once));
       const sources = loadSources(cfg.sources, log);
       const progress = progressReporter('polling');
-      const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock, simulated: false, onProgress: progress.onProgress });
+      const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock, simulated: false, baseUrl: cfg.baseUrl, onProgress: progress.onProgress });
       try {
         if (raw.once) {
           const s = await pipeline.cycle({ all: Boolean(raw.all) });

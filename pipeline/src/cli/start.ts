@@ -31,7 +31,7 @@ export function register(program: Command): void {
       const { sources } = parseRegistry(csv);
       log(`simulator: ${sources.length} SIMULATED sources at ${sim.baseUrl} (registry: ${registryFile})`);
       const progress = progressReporter('polling');
-      const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock, simulated: true, http: LOOPBACK_HTTP, onProgress: progress.onProgress });
+      const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock, simulated: true, http: LOOPBACK_HTTP, baseUrl: raw.baseUrl === 'http://127.0.0.1:8787' ? `http://127.0.0.1:${raw.port}` : cfg.baseUrl, onProgress: progress.onProgress });
       const first = await pipeline.cycle({ all: true });
       progress.stop();
       log(formatSummary(first));

@@ -55,7 +55,7 @@ export function createApp(opts: AppOptions): Hono {
     await next();
     c.header('Access-Control-Allow-Origin', '*');
     c.header('Access-Control-Expose-Headers', 'ETag, X-Request-Id, X-API-Version, X-Data-Notice');
-    if (c.req.path.startsWith('/api/v1') || c.req.path === '/llms.txt') {
+    if (c.req.path.startsWith('/api/v1') || c.req.path.startsWith('/feeds/') || c.req.path === '/llms.txt') {
       c.header('X-Request-Id', randomUUID());
       c.header('X-API-Version', '1');
       c.header('X-Data-Notice', notice());
