@@ -28,6 +28,15 @@ interface Cached {
   body: string;
 }
 
+/** A body that is not JSON (an HTML error page, a truncated answer) is a `bad_body` poll failure. */
+export function parseJson(url: string, body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw new SourceError('bad_body', `${url} did not return JSON (starts with ${JSON.stringify(body.slice(0, 40))})`);
+  }
+}
+
 export interface FetchResult {
   body: string;
   status: number;
@@ -63,12 +72,7 @@ export class HttpClient {
   }
 
   async getJson(url: string, priority = 0): Promise<unknown> {
-    const res = await this.get(url, priority);
-    try {
-      return JSON.parse(res.body);
-    } catch {
-      throw new SourceError('bad_body', `${url} did not return JSON (starts with ${JSON.stringify(res.body.slice(0, 40))})`);
-    }
+    return parseJson(url, (await this.get(url, priority)).body);
   }
 
   private async fetchOnce(url: string): Promise<FetchResult> {
@@ -148,12 +152,7 @@ export class SourceHttp {
   }
 
   async getJson(url: string, priority = 0): Promise<unknown> {
-    const res = await this.get(url, priority);
-    try {
-      return JSON.parse(res.body);
-    } catch {
-      throw new SourceError('bad_body', `${url} did not return JSON (starts with ${JSON.stringify(res.body.slice(0, 40))})`);
-    }
+    return parseJson(url, (await this.get(url, priority)).body);
   }
 
   /** True when every request of this poll was answered 304: the upstream says nothing changed. */
