@@ -5,6 +5,8 @@ export class SourceError extends Error {
   constructor(
     readonly reason: 'timeout' | 'network' | 'http_status' | 'too_large' | 'bad_body' | 'schema' | 'config',
     message: string,
+    /** the HTTP status, for `http_status` */
+    readonly status?: number,
   ) {
     super(message);
     this.name = 'SourceError';

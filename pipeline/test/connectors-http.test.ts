@@ -40,7 +40,7 @@ afterAll(() => server.close());
 const run = async (def: ReturnType<typeof sourceDef>) => {
   const http = new HttpClient();
   const c = connectorFor(def.connector);
-  const snap = c.normalize(await c.fetch({ http, source: def, priority: 0 }), def);
+  const snap = c.normalize(await c.fetch({ http: http.forSource(), source: def, priority: 0 }), def);
   await http.close();
   return snap;
 };

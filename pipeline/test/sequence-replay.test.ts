@@ -12,6 +12,9 @@ import { parseRegistry } from '../src/sources/registry.ts';
 import { Pipeline } from '../src/pipeline.ts';
 import { MemoryTreeWriter } from '../src/publish/tree-writer.ts';
 import { startServer } from '../src/serve/server.ts';
+import { LOOPBACK_HTTP } from '../src/cli/start.ts';
+import polyline from '@mapbox/polyline';
+import { quadkeyFor } from '../src/sources/kubra/clusters.ts';
 import { sharedPath } from './shared-data.ts';
 
 interface Version { version: number; file: string; at: string; sum: number; records: number }
@@ -175,6 +178,62 @@ describe('replay: the event stream during Hurricane Ian, through the real server
       await server.close();
       await p.close();
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('replay: LG&E/KU outages from the Kubra cluster layer (August 2023)', () => {
+  // The recording is the scraper's per-outage flattening of Kubra cluster tiles; we serve it back as tiles in Kubra's
+  // shape (quadkey-addressed, clustered above zoom 10, points as encoded polylines, sharded by {qkh}).
+  const seq = 'lgeku-kubra-incidents-aug-2023';
+  const all = versions(seq);
+  type Rec = { id: string; etr: string; cause: string; custAffected: number; crewStatus: string | null; startTime: string; latitude: number; longitude: number };
+  let replay: Awaited<ReturnType<typeof replayServer>>;
+  beforeAll(async () => {
+    replay = await replayServer(seq, (raw, url) => {
+      const recs = JSON.parse(raw.toString('utf8')) as Rec[];
+      const json = (v: unknown) => Buffer.from(JSON.stringify(v));
+      if (url.pathname.endsWith('/currentState')) return json({ stormcenterDeploymentId: 'd1', data: { interval_generation_data: 'data/g0', cluster_interval_generation_data: 'cluster-data/{qkh}/g1/g2' } });
+      if (url.pathname.includes('/configuration/')) return json({ config: { reports: [{ id: 'county', type: 'county' }], layers: { data: { interval_generation_data: [{ id: 'cluster-1', type: 'CLUSTER_LAYER_1' }] } } } });
+      if (url.pathname.endsWith('_report.json')) return json({ file_data: { areas: [], totals: { cust_a: { val: recs.reduce((s, r) => s + r.custAffected, 0) }, cust_s: 1_000_000 } } });
+      const q = /\/public\/cluster-1\/([0-3]+)\.json$/.exec(url.pathname)?.[1] ?? '';
+      const shard = /cluster-data\/(\d{3})\//.exec(url.pathname)?.[1];
+      if (shard !== q.slice(-3).split('').reverse().join('')) return json({ error: 'wrong shard' });
+      const inside = recs.filter((r) => quadkeyFor(r.longitude, r.latitude, q.length) === q);
+      const rec = (r: Rec) => ({ id: `x-${r.id}`, desc: { cluster: false, inc_id: r.id, cust_a: { val: r.custAffected }, etr: r.etr, start_time: r.startTime, cause: { 'EN-US': r.cause }, crew_status: r.crewStatus }, geom: { p: [polyline.encode([[r.latitude, r.longitude]])] } });
+      if (q.length >= 11) return json({ file_data: inside.map(rec) });
+      const groups = new Map<string, Rec[]>();
+      for (const r of inside) groups.set(quadkeyFor(r.longitude, r.latitude, q.length + 1), [...(groups.get(quadkeyFor(r.longitude, r.latitude, q.length + 1)) ?? []), r]);
+      return json({ file_data: [...groups.values()].map((g) => (g.length === 1 ? rec(g[0]) : { desc: { cluster: true, n_out: g.length, cust_a: { val: g.reduce((s, r) => s + r.custAffected, 0) } }, geom: { p: [polyline.encode([[g[0].latitude, g[0].longitude]])] } })) });
+    });
+  });
+  afterAll(() => replay.server.close());
+
+  it('walks the tiles down through clusters and finds every recorded outage', async () => {
+    const clock = manualClock(new Date(all[0].at));
+    const mem = new MemoryTreeWriter(clock());
+    const options = JSON.stringify({ incidents: true, bbox: [-89.6, 36.5, -81.9, 39.2], min_zoom: 6 }).replace(/"/g, '""'); // Kentucky
+    const { sources } = parseRegistry(`id,utility,state,connector,url,interval_min,tier,options\nlgeku,LG&E and KU,KY,kubra,${replay.base}/stormcenter/api/v1/stormcenters/i/views/v/currentState?preview=false,15,1,"${options}"\n`);
+    const p = await Pipeline.open({ stateDir: ':memory:', outDir: '', sources, clock, simulated: false, http: LOOPBACK_HTTP, writer: (now) => ((mem.now = now), mem) });
+    try {
+      for (const v of all.filter((_, i) => i % 12 === 0)) {
+        replay.state.file = v.file;
+        clock.set(new Date(v.at));
+        const s = await p.cycle({ all: true });
+        expect(s.failures).toEqual([]);
+        const rows = await p.db.all<{ n: number; customers: number; located: number; ky: number }>(
+          "SELECT count(*)::INT AS n, sum(customers_out)::INT AS customers, count(fips)::INT AS located, count(*) FILTER (WHERE fips LIKE '21%')::INT AS ky FROM obs_incident");
+        expect(rows[0].n, `version ${v.version}`).toBe(v.records);
+        expect(rows[0].customers).toBe(v.sum);
+        expect(rows[0].located).toBe(v.records);
+        // LG&E/KU also serves a few customers just over the line (Virginia, Tennessee): nearly all are in Kentucky.
+        expect(rows[0].ky).toBeGreaterThanOrEqual(Math.floor(v.records * 0.95));
+      }
+      const [one] = await p.db.all<{ cause: string; started_at: string }>('SELECT cause, started_at FROM obs_incident LIMIT 1');
+      expect(one.cause.length).toBeGreaterThan(0);
+      expect(one.started_at).toMatch(/^2023-08-/);
+    } finally {
+      await p.close();
     }
   });
 });

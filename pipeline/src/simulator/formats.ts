@@ -5,6 +5,8 @@ import { stateByFips } from '../geo/states.ts';
 import type { Scenario } from './scenario.ts';
 import type { SimUtility } from './utilities.ts';
 import { unit } from './random.ts';
+import polyline from '@mapbox/polyline';
+import { quadkeyFor } from '../sources/kubra/clusters.ts';
 
 export interface CountyState {
   fips: string;
@@ -146,4 +148,34 @@ const fmt = (n: number) => n.toLocaleString('en-US');
 
 export function fplCounties(s: Scenario, u: SimUtility, at: Date) {
   return { outages: countyStates(s, u, at).map((c) => ({ 'County Name': c.name, 'Customers Out': fmt(c.out), 'Customers Served': fmt(c.served) })) };
+}
+
+/** Kubra cluster-layer tile: the utility's outages under `quadkey`, clustered per child tile below zoom 11. */
+export function kubraTile(s: Scenario, u: SimUtility, at: Date, quadkey: string): { file_data: unknown[] } | null {
+  const z = quadkey.length;
+  const inside = incidents(s, u, at).filter((i) => quadkeyFor(i.lon, i.lat, z) === quadkey);
+  if (inside.length === 0) return null;
+  const record = (i: SimIncident) => ({
+    id: `${quadkey}-${i.id}`, title: 'Outage',
+    desc: { cluster: false, inc_id: i.id, n_out: 1, cust_a: { val: i.customers }, etr: new Date(i.etr).toISOString(), start_time: new Date(i.start).toISOString(), cause: { 'EN-US': i.cause }, crew_status: i.crew },
+    geom: { p: [polyline.encode([[i.lat, i.lon]])] },
+  });
+  if (z >= 11) return { file_data: inside.map(record) };
+  const groups = new Map<string, SimIncident[]>();
+  for (const i of inside) {
+    const child = quadkeyFor(i.lon, i.lat, z + 1);
+    groups.set(child, [...(groups.get(child) ?? []), i]);
+  }
+  return {
+    file_data: [...groups.entries()].map(([child, list]) => list.length === 1 ? record(list[0]) : {
+      id: `${child}-cluster`, title: 'Cluster',
+      desc: { cluster: true, n_out: list.length, cust_a: { val: list.reduce((a, i) => a + i.customers, 0) } },
+      geom: { p: [polyline.encode([[list[0].lat, list[0].lon]])] },
+    }),
+  };
+}
+
+/** Zoom-7 tiles covering the utility's counties (the registry's `quadkeys` option). */
+export function rootQuadkeys(s: Scenario, u: SimUtility): string[] {
+  return [...new Set([...u.counties.keys()].map((f) => { const [lon, lat] = s.interiorPoint(f); return quadkeyFor(lon, lat, 7); }))].sort();
 }

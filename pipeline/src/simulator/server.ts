@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Clock } from '../clock.ts';
 import { Scenario, type ScenarioOptions } from './scenario.ts';
 import { planUtilities, type SimUtility, type UtilityPlan } from './utilities.ts';
-import { arcgisPage, fplCounties, kubraReport, niscSummary, type RenderOptions } from './formats.ts';
+import { arcgisPage, fplCounties, kubraReport, kubraTile, niscSummary, rootQuadkeys, type RenderOptions } from './formats.ts';
 
 export type Fault = 'timeout' | 'http500' | 'garbage' | 'schema';
 
@@ -77,7 +77,9 @@ export class Simulator {
   }
 
   private optionsFor(u: SimUtility): string {
-    return u.connector === 'arcgis' ? JSON.stringify({ mode: 'incidents', page_size: 200 }) : '';
+    if (u.connector === 'arcgis') return JSON.stringify({ mode: 'incidents', page_size: 200 });
+    if (u.connector === 'kubra') return JSON.stringify({ incidents: true, quadkeys: rootQuadkeys(this.scenario, u) });
+    return '';
   }
 
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -112,7 +114,16 @@ export class Simulator {
     if (u.connector === 'kubra' && rest.endsWith('/currentState')) {
       body = { stormcenterDeploymentId: `${u.id}-deployment`, data: { interval_generation_data: `kubra/${u.id}/data/${bucket}`, cluster_interval_generation_data: `kubra/${u.id}/cluster-data/${bucket}` } };
     } else if (u.connector === 'kubra' && /\/configuration\/[^/]+$/.test(rest)) {
-      body = { config: { reports: { data: { interval_generation_data: [{ id: 'county', type: 'county', title: 'Outages by County' }] } } } };
+      body = {
+        config: {
+          reports: { data: { interval_generation_data: [{ id: 'county', type: 'county', title: 'Outages by County' }] } },
+          layers: { data: { interval_generation_data: [{ id: 'thematic-1', type: 'THEMATIC_LAYER' }, { id: 'cluster-1', type: 'CLUSTER_LAYER_1' }] } },
+        },
+      };
+    } else if (u.connector === 'kubra' && /^cluster-data\/\d+\/public\/cluster-1\/[0-3]+\.json$/.test(rest)) {
+      const tile = kubraTile(this.scenario, u, new Date(Number(parts[3]) * 300_000), parts[6].replace('.json', ''));
+      if (!tile) return this.send(req, res, 404, JSON.stringify({ error: 'no outages in this tile' }));
+      body = tile;
     } else if (u.connector === 'kubra' && /^data\/\d+\/public\/reports\/county_report\.json$/.test(rest)) {
       body = kubraReport(this.scenario, u, new Date(Number(parts[3]) * 300_000), this.render);
     } else if (u.connector === 'nisc' && rest === 'data/summary.json') {

@@ -4,7 +4,7 @@ import type { SourceDef } from './registry.ts';
 import type { Snapshot } from './snapshot.ts';
 
 export interface FetchContext {
-  http: Pick<SourceHttp, 'get' | 'getJson'>;
+  http: Pick<SourceHttp, 'get' | 'getJson' | 'getJsonOrNull'>;
   source: SourceDef;
   /** p-queue priority: higher tiers first */
   priority: number;

@@ -97,7 +97,7 @@ export class HttpClient {
     }
     if (res.statusCode < 200 || res.statusCode >= 300) {
       await res.body.dump();
-      throw new SourceError('http_status', `${url} answered HTTP ${res.statusCode}`);
+      throw new SourceError('http_status', `${url} answered HTTP ${res.statusCode}`, res.statusCode);
     }
     const declared = Number(res.headers['content-length'] ?? NaN);
     if (declared > this.options.maxBytes) {
@@ -153,6 +153,16 @@ export class SourceHttp {
 
   async getJson(url: string, priority = 0): Promise<unknown> {
     return parseJson(url, (await this.get(url, priority)).body);
+  }
+
+  /** JSON, or null when the resource does not exist (403/404: Kubra answers so for tiles without outages). */
+  async getJsonOrNull(url: string, priority = 0): Promise<unknown> {
+    try {
+      return await this.getJson(url, priority);
+    } catch (err) {
+      if (err instanceof SourceError && (err.status === 403 || err.status === 404)) return null;
+      throw err;
+    }
   }
 
   /** True when every request of this poll was answered 304: the upstream says nothing changed. */

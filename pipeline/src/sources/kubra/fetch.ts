@@ -3,6 +3,7 @@ import type { FetchContext } from '../connector.ts';
 import { SourceError } from '../../errors.ts';
 import { parseUpstream } from '../parse.ts';
 import { configurationSchema, currentStateSchema, reportRefSchema, type KubraRaw } from './schema.ts';
+import { clusterLayerId, walkClusters } from './clusters.ts';
 
 /** Report ids listed in a configuration, county reports first. */
 export function reportIds(config: unknown): string[] {
@@ -29,10 +30,18 @@ export async function fetch(ctx: FetchContext): Promise<KubraRaw> {
   const configuration = parseUpstream(configurationSchema, await ctx.http.getJson(configUrl.href, ctx.priority), 'Kubra configuration');
   const wanted = typeof ctx.source.options.report_id === 'string' ? [ctx.source.options.report_id] : reportIds(configuration);
   const origin = stateUrl.origin;
+  // Individual outages from the cluster layer, when the registry asks for them (options.incidents).
+  let clusters: KubraRaw['clusters'];
+  if (ctx.source.options.incidents === true) {
+    const layer = clusterLayerId(configuration);
+    const clusterPath = current.data.cluster_interval_generation_data;
+    if (!layer || typeof clusterPath !== 'string') throw new SourceError('schema', 'Kubra deployment has no CLUSTER_LAYER or cluster data path, but options.incidents is set');
+    clusters = await walkClusters(ctx, origin, clusterPath, layer);
+  }
   if (wanted.length > 0) {
     const report = await ctx.http.getJson(`${origin}/${dataPath}/public/reports/${wanted[0]}_report.json`, ctx.priority);
-    return { report };
+    return { report, clusters };
   }
   const thematic = await ctx.http.getJson(`${origin}/${dataPath}/public/thematic-1/thematic_areas.json`, ctx.priority);
-  return { thematic };
+  return { thematic, clusters };
 }

@@ -63,3 +63,24 @@ describe('kubra normalize', () => {
     expect(() => normalize({ report: { file_data: { areas: 'nope' } } }, kubra())).toThrow(/unexpected shape/);
   });
 });
+
+describe('kubra cluster layer', () => {
+  it('computes Bing quadkeys, shards tile paths by {qkh} and finds the cluster layer', async () => {
+    const { quadkeyFor, tileUrl, clusterLayerId, quadkeysForBbox } = await import('./clusters.ts');
+    // Bing Maps Tile System: tile (3, 5) at level 3 is quadkey 213; its north-west corner is lon -45, lat ≈ -40.98.
+    expect(quadkeyFor(-44.9, -41.0, 3)).toBe('213');
+    expect(quadkeyFor(0.1, 0.1, 1)).toBe('1');
+    expect(tileUrl('https://kubra.io', 'cluster-data/{qkh}/a/b', 'cluster-1', '0320012')).toBe('https://kubra.io/cluster-data/210/a/b/public/cluster-1/0320012.json');
+    expect(clusterLayerId({ config: { layers: { data: { interval_generation_data: [{ id: 't', type: 'THEMATIC_LAYER' }, { id: 'cluster-3', type: 'CLUSTER_LAYER_3' }] } } } })).toBe('cluster-3');
+    expect(quadkeysForBbox([-89.6, 36.5, -81.9, 39.2], 6)).toEqual(['032000', '032001', '032002', '032003']);
+  });
+
+  it('turns cluster-layer outages into incidents with localised cause and crew status', () => {
+    const raw = {
+      report: { file_data: { areas: [] } },
+      clusters: [{ desc: { inc_id: 42, cust_a: { val: 7 }, etr: '2023-08-08T00:30:00Z', cause: { 'EN-US': 'Tree contact' }, crew_status: 'Crew dispatched', start_time: '2023-08-07T22:06:21Z' }, lat: 38.25, lon: -85.76 }],
+    };
+    const snap = normalize(raw, kubra({ states: ['KY'] }));
+    expect(snap.incidents).toEqual([{ id: '42', fips: '21111', customers_out: 7, etr: '2023-08-08T00:30:00.000Z', crew_status: 'Crew dispatched', cause: 'Tree contact', started_at: '2023-08-07T22:06:21.000Z', lat: 38.25, lon: -85.76, city: null }]);
+  });
+});

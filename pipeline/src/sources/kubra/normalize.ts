@@ -2,7 +2,9 @@
 // Masking: `cust_a.masked: true` or the sentinel 999999 means "fewer than the mask floor" (option `mask_floor`,
 // default 5). Such an area shows `<5`, counts as 1 (its lower bound) in sums, and carries out_upper = floor − 1.
 import type { SourceDef } from '../registry.ts';
-import { addCounty, emptySnapshot, toIso, type AreaCount, type CountyCount, type Snapshot } from '../snapshot.ts';
+import { addCounty, emptySnapshot, toIso, type AreaCount, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
+import { loadAtlas } from '../../geo/counties.ts';
+import type { ClusterRecord } from './clusters.ts';
 import { parseUpstream } from '../parse.ts';
 import { matchCounty } from '../../geo/match.ts';
 import { findState } from '../../geo/states.ts';
@@ -31,10 +33,27 @@ export function readCount(v: z.infer<typeof countSchema> | undefined, floor: num
 const nameOf = (a: KubraArea): string => (a.name ?? a.area_name ?? a.key ?? a.areaId ?? '').trim();
 
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
-  const snap = emptySnapshot(source.utility);
   const floor = typeof source.options.mask_floor === 'number' ? source.options.mask_floor : 5;
+  const snap = raw && typeof raw === 'object' && 'thematic' in raw ? normalizeThematic((raw as { thematic: unknown }).thematic, source, floor) : normalizeReport(raw, source, floor);
+  const clusters = (raw as { clusters?: ClusterRecord[] } | null)?.clusters;
+  if (clusters) snap.incidents = clusters.map(incidentOf).sort((a, b) => a.id.localeCompare(b.id));
+  return snap;
+}
+
+/** A cluster-layer record as an incident; `cause` and `crew_status` may be localised objects ({"EN-US": …}). */
+function incidentOf(r: ClusterRecord): Incident {
+  const text = (v: unknown): string | null => (typeof v === 'string' ? v : v && typeof v === 'object' ? (Object.entries(v as Record<string, string>).find(([k]) => /^en/i.test(k))?.[1] ?? Object.values(v as Record<string, string>)[0] ?? null) : null);
+  const count = r.desc.cust_a?.val;
+  return {
+    id: String(r.desc.inc_id ?? r.id ?? `${r.lat},${r.lon}`), fips: r.lat !== null && r.lon !== null ? loadAtlas().locate(r.lon, r.lat) ?? null : null,
+    customers_out: typeof count === 'number' && count >= 0 && count !== MASK_SENTINEL ? Math.round(count) : 1, etr: toIso(r.desc.etr),
+    crew_status: text(r.desc.crew_status), cause: text(r.desc.cause), started_at: toIso(r.desc.start_time), lat: r.lat, lon: r.lon, city: null,
+  };
+}
+
+function normalizeReport(raw: unknown, source: SourceDef, floor: number): Snapshot {
+  const snap = emptySnapshot(source.utility);
   const counties = new Map<string, CountyCount>();
-  if (raw && typeof raw === 'object' && 'thematic' in raw) return normalizeThematic((raw as { thematic: unknown }).thematic, source, floor);
   const report = parseUpstream(reportSchema, (raw as { report?: unknown })?.report ?? raw, 'Kubra report');
 
   const walk = (area: KubraArea, state: string, path: string[], county: string | null, inState: boolean): void => {

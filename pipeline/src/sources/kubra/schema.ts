@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 export const currentStateSchema = z.object({
   stormcenterDeploymentId: z.string().min(1),
-  data: z.object({ interval_generation_data: z.string().min(1) }).loose(),
+  data: z.object({ interval_generation_data: z.string().min(1), cluster_interval_generation_data: z.string().optional() }).loose(),
 }).loose();
 
 /** Reports are listed under config.reports (array, or object holding arrays) with an id and a type. */
@@ -58,5 +58,6 @@ export const thematicSchema = z.object({
   }).loose()),
 }).loose();
 
-/** What fetch hands to normalize: the report when the deployment has one, the thematic areas otherwise. */
-export type KubraRaw = { report: unknown } | { thematic: unknown };
+/** What fetch hands to normalize: the report when the deployment has one, the thematic areas otherwise; plus the
+ * outages of the cluster layer when the registry asks for them. */
+export type KubraRaw = ({ report: unknown } | { thematic: unknown }) & { clusters?: import('./clusters.ts').ClusterRecord[] };
