@@ -67,7 +67,9 @@ export class Pipeline {
   static async open(opts: PipelineOptions): Promise<Pipeline> {
     const db = await Db.open(opts.stateDir);
     await syncSources(db, opts.sources);
-    return new Pipeline(opts, db, new HttpClient(opts.http));
+    const http = new HttpClient(opts.http);
+    http.now = () => opts.clock().getTime();
+    return new Pipeline(opts, db, http);
   }
 
   get sources(): SourceDef[] {
@@ -87,6 +89,8 @@ export class Pipeline {
       this.opts.onProgress?.(++done, due.length);
       return o;
     }));
+    // Cached bodies outlive a source's longest (un-hardened) interval only if the upstream moved on to new URLs.
+    this.http.evict(2 * Math.max(...this.opts.sources.map((s) => s.interval_min), 15) * 60_000);
     const tPoll = Date.now();
     for (const o of outcomes) statuses.set(o.source.id, this.nextStatus(o, statuses.get(o.source.id), now, watched.has(o.source.id)));
     const ctx: CycleContext = { sources: this.opts.sources, statuses, polled: new Set(outcomes.filter((o) => o.ok).map((o) => o.source.id)), now };

@@ -26,6 +26,8 @@ interface Cached {
   etag: string | null;
   lastModified: string | null;
   body: string;
+  /** when it was last used (ms since epoch, on the caller's clock) */
+  usedAt: number;
 }
 
 /** A body that is not JSON (an HTML error page, a truncated answer) is a `bad_body` poll failure. */
@@ -49,6 +51,8 @@ export class HttpClient {
   private readonly agent: Dispatcher;
   private readonly queues = new Map<string, PQueue>();
   private readonly validators = new Map<string, Cached>();
+  /** the caller's clock, for cache ageing */
+  now: () => number = Date.now;
   requests = 0;
 
   constructor(options: Partial<HttpOptions> = {}) {
@@ -78,6 +82,7 @@ export class HttpClient {
   private async fetchOnce(url: string): Promise<FetchResult> {
     this.requests += 1;
     const cached = this.validators.get(url);
+    if (cached) cached.usedAt = this.now();
     const headers: Record<string, string> = { 'user-agent': this.options.userAgent, accept: 'application/json, text/plain, */*' };
     if (cached?.etag) headers['if-none-match'] = cached.etag;
     if (cached?.lastModified) headers['if-modified-since'] = cached.lastModified;
@@ -123,8 +128,17 @@ export class HttpClient {
     const body = Buffer.concat(chunks).toString('utf8');
     const etag = (res.headers.etag as string | undefined) ?? null;
     const lastModified = (res.headers['last-modified'] as string | undefined) ?? null;
-    if (etag || lastModified) this.validators.set(url, { etag, lastModified, body });
+    if (etag || lastModified) this.validators.set(url, { etag, lastModified, body, usedAt: this.now() });
     return { body, status: res.statusCode, notModified: false, bytes: size };
+  }
+
+  /**
+   * Forgets cached bodies not used for `maxAgeMs`. Vendors rotate data paths (Kubra's change every few minutes), so
+   * without this a long-running poll loop would keep every body it ever saw.
+   */
+  evict(maxAgeMs: number): void {
+    const cutoff = this.now() - maxAgeMs;
+    for (const [url, c] of this.validators) if (c.usedAt < cutoff) this.validators.delete(url);
   }
 
   /** A view for one source's poll that counts its requests and how many came back 304 Not Modified. */
