@@ -11,6 +11,7 @@ import { computeLive, recordFrame, type LiveState } from './state/rollup.ts';
 import { observe, type CycleContext } from './state/observe.ts';
 import { evaluateCycle, type EventRow } from './state/events.ts';
 import { loadCountyModel } from './geo/county-model.ts';
+import { countyModel } from './history/import.ts';
 import { FsTreeWriter, type PublishStats, type TreeWriter } from './publish/tree-writer.ts';
 import { publishLive } from './publish/publish.ts';
 import type { FrameRow } from './publish/documents.ts';
@@ -98,7 +99,7 @@ export class Pipeline {
     const { live, events } = await this.db.transaction(async () => {
       await writeOutcomes(this.db, outcomes);
       await saveStatuses(this.db, outcomes.map((o) => statuses.get(o.source.id)!));
-      const live = await computeLive(this.db, this.opts.sources, statuses, loadCountyModel(), now);
+      const live = await computeLive(this.db, this.opts.sources, statuses, await countyModel(this.db, loadCountyModel()), now);
       const events = await evaluateCycle(this.db, await observe(this.db, live, ctx), ctx);
       await recordFrame(this.db, live, now);
       return { live, events };
@@ -189,7 +190,7 @@ export class Pipeline {
   }
 
   private async publish(statuses: Map<string, SourceStatus>, now: Date, computed: LiveState | null) {
-    const model = loadCountyModel();
+    const model = await countyModel(this.db, loadCountyModel());
     const live = computed ?? (await computeLive(this.db, this.opts.sources, statuses, model, now));
     const since = new Date(now.getTime() - TIMELINE_MAX_HOURS * 3_600_000).toISOString();
     const frames = await this.db.all<FrameRow>('SELECT frame_at AS "at", state, customers_out, pct_out, band FROM state_frames WHERE frame_at > ? AND frame_at <= ? ORDER BY frame_at, state', [since, now.toISOString()]);

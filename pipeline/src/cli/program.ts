@@ -8,12 +8,13 @@ import { register as sources } from './sources.ts';
 import { register as hostConfig } from './host-config.ts';
 import { register as exportCmd } from './export.ts';
 import { register as simulate } from './simulate.ts';
+import { register as importCmd } from './import.ts';
 
 export function buildProgram(): Command {
   const program = new Command('outage')
     .description('US power outage data: poll utility feeds, publish a prebuilt /api/v1 tree, serve it')
     .showHelpAfterError()
     .exitOverride();
-  for (const r of [start, poll, build, serve, sources, simulate, exportCmd, hostConfig]) r(program);
+  for (const r of [start, poll, build, serve, sources, simulate, exportCmd, hostConfig, importCmd]) r(program);
   return program;
 }

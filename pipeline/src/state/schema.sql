@@ -63,3 +63,11 @@ CREATE TABLE IF NOT EXISTS event_chunks (
   n BIGINT PRIMARY KEY, min_id BIGINT NOT NULL, max_id BIGINT NOT NULL, first_at VARCHAR NOT NULL, last_at VARCHAR NOT NULL,
   kinds VARCHAR NOT NULL, states VARCHAR NOT NULL, fips VARCHAR NOT NULL, utilities VARCHAR NOT NULL, max_customers BIGINT NOT NULL
 );
+
+-- History (imported). EAGLE-I 15-minute county outage rows; EAGLE-I modelled county customers (MCC); import log.
+CREATE TABLE IF NOT EXISTS eaglei_outages (fips VARCHAR NOT NULL, run_start_time TIMESTAMP NOT NULL, customers_out INTEGER NOT NULL, total_customers INTEGER);
+CREATE TABLE IF NOT EXISTS county_customers_mcc (fips VARCHAR PRIMARY KEY, customers BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS import_log (
+  kind VARCHAR NOT NULL, file VARCHAR NOT NULL, imported_at VARCHAR NOT NULL, rows_read BIGINT NOT NULL,
+  rows_loaded BIGINT NOT NULL, rows_rejected BIGINT NOT NULL, years VARCHAR NOT NULL
+);

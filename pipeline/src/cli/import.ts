@@ -1,0 +1,40 @@
+// `outage import <kind> FILE…`: load history files through the real importers (see history/import.ts).
+import type { Command } from 'commander';
+import path from 'node:path';
+import { addCommonOptions, log, parseCommon } from './common.ts';
+import { UsageError } from '../errors.ts';
+import { Db } from '../state/db.ts';
+import { importEagleI, importMcc, type ImportSummary } from '../history/import.ts';
+import { progressReporter } from './progress.ts';
+
+export const IMPORT_KINDS = { eaglei: importEagleI, mcc: importMcc } as const;
+
+export function register(program: Command): void {
+  addCommonOptions(program.command('import').description('import history files: eaglei (county outage CSVs), mcc (modelled county customers)'))
+    .argument('<kind>', `one of ${Object.keys(IMPORT_KINDS).join(', ')}`)
+    .argument('<files...>', 'CSV files')
+    .action(async (kind: string, files: string[], raw: Record<string, unknown>) => {
+      const cfg = parseCommon(raw);
+      const run = IMPORT_KINDS[kind as keyof typeof IMPORT_KINDS];
+      if (!run) throw new UsageError(`Unknown import kind \`${kind}\`; use one of ${Object.keys(IMPORT_KINDS).join(', ')}.`);
+      const db = await Db.open(cfg.state);
+      try {
+        for (const file of files) {
+          const progress = progressReporter(`${kind} ${path.basename(file)}`);
+          const t0 = Date.now();
+          const s = await run(db, path.resolve(file), (f) => progress.onProgress(Math.round(f * 100), 100));
+          progress.stop();
+          log(formatImport(s, Date.now() - t0));
+        }
+      } finally {
+        db.close();
+      }
+    });
+}
+
+export function formatImport(s: ImportSummary, ms: number): string {
+  const lines = [`import ${s.kind} ${path.basename(s.file)}: ${s.rows_read.toLocaleString('en-US')} rows read, ${s.rows_loaded.toLocaleString('en-US')} loaded, ${s.rows_rejected.toLocaleString('en-US')} rejected${s.years.length ? `, years ${s.years.join(', ')}` : ''} · ${ms} ms`];
+  for (const [reason, n] of Object.entries(s.reasons)) lines.push(`  rejected ${n}× ${reason}`);
+  for (const r of s.rejects.slice(0, 10)) lines.push(`  line ${r.line}: ${r.reason}`);
+  return lines.join('\n');
+}
