@@ -2,8 +2,9 @@
 import type { Command } from 'commander';
 import { addCommonOptions, clockFor, loadSources, log, parseCommon } from './common.ts';
 import { Pipeline } from '../pipeline.ts';
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { readManifest } from '../publish/tree-writer.ts';
 
 export function register(program: Command): void {
   addCommonOptions(program.command('build').description('republish the prebuilt tree from stored state (no polling)'))
@@ -13,7 +14,8 @@ export function register(program: Command): void {
       const simulatedRegistry = path.join(cfg.state, 'simulated-sources.csv');
       const sourcesFile = existsSync(cfg.sources) || !existsSync(simulatedRegistry) ? cfg.sources : simulatedRegistry;
       const sources = loadSources(sourcesFile, log);
-      const simulated = sourcesFile === simulatedRegistry || readFileSync(sourcesFile, 'utf8').includes('(simulated)');
+      // Simulated data stays labelled: the registry `start` wrote, or a tree last published as simulated.
+      const simulated = sourcesFile === simulatedRegistry || (readManifest(cfg.out)?.simulated ?? false);
       const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock: clockFor(cfg, true), simulated, baseUrl: cfg.baseUrl });
       try {
         const stats = await pipeline.build();
