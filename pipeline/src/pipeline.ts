@@ -12,6 +12,8 @@ import { observe, type CycleContext } from './state/observe.ts';
 import { evaluateCycle, type EventRow } from './state/events.ts';
 import { loadCountyModel } from './geo/county-model.ts';
 import { countyModel } from './history/import.ts';
+import { countyHistories } from './history/derive.ts';
+import type { History } from './publish/county-profile.ts';
 import { FsTreeWriter, type PublishStats, type TreeWriter } from './publish/tree-writer.ts';
 import { publishLive } from './publish/publish.ts';
 import type { FrameRow } from './publish/documents.ts';
@@ -197,8 +199,22 @@ export class Pipeline {
     const writer = this.opts.writer?.(now) ?? new FsTreeWriter(this.opts.outDir, now);
     let total = 0;
     for (const v of model.values()) total += v;
-    const stats = await publishLive(writer, { live, sources: this.opts.sources, statuses, frames, simulated: this.opts.simulated, now, totalCustomers: total, db: this.db, baseUrl: this.opts.baseUrl ?? DEFAULT_BASE_URL });
+    const { histories, mcc } = await this.history();
+    const stats = await publishLive(writer, { live, sources: this.opts.sources, statuses, frames, simulated: this.opts.simulated, now, totalCustomers: total, db: this.db, baseUrl: this.opts.baseUrl ?? DEFAULT_BASE_URL, histories, mcc });
     return { stats, countiesOut: live.national.counties_out, customersOut: live.national.customers_out };
+  }
+
+  private historyCache: { version: string; histories: Map<string, History>; mcc: Set<string> } | null = null;
+
+  /** Imported history, re-read only when an import has changed it (`history_version` in meta). */
+  private async history(): Promise<{ histories: Map<string, History>; mcc: Set<string> }> {
+    const [row] = await this.db.all<{ value: string }>("SELECT value FROM meta WHERE key = 'history_version'");
+    const version = row?.value ?? '0';
+    if (this.historyCache?.version !== version) {
+      const mcc = new Set((await this.db.all<{ fips: string }>('SELECT fips FROM county_customers_mcc')).map((r) => r.fips));
+      this.historyCache = { version, histories: await countyHistories(this.db), mcc };
+    }
+    return this.historyCache;
   }
 
   async close(): Promise<void> {

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { addCommonOptions, log, parseCommon } from './common.ts';
 import { UsageError } from '../errors.ts';
 import { Db } from '../state/db.ts';
-import { importEagleI, importMcc, type ImportSummary } from '../history/import.ts';
+import { countyModel, importEagleI, importMcc, type ImportSummary } from '../history/import.ts';
+import { deriveEpisodes } from '../history/derive.ts';
+import { loadCountyModel } from '../geo/county-model.ts';
 import { progressReporter } from './progress.ts';
 
 export const IMPORT_KINDS = { eaglei: importEagleI, mcc: importMcc } as const;
@@ -26,6 +28,12 @@ export function register(program: Command): void {
           progress.stop();
           log(formatImport(s, Date.now() - t0));
         }
+        // Episodes depend on the series and on the denominators (MCC): derive them again, then mark history changed
+        // so the next publish re-reads it.
+        const t1 = Date.now();
+        const episodes = await deriveEpisodes(db, await countyModel(db, loadCountyModel()));
+        await db.run("INSERT OR REPLACE INTO meta VALUES ('history_version', ?)", [new Date().toISOString()]);
+        log(`derived ${episodes.toLocaleString('en-US')} county outage episodes · ${Date.now() - t1} ms; run \`outage build\` (or the poll loop) to publish`);
       } finally {
         db.close();
       }

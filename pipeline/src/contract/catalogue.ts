@@ -103,6 +103,16 @@ export const CATALOGUE: readonly Endpoint[] = [
     ],
   },
   {
+    id: 'county', path: '/api/v1/counties/{fips}', formats: ['json', 'csv'], cache: 'live', key: 'fips', schema: 'CountyProfile',
+    summary: 'County profile: metadata, live status and yearly history',
+    description: 'Name, state, the customer count the percentages use and where it comes from (EAGLE-I MCC when imported, else the shipped model), adjacent counties, the live status, and one row per year of imported EAGLE-I history (episodes by size, customer-hours, largest and longest). CSV: the yearly rows.',
+  },
+  {
+    id: 'county.history', path: '/api/v1/counties/{fips}/history', formats: ['json', 'csv'], cache: 'history', key: 'fips', schema: 'CountyHistory',
+    summary: 'County history: monthly series and the worst recorded episodes',
+    description: 'Outage episodes derived from the EAGLE-I 15-minute series (rule in `episode_rule`), rolled up by month, and the ten worst by customer-hours. CSV: the monthly rows.',
+  },
+  {
     id: 'events', path: '/api/v1/events', formats: ['json'], cache: 'live', schema: 'EventsPage',
     summary: 'The outage event stream, paged by cursor',
     description: 'Without `after`: the newest `limit` matching events, oldest first. With `after`: the events after that cursor, oldest first. `next_cursor` continues from the page (when has_more is false you are caught up: poll it again later); `first_cursor` starts from the oldest retained event. Following cursors from first_cursor yields every event exactly once, in id order, even while new events arrive. The unfiltered latest page is prebuilt; filtered pages come from the function layer.',

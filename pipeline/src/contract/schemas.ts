@@ -126,6 +126,19 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
     county: { $ref: '#/components/schemas/AlertEntry' }, utilities: { type: 'array', items: { $ref: '#/components/schemas/AlertEntry' } },
     municipalities: { type: 'array', items: { $ref: '#/components/schemas/AlertEntry' } },
   })),
+  CountyProfile: env(obj({
+    generated_at: generated, fips, name: { type: 'string' }, state: stateCode, state_name: { type: ['string', 'null'] },
+    customers: { ...nullableInt, description: 'The modelled half of the denominator: EAGLE-I MCC when imported, else the shipped model.' },
+    customers_source: { type: ['string', 'null'], enum: ['eaglei_mcc', 'model', null] }, neighbours: { type: 'array', items: fips },
+    live: obj({ customers_out: int, pct_out: pct, band: bandS, magnitude: magS, level: levelS, stale: { type: 'boolean' }, url: { type: 'string' } }),
+    history_loaded: { type: 'boolean' },
+    years: { type: 'array', items: obj({ year: int, episodes: int, customer_hours: { type: 'number' }, max_out: int, longest_h: { type: 'number' }, by_size: { type: 'object' } }) },
+  })),
+  CountyHistory: env(obj({
+    generated_at: generated, fips, name: { type: 'string' }, state: stateCode, episode_rule: { type: 'object' },
+    months: { type: 'array', items: obj({ year: int, month: { type: 'integer', minimum: 1, maximum: 12 }, episodes: int, customer_hours: { type: 'number' }, max_out: int }) },
+    worst_events: { type: 'array', maxItems: 10, items: obj({ start_at: time, end_at: time, peak: int, customer_hours: { type: 'number' }, duration_h: { type: 'number' }, size_class: { type: 'string', enum: ['small', 'medium', 'large', 'major'] } }) },
+  })),
   Event: obj({
     id: { type: 'integer', minimum: 1, description: 'Grows with every event; never reused or reordered.' },
     at: time, kind: { type: 'string', enum: ['outage_began', 'outage_grew', 'etr_changed', 'outage_improving', 'outage_restored', 'major_event', 'feed_stale', 'feed_recovered'] },

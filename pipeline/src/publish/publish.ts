@@ -12,6 +12,7 @@ import { buildOpenApi } from './openapi.ts';
 import { buildLlmsTxt } from './llms.ts';
 import { publishEvents } from './events.ts';
 import { loadDetails, publishCountyDetails } from './county-detail.ts';
+import { publishCountyProfiles, type History } from './county-profile.ts';
 import type { Db } from '../state/db.ts';
 
 /** Internal (never mirrored or routed): every stored frame, for the function layer's other `hours` values. */
@@ -28,6 +29,9 @@ export interface PublishInput {
   totalCustomers: number;
   db: Db;
   baseUrl: string;
+  /** imported history per county, and the counties whose denominator is EAGLE-I MCC */
+  histories: Map<string, History>;
+  mcc: ReadonlySet<string>;
 }
 
 export async function publishLive(w: TreeWriter, input: PublishInput): Promise<PublishStats> {
@@ -49,6 +53,7 @@ export async function publishLive(w: TreeWriter, input: PublishInput): Promise<P
     putJson(w, json, doc);
     putCsv(w, csv, COUNTY_CSV_COLUMNS, (g) => [countyCsvRow(c, g)]);
   }
+  publishCountyProfiles(w, live.counties, input.histories, input.mcc);
   publishCountyDetails(w, live.counties, await loadDetails(input.db, sources, live.counties.filter((c) => c.customers_out > 0).map((c) => c.fips)), sources, statuses, input.baseUrl, dataNotice(simulated));
   await publishEvents(w, input.db, { utilities: [...new Set(sources.map((s) => s.utility))], baseUrl: input.baseUrl, simulated, now });
   putRawJson(w, fileFor(endpoint('openapi'), {}, 'json'), buildOpenApi(simulated));

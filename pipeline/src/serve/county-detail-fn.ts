@@ -7,6 +7,7 @@ import { unknownCounty } from '../contract/errors.ts';
 import { dataNotice } from '../contract/notice.ts';
 import { ALERT_DEFAULTS, AREA_COLUMNS, DETAIL_NOTICE, INCIDENT_COLUMNS, areasGeoJson, evaluate, filterAreas, filterIncidents, incidentsGeoJson, majorLine, parseDetailFilters, toCsv, type AlertEntry, type AreaRecord, type IncidentRecord } from '../contract/county-detail.ts';
 import type { PublishedTree } from './static-files.ts';
+import { MONTH_COLUMNS, YEAR_COLUMNS, historyDoc, profileDoc } from '../publish/county-profile.ts';
 
 const readData = <T>(tree: PublishedTree, rel: string): (T & { generated_at: string }) | null => {
   const f = tree.read(rel);
@@ -52,4 +53,18 @@ export function countyDetail(c: Context, id: 'live.county.areas' | 'live.county.
   }
   const key = isAreas ? 'areas' : 'incidents';
   return c.json({ data: { generated_at: generatedAt, fips, count: list.length, [key]: list }, meta: { ...meta, filters } });
+}
+
+/** A county with nothing out and no imported history has no prebuilt profile/history: answer from its live doc. */
+export function countyProfileFallback(c: Context, id: 'county' | 'county.history', fips: string, format: Format, tree: PublishedTree) {
+  const live = readData<CountyDoc & { band: number; magnitude: number; level: number; stale: boolean; customers_modelled: number | null }>(tree, fileFor(endpoint('live.county'), { fips }, 'json'));
+  if (!live) throw unknownCounty(fips);
+  const county = { fips, name: live.name, state: live.state };
+  c.header('Cache-Control', CACHE_CONTROL[endpoint(id).cache]);
+  if (format === 'csv') {
+    c.header('Content-Type', CONTENT_TYPE.csv);
+    return c.body(id === 'county' ? toCsv([], YEAR_COLUMNS) : toCsv([], MONTH_COLUMNS));
+  }
+  const data = id === 'county' ? profileDoc({ ...live, fips }, false, []) : historyDoc(county, undefined);
+  return c.json({ data: { generated_at: live.generated_at, ...data } });
 }

@@ -71,3 +71,8 @@ CREATE TABLE IF NOT EXISTS import_log (
   kind VARCHAR NOT NULL, file VARCHAR NOT NULL, imported_at VARCHAR NOT NULL, rows_read BIGINT NOT NULL,
   rows_loaded BIGINT NOT NULL, rows_rejected BIGINT NOT NULL, years VARCHAR NOT NULL
 );
+-- Derived history: county outage episodes from the 15-minute series, and their monthly and yearly rollups.
+CREATE TABLE IF NOT EXISTS episodes (
+  fips VARCHAR NOT NULL, start_at TIMESTAMP NOT NULL, end_at TIMESTAMP NOT NULL, peak INTEGER NOT NULL,
+  customer_hours DOUBLE NOT NULL, duration_h DOUBLE NOT NULL, size_class VARCHAR NOT NULL, threshold INTEGER NOT NULL
+);

@@ -1,0 +1,76 @@
+// Derived history in DuckDB: county outage episodes from the EAGLE-I 15-minute series, sized, and rolled up by
+// month and year. The episode rule (documented in the README and the OpenAPI document):
+//  - an interval counts when customers_out ≥ T = max(50, ⌈0.1 % of the county's customers⌉) (MCC, else the model);
+//  - counting intervals at most 60 minutes apart belong to one episode (a missing row — EAGLE-I omits zeros — or a
+//    brief dip below T inside a storm does not split it);
+//  - start = first counting interval, end = last counting interval + 15 minutes, peak = its largest count,
+//    customer-hours = Σ customers_out × 0.25 h over its counting intervals, duration = end − start.
+import type { Db } from '../state/db.ts';
+
+export const EPISODE_MIN = 50;
+export const EPISODE_SHARE = 0.001;
+export const EPISODE_GAP_MIN = 60;
+export const SIZE_CLASSES: Array<[string, number]> = [['major', 100_000], ['large', 10_000], ['medium', 1_000], ['small', 0]];
+
+export async function deriveEpisodes(db: Db, model: Map<string, number>, fipsList?: string[]): Promise<number> {
+  await db.run('CREATE TEMP TABLE IF NOT EXISTS county_customers (fips VARCHAR, customers BIGINT)');
+  await db.run('DELETE FROM county_customers');
+  const a = await db.appender('county_customers');
+  for (const [fips, customers] of model) {
+    a.appendVarchar(fips);
+    a.appendBigInt(BigInt(customers));
+    a.endRow();
+  }
+  a.closeSync();
+  const only = fipsList ? `AND o.fips IN (SELECT unnest(?::VARCHAR[]))` : '';
+  const params = fipsList ? [`[${fipsList.join(',')}]`] : [];
+  const sizeCase = `CASE ${SIZE_CLASSES.map(([name, min]) => `WHEN max(n) >= ${min} THEN '${name}'`).join(' ')} END`;
+  return db.transaction(async () => {
+    await db.run(`DELETE FROM episodes ${fipsList ? 'WHERE fips IN (SELECT unnest(?::VARCHAR[]))' : ''}`, params);
+    await db.run(`INSERT INTO episodes
+      WITH counted AS (
+        SELECT o.fips, o.run_start_time AS t, o.customers_out AS n,
+          greatest(${EPISODE_MIN}, ceil(coalesce(c.customers, 0) * ${EPISODE_SHARE}))::INTEGER AS thr
+        FROM eaglei_outages o LEFT JOIN county_customers c USING (fips)
+        WHERE o.customers_out >= greatest(${EPISODE_MIN}, ceil(coalesce(c.customers, 0) * ${EPISODE_SHARE})) ${only}
+      ), breaks AS (
+        SELECT *, CASE WHEN t - lag(t) OVER (PARTITION BY fips ORDER BY t) <= INTERVAL ${EPISODE_GAP_MIN} MINUTE THEN 0 ELSE 1 END AS brk FROM counted
+      ), numbered AS (
+        SELECT *, sum(brk) OVER (PARTITION BY fips ORDER BY t ROWS UNBOUNDED PRECEDING) AS ep FROM breaks
+      )
+      SELECT fips, min(t), max(t) + INTERVAL 15 MINUTE, max(n), sum(n) * 0.25,
+        date_diff('minute', min(t), max(t) + INTERVAL 15 MINUTE) / 60.0, ${sizeCase}, any_value(thr)
+      FROM numbered GROUP BY fips, ep`, params);
+    const [{ n }] = await db.all<{ n: number }>('SELECT count(*)::INT AS n FROM episodes');
+    return n;
+  });
+}
+
+export interface CountyYear { year: number; episodes: number; customer_hours: number; max_out: number; longest_h: number; by_size: Record<string, number> }
+export interface CountyMonth { year: number; month: number; episodes: number; customer_hours: number; max_out: number }
+export interface EpisodeRow { start_at: string; end_at: string; peak: number; customer_hours: number; duration_h: number; size_class: string }
+
+/** Yearly and monthly rollups and the worst episodes of every county with history (one query each). */
+export async function countyHistories(db: Db): Promise<Map<string, { years: CountyYear[]; months: CountyMonth[]; worst: EpisodeRow[] }>> {
+  const out = new Map<string, { years: CountyYear[]; months: CountyMonth[]; worst: EpisodeRow[] }>();
+  const of = (f: string) => out.get(f) ?? out.set(f, { years: [], months: [], worst: [] }).get(f)!;
+  const r2 = (v: number) => Math.round(v * 100) / 100;
+  for (const r of await db.all<CountyYear & { fips: string; small: number; medium: number; large: number; major: number }>(`
+    SELECT fips, year(start_at)::INT AS year, count(*)::INT AS episodes, sum(customer_hours) AS customer_hours, max(peak)::INT AS max_out,
+      max(duration_h) AS longest_h, count(*) FILTER (WHERE size_class = 'small')::INT AS small, count(*) FILTER (WHERE size_class = 'medium')::INT AS medium,
+      count(*) FILTER (WHERE size_class = 'large')::INT AS large, count(*) FILTER (WHERE size_class = 'major')::INT AS major
+    FROM episodes GROUP BY ALL ORDER BY fips, year`)) {
+    of(r.fips).years.push({ year: r.year, episodes: r.episodes, customer_hours: r2(r.customer_hours), max_out: r.max_out, longest_h: r2(r.longest_h), by_size: { small: r.small, medium: r.medium, large: r.large, major: r.major } });
+  }
+  for (const r of await db.all<CountyMonth & { fips: string }>(`
+    SELECT fips, year(start_at)::INT AS year, month(start_at)::INT AS month, count(*)::INT AS episodes, sum(customer_hours) AS customer_hours, max(peak)::INT AS max_out
+    FROM episodes GROUP BY ALL ORDER BY fips, year, month`)) {
+    of(r.fips).months.push({ year: r.year, month: r.month, episodes: r.episodes, customer_hours: r2(r.customer_hours), max_out: r.max_out });
+  }
+  for (const r of await db.all<EpisodeRow & { fips: string }>(`
+    SELECT fips, strftime(start_at, '%Y-%m-%dT%H:%M:%SZ') AS start_at, strftime(end_at, '%Y-%m-%dT%H:%M:%SZ') AS end_at, peak, customer_hours, duration_h, size_class
+    FROM (SELECT *, row_number() OVER (PARTITION BY fips ORDER BY customer_hours DESC, start_at) AS k FROM episodes) WHERE k <= 10 ORDER BY fips, k`)) {
+    of(r.fips).worst.push({ start_at: r.start_at, end_at: r.end_at, peak: r.peak, customer_hours: r2(r.customer_hours), duration_h: r2(r.duration_h), size_class: r.size_class });
+  }
+  return out;
+}

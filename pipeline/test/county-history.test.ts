@@ -1,0 +1,50 @@
+// County profile and history endpoints over imported EAGLE-I history, through the function layer app.
+import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { fixedClock } from '../src/clock.ts';
+import { parseRegistry } from '../src/sources/registry.ts';
+import { Pipeline } from '../src/pipeline.ts';
+import { Db } from '../src/state/db.ts';
+import { importEagleI, importMcc, countyModel } from '../src/history/import.ts';
+import { deriveEpisodes } from '../src/history/derive.ts';
+import { loadCountyModel } from '../src/geo/county-model.ts';
+import { createApp } from '../src/serve/app.ts';
+import { sharedPath } from './shared-data.ts';
+
+describe('county profile and history', () => {
+  it('publishes imported history for the county and answers the others from the live document', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'history-'));
+    const state = path.join(dir, 'state');
+    const db = await Db.open(state);
+    await importEagleI(db, sharedPath('history/eaglei/eaglei_outages_2024_harris_beryl_slice.csv'));
+    await importMcc(db, sharedPath('reference/eaglei/MCC_texas_slice.csv'));
+    await deriveEpisodes(db, await countyModel(db, loadCountyModel()));
+    db.close();
+    // One source that cannot be reached: the cycle still publishes (and records the failure).
+    const { sources } = parseRegistry('id,utility,state,connector,url,interval_min,tier\nx,Unreachable Power,TX,nisc,http://127.0.0.1:9/summary.json,15,3\n');
+    const p = await Pipeline.open({ stateDir: state, outDir: path.join(dir, 'public'), sources, clock: fixedClock(new Date('2026-09-01T00:00:00Z')), simulated: false, http: { connectTimeoutMs: 500 } });
+    expect((await p.cycle()).failed).toBe(1);
+    await p.close();
+    const app = createApp({ outDir: path.join(dir, 'public') });
+    const profile = (await (await app.request('/api/v1/counties/48201')).json()).data;
+    expect(profile).toMatchObject({ fips: '48201', name: 'Harris', state: 'TX', customers_source: 'eaglei_mcc', history_loaded: true });
+    expect(profile.years[0]).toMatchObject({ year: 2024 });
+    expect(profile.neighbours).toContain('48157'); // Fort Bend
+    const history = (await (await app.request('/api/v1/counties/48201/history')).json()).data;
+    expect(history.worst_events[0].peak).toBe(1_660_703);
+    expect(history.episode_rule.gap_minutes).toBe(60);
+    const csv = parse(await (await app.request('/api/v1/counties/48201/history?format=csv')).text(), { columns: true }) as Array<Record<string, string>>;
+    expect(csv.reduce((s, r) => s + Number(r.episodes), 0)).toBe(profile.years[0].episodes);
+    const quiet = await app.request('/api/v1/counties/01001');
+    expect(quiet.status).toBe(200);
+    expect((await quiet.json()).data).toMatchObject({ fips: '01001', history_loaded: false, years: [] });
+    const quietCsv = await (await app.request('/api/v1/counties/01001/history?format=csv')).text();
+    expect(quietCsv.trim()).toBe('fips,name,state,year,month,episodes,customer_hours,max_out');
+    expect((await app.request('/api/v1/counties/99999')).status).toBe(404);
+    expect((await app.request('/api/v1/counties/9999/history')).status).toBe(400);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
