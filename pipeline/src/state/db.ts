@@ -2,6 +2,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBAppender, type DuckDBValue } from '@duckdb/node-api';
+import { UsageError } from '../errors.ts';
 
 const SCHEMA = readFileSync(new URL('./schema.sql', import.meta.url), 'utf8');
 
@@ -25,7 +26,15 @@ export class Db {
       file = path.join(dir, 'outage.duckdb');
     }
     // Bounded so the pipeline stays small at national scale (DuckDB defaults to 80 % of RAM).
-    const instance = await DuckDBInstance.create(file, { threads: '2', memory_limit: process.env.OUTAGE_DUCKDB_MEMORY ?? '256MB', preserve_insertion_order: 'false' });
+    let instance: DuckDBInstance;
+    try {
+      instance = await DuckDBInstance.create(file, { threads: '2', memory_limit: process.env.OUTAGE_DUCKDB_MEMORY ?? '256MB', preserve_insertion_order: 'false' });
+    } catch (err) {
+      if (/lock/i.test((err as Error).message)) {
+        throw new UsageError(`The state database ${file} is in use by another outage process (a running \`poll\` or \`start\`). Stop it, or point --state elsewhere.`);
+      }
+      throw err;
+    }
     const conn = await instance.connect();
     await conn.run(SCHEMA);
     return new Db(instance, conn);
