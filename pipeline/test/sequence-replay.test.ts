@@ -53,7 +53,7 @@ describe('replay: FPL county outages during Hurricane Ian (2022)', () => {
     const { sources } = parseRegistry(`id,utility,state,connector,url,interval_min,tier\nfpl,Florida Power & Light,FL,fpl,${replay.base}/county.json,15,1\n`);
     const p = await Pipeline.open({ stateDir: ':memory:', outDir: '', sources, clock, simulated: false, writer: (now) => ((mem.now = now), mem) });
     try {
-      const picked = all.filter((v, i) => i % 5 === 0 || i === all.length - 1);
+      const picked = all.filter((_, i) => i % 5 === 0 || i === all.length - 1);
       let changedCycles = 0;
       for (const v of picked) {
         replay.state.file = v.file;
