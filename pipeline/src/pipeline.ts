@@ -200,7 +200,11 @@ export class Pipeline {
     let total = 0;
     for (const v of model.values()) total += v;
     const { histories, mcc } = await this.history();
-    const stats = await publishLive(writer, { live, sources: this.opts.sources, statuses, frames, simulated: this.opts.simulated, now, totalCustomers: total, db: this.db, baseUrl: this.opts.baseUrl ?? DEFAULT_BASE_URL, histories, mcc });
+    const countySeries: Record<string, Array<[string, number]>> = {};
+    for (const r of await this.db.all<{ fips: string; at: string; n: number }>('SELECT fips, frame_at AS "at", customers_out AS n FROM county_frames WHERE frame_at > ? ORDER BY fips, frame_at', [new Date(now.getTime() - 24 * 3_600_000).toISOString()])) {
+      (countySeries[r.fips] ??= []).push([r.at, r.n]);
+    }
+    const stats = await publishLive(writer, { live, sources: this.opts.sources, statuses, frames, simulated: this.opts.simulated, now, totalCustomers: total, db: this.db, baseUrl: this.opts.baseUrl ?? DEFAULT_BASE_URL, histories, mcc, countySeries });
     return { stats, countiesOut: live.national.counties_out, customersOut: live.national.customers_out };
   }
 

@@ -13,6 +13,7 @@ import { deriveEpisodes } from '../src/history/derive.ts';
 import { loadCountyModel } from '../src/geo/county-model.ts';
 import { createApp } from '../src/serve/app.ts';
 import { sharedPath } from './shared-data.ts';
+import { pngSize } from '../src/publish/charts.ts';
 
 describe('county profile and history', () => {
   it('publishes imported history for the county and answers the others from the live document', async () => {
@@ -43,6 +44,23 @@ describe('county profile and history', () => {
     expect((await quiet.json()).data).toMatchObject({ fips: '01001', history_loaded: false, years: [] });
     const quietCsv = await (await app.request('/api/v1/counties/01001/history?format=csv')).text();
     expect(quietCsv.trim()).toBe('fips,name,state,year,month,episodes,customer_hours,max_out');
+    // Charts: prebuilt for the county with history, drawn by the function layer for the others; all 1200 × 630.
+    for (const url of ['/api/v1/counties/48201/chart/decade', '/api/v1/counties/48201/chart/monthly', '/api/v1/counties/48201/chart/live', '/api/v1/counties/01001/chart/decade']) {
+      const res = await app.request(url);
+      expect(res.status, url).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/png');
+      expect(pngSize(Buffer.from(await res.arrayBuffer())), url).toEqual({ width: 1200, height: 630 });
+    }
+    expect((await app.request('/api/v1/counties/99999/chart/live')).status).toBe(404);
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'public', '.manifest.json'), 'utf8'));
+    const chart = manifest.files['api/v1/counties/48201.chart.decade.png'];
+    expect(chart).toBeDefined();
+    // A later cycle with the same history does not render the chart again.
+    const again = await Pipeline.open({ stateDir: state, outDir: path.join(dir, 'public'), sources, clock: fixedClock(new Date('2026-09-01T01:00:00Z')), simulated: false, http: { connectTimeoutMs: 500 } });
+    await again.cycle();
+    await again.close();
+    const after = JSON.parse(fs.readFileSync(path.join(dir, 'public', '.manifest.json'), 'utf8'));
+    expect(after.files['api/v1/counties/48201.chart.decade.png']).toEqual(chart);
     expect((await app.request('/api/v1/counties/99999')).status).toBe(404);
     expect((await app.request('/api/v1/counties/9999/history')).status).toBe(400);
     fs.rmSync(dir, { recursive: true, force: true });

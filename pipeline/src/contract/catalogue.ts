@@ -1,6 +1,6 @@
 // The catalogue: every public URL, declared once. The file writer, the local server, the host config, the
 // OpenAPI document and the docs all derive from this list. spec: Endpoints.
-export type Format = 'json' | 'csv' | 'geojson' | 'txt' | 'rss' | 'atom' | 'feedjson';
+export type Format = 'json' | 'csv' | 'geojson' | 'txt' | 'rss' | 'atom' | 'feedjson' | 'png';
 export type CacheClass = 'live' | 'history' | 'static';
 
 export interface QueryParam {
@@ -112,6 +112,15 @@ export const CATALOGUE: readonly Endpoint[] = [
     summary: 'County history: monthly series and the worst recorded episodes',
     description: 'Outage episodes derived from the EAGLE-I 15-minute series (rule in `episode_rule`), rolled up by month, and the ten worst by customer-hours. CSV: the monthly rows.',
   },
+  ...([
+    ['decade', 'history', 'Customer-hours without power by year (the last ten years of imported EAGLE-I history).'],
+    ['monthly', 'history', 'Customer-hours without power by month (the last 24 months of imported history).'],
+    ['live', 'live', 'Customers out over the last 24 hours (hourly maximum of the 15-minute readings).'],
+  ] as const).map(([kind, cache, what]) => ({
+    id: `county.chart.${kind}`, path: `/api/v1/counties/{fips}/chart/${kind}`, formats: ['png'] as Format[], cache, key: 'fips' as const, schema: 'Png',
+    summary: `County ${kind} chart (PNG, 1200 × 630)`,
+    description: `${what} Branded with the service name, the data source, the generation time and the citation line; 1200 × 630 pixels, readable when shown at 600 × 315. Hotlink or download: <img src="/api/v1/counties/12086/chart/${kind}" width="600" height="315" alt="…">. A county without data gets a chart that says so.`,
+  })),
   {
     id: 'events', path: '/api/v1/events', formats: ['json'], cache: 'live', schema: 'EventsPage',
     summary: 'The outage event stream, paged by cursor',
@@ -137,7 +146,7 @@ export const CATALOGUE: readonly Endpoint[] = [
   },
 ];
 
-export const FORMAT_EXT: Record<Format, string> = { json: 'json', csv: 'csv', geojson: 'geojson', txt: 'txt', rss: 'rss', atom: 'atom', feedjson: 'json' };
+export const FORMAT_EXT: Record<Format, string> = { json: 'json', csv: 'csv', geojson: 'geojson', txt: 'txt', rss: 'rss', atom: 'atom', feedjson: 'json', png: 'png' };
 export const CONTENT_TYPE: Record<Format, string> = {
   json: 'application/json; charset=utf-8',
   csv: 'text/csv; charset=utf-8',
@@ -146,6 +155,7 @@ export const CONTENT_TYPE: Record<Format, string> = {
   rss: 'application/rss+xml; charset=utf-8',
   atom: 'application/atom+xml; charset=utf-8',
   feedjson: 'application/feed+json; charset=utf-8',
+  png: 'image/png',
 };
 
 export const CACHE_CONTROL: Record<CacheClass, string> = {

@@ -139,6 +139,7 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
     months: { type: 'array', items: obj({ year: int, month: { type: 'integer', minimum: 1, maximum: 12 }, episodes: int, customer_hours: { type: 'number' }, max_out: int }) },
     worst_events: { type: 'array', maxItems: 10, items: obj({ start_at: time, end_at: time, peak: int, customer_hours: { type: 'number' }, duration_h: { type: 'number' }, size_class: { type: 'string', enum: ['small', 'medium', 'large', 'major'] } }) },
   })),
+  Png: { type: 'string', contentMediaType: 'image/png', description: 'PNG image, 1200 × 630.' },
   Event: obj({
     id: { type: 'integer', minimum: 1, description: 'Grows with every event; never reused or reordered.' },
     at: time, kind: { type: 'string', enum: ['outage_began', 'outage_grew', 'etr_changed', 'outage_improving', 'outage_restored', 'major_event', 'feed_stale', 'feed_recovered'] },

@@ -23,7 +23,7 @@ function operation(e: Endpoint) {
   const content: Record<string, unknown> = {};
   for (const f of e.formats) {
     const type = CONTENT_TYPE[f].split(';')[0];
-    content[type] = f === 'geojson' ? { schema: { type: 'object', description: 'RFC 7946 FeatureCollection with a `metadata` member (generated, url, title, count, notice).' } } : f === 'json' || f === 'feedjson' ? { schema: e.schema === 'OpenApiDocument' ? { type: 'object' } : { $ref: `#/components/schemas/${e.schema}` } } : { schema: { type: 'string' } };
+    content[type] = f === 'png' ? { schema: { type: 'string', contentMediaType: 'image/png' } } : f === 'geojson' ? { schema: { type: 'object', description: 'RFC 7946 FeatureCollection with a `metadata` member (generated, url, title, count, notice).' } } : f === 'json' || f === 'feedjson' ? { schema: e.schema === 'OpenApiDocument' ? { type: 'object' } : { $ref: `#/components/schemas/${e.schema}` } } : { schema: { type: 'string' } };
   }
   const responses: Record<string, unknown> = {
     200: { description: `${e.summary}. Cache-Control: \`${CACHE_CONTROL[e.cache]}\`.`, headers: commonHeaders, content },

@@ -13,6 +13,8 @@ import { buildLlmsTxt } from './llms.ts';
 import { publishEvents } from './events.ts';
 import { loadDetails, publishCountyDetails } from './county-detail.ts';
 import { publishCountyProfiles, type History } from './county-profile.ts';
+import { renderChart } from './charts.ts';
+import { decadeSpec, monthlySpec } from './chart-specs.ts';
 import type { Db } from '../state/db.ts';
 
 /** Internal (never mirrored or routed): every stored frame, for the function layer's other `hours` values. */
@@ -32,6 +34,26 @@ export interface PublishInput {
   /** imported history per county, and the counties whose denominator is EAGLE-I MCC */
   histories: Map<string, History>;
   mcc: ReadonlySet<string>;
+  /** last 24 h of 15-minute readings of the counties out, behind the live charts */
+  countySeries: Record<string, Array<[string, number]>>;
+}
+
+/** Internal (never mirrored or routed): the counties' last-24-hour series the function layer draws live charts from. */
+export const SERIES_FILE = 'api/v1/live/_county-series.json';
+
+async function publishCountyCharts(w: TreeWriter, input: PublishInput): Promise<void> {
+  const [decadeE, monthlyE] = [endpoint('county.chart.decade'), endpoint('county.chart.monthly')];
+  for (const c of input.live.counties) {
+    const h = input.histories.get(c.fips);
+    if (!h) continue;
+    for (const [e, spec] of [[decadeE, decadeSpec(c, h.years, input.simulated)], [monthlyE, monthlySpec(c, h.months, input.simulated)]] as const) {
+      const rel = fileFor(e, { fips: c.fips }, 'png');
+      const basis = Buffer.from(JSON.stringify(spec));
+      if (w.same(rel, basis) && w.keep(rel)) continue; // re-rendered only when its inputs changed
+      const png = await renderChart(spec, input.now.toISOString());
+      w.put(rel, () => png, basis);
+    }
+  }
 }
 
 export async function publishLive(w: TreeWriter, input: PublishInput): Promise<PublishStats> {
@@ -54,6 +76,8 @@ export async function publishLive(w: TreeWriter, input: PublishInput): Promise<P
     putCsv(w, csv, COUNTY_CSV_COLUMNS, (g) => [countyCsvRow(c, g)]);
   }
   publishCountyProfiles(w, live.counties, input.histories, input.mcc);
+  await publishCountyCharts(w, input);
+  putJson(w, SERIES_FILE, { series: input.countySeries });
   publishCountyDetails(w, live.counties, await loadDetails(input.db, sources, live.counties.filter((c) => c.customers_out > 0).map((c) => c.fips)), sources, statuses, input.baseUrl, dataNotice(simulated));
   await publishEvents(w, input.db, { utilities: [...new Set(sources.map((s) => s.utility))], baseUrl: input.baseUrl, simulated, now });
   putRawJson(w, fileFor(endpoint('openapi'), {}, 'json'), buildOpenApi(simulated));

@@ -15,7 +15,7 @@ import { pageEvents } from '../contract/event-pages.ts';
 import { EVENTS_DEFAULT_LIMIT, EVENTS_MAX_LIMIT, FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT, parseEventQuery } from '../contract/events.ts';
 import { atomFeed, jsonFeed, rssFeed } from '../publish/feeds.ts';
 import { INDEX_FILE } from '../publish/events.ts';
-import { countyDetail, countyProfileFallback } from './county-detail-fn.ts';
+import { countyChart, countyDetail, countyProfileFallback } from './county-detail-fn.ts';
 
 const ALLOW_HEADERS = 'Content-Type, Authorization, If-None-Match';
 
@@ -91,6 +91,7 @@ export function createApp(opts: AppOptions): Hono {
       // No prebuilt file: a county without an outage gets the valid empty answer from the function layer.
       if (m && DETAIL_IDS.has(m.endpoint.id)) return countyDetail(c, m.endpoint.id as 'live.county.areas', m.params.fips, url, tree);
       if (m && (m.endpoint.id === 'county' || m.endpoint.id === 'county.history')) return countyProfileFallback(c, m.endpoint.id, m.params.fips, r.format, tree);
+      if (m && m.endpoint.id.startsWith('county.chart.')) return countyChart(c, m.endpoint.id, m.params.fips, tree);
       if (m?.endpoint.key === 'fips') throw unknownCounty(m.params.fips);
       throw notFound(url.pathname);
     }

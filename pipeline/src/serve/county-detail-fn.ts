@@ -8,6 +8,9 @@ import { dataNotice } from '../contract/notice.ts';
 import { ALERT_DEFAULTS, AREA_COLUMNS, DETAIL_NOTICE, INCIDENT_COLUMNS, areasGeoJson, evaluate, filterAreas, filterIncidents, incidentsGeoJson, majorLine, parseDetailFilters, toCsv, type AlertEntry, type AreaRecord, type IncidentRecord } from '../contract/county-detail.ts';
 import type { PublishedTree } from './static-files.ts';
 import { MONTH_COLUMNS, YEAR_COLUMNS, historyDoc, profileDoc } from '../publish/county-profile.ts';
+import { renderChart } from '../publish/charts.ts';
+import { decadeSpec, liveSpec, monthlySpec } from '../publish/chart-specs.ts';
+import { SERIES_FILE } from '../publish/publish.ts';
 
 const readData = <T>(tree: PublishedTree, rel: string): (T & { generated_at: string }) | null => {
   const f = tree.read(rel);
@@ -67,4 +70,29 @@ export function countyProfileFallback(c: Context, id: 'county' | 'county.history
   }
   const data = id === 'county' ? profileDoc({ ...live, fips }, false, []) : historyDoc(county, undefined);
   return c.json({ data: { generated_at: live.generated_at, ...data } });
+}
+
+const chartCache = new Map<string, Buffer>();
+
+/** Charts without a prebuilt file: the live chart (drawn from the published 24-hour series) and empty ones. */
+export async function countyChart(c: Context, id: string, fips: string, tree: PublishedTree) {
+  const live = readData<CountyDoc>(tree, fileFor(endpoint('live.county'), { fips }, 'json'));
+  if (!live) throw unknownCounty(fips);
+  const simulated = tree.current()?.simulated ?? false;
+  const place = { name: live.name, state: live.state };
+  let spec;
+  if (id === 'county.chart.live') {
+    const series = readData<{ series: Record<string, Array<[string, number]>> }>(tree, SERIES_FILE);
+    spec = liveSpec(place, series?.series[fips] ?? [], new Date(series?.generated_at ?? live.generated_at), simulated);
+  } else spec = id === 'county.chart.decade' ? decadeSpec(place, [], simulated) : monthlySpec(place, [], simulated);
+  const key = JSON.stringify(spec);
+  let png = chartCache.get(key);
+  if (!png) {
+    png = await renderChart(spec, live.generated_at);
+    if (chartCache.size > 200) chartCache.delete(chartCache.keys().next().value!);
+    chartCache.set(key, png);
+  }
+  c.header('Content-Type', CONTENT_TYPE.png);
+  c.header('Cache-Control', CACHE_CONTROL[endpoint(id).cache]);
+  return c.body(new Uint8Array(png));
 }

@@ -137,5 +137,13 @@ export async function recordFrame(db: Db, live: LiveState, now: Date): Promise<s
     a.endRow();
   }
   a.closeSync();
+  await db.run('DELETE FROM county_frames WHERE frame_at = ? OR frame_at < ?', [bucket, new Date(now.getTime() - 8 * 86_400_000).toISOString()]);
+  const c = await db.appender('county_frames');
+  for (const x of live.counties) {
+    if (x.customers_out <= 0) continue;
+    c.appendVarchar(bucket); c.appendVarchar(x.fips); c.appendBigInt(BigInt(x.customers_out));
+    c.endRow();
+  }
+  c.closeSync();
   return bucket;
 }

@@ -76,3 +76,5 @@ CREATE TABLE IF NOT EXISTS episodes (
   fips VARCHAR NOT NULL, start_at TIMESTAMP NOT NULL, end_at TIMESTAMP NOT NULL, peak INTEGER NOT NULL,
   customer_hours DOUBLE NOT NULL, duration_h DOUBLE NOT NULL, size_class VARCHAR NOT NULL, threshold INTEGER NOT NULL
 );
+-- County customers out per 15-minute bucket, for counties with an outage (behind the live chart); kept 8 days.
+CREATE TABLE IF NOT EXISTS county_frames (frame_at VARCHAR NOT NULL, fips VARCHAR NOT NULL, customers_out BIGINT NOT NULL, PRIMARY KEY (frame_at, fips));
