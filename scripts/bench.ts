@@ -12,6 +12,8 @@ import { Pipeline } from '../pipeline/src/pipeline.ts';
 import { LOOPBACK_HTTP } from '../pipeline/src/cli/start.ts';
 import { readManifest } from '../pipeline/src/publish/tree-writer.ts';
 import { benchEvents } from './bench-events.ts';
+import { renderChart } from '../pipeline/src/publish/charts.ts';
+import { decadeSpec } from '../pipeline/src/publish/chart-specs.ts';
 
 const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 const T0 = new Date('2026-09-01T08:00:00Z');
@@ -96,6 +98,17 @@ try {
     { metric: 'peak RSS of the pipeline (MB)', value: rssMb, target: '≤ 512' },
   ];
   rows.push(...(await benchEvents()));
+  // Chart rendering (the first render initialises the WebAssembly renderer and is not counted).
+  const spec = decadeSpec({ name: 'Harris', state: 'TX' }, Array.from({ length: 10 }, (_, i) => ({ year: 2014 + i, episodes: 10 + i, customer_hours: 1e5 * (i + 1), max_out: 1e4 * i, longest_h: 3 + i, by_size: {} })), false);
+  await renderChart(spec, new Date().toISOString());
+  const renders: number[] = [];
+  for (let i = 0; i < 30; i++) {
+    const t0 = performance.now();
+    await renderChart({ ...spec, title: `Harris ${i}` }, new Date().toISOString());
+    renders.push(performance.now() - t0);
+  }
+  renders.sort((a, b) => a - b);
+  rows.push({ metric: 'chart render median / p90 (ms, 30 decade charts)', value: `${renders[15].toFixed(1)} / ${renders[27].toFixed(1)}`, target: 'median ≤ 50' });
   console.table(rows);
   fs.mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
   fs.writeFileSync(path.join(ROOT, 'bench-results', 'live.json'), JSON.stringify({ at: new Date().toISOString(), node: process.version, cpus: os.cpus().length, rows, failures: full.v.failures.slice(0, 5) }, null, 2));

@@ -1,6 +1,5 @@
 // Branded PNG charts (@vercel/og: satori + resvg): fixed 1200 × 630, large type so they read when hotlinked small.
 // Each carries the service name, the data source, the generation time and the citation line.
-import { ImageResponse } from '@vercel/og';
 import { CITATION } from '../contract/notice.ts';
 
 export const CHART_WIDTH = 1200;
@@ -46,7 +45,11 @@ export function chartElement(spec: ChartSpec, generatedAt: string): El {
   ]);
 }
 
+/** Loaded on first use: the renderer's WebAssembly and font cost memory a pipeline without history never needs. */
+let og: Promise<typeof import('@vercel/og')> | null = null;
+
 export async function renderChart(spec: ChartSpec, generatedAt: string): Promise<Buffer> {
+  const { ImageResponse } = await (og ??= import('@vercel/og'));
   const res = new ImageResponse(chartElement(spec, generatedAt) as never, { width: CHART_WIDTH, height: CHART_HEIGHT });
   return Buffer.from(await res.arrayBuffer());
 }
