@@ -118,10 +118,10 @@ export class Pipeline {
     };
   }
 
-  /** Republishes the tree from stored state without polling (`outage build`). */
-  async build(): Promise<PublishStats> {
+  /** Republishes the tree from stored state without polling (`outage build`); `charts` also renders the charts. */
+  async build(options: { charts?: boolean } = {}): Promise<PublishStats> {
     const now = this.opts.clock();
-    return (await this.publish(await loadStatuses(this.db), now, null)).stats;
+    return (await this.publish(await loadStatuses(this.db), now, null, options.charts)).stats;
   }
 
   /** The earliest next_due_at over all sources (now when one has never been polled). */
@@ -191,7 +191,7 @@ export class Pipeline {
     return new Set(rows.filter((r) => counties.has(r.fips)).map((r) => r.source_id));
   }
 
-  private async publish(statuses: Map<string, SourceStatus>, now: Date, computed: LiveState | null) {
+  private async publish(statuses: Map<string, SourceStatus>, now: Date, computed: LiveState | null, renderCharts = false) {
     const model = await countyModel(this.db, loadCountyModel());
     const live = computed ?? (await computeLive(this.db, this.opts.sources, statuses, model, now));
     const since = new Date(now.getTime() - TIMELINE_MAX_HOURS * 3_600_000).toISOString();
@@ -204,7 +204,7 @@ export class Pipeline {
     for (const r of await this.db.all<{ fips: string; at: string; n: number }>('SELECT fips, frame_at AS "at", customers_out AS n FROM county_frames WHERE frame_at > ? ORDER BY fips, frame_at', [new Date(now.getTime() - 24 * 3_600_000).toISOString()])) {
       (countySeries[r.fips] ??= []).push([r.at, r.n]);
     }
-    const stats = await publishLive(writer, { live, sources: this.opts.sources, statuses, frames, simulated: this.opts.simulated, now, totalCustomers: total, db: this.db, baseUrl: this.opts.baseUrl ?? DEFAULT_BASE_URL, histories, mcc, countySeries });
+    const stats = await publishLive(writer, { live, sources: this.opts.sources, statuses, frames, simulated: this.opts.simulated, now, totalCustomers: total, db: this.db, baseUrl: this.opts.baseUrl ?? DEFAULT_BASE_URL, histories, mcc, countySeries, renderCharts });
     return { stats, countiesOut: live.national.counties_out, customersOut: live.national.customers_out };
   }
 

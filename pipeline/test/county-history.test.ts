@@ -28,6 +28,9 @@ describe('county profile and history', () => {
     const { sources } = parseRegistry('id,utility,state,connector,url,interval_min,tier\nx,Unreachable Power,TX,nisc,http://127.0.0.1:9/summary.json,15,3\n');
     const p = await Pipeline.open({ stateDir: state, outDir: path.join(dir, 'public'), sources, clock: fixedClock(new Date('2026-09-01T00:00:00Z')), simulated: false, http: { connectTimeoutMs: 500 } });
     expect((await p.cycle()).failed).toBe(1);
+    const cycleManifest = JSON.parse(fs.readFileSync(path.join(dir, 'public', '.manifest.json'), 'utf8'));
+    expect(cycleManifest.files['api/v1/counties/48201.chart.decade.png']).toBeUndefined(); // cycles do not render charts
+    await p.build({ charts: true });
     await p.close();
     const app = createApp({ outDir: path.join(dir, 'public') });
     const profile = (await (await app.request('/api/v1/counties/48201')).json()).data;
@@ -55,7 +58,7 @@ describe('county profile and history', () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'public', '.manifest.json'), 'utf8'));
     const chart = manifest.files['api/v1/counties/48201.chart.decade.png'];
     expect(chart).toBeDefined();
-    // A later cycle with the same history does not render the chart again.
+    // A later cycle with the same history carries the chart over without rendering it again.
     const again = await Pipeline.open({ stateDir: state, outDir: path.join(dir, 'public'), sources, clock: fixedClock(new Date('2026-09-01T01:00:00Z')), simulated: false, http: { connectTimeoutMs: 500 } });
     await again.cycle();
     await again.close();

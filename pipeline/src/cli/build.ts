@@ -8,6 +8,7 @@ import { readManifest } from '../publish/tree-writer.ts';
 
 export function register(program: Command): void {
   addCommonOptions(program.command('build').description('republish the prebuilt tree from stored state (no polling)'))
+    .option('--charts', 'also render every county decade and monthly chart whose data changed (slow: ~50 ms a chart)')
     .action(async (raw: Record<string, unknown>) => {
       const cfg = parseCommon(raw);
       const t0 = Date.now();
@@ -18,7 +19,7 @@ export function register(program: Command): void {
       const simulated = sourcesFile === simulatedRegistry || (readManifest(cfg.out)?.simulated ?? false);
       const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock: clockFor(cfg, true), simulated, baseUrl: cfg.baseUrl });
       try {
-        const stats = await pipeline.build();
+        const stats = await pipeline.build({ charts: Boolean(raw.charts) });
         log(`build: ${stats.written} files written, ${stats.unchanged} unchanged, ${stats.removed} removed · ${Date.now() - t0} ms → ${cfg.out}`);
       } finally {
         await pipeline.close();

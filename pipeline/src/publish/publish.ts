@@ -34,6 +34,8 @@ export interface PublishInput {
   /** imported history per county, and the counties whose denominator is EAGLE-I MCC */
   histories: Map<string, History>;
   mcc: ReadonlySet<string>;
+  /** render missing or changed decade/monthly charts (`outage build --charts`); cycles only carry charts over */
+  renderCharts?: boolean;
   /** last 24 h of 15-minute readings of the counties out, behind the live charts */
   countySeries: Record<string, Array<[string, number]>>;
 }
@@ -41,6 +43,11 @@ export interface PublishInput {
 /** Internal (never mirrored or routed): the counties' last-24-hour series the function layer draws live charts from. */
 export const SERIES_FILE = 'api/v1/live/_county-series.json';
 
+/**
+ * Decade and monthly charts. A poll cycle only carries unchanged charts over (rendering thousands of PNGs does not
+ * belong in a cycle); `outage build --charts` renders the missing and changed ones, and the function layer draws any
+ * chart without a file on request (cached by its data).
+ */
 async function publishCountyCharts(w: TreeWriter, input: PublishInput): Promise<void> {
   const [decadeE, monthlyE] = [endpoint('county.chart.decade'), endpoint('county.chart.monthly')];
   for (const c of input.live.counties) {
@@ -50,6 +57,7 @@ async function publishCountyCharts(w: TreeWriter, input: PublishInput): Promise<
       const rel = fileFor(e, { fips: c.fips }, 'png');
       const basis = Buffer.from(JSON.stringify(spec));
       if (w.same(rel, basis) && w.keep(rel)) continue; // re-rendered only when its inputs changed
+      if (!input.renderCharts) continue;
       const png = await renderChart(spec, input.now.toISOString());
       w.put(rel, () => png, basis);
     }

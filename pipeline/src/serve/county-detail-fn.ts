@@ -11,6 +11,7 @@ import { MONTH_COLUMNS, YEAR_COLUMNS, historyDoc, profileDoc } from '../publish/
 import { renderChart } from '../publish/charts.ts';
 import { decadeSpec, liveSpec, monthlySpec } from '../publish/chart-specs.ts';
 import { SERIES_FILE } from '../publish/publish.ts';
+import type { CountyMonth, CountyYear } from '../history/derive.ts';
 
 const readData = <T>(tree: PublishedTree, rel: string): (T & { generated_at: string }) | null => {
   const f = tree.read(rel);
@@ -84,7 +85,13 @@ export async function countyChart(c: Context, id: string, fips: string, tree: Pu
   if (id === 'county.chart.live') {
     const series = readData<{ series: Record<string, Array<[string, number]>> }>(tree, SERIES_FILE);
     spec = liveSpec(place, series?.series[fips] ?? [], new Date(series?.generated_at ?? live.generated_at), simulated);
-  } else spec = id === 'county.chart.decade' ? decadeSpec(place, [], simulated) : monthlySpec(place, [], simulated);
+  } else if (id === 'county.chart.decade') {
+    const profile = readData<{ years: CountyYear[] }>(tree, fileFor(endpoint('county'), { fips }, 'json'));
+    spec = decadeSpec(place, profile?.years ?? [], simulated);
+  } else {
+    const history = readData<{ months: CountyMonth[] }>(tree, fileFor(endpoint('county.history'), { fips }, 'json'));
+    spec = monthlySpec(place, history?.months ?? [], simulated);
+  }
   const key = JSON.stringify(spec);
   let png = chartCache.get(key);
   if (!png) {
