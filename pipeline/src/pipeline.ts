@@ -97,17 +97,18 @@ export class Pipeline {
     const tPoll = Date.now();
     for (const o of outcomes) statuses.set(o.source.id, this.nextStatus(o, statuses.get(o.source.id), now, watched.has(o.source.id)));
     const ctx: CycleContext = { sources: this.opts.sources, statuses, polled: new Set(outcomes.filter((o) => o.ok).map((o) => o.source.id)), now };
+    const model = await countyModel(this.db, loadCountyModel());
     // One transaction: observations, statuses, outage states and events land together or not at all.
     const { live, events } = await this.db.transaction(async () => {
       await writeOutcomes(this.db, outcomes);
       await saveStatuses(this.db, outcomes.map((o) => statuses.get(o.source.id)!));
-      const live = await computeLive(this.db, this.opts.sources, statuses, await countyModel(this.db, loadCountyModel()), now);
+      const live = await computeLive(this.db, this.opts.sources, statuses, model, now);
       const events = await evaluateCycle(this.db, await observe(this.db, live, ctx), ctx);
       await recordFrame(this.db, live, now);
       return { live, events };
     });
     const tStore = Date.now();
-    const publish = await this.publish(statuses, now, live);
+    const publish = await this.publish(statuses, now, { live, model });
     const failures = outcomes.filter((o) => !o.ok).map((o) => ({ source: o.source.id, reason: o.reason ?? '', message: o.message ?? '' }));
     return {
       at: now.toISOString(), polled: due.length, ok: outcomes.filter((o) => o.ok).length, failed: failures.length,
@@ -191,9 +192,10 @@ export class Pipeline {
     return new Set(rows.filter((r) => counties.has(r.fips)).map((r) => r.source_id));
   }
 
-  private async publish(statuses: Map<string, SourceStatus>, now: Date, computed: LiveState | null, renderCharts = false) {
-    const model = await countyModel(this.db, loadCountyModel());
-    const live = computed ?? (await computeLive(this.db, this.opts.sources, statuses, model, now));
+  /** Publishes the cycle's rollups (or, for `build`, rollups computed from stored state). */
+  private async publish(statuses: Map<string, SourceStatus>, now: Date, computed: { live: LiveState; model: Map<string, number> } | null, renderCharts = false) {
+    const model = computed?.model ?? (await countyModel(this.db, loadCountyModel()));
+    const live = computed?.live ?? (await computeLive(this.db, this.opts.sources, statuses, model, now));
     const since = new Date(now.getTime() - TIMELINE_MAX_HOURS * 3_600_000).toISOString();
     const frames = await this.db.all<FrameRow>('SELECT frame_at AS "at", state, customers_out, pct_out, band FROM state_frames WHERE frame_at > ? AND frame_at <= ? ORDER BY frame_at, state', [since, now.toISOString()]);
     const writer = this.opts.writer?.(now) ?? new FsTreeWriter(this.opts.outDir, now);

@@ -36,7 +36,7 @@ export function addCommonOptions(cmd: Command): Command {
 
 export function parseCommon(raw: Record<string, unknown>): CommonConfig {
   const r = schema.safeParse(raw);
-  if (!r.success) throw new UsageError(r.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '));
+  if (!r.success) throw new UsageError(r.error.issues.map((i) => `--${i.path.join('.').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: ${i.message}`).join('; '));
   let now: Date | null = null;
   if (r.data.now) {
     try {

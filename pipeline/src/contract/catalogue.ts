@@ -26,7 +26,6 @@ export interface Endpoint {
   functionParams?: QueryParam[];
 }
 
-export const API_PREFIX = '/api/v1';
 export const TIMELINE_DEFAULT_HOURS = 24;
 export const TIMELINE_MAX_HOURS = 168;
 

@@ -10,7 +10,6 @@ export const EVENTS_MAX_LIMIT = 500;
 export const FEED_DEFAULT_LIMIT = 50;
 export const FEED_MAX_LIMIT = 200;
 export const EVENTS_CHUNK = 1000;
-export const EVENT_PARAMS = ['after', 'fips', 'state', 'utility', 'kind', 'min_customers', 'since', 'limit'] as const;
 
 /** When each kind is emitted (the OpenAPI document and the README print this). */
 export const EMISSION: Record<EventKind, string> = {
@@ -24,27 +23,13 @@ export const EMISSION: Record<EventKind, string> = {
   feed_recovered: 'A stale source is fetched successfully again.',
 };
 
-export interface PublicEvent {
-  id: number;
-  at: string;
-  kind: EventKind;
-  scope: 'county' | 'municipality' | 'utility';
-  fips: string | null;
-  state: string | null;
-  utility: string | null;
-  area: string | null;
-  source_id: string | null;
-  outage_id: string | null;
-  customers_out: number | null;
-  pct_out: number | null;
-  threshold: number | null;
+/** The stored event as published: `previous` is named `previous_customers_out`, with a title and a link added. */
+export type PublicEvent = Omit<EventRow, 'previous'> & {
   previous_customers_out: number | null;
-  etr: string | null;
-  previous_etr: string | null;
   title: string;
   /** a page a person can open about what the event concerns */
   link: string;
-}
+};
 
 const LABEL: Record<EventKind, string> = {
   outage_began: 'Outage began', outage_grew: 'Outage grew', etr_changed: 'Restoration estimate changed',

@@ -2,7 +2,7 @@
 import type { SourceDef } from '../sources/registry.ts';
 import type { CountyLive, LiveState } from '../state/rollup.ts';
 import { freshness, utilityPct, type SourceStatus } from '../state/status.ts';
-import { staleAfterMinutes, band, pctOut } from '../state/rules.ts';
+import { staleAfterMinutes, band, hardenedInterval, pctOut } from '../state/rules.ts';
 import { stateByFips } from '../geo/states.ts';
 import { TIMELINE_DEFAULT_HOURS } from '../contract/catalogue.ts';
 
@@ -73,7 +73,7 @@ export function sourcesDoc(sources: SourceDef[], statuses: Map<string, SourceSta
     const st = statuses.get(s.id);
     return {
       id: s.id, utility: s.utility, states: s.states, connector: s.connector, tier: s.tier,
-      interval_min: st?.hardened ? Math.max(2, Math.ceil(s.interval_min / 3)) : s.interval_min,
+      interval_min: st?.hardened ? Math.min(s.interval_min, hardenedInterval(s.interval_min)) : s.interval_min,
       base_interval_min: s.interval_min, hardened: st?.hardened ?? false,
       next_due_at: st?.next_due_at ?? now.toISOString(), updated_at: st?.last_attempt_at ?? null,
       last_success_at: st?.last_success_at ?? null, freshness: freshness(s, st, now), stale_after_min: staleAfterMinutes(s.interval_min),

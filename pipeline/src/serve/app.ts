@@ -31,11 +31,7 @@ export function resolve(method: string, pathname: string, query: URLSearchParams
   const fn = FUNCTION_ENDPOINTS.find((f) => f.path === pathname);
   if (fn) return method === fn.method ? { kind: 'function', id: fn.id } : { kind: 'error', error: methodNotAllowed(method, [fn.method, 'OPTIONS']) };
   const m = matchRoute(pathname);
-  if (!m) {
-    const county = /^\/api\/v1\/live\/counties\/([^/]+)$/.exec(pathname);
-    if (county) return { kind: 'error', error: badFips(decodeURIComponent(county[1])) };
-    return { kind: 'error', error: notFound(pathname) };
-  }
+  if (!m) return { kind: 'error', error: notFound(pathname) };
   if (method !== 'GET' && method !== 'HEAD') return { kind: 'error', error: methodNotAllowed(method, ['GET', 'HEAD', 'OPTIONS']) };
   const e = m.endpoint;
   if (e.key === 'fips' && !/^\d{5}$/.test(m.params.fips)) return { kind: 'error', error: badFips(m.params.fips) };

@@ -17,8 +17,6 @@ export interface SimulatorOptions extends Partial<ScenarioOptions>, Partial<Util
   setClock?: (at: Date) => void;
 }
 
-export const SIMULATED_LABEL = 'SIMULATED';
-
 export class Simulator {
   readonly scenario: Scenario;
   readonly utilities: SimUtility[];

@@ -36,14 +36,17 @@ afterAll(() => {
 
 describe('HttpClient', () => {
   const client = () => new HttpClient({ bodyTimeoutMs: 300, connectTimeoutMs: 300, maxBytes: 1000 });
+  const view = () => client().forSource();
 
   it('fetches JSON', async () => {
-    expect(await client().getJson(`${base}/ok`)).toEqual({ ok: true });
+    expect(await view().getJson(`${base}/ok`)).toEqual({ ok: true });
   });
   it('sends If-None-Match and reuses the cached body on 304', async () => {
     const c = client();
-    expect(await c.getJson(`${base}/etag`)).toEqual({ n: 1 });
-    const again = await c.get(`${base}/etag`);
+    expect(await c.forSource().getJson(`${base}/etag`)).toEqual({ n: 1 });
+    const poll = c.forSource();
+    const again = await poll.get(`${base}/etag`);
+    expect(poll.allNotModified).toBe(true);
     expect(again.notModified).toBe(true);
     expect(JSON.parse(again.body)).toEqual({ n: 1 });
     expect(conditionalHits).toBe(1);
@@ -54,9 +57,13 @@ describe('HttpClient', () => {
     ['/big', 'too_large', /1000-byte cap/],
     ['/slow', 'timeout', /timeout/i],
   ])('%s fails as %s', async (path, reason, msg) => {
-    await expect(client().getJson(`${base}${path}`)).rejects.toMatchObject({ reason, message: expect.stringMatching(msg) });
+    await expect(view().getJson(`${base}${path}`)).rejects.toMatchObject({ reason, message: expect.stringMatching(msg) });
   });
   it('fails as network on a closed port', async () => {
-    await expect(client().getJson('http://127.0.0.1:1/x')).rejects.toMatchObject({ reason: 'network' });
+    await expect(view().getJson('http://127.0.0.1:1/x')).rejects.toMatchObject({ reason: 'network' });
+  });
+  it('reads a missing resource (404) as null where absence is normal, but not a server error', async () => {
+    expect(await view().getJsonOrNull(`${base}/missing`)).toBeNull();
+    await expect(view().getJsonOrNull(`${base}/500`)).rejects.toMatchObject({ reason: 'http_status', status: 503 });
   });
 });

@@ -75,10 +75,6 @@ export class HttpClient {
     return this.queue(host).add(() => this.fetchOnce(url), { priority }) as Promise<FetchResult>;
   }
 
-  async getJson(url: string, priority = 0): Promise<unknown> {
-    return parseJson(url, (await this.get(url, priority)).body);
-  }
-
   private async fetchOnce(url: string): Promise<FetchResult> {
     this.requests += 1;
     const cached = this.validators.get(url);

@@ -8,7 +8,6 @@ import { findState } from '../geo/states.ts';
 
 export const CONNECTORS = ['kubra', 'nisc', 'arcgis', 'odin', 'fpl'] as const;
 export type ConnectorName = (typeof CONNECTORS)[number];
-export const TIERS = [1, 2, 3] as const;
 export const REQUIRED_COLUMNS = ['id', 'utility', 'state', 'connector', 'url', 'interval_min', 'tier'] as const;
 
 export interface SourceDef {
