@@ -4,29 +4,36 @@ import path from 'node:path';
 import { addCommonOptions, log, parseCommon } from './common.ts';
 import { UsageError } from '../errors.ts';
 import { Db } from '../state/db.ts';
-import { countyModel, importEagleI, importMcc, type ImportSummary } from '../history/import.ts';
+import { countyModel, importCoverage, importEagleI, importEia861, importMcc, importOe417, type ImportSummary } from '../history/import.ts';
+import { fetchToFile } from '../history/download.ts';
 import { deriveEpisodes } from '../history/derive.ts';
 import { loadCountyModel } from '../geo/county-model.ts';
 import { progressReporter } from './progress.ts';
 
-export const IMPORT_KINDS = { eaglei: importEagleI, mcc: importMcc } as const;
+export const IMPORT_KINDS = { eaglei: importEagleI, mcc: importMcc, coverage: importCoverage, oe417: importOe417, eia861: importEia861 } as const;
 
 export function register(program: Command): void {
-  addCommonOptions(program.command('import').description('import history files: eaglei (county outage CSVs), mcc (modelled county customers)'))
+  addCommonOptions(program.command('import').description('import history files or URLs: eaglei (county outage CSVs), mcc (modelled county customers), coverage (EAGLE-I coverage_history.csv), oe417 (DOE disturbance .xls/.xlsx), eia861 (Reliability, Service_Territory, Sales_Ult_Cust .xlsx)'))
     .argument('<kind>', `one of ${Object.keys(IMPORT_KINDS).join(', ')}`)
-    .argument('<files...>', 'CSV files')
+    .argument('<files...>', 'files or http(s) URLs (downloaded to a temporary file first)')
     .action(async (kind: string, files: string[], raw: Record<string, unknown>) => {
       const cfg = parseCommon(raw);
       const run = IMPORT_KINDS[kind as keyof typeof IMPORT_KINDS];
       if (!run) throw new UsageError(`Unknown import kind \`${kind}\`; use one of ${Object.keys(IMPORT_KINDS).join(', ')}.`);
       const db = await Db.open(cfg.state);
       try {
-        for (const file of files) {
-          const progress = progressReporter(`${kind} ${path.basename(file)}`);
-          const t0 = Date.now();
-          const s = await run(db, path.resolve(file), (f) => progress.onProgress(Math.round(f * 100), 100));
-          progress.stop();
-          log(formatImport(s, Date.now() - t0));
+        for (const arg of files) {
+          const download = /^https?:\/\//i.test(arg) ? await fetchToFile(arg) : null;
+          try {
+            const file = download?.file ?? path.resolve(arg);
+            const progress = progressReporter(`${kind} ${path.basename(file)}`);
+            const t0 = Date.now();
+            const s = await run(db, file, (f) => progress.onProgress(Math.round(f * 100), 100));
+            progress.stop();
+            log(formatImport(s, Date.now() - t0));
+          } finally {
+            download?.cleanup();
+          }
         }
         // Episodes depend on the series and on the denominators (MCC): derive them again, then mark history changed
         // so the next publish re-reads it.

@@ -78,3 +78,19 @@ CREATE TABLE IF NOT EXISTS episodes (
 );
 -- County customers out per 15-minute bucket, for counties with an outage (behind the live chart); kept 8 days.
 CREATE TABLE IF NOT EXISTS county_frames (frame_at VARCHAR NOT NULL, fips VARCHAR NOT NULL, customers_out BIGINT NOT NULL, PRIMARY KEY (frame_at, fips));
+-- EAGLE-I coverage by state and year (coverage_history.csv): customers in the state (EIA) and the range EAGLE-I saw.
+CREATE TABLE IF NOT EXISTS eaglei_coverage (year INTEGER NOT NULL, state VARCHAR NOT NULL, total_customers DOUBLE, min_covered DOUBLE, max_covered DOUBLE, PRIMARY KEY (year, state));
+-- DOE OE-417 electric emergency and disturbance events (times local as reported; states parsed from Area Affected).
+CREATE TABLE IF NOT EXISTS oe417_events (
+  year INTEGER NOT NULL, began_at TIMESTAMP NOT NULL, restored_at TIMESTAMP, restoration VARCHAR NOT NULL, area VARCHAR,
+  states VARCHAR NOT NULL, nerc VARCHAR, alert_criteria VARCHAR, event_type VARCHAR, cause VARCHAR NOT NULL,
+  demand_loss_mw DOUBLE, customers_affected BIGINT, source VARCHAR NOT NULL
+);
+-- EIA-861: reliability (per utility × state × standard), service territory (utility × county), customers (utility × state × part).
+CREATE TABLE IF NOT EXISTS eia861_reliability (
+  year INTEGER NOT NULL, utility_number INTEGER NOT NULL, utility_name VARCHAR NOT NULL, state VARCHAR NOT NULL, ownership VARCHAR,
+  standard VARCHAR NOT NULL, saidi_with_med DOUBLE, saifi_with_med DOUBLE, caidi_with_med DOUBLE,
+  saidi_without_med DOUBLE, saifi_without_med DOUBLE, caidi_without_med DOUBLE, customers BIGINT
+);
+CREATE TABLE IF NOT EXISTS eia861_territory (year INTEGER NOT NULL, utility_number INTEGER NOT NULL, utility_name VARCHAR NOT NULL, state VARCHAR NOT NULL, county VARCHAR NOT NULL, fips VARCHAR NOT NULL);
+CREATE TABLE IF NOT EXISTS eia861_customers (year INTEGER NOT NULL, utility_number INTEGER NOT NULL, utility_name VARCHAR NOT NULL, part VARCHAR, service_type VARCHAR, state VARCHAR NOT NULL, ownership VARCHAR, customers BIGINT NOT NULL);
