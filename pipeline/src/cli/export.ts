@@ -12,12 +12,14 @@ export function exportTree(outDir: string, to: string): number {
   if (!manifest) throw new UsageError(`Nothing is published in ${outDir} yet; run \`outage poll --once\` or \`outage build\` first.`);
   fs.rmSync(to, { recursive: true, force: true });
   let n = 0;
-  for (const rel of Object.keys(manifest.files)) {
-    if (rel.split('/').some((part) => part.startsWith('_'))) continue;
-    const dest = path.join(to, rel);
-    fs.mkdirSync(path.dirname(dest), { recursive: true });
-    fs.copyFileSync(objectPath(outDir, manifest.files[rel].object), dest);
-    n += 1;
+  for (const [part, m] of [['live', manifest], ['history', readManifest(outDir, 'history')]] as const) {
+    for (const rel of Object.keys(m?.files ?? {})) {
+      if (rel.split('/').some((seg) => seg.startsWith('_'))) continue;
+      const dest = path.join(to, rel);
+      fs.mkdirSync(path.dirname(dest), { recursive: true });
+      fs.copyFileSync(objectPath(outDir, m!.files[rel].object, part), dest);
+      n += 1;
+    }
   }
   return n;
 }

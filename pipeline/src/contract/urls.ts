@@ -21,14 +21,20 @@ export function urlFor(e: Endpoint, params: Params = {}, query: Record<string, s
  * every county (/live/counties/12086 → live/counties/12086.json, …/12086/areas → live/counties/12086.areas.json).
  * Directories are the expensive part of a publish on a metadata-bound disk; the host config maps URLs to files.
  */
-export function fileFor(e: Endpoint, params: Params, format: Format): string {
+export function fileFor(e: Endpoint, params: Params, format: Format, table?: string): string {
   const url = urlFor(e, params);
   if (/\.[a-z]+$/.test(url)) return safeRelative(url.slice(1));
-  const keyAt = e.path.split('/').findIndex((seg) => /^\{\w+\}$/.test(seg));
+  let keyAt = -1; // segments after the last keyed one are joined by dots
+  e.path.split('/').forEach((seg, i) => { if (/^\{\w+\}$/.test(seg)) keyAt = i; });
   const segs = url.slice(1).split('/');
   const rel = keyAt < 0 ? segs.join('/') : [...segs.slice(0, keyAt - 1), segs.slice(keyAt - 1).join('.')].join('/');
-  return safeRelative(`${rel}.${FORMAT_EXT[format]}`);
+  const t = e.tables ? `.${table ?? e.tables[0]}` : '';
+  if (e.tables && !e.tables.includes(table ?? e.tables[0])) throw new Error(`Unknown table ${table} for ${e.id}`);
+  return safeRelative(`${rel}${t}.${FORMAT_EXT[format]}`);
 }
+
+/** The names of an endpoint's path parameters, in order. */
+export const pathParams = (e: Endpoint): string[] => [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
 
 export function safeRelative(rel: string): string {
   const norm = path.posix.normalize(rel);
@@ -37,13 +43,17 @@ export function safeRelative(rel: string): string {
 }
 
 /** The endpoint, parameters and format a prebuilt file answers (the inverse of fileFor). */
-export function fileRoute(rel: string): (RouteMatch & { format: Format }) | undefined {
+export function fileRoute(rel: string): (RouteMatch & { format: Format; table?: string }) | undefined {
   for (const e of CATALOGUE) {
+    const names = pathParams(e);
     for (const format of e.formats) {
-      const probe = fileFor(e, e.key ? { [e.key]: 'KEY' } : {}, format);
-      const re = new RegExp(`^${probe.replace(/[.]/g, '\\.').replace('KEY', '(?<key>[^/.]+)')}$`);
-      const m = re.exec(rel);
-      if (m) return { endpoint: e, params: e.key ? { [e.key]: m.groups!.key } : {}, format };
+      for (const table of e.tables ?? [undefined]) {
+        const probe = fileFor(e, Object.fromEntries(names.map((n) => [n, `KEY${n}`])), format, table);
+        let src = probe.replace(/[.]/g, '\\.');
+        for (const n of names) src = src.replace(`KEY${n}`, `(?<${n}>[^/.]+)`);
+        const m = new RegExp(`^${src}$`).exec(rel);
+        if (m) return { endpoint: e, params: { ...(m.groups ?? {}) }, format, ...(table ? { table } : {}) };
+      }
     }
   }
   return undefined;

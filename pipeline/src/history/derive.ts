@@ -12,7 +12,8 @@ export const EPISODE_SHARE = 0.001;
 export const EPISODE_GAP_MIN = 60;
 export const SIZE_CLASSES: Array<[string, number]> = [['major', 100_000], ['large', 10_000], ['medium', 1_000], ['small', 0]];
 
-export async function deriveEpisodes(db: Db, model: Map<string, number>, fipsList?: string[]): Promise<number> {
+/** The county denominators as a temp table `county_customers(fips, customers)` for the history queries. */
+export async function loadCountyCustomers(db: Db, model: Map<string, number>): Promise<void> {
   await db.run('CREATE TEMP TABLE IF NOT EXISTS county_customers (fips VARCHAR, customers BIGINT)');
   await db.run('DELETE FROM county_customers');
   const a = await db.appender('county_customers');
@@ -22,6 +23,10 @@ export async function deriveEpisodes(db: Db, model: Map<string, number>, fipsLis
     a.endRow();
   }
   a.closeSync();
+}
+
+export async function deriveEpisodes(db: Db, model: Map<string, number>, fipsList?: string[]): Promise<number> {
+  await loadCountyCustomers(db, model);
   const only = fipsList ? `AND o.fips IN (SELECT unnest(?::VARCHAR[]))` : '';
   const params = fipsList ? [`[${fipsList.join(',')}]`] : [];
   const sizeCase = `CASE ${SIZE_CLASSES.map(([name, min]) => `WHEN max(n) >= ${min} THEN '${name}'`).join(' ')} END`;

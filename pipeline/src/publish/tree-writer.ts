@@ -54,20 +54,28 @@ const IO_CONCURRENCY = 16;
 
 export const hashOf = (b: Buffer): string => createHash('sha256').update(b).digest('hex').slice(0, 32);
 
-export const MANIFEST = '.manifest.json';
-const OBJECTS = '.objects';
-const MIRROR_STATE = '.mirror.json';
+/**
+ * Two independent trees share the output directory and its URL space: `live` (rewritten by every cycle) and
+ * `history` (the annual reports and their charts: hundreds of thousands of files that change only when history is
+ * imported). Each has its own manifest, objects and mirror state, so a cycle never rewrites the history manifest.
+ */
+export type TreePart = 'live' | 'history';
+const SUFFIX: Record<TreePart, string> = { live: '', history: '-history' };
+export const manifestName = (part: TreePart = 'live') => `.manifest${SUFFIX[part]}.json`;
+export const MANIFEST = manifestName('live');
+const objectsDir = (part: TreePart) => `.objects${SUFFIX[part]}`;
+const mirrorState = (part: TreePart) => `.mirror${SUFFIX[part]}.json`;
 
-export function readManifest(outDir: string): Manifest | null {
+export function readManifest(outDir: string, part: TreePart = 'live'): Manifest | null {
   try {
-    return JSON.parse(fs.readFileSync(path.join(outDir, MANIFEST), 'utf8')) as Manifest;
+    return JSON.parse(fs.readFileSync(path.join(outDir, manifestName(part)), 'utf8')) as Manifest;
   } catch {
     return null;
   }
 }
 
-export function objectPath(outDir: string, object: string): string {
-  return path.join(outDir, OBJECTS, object.slice(0, 2), object);
+export function objectPath(outDir: string, object: string, part: TreePart = 'live'): string {
+  return path.join(outDir, objectsDir(part), object.slice(0, 2), object);
 }
 
 function writeAtomic(file: string, body: Buffer | string): void {
@@ -106,9 +114,9 @@ export class FsTreeWriter implements TreeWriter {
   private failure: Error | null = null;
   private unchanged = 0;
 
-  constructor(private readonly outDir: string, private readonly now: Date) {
-    fs.mkdirSync(path.join(outDir, OBJECTS), { recursive: true });
-    this.prev = readManifest(outDir);
+  constructor(private readonly outDir: string, private readonly now: Date, private readonly part: TreePart = 'live') {
+    fs.mkdirSync(path.join(outDir, objectsDir(part)), { recursive: true });
+    this.prev = readManifest(outDir, part);
   }
 
   private mkdir(dir: string): void {
@@ -129,7 +137,7 @@ export class FsTreeWriter implements TreeWriter {
     const generatedAt = this.now.toISOString();
     const body = render(generatedAt);
     const object = hashOf(body);
-    const dest = objectPath(this.outDir, object);
+    const dest = objectPath(this.outDir, object, this.part);
     this.mkdir(path.dirname(dest));
     void this.io.add(() => writeObject(dest, body)).catch((err: Error) => (this.failure ??= err));
     this.files[file] = { hash, object, bytes: body.length, generated_at: generatedAt };
@@ -157,8 +165,8 @@ export class FsTreeWriter implements TreeWriter {
     const garbage = [...new Set(Object.values(prevFiles).map((e) => e.object))].filter((o) => !live.has(o));
     const generation = `g${this.now.toISOString().replace(/[-:.]/g, '')}-${hashOf(Buffer.from(JSON.stringify(this.files))).slice(0, 8)}`;
     const manifest: Manifest = { generation, published_at: this.now.toISOString(), ...meta, files: this.files, garbage };
-    writeAtomic(path.join(this.outDir, MANIFEST), JSON.stringify(manifest)); // the switch
-    for (const o of this.prev?.garbage ?? []) if (!live.has(o)) fs.rmSync(objectPath(this.outDir, o), { force: true });
+    writeAtomic(path.join(this.outDir, manifestName(this.part)), JSON.stringify(manifest)); // the switch
+    for (const o of this.prev?.garbage ?? []) if (!live.has(o)) fs.rmSync(objectPath(this.outDir, o, this.part), { force: true });
     await this.syncMirror(removed);
     return { written: this.changed.length, unchanged: this.unchanged, removed: removed.length, sample: this.changed.slice(0, 10) };
   }
@@ -167,7 +175,7 @@ export class FsTreeWriter implements TreeWriter {
   private async syncMirror(removed: string[]): Promise<void> {
     let state: { generation?: string } = {};
     try {
-      state = JSON.parse(fs.readFileSync(path.join(this.outDir, MIRROR_STATE), 'utf8'));
+      state = JSON.parse(fs.readFileSync(path.join(this.outDir, mirrorState(this.part)), 'utf8'));
     } catch {
       state = {};
     }
@@ -177,7 +185,7 @@ export class FsTreeWriter implements TreeWriter {
     for (const file of toLink) {
       const dest = path.join(this.outDir, file);
       this.mkdir(path.dirname(dest));
-      const object = objectPath(this.outDir, this.files[file].object);
+      const object = objectPath(this.outDir, this.files[file].object, this.part);
       void this.io.add(async () => {
         try {
           await fsp.link(object, dest); // a new file: one operation
@@ -192,7 +200,7 @@ export class FsTreeWriter implements TreeWriter {
     await this.io.onIdle();
     if (this.failure) throw this.failure;
     for (const file of removed) fs.rmSync(path.join(this.outDir, file), { force: true });
-    writeAtomic(path.join(this.outDir, MIRROR_STATE), JSON.stringify({ generation: readManifest(this.outDir)?.generation }));
+    writeAtomic(path.join(this.outDir, mirrorState(this.part)), JSON.stringify({ generation: readManifest(this.outDir, this.part)?.generation }));
   }
 }
 

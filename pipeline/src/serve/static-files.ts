@@ -1,7 +1,7 @@
 // Reads prebuilt files through the current manifest: content-hash ETags, and one generation per request.
 import fs from 'node:fs';
 import path from 'node:path';
-import { MANIFEST, objectPath, readManifest, type Manifest } from '../publish/tree-writer.ts';
+import { manifestName, objectPath, readManifest, type Manifest, type TreePart } from '../publish/tree-writer.ts';
 
 export interface StaticFile {
   body: Buffer;
@@ -9,34 +9,38 @@ export interface StaticFile {
 }
 
 export class PublishedTree {
-  private manifest: Manifest | null = null;
-  private stamp = '';
+  private readonly manifests: Record<TreePart, { manifest: Manifest | null; stamp: string }> = { live: { manifest: null, stamp: '' }, history: { manifest: null, stamp: '' } };
 
   constructor(readonly outDir: string) {}
 
-  /** The manifest switched in last (re-read when the file changes). */
-  current(): Manifest | null {
+  /** The live manifest switched in last (re-read when the file changes). */
+  current(part: TreePart = 'live'): Manifest | null {
+    const slot = this.manifests[part];
     let stamp = '';
     try {
-      const st = fs.statSync(path.join(this.outDir, MANIFEST));
+      const st = fs.statSync(path.join(this.outDir, manifestName(part)));
       stamp = `${st.ino}:${st.mtimeMs}:${st.size}`;
     } catch {
       return null;
     }
-    if (stamp !== this.stamp) {
-      this.manifest = readManifest(this.outDir);
-      this.stamp = stamp;
+    if (stamp !== slot.stamp) {
+      slot.manifest = readManifest(this.outDir, part);
+      slot.stamp = stamp;
     }
-    return this.manifest;
+    return slot.manifest;
   }
 
+  /** A file of the live tree, else of the history tree. */
   read(rel: string): StaticFile | null {
-    const entry = this.current()?.files[rel];
-    if (!entry) return null;
-    try {
-      return { body: fs.readFileSync(objectPath(this.outDir, entry.object)), etag: `"${entry.object}"` };
-    } catch {
-      return null;
+    for (const part of ['live', 'history'] as const) {
+      const entry = this.current(part)?.files[rel];
+      if (!entry) continue;
+      try {
+        return { body: fs.readFileSync(objectPath(this.outDir, entry.object, part)), etag: `"${entry.object}"` };
+      } catch {
+        return null;
+      }
     }
+    return null;
   }
 }
