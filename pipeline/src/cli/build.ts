@@ -5,10 +5,11 @@ import { Pipeline } from '../pipeline.ts';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { readManifest } from '../publish/tree-writer.ts';
+import { publishHistoryIfChanged } from '../publish/reports.ts';
 
 export function register(program: Command): void {
   addCommonOptions(program.command('build').description('republish the prebuilt tree from stored state (no polling)'))
-    .option('--charts', 'also render every county decade and monthly chart whose data changed (slow: ~50 ms a chart)')
+    .option('--charts', 'also render every county and report chart whose data changed (slow: ~50 ms a chart)')
     .action(async (raw: Record<string, unknown>) => {
       const cfg = parseCommon(raw);
       const t0 = Date.now();
@@ -21,6 +22,8 @@ export function register(program: Command): void {
       try {
         const stats = await pipeline.build({ charts: Boolean(raw.charts) });
         log(`build: ${stats.written} files written, ${stats.unchanged} unchanged, ${stats.removed} removed · ${Date.now() - t0} ms → ${cfg.out}`);
+        const hs = await publishHistoryIfChanged(pipeline.db, cfg.out, { now: clockFor(cfg, true)(), force: true, renderCharts: Boolean(raw.charts) });
+        log(`build: report tables: ${hs!.written} files written, ${hs!.unchanged} unchanged, ${hs!.removed} removed, ${hs!.charts} charts rendered · ${hs!.ms} ms`);
       } finally {
         await pipeline.close();
       }

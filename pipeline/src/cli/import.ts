@@ -1,7 +1,8 @@
 // `outage import <kind> FILE…`: load history files through the real importers (see history/import.ts).
 import type { Command } from 'commander';
 import path from 'node:path';
-import { addCommonOptions, log, parseCommon } from './common.ts';
+import { addCommonOptions, clockFor, log, parseCommon } from './common.ts';
+import { publishHistoryIfChanged } from '../publish/reports.ts';
 import { UsageError } from '../errors.ts';
 import { Db } from '../state/db.ts';
 import { countyModel, importCoverage, importEagleI, importEia861, importMcc, importOe417, type ImportSummary } from '../history/import.ts';
@@ -40,7 +41,9 @@ export function register(program: Command): void {
         const t1 = Date.now();
         const episodes = await deriveEpisodes(db, await countyModel(db, loadCountyModel()));
         await db.run("INSERT OR REPLACE INTO meta VALUES ('history_version', ?)", [new Date().toISOString()]);
-        log(`derived ${episodes.toLocaleString('en-US')} county outage episodes · ${Date.now() - t1} ms; run \`outage build\` (or the poll loop) to publish`);
+        log(`derived ${episodes.toLocaleString('en-US')} county outage episodes · ${Date.now() - t1} ms`);
+        const hs = await publishHistoryIfChanged(db, cfg.out, { now: clockFor(cfg, true)() });
+        if (hs) log(`report tables published to ${cfg.out}: ${hs.written.toLocaleString('en-US')} files written, ${hs.unchanged.toLocaleString('en-US')} unchanged, ${hs.removed} removed · ${hs.ms} ms; county profiles and charts follow with the next \`outage build\` or poll cycle`);
       } finally {
         db.close();
       }

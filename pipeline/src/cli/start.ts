@@ -1,6 +1,6 @@
 // `outage start`: the embedded default — the source simulator, the polling pipeline and the local server together.
 import type { Command } from 'commander';
-import { mkdirSync, writeFileSync, renameSync } from 'node:fs';
+import fs, { mkdirSync, writeFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { addCommonOptions, clockFor, log, parseCommon } from './common.ts';
 import { Simulator } from '../simulator/server.ts';
@@ -10,22 +10,52 @@ import { startServer } from '../serve/server.ts';
 import { pollLoop } from './poll.ts';
 import { progressReporter } from './progress.ts';
 import { SIMULATED_PREFIX, writeSimulatedHistory } from '../simulator/history.ts';
-import { countyModel, importEagleI } from '../history/import.ts';
+import { writeSimulatedEia861, writeSimulatedOe417 } from '../simulator/reference-files.ts';
+import { countyModel, importEagleI, importEia861, importOe417, importKindOf } from '../history/import.ts';
 import { deriveEpisodes } from '../history/derive.ts';
 import { loadCountyModel } from '../geo/county-model.ts';
+import { IMPORT_KINDS } from './import.ts';
+import { publishHistoryIfChanged } from '../publish/reports.ts';
+import { UsageError } from '../errors.ts';
 
-/** First start only: write a SIMULATED decade in the EAGLE-I layout and load it through the real importer. */
+const markHistoryChanged = (pipeline: Pipeline) => pipeline.db.run("INSERT OR REPLACE INTO meta VALUES ('history_version', ?)", [new Date().toISOString()]);
+
+/**
+ * First start only: write a SIMULATED decade in the real EAGLE-I, OE-417 and EIA-861 formats and load it through the
+ * real importers.
+ */
 async function loadSimulatedHistory(pipeline: Pipeline, stateDir: string): Promise<void> {
   const done = await pipeline.db.all<{ n: number }>(`SELECT count(*)::INT AS n FROM import_log WHERE file LIKE '${SIMULATED_PREFIX}%'`);
   if (done[0].n > 0) return;
   const t0 = Date.now();
+  const dir = path.join(stateDir, 'simulated-history');
   const model = await countyModel(pipeline.db, loadCountyModel());
-  const files = await writeSimulatedHistory(pipeline.db, path.join(stateDir, 'simulated-history'), model, { seed: 1, firstYear: 2015, lastYear: 2024, episodesPerYear: 3 });
+  const files = await writeSimulatedHistory(pipeline.db, dir, model, { seed: 1, firstYear: 2015, lastYear: 2024, episodesPerYear: 3 });
   let rows = 0;
   for (const f of files) rows += (await importEagleI(pipeline.db, f)).rows_loaded;
+  let events = 0;
+  for (const f of writeSimulatedOe417(dir, 1, 2015, 2024)) events += (await importOe417(pipeline.db, f)).rows_loaded;
+  for (const f of writeSimulatedEia861(dir, 1, 2022, model)) await importEia861(pipeline.db, f);
   const episodes = await deriveEpisodes(pipeline.db, model);
-  await pipeline.db.run("INSERT OR REPLACE INTO meta VALUES ('history_version', ?)", [new Date().toISOString()]);
-  log(`history: ${rows.toLocaleString('en-US')} SIMULATED EAGLE-I rows (2015–2024) imported, ${episodes.toLocaleString('en-US')} episodes · ${Date.now() - t0} ms`);
+  await markHistoryChanged(pipeline);
+  log(`history: SIMULATED 2015–2024 imported through the real importers: ${rows.toLocaleString('en-US')} EAGLE-I rows, ${events} OE-417 events, EIA-861 2022; ${episodes.toLocaleString('en-US')} episodes · ${Date.now() - t0} ms`);
+}
+
+/** `--history-dir`: import the real files found there (kinds from their names), then derive. */
+async function loadHistoryDir(pipeline: Pipeline, dir: string): Promise<void> {
+  const files = fs.existsSync(dir) ? fs.readdirSync(dir).sort().map((f) => path.join(dir, f)) : [];
+  const known = files.map((f) => [f, importKindOf(f)] as const).filter((x): x is readonly [string, keyof typeof IMPORT_KINDS] => x[1] !== null);
+  if (known.length === 0) throw new UsageError(`--history-dir ${dir} holds no history files (eaglei_outages_*.csv, MCC.csv, coverage_history.csv, *Annual_Summary*.xls, DOE_*.xlsx, Reliability_*.xlsx, Service_Territory_*.xlsx, Sales_Ult_Cust_*.xlsx).`);
+  const [{ n }] = await pipeline.db.all<{ n: number }>(`SELECT count(*)::INT AS n FROM import_log WHERE file IN (SELECT unnest(?::VARCHAR[]))`, [`[${known.map(([f]) => path.basename(f)).join(',')}]`]);
+  if (n >= known.length) return; // imported on an earlier start
+  // The mcc and coverage files change the denominators: load them first.
+  const order = ['mcc', 'coverage', 'eaglei', 'oe417', 'eia861'];
+  for (const [file, kind] of [...known].sort((a, b) => order.indexOf(a[1]) - order.indexOf(b[1]))) {
+    const s = await IMPORT_KINDS[kind](pipeline.db, file);
+    log(`history: ${kind} ${path.basename(file)}: ${s.rows_loaded.toLocaleString('en-US')} rows loaded, ${s.rows_rejected} rejected`);
+  }
+  await deriveEpisodes(pipeline.db, await countyModel(pipeline.db, loadCountyModel()));
+  await markHistoryChanged(pipeline);
 }
 
 /** Politeness limits are for real utility hosts; the loopback simulator is one host serving every source. */
@@ -37,6 +67,7 @@ export function register(program: Command): void {
     .option('--seed <n>', 'simulator seed (a different storm track per seed)', '1')
     .option('--sim-sources <n>', 'about how many simulated sources to create', '120')
     .option('--no-history', 'do not generate and import the SIMULATED decade of history')
+    .option('--history-dir <dir>', 'import the real history files in this directory instead of the SIMULATED decade')
     .action(async (raw: Record<string, unknown>) => {
       const cfg = parseCommon(raw);
       const clock = clockFor(cfg, false);
@@ -51,7 +82,10 @@ export function register(program: Command): void {
       log(`simulator: ${sources.length} SIMULATED sources at ${sim.baseUrl} (registry: ${registryFile})`);
       const progress = progressReporter('polling');
       const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock, simulated: true, http: LOOPBACK_HTTP, baseUrl: raw.baseUrl === 'http://127.0.0.1:8787' ? `http://127.0.0.1:${raw.port}` : cfg.baseUrl, onProgress: progress.onProgress });
-      if (raw.history !== false) await loadSimulatedHistory(pipeline, cfg.state);
+      if (typeof raw.historyDir === 'string') await loadHistoryDir(pipeline, path.resolve(raw.historyDir));
+      else if (raw.history !== false) await loadSimulatedHistory(pipeline, cfg.state);
+      const hs = await publishHistoryIfChanged(pipeline.db, cfg.out, { now: clock() });
+      if (hs) log(`history: report tables published: ${hs.written.toLocaleString('en-US')} files written, ${hs.unchanged.toLocaleString('en-US')} unchanged · ${hs.ms} ms (charts are drawn on request, or by \`outage build --charts\`)`);
       const first = await pipeline.cycle({ all: true });
       progress.stop();
       log(formatSummary(first));

@@ -2,7 +2,7 @@
 //   { "data": { "error": { "status": 400, "code": "invalid_fips", "message": "...", "param": "fips", "allowed": [...] } } }
 export type ErrorCode =
   | 'invalid_fips' | 'unknown_county' | 'invalid_format' | 'invalid_parameter' | 'not_found' | 'method_not_allowed'
-  | 'gone' | 'internal' | 'invalid_cursor' | 'cursor_expired';
+  | 'gone' | 'internal' | 'invalid_cursor' | 'cursor_expired' | 'invalid_year' | 'unknown_year' | 'unknown_state';
 
 export interface ErrorBody {
   status: number;
@@ -41,3 +41,18 @@ export const methodNotAllowed = (method: string, allow: string[]): ApiError =>
 
 export const badParam = (param: string, message: string): ApiError =>
   new ApiError({ status: 400, code: 'invalid_parameter', param, message });
+
+export const badYear = (value: string): ApiError =>
+  new ApiError({ status: 400, code: 'invalid_year', param: 'year', message: `Expected \`year\` to be a four-digit year, got \`${value}\`.` });
+
+export const unknownYear = (year: string, first: number, last: number): ApiError =>
+  new ApiError({ status: 404, code: 'unknown_year', param: 'year', message: `No report for ${year}: reports cover ${first} to ${last} (years not loaded yet answer with \`loaded: false\`).` });
+
+export const unknownState = (value: string): ApiError =>
+  new ApiError({ status: 404, code: 'unknown_state', param: 'state', message: `\`${value}\` is not a state: use the lower-case USPS code, e.g. \`fl\`.` });
+
+export const countyNotInState = (fips: string, state: string): ApiError =>
+  new ApiError({ status: 404, code: 'unknown_county', param: 'county', message: `\`${fips}\` is not a county FIPS code of ${state.toUpperCase()}.` });
+
+export const badTable = (value: string, allowed: readonly string[]): ApiError =>
+  new ApiError({ status: 400, code: 'invalid_parameter', param: 'table', allowed: [...allowed], message: `Unknown \`table\` \`${value}\`; this endpoint offers ${allowed.join(', ')}.` });

@@ -1,5 +1,6 @@
 // Response schemas (JSON Schema 2020-12, as OpenAPI 3.1 uses): the OpenAPI document and the contract tests share them.
 import { BAND_THRESHOLDS_PCT, MAGNITUDE_THRESHOLDS } from '../state/rules.ts';
+import { ROW_SHAPES, columnSchema } from './report-columns.ts';
 
 const int = { type: 'integer', minimum: 0 };
 const nullableInt = { type: ['integer', 'null'], minimum: 0 };
@@ -140,6 +141,30 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
     worst_events: { type: 'array', maxItems: 10, items: obj({ start_at: time, end_at: time, peak: int, customer_hours: { type: 'number' }, duration_h: { type: 'number' }, size_class: { type: 'string', enum: ['small', 'medium', 'large', 'major'] } }) },
   })),
   Png: { type: 'string', contentMediaType: 'image/png', description: 'PNG image, 1200 × 630.' },
+  ...Object.fromEntries(Object.entries(ROW_SHAPES).map(([name, cols]) => [`ReportRow_${name}`, { type: 'object', required: [...cols], additionalProperties: false, properties: Object.fromEntries(cols.map((c) => [c, columnSchema(c)])) }])),
+  CountyReportSummary: {
+    type: 'object', required: ['year', 'fips', 'name', 'state', 'loaded', 'coverage', 'episodes_by_size', 'longest_episode', 'state_comparison', 'national_comparison', 'utilities'],
+    description: 'County annual report: the county row of the year, episodes by size class, the longest episode, its rank and the median hours per customer in its state and nationally (rank 1 = most hours without power per customer), and the serving utilities with SAIDI/SAIFI from EIA-861.',
+    properties: {
+      year: { type: 'integer' }, fips, name: { type: ['string', 'null'] }, state: stateCode, loaded: { type: 'boolean' }, coverage: { enum: ['observed', 'zero', 'not_covered', null] },
+      episodes_by_size: { type: ['object', 'null'] }, longest_episode: { oneOf: [{ $ref: '#/components/schemas/ReportRow_events' }, { type: 'null' }] },
+      state_comparison: { type: ['object', 'null'], properties: { counties_ranked: int, rank: nullableInt, median_hours_per_customer: { type: ['number', 'null'] } } },
+      national_comparison: { type: ['object', 'null'], properties: { counties_ranked: int, rank: nullableInt, median_hours_per_customer: { type: ['number', 'null'] }, percentile: { type: ['number', 'null'] } } },
+      utilities: { type: 'array', items: { $ref: '#/components/schemas/ReportRow_utilities' } },
+    },
+  },
+  ReportTable: env({
+    type: 'object', required: ['generated_at', 'table', 'tables', 'loaded', 'simulated'],
+    description: 'One annual report table. `loaded` is false (and values null) for years whose EAGLE-I data is not loaded; null on the multi-year documents. National, year and state documents carry `sources` (loaded years per data set), `source_credit`, `citation` and `notice`; `rows` holds the table (or `summary`, the county summary).',
+    properties: {
+      generated_at: generated, year: { type: 'integer' }, state: stateCode, fips, name: { type: ['string', 'null'] }, table: { type: 'string' }, tables: { type: 'array', items: { type: 'string' } },
+      loaded: { type: ['boolean', 'null'] }, simulated: { type: 'boolean' }, notice: { type: 'string' }, source_credit: { type: 'string' }, citation: { type: 'string' }, note: { type: 'string' },
+      sources: obj({ eaglei_years: { type: 'array', items: { type: 'integer' } }, oe417_years: { type: 'array', items: { type: 'integer' } }, eia861_years: { type: 'array', items: { type: 'integer' } } }),
+      rules: { type: 'object' },
+      rows: { type: 'array', items: { anyOf: Object.keys(ROW_SHAPES).map((n) => ({ $ref: `#/components/schemas/ReportRow_${n}` })) } },
+      summary: { $ref: '#/components/schemas/CountyReportSummary' },
+    },
+  }),
   Event: obj({
     id: { type: 'integer', minimum: 1, description: 'Grows with every event; never reused or reordered.' },
     at: time, kind: { type: 'string', enum: ['outage_began', 'outage_grew', 'etr_changed', 'outage_improving', 'outage_restored', 'major_event', 'feed_stale', 'feed_recovered'] },

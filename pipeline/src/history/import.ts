@@ -246,3 +246,14 @@ export async function importCoverage(db: Db, file: string, onProgress?: Progress
   });
   return summarise(db, 'coverage', file, years);
 }
+
+/** The import kind a file's name says (the names the publishers use), for `outage start --history-dir`. */
+export function importKindOf(file: string): 'eaglei' | 'mcc' | 'coverage' | 'oe417' | 'eia861' | null {
+  const name = path.basename(file).toLowerCase();
+  if (/^eaglei_outages_\d{4}.*\.csv$/.test(name)) return 'eaglei';
+  if (/^mcc.*\.csv$/.test(name)) return 'mcc';
+  if (/^coverage_history.*\.csv$/.test(name)) return 'coverage';
+  if (/annual_summary.*\.xlsx?$|^doe_.*\.xlsx$/.test(name)) return 'oe417';
+  if (/^(reliability|service_territory|sales_ult_cust)_\d{4}\.xlsx$/.test(name)) return 'eia861';
+  return null;
+}

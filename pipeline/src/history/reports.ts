@@ -38,8 +38,9 @@ export interface Reports {
   byYear: Map<number, YearTables>;
   /** key `${year}|${state code}` */
   byState: Map<string, StateTables>;
-  /** key `${year}|${fips}`, for every county observed that year */
-  byCounty: Map<string, CountyTables>;
+  /** every county-year observed (`${year}|${fips}`): its tables are built on demand by `countyTables` */
+  countyYears: string[];
+  countyTables(year: number, fips: string): CountyTables | null;
   causes: Row[];
   trend: Row[];
 }
@@ -222,7 +223,8 @@ export async function computeReports(db: Db, model: Map<string, number>, now: Da
 
   const byYear = new Map<number, YearTables>();
   const byState = new Map<string, StateTables>();
-  const byCounty = new Map<string, CountyTables>();
+  const countyKeys: string[] = [];
+  const rankBy = new Map<string, { national: Map<string, number>; nationalMedian: number | null; state: Map<string, number>; stateMedian: number | null }>();
   const episodesByYear = groupBy(episodes, (e) => String(e.y));
   for (const y of range) {
     const rows = countyRowsByYear.get(y)!;
@@ -245,34 +247,41 @@ export async function computeReports(db: Db, model: Map<string, number>, now: Da
         events: sEps.slice(0, EVENTS_TOP).map(episodeRow), months: monthRows(y, sEps, (m) => statePeakBy.get(`${y}|${m}|${code}`) ?? null, sDs), causes: causesOf(sDs),
       });
       const stateMedian = median(sRows.filter((r) => r.hours_per_customer !== null).map((r) => r.hours_per_customer as number));
-      for (const r of sRows) {
-        if (r.coverage !== 'observed') continue;
-        const fips = r.fips as string;
-        const cEps = episodesBy.get(`${y}|${fips}`) ?? [];
-        const longest = [...cEps].sort((a, b) => b.duration_h - a.duration_h || a.start_at.localeCompare(b.start_at))[0];
-        const name = r.name as string;
-        const namesCounty = (d: Disturbance) => new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(d.area ?? '');
-        const utilities = utilitiesOf(y, fips, code);
-        const countyYears = range.map((yy) => countyRow(yy, { fips, name, state: code }));
-        byCounty.set(`${y}|${fips}`, {
-          summary: {
-            ...r, episodes_by_size: { small: r.small, medium: r.medium, large: r.large, major: r.major },
-            longest_episode: longest ? episodeRow(longest) : null,
-            state_comparison: { state: code, counties_ranked: sRank.size, rank: sRank.get(fips) ?? null, median_hours_per_customer: r2(stateMedian), hours_per_customer: r.hours_per_customer },
-            national_comparison: {
-              counties_ranked: nationalRank.size, rank: nationalRank.get(fips) ?? null, median_hours_per_customer: r2(nationalMedian),
-              percentile: nationalRank.size && nationalRank.has(fips) ? r2((1 - (nationalRank.get(fips)! - 1) / nationalRank.size) * 100) : null,
-            },
-            utilities,
-          },
-          years: withYoy(countyYears),
-          months: monthRows(y, cEps, () => null, []).map(({ peak_out: _p, disturbances: _d, ...m }) => m),
-          events: [...cEps].sort((a, b) => a.start_at.localeCompare(b.start_at)).map(episodeRow),
-          causes: causesOf(sDs, namesCounty),
-          utilities,
-        });
-      }
+      rankBy.set(`${y}|${code}`, { national: nationalRank, nationalMedian, state: sRank, stateMedian });
+      for (const r of sRows) if (r.coverage === 'observed') countyKeys.push(`${y}|${r.fips}`);
     }
+  }
+
+  /** The county annual report of one observed county-year (built when published or asked for, not held). */
+  function countyTables(y: number, fips: string): CountyTables | null {
+    const county = atlas.byFips.get(fips);
+    if (!county || !loaded.includes(y)) return null;
+    const code = county.state;
+    const r = countyRow(y, county);
+    if (r.coverage !== 'observed') return null;
+    const { national: nationalRank, nationalMedian, state: sRank, stateMedian } = rankBy.get(`${y}|${code}`)!;
+    const cEps = episodesBy.get(`${y}|${fips}`) ?? [];
+    const longest = [...cEps].sort((a, b) => b.duration_h - a.duration_h || a.start_at.localeCompare(b.start_at))[0];
+    const name = county.name;
+    const namesCounty = (d: Disturbance) => new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(d.area ?? '');
+    const utilities = utilitiesOf(y, fips, code);
+    return {
+      summary: {
+        ...r, episodes_by_size: { small: r.small, medium: r.medium, large: r.large, major: r.major },
+        longest_episode: longest ? episodeRow(longest) : null,
+        state_comparison: { state: code, counties_ranked: sRank.size, rank: sRank.get(fips) ?? null, median_hours_per_customer: r2(stateMedian), hours_per_customer: r.hours_per_customer },
+        national_comparison: {
+          counties_ranked: nationalRank.size, rank: nationalRank.get(fips) ?? null, median_hours_per_customer: r2(nationalMedian),
+          percentile: nationalRank.size && nationalRank.has(fips) ? r2((1 - (nationalRank.get(fips)! - 1) / nationalRank.size) * 100) : null,
+        },
+        utilities,
+      },
+      years: withYoy(range.map((yy) => countyRow(yy, county))),
+      months: monthRows(y, cEps, () => null, []).map(({ peak_out: _p, disturbances: _d, ...m }) => m),
+      events: [...cEps].sort((a, b) => a.start_at.localeCompare(b.start_at)).map(episodeRow),
+      causes: causesOf((disturbancesByYear.get(String(y)) ?? []).filter((d) => inState(d, code)), namesCounty),
+      utilities,
+    };
   }
 
   function utilitiesOf(y: number, fips: string, code: string): Row[] {
@@ -299,7 +308,7 @@ export async function computeReports(db: Db, model: Map<string, number>, now: Da
     ...national.map((r) => ({ scope: 'US', ...pickTrend(r) })),
     ...states.map((r) => ({ scope: r.state as string, ...pickTrend(r) })),
   ];
-  return { range, loaded, oe417, eia861, national, states, byYear, byState, byCounty, causes, trend };
+  return { range, loaded, oe417, eia861, national, states, byYear, byState, countyYears: countyKeys, countyTables, causes, trend };
 }
 
 function pickTrend(r: Row): Row {

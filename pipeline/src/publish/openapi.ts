@@ -4,6 +4,8 @@ import { SCHEMAS } from '../contract/schemas.ts';
 import { CITATION, dataNotice } from '../contract/notice.ts';
 import { MAJOR_EVENT_PCT, HARDEN_AT_PCT } from '../state/rules.ts';
 import { EMISSION } from '../contract/events.ts';
+import { REPORT_FIRST_YEAR } from '../history/reports.ts';
+import { REPORT_RULES } from './reports.ts';
 
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } });
 
@@ -18,6 +20,11 @@ const commonHeaders = {
 function operation(e: Endpoint) {
   const params: Array<Record<string, unknown>> = [];
   if (e.key === 'fips') params.push({ name: 'fips', in: 'path', required: true, description: '5-digit county FIPS code.', schema: { type: 'string', pattern: '^\\d{5}$' }, example: '12086' });
+  const pp: string[] = e.path.match(/\{(\w+)\}/g) ?? [];
+  if (pp.includes('{year}')) params.push({ name: 'year', in: 'path', required: true, description: `Report year, four digits (${REPORT_FIRST_YEAR} to the current year).`, schema: { type: 'string', pattern: '^\\d{4}$' }, example: '2024' });
+  if (pp.includes('{state}')) params.push({ name: 'state', in: 'path', required: true, description: 'Lower-case USPS state code (`tx`); an upper-case code is redirected (308) to it.', schema: { type: 'string', pattern: '^[a-z]{2}$' }, example: 'tx' });
+  if (pp.includes('{county}')) params.push({ name: 'county', in: 'path', required: true, description: '5-digit county FIPS code of a county in `{state}`.', schema: { type: 'string', pattern: '^\\d{5}$' }, example: '48201' });
+  if (e.tables) params.push({ name: 'table', in: 'query', required: false, description: `Which table (default ${e.tables[0]}).`, schema: { type: 'string', enum: e.tables, default: e.tables[0] } });
   if (e.formats.length > 1) params.push({ name: 'format', in: 'query', required: false, description: `Response format (default ${e.formats[0]}).`, schema: { type: 'string', enum: e.formats, default: e.formats[0] } });
   for (const p of e.functionParams ?? []) params.push({ name: p.name, in: 'query', required: false, description: p.description, schema: p.schema });
   const content: Record<string, unknown> = {};
@@ -30,7 +37,13 @@ function operation(e: Endpoint) {
     304: { description: 'Not modified (If-None-Match matched the ETag).' },
     405: errorResponse('Method not allowed; the Allow header lists the allowed methods.'),
   };
-  if (e.key === 'fips') {
+  if (e.id.startsWith('reports.') && pp.length) {
+    responses[308] = { description: 'An upper-case `{state}`: redirected to the lower-case path.' };
+    responses[400] = errorResponse('`invalid_year` (not four digits), `invalid_fips` (`{county}` not 5 digits), or `invalid_parameter` for an unknown `table` or `format` (the body lists the allowed values).');
+    responses[404] = errorResponse('`unknown_year` (outside the published range), `unknown_state` (not a state code) or `unknown_county` (not a county of `{state}`).');
+  } else if (e.tables) {
+    responses[400] = errorResponse('Unknown `table` or `format` (`invalid_parameter` / `invalid_format`; the body lists the allowed values).');
+  } else if (e.key === 'fips') {
     responses[400] = errorResponse('`fips` is not 5 digits, or `format` is not one this endpoint offers (the body lists them).');
     responses[404] = errorResponse('Well-formed FIPS code of no county.');
   } else if (e.formats.length > 1 || e.functionParams?.length) {
@@ -66,12 +79,14 @@ export function buildOpenApi(simulated: boolean): Record<string, unknown> {
         '', '**CORS.** `Access-Control-Allow-Origin: *`; OPTIONS preflight answers 204.',
         '', '**Events.** Kinds and when each is emitted (thresholds are in customers out; hysteresis keeps a noisy feed from flooding the stream):',
         ...Object.entries(EMISSION).map(([k, v]) => `- \`${k}\`: ${v}`),
+        '', '**Annual reports.** Built from imported history: EAGLE-I (ORNL, CC BY 4.0), DOE OE-417 and EIA-861 (public domain). Rules:',
+        ...Object.entries(REPORT_RULES).map(([k, v]) => `- \`${k}\`: ${v}`),
         '', 'Outages open and close per scope (county, municipality/township, utility). An outage closes only after two consecutive successful polls below half the threshold it opened at, and never while a feed covering it is stale.',
       ].join('\n'),
       license: { name: 'Data: see X-Data-Notice; code: MIT', identifier: 'MIT' },
     },
     servers: [{ url: '/', description: 'This deployment' }],
-    tags: [{ name: 'live', description: 'Live outage status' }, { name: 'alerts', description: 'Alerts' }, { name: 'meta', description: 'About the API' }],
+    tags: [{ name: 'live', description: 'Live outage status' }, { name: 'reports', description: 'Annual report tables and charts' }, { name: 'counties', description: 'County profiles, history and charts' }, { name: 'events', description: 'The event stream' }, { name: 'feeds', description: 'Syndication feeds' }, { name: 'alerts', description: 'Alerts' }, { name: 'meta', description: 'About the API' }],
     paths,
     components: { schemas: { ...SCHEMAS, Text: { type: 'string' } } },
   };

@@ -47,6 +47,8 @@ export interface TreeWriter {
   /** true when the previous generation has `rel` with this change basis (so its siblings can be kept too) */
   same(rel: string, basis: Buffer): boolean;
   commit(meta: { simulated: boolean; notice: string }): Promise<PublishStats>;
+  /** waits until the writes queued so far are on disk (bounds memory when publishing many files) */
+  flush(): Promise<void>;
 }
 
 /** File-system operations in flight at once: metadata-bound disks do far better with several outstanding. */
@@ -156,6 +158,11 @@ export class FsTreeWriter implements TreeWriter {
     return this.prev?.files[rel]?.hash === hashOf(basis);
   }
 
+  async flush(): Promise<void> {
+    await this.io.onIdle();
+    if (this.failure) throw this.failure;
+  }
+
   async commit(meta: { simulated: boolean; notice: string }): Promise<PublishStats> {
     await this.io.onIdle();
     if (this.failure) throw this.failure; // nothing is switched in: the previous tree stays served
@@ -232,6 +239,8 @@ export class MemoryTreeWriter implements TreeWriter {
   same(rel: string, basis: Buffer): boolean {
     return this.files.get(rel)?.entry.hash === hashOf(basis);
   }
+
+  async flush(): Promise<void> {}
 
   async commit(meta: { simulated: boolean; notice: string }): Promise<PublishStats> {
     let written = 0;

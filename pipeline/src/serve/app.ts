@@ -4,7 +4,8 @@ import { Hono, type Context } from 'hono';
 import { randomUUID } from 'node:crypto';
 import { CACHE_CONTROL, CATALOGUE, CONTENT_TYPE, FUNCTION_ENDPOINTS, TIMELINE_DEFAULT_HOURS, TIMELINE_MAX_HOURS, type Format } from '../contract/catalogue.ts';
 import { fileFor, matchRoute } from '../contract/urls.ts';
-import { ApiError, badFips, badFormat, badParam, errorEnvelope, methodNotAllowed, notFound, unknownCounty } from '../contract/errors.ts';
+import { ApiError, badFips, badFormat, badParam, badTable, errorEnvelope, methodNotAllowed, notFound, unknownCounty } from '../contract/errors.ts';
+import { checkReportPath, reportFallback } from './reports-fn.ts';
 import { dataNotice } from '../contract/notice.ts';
 import { FRAMES_FILE } from '../publish/publish.ts';
 import { timelineDoc, type FrameRow } from '../publish/documents.ts';
@@ -25,7 +26,7 @@ export interface AppOptions {
 }
 
 /** How a request resolves: a prebuilt file, or a function handler. Shared with the host-config agreement test. */
-export type Resolution = { kind: 'file'; file: string; format: Format } | { kind: 'function'; id: string } | { kind: 'error'; error: ApiError };
+export type Resolution = { kind: 'file'; file: string; format: Format } | { kind: 'function'; id: string } | { kind: 'error'; error: ApiError } | { kind: 'redirect'; location: string };
 
 export function resolve(method: string, pathname: string, query: URLSearchParams): Resolution {
   const fn = FUNCTION_ENDPOINTS.find((f) => f.path === pathname);
@@ -35,10 +36,18 @@ export function resolve(method: string, pathname: string, query: URLSearchParams
   if (method !== 'GET' && method !== 'HEAD') return { kind: 'error', error: methodNotAllowed(method, ['GET', 'HEAD', 'OPTIONS']) };
   const e = m.endpoint;
   if (e.key === 'fips' && !/^\d{5}$/.test(m.params.fips)) return { kind: 'error', error: badFips(m.params.fips) };
+  const report = checkReportPath(m.params);
+  if (report === 'redirect') {
+    const q = query.toString();
+    return { kind: 'redirect', location: `${pathname.replace(`/${m.params.state}/`, `/${m.params.state.toLowerCase()}/`)}${q ? `?${q}` : ''}` };
+  }
+  if (report) return { kind: 'error', error: report };
   const format = query.get('format');
   if (format !== null && !e.formats.includes(format as Format)) return { kind: 'error', error: badFormat(format, e.formats) };
+  const table = e.tables ? query.get('table') ?? e.tables[0] : undefined;
+  if (e.tables && !e.tables.includes(table!)) return { kind: 'error', error: badTable(table!, e.tables) };
   if (e.functionParams?.some((p) => query.has(p.name))) return { kind: 'function', id: e.id };
-  return { kind: 'file', file: fileFor(e, m.params, (format ?? e.formats[0]) as Format), format: (format ?? e.formats[0]) as Format };
+  return { kind: 'file', file: fileFor(e, m.params, (format ?? e.formats[0]) as Format, table), format: (format ?? e.formats[0]) as Format };
 }
 
 export function createApp(opts: AppOptions): Hono {
@@ -80,6 +89,7 @@ export function createApp(opts: AppOptions): Hono {
     }
     const r = resolve(method, url.pathname, url.searchParams);
     if (r.kind === 'error') throw r.error;
+    if (r.kind === 'redirect') return c.redirect(r.location, 308);
     if (r.kind === 'function') return runFunction(c, r.id, url, tree, events);
     const file = tree.read(r.file);
     if (!file) {
@@ -88,6 +98,7 @@ export function createApp(opts: AppOptions): Hono {
       if (m && DETAIL_IDS.has(m.endpoint.id)) return countyDetail(c, m.endpoint.id as 'live.county.areas', m.params.fips, url, tree);
       if (m && (m.endpoint.id === 'county' || m.endpoint.id === 'county.history')) return countyProfileFallback(c, m.endpoint.id, m.params.fips, r.format, tree);
       if (m && m.endpoint.id.startsWith('county.chart.')) return countyChart(c, m.endpoint.id, m.params.fips, tree);
+      if (m && m.endpoint.id.startsWith('reports.')) return reportFallback(c, m.endpoint.id, m.params, url.searchParams.get('table') ?? m.endpoint.tables?.[0], tree);
       if (m?.endpoint.key === 'fips') throw unknownCounty(m.params.fips);
       throw notFound(url.pathname);
     }

@@ -8,12 +8,12 @@ import { dataNotice } from '../contract/notice.ts';
 import { ALERT_DEFAULTS, AREA_COLUMNS, DETAIL_NOTICE, INCIDENT_COLUMNS, areasGeoJson, evaluate, filterAreas, filterIncidents, incidentsGeoJson, majorLine, parseDetailFilters, toCsv, type AlertEntry, type AreaRecord, type IncidentRecord } from '../contract/county-detail.ts';
 import type { PublishedTree } from './static-files.ts';
 import { MONTH_COLUMNS, YEAR_COLUMNS, historyDoc, profileDoc } from '../publish/county-profile.ts';
-import { renderChart } from '../publish/charts.ts';
+import { renderChart, type ChartSpec } from '../publish/charts.ts';
 import { decadeSpec, liveSpec, monthlySpec } from '../publish/chart-specs.ts';
 import { SERIES_FILE } from '../publish/publish.ts';
 import type { CountyMonth, CountyYear } from '../history/derive.ts';
 
-const readData = <T>(tree: PublishedTree, rel: string): (T & { generated_at: string }) | null => {
+export const readData = <T>(tree: PublishedTree, rel: string): (T & { generated_at: string }) | null => {
   const f = tree.read(rel);
   return f ? (JSON.parse(f.body.toString('utf8')).data as T & { generated_at: string }) : null;
 };
@@ -92,10 +92,15 @@ export async function countyChart(c: Context, id: string, fips: string, tree: Pu
     const history = readData<{ months: CountyMonth[] }>(tree, fileFor(endpoint('county.history'), { fips }, 'json'));
     spec = monthlySpec(place, history?.months ?? [], simulated);
   }
+  return sendChart(c, id, spec, live.generated_at);
+}
+
+/** Draws a chart on request, cached by what it shows (the most recent 200). */
+export async function sendChart(c: Context, id: string, spec: ChartSpec, generatedAt: string) {
   const key = JSON.stringify(spec);
   let png = chartCache.get(key);
   if (!png) {
-    png = await renderChart(spec, live.generated_at);
+    png = await renderChart(spec, generatedAt);
     if (chartCache.size > 200) chartCache.delete(chartCache.keys().next().value!);
     chartCache.set(key, png);
   }

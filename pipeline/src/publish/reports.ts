@@ -1,0 +1,152 @@
+// Publishes the annual report tables (history/reports.ts) as prebuilt JSON and CSV files, and their decade charts,
+// into the history tree. The same document builders serve the function layer's answers for the county reports
+// that have no file (a county without EAGLE-I rows that year) and for charts not rendered yet.
+import { endpoint, REPORT_TABLES, type Endpoint } from '../contract/catalogue.ts';
+import { fileFor } from '../contract/urls.ts';
+import { dataNotice, CITATION } from '../contract/notice.ts';
+import { loadAtlas } from '../geo/counties.ts';
+import { findState } from '../geo/states.ts';
+import { computeReports, REPORT_FIRST_YEAR, type Reports, type Row } from '../history/reports.ts';
+import { CAUSES } from '../history/oe417.ts';
+import { countyModel } from '../history/import.ts';
+import { loadCountyModel } from '../geo/county-model.ts';
+import type { Db } from '../state/db.ts';
+import { putCsv, putJson } from './formats.ts';
+import { REPORT_COLUMNS } from '../contract/report-columns.ts';
+import { FsTreeWriter, type PublishStats, type TreeWriter } from './tree-writer.ts';
+import { renderChart, type ChartSpec } from './charts.ts';
+
+export const REPORT_RULES = {
+  episodes: 'County outage episodes from the EAGLE-I 15-minute series (see /api/v1/counties/{fips}/history episode_rule), counted in the year and month they started.',
+  peak_out: 'Largest simultaneous customers out: the sum over the area\'s counties at one 15-minute time.',
+  hours_per_customer: 'customer_hours ÷ customers (EAGLE-I MCC where imported, else the shipped model): average hours without power per customer.',
+  coverage: 'observed: the county has EAGLE-I rows that year; zero: no rows, but its state was covered (coverage_history says so, or without it the state has rows); not_covered: values are null.',
+  disturbances: 'DOE OE-417 events whose Area Affected names the state (a multi-state event counts in each state); national counts each event once. Times are local as reported.',
+  causes: `OE-417 Event Type (then Alert Criteria) mapped to a category, first match wins: ${CAUSES.map(([c]) => c).join(', ')}, else other (unknown when blank).`,
+  utilities: 'EIA-861 Service_Territory (county names joined to FIPS) of the latest EIA year at or before the report year; SAIDI/SAIFI (minutes / interruptions per customer) from Reliability, IEEE 1366 when reported, else the utility\'s other standard; customers from Sales_Ult_Cust (all parts but energy-only).',
+  events: 'Year and state tables: the 1,000 largest episodes by customer-hours; county tables: every episode.',
+  yoy_pct: 'Change of customer_hours from the previous year, percent; null when either year is not loaded.',
+};
+
+export interface ReportContext {
+  simulated: boolean;
+  sources: { eaglei_years: number[]; oe417_years: number[]; eia861_years: number[] };
+}
+
+export type ReportScope = { year?: number; state?: string; fips?: string; name?: string };
+
+export const SOURCE_CREDIT = 'EAGLE-I (ORNL, CC BY 4.0); DOE OE-417 and EIA-861 (US government, public domain)';
+
+/**
+ * A report table document. National, year and state documents carry the provenance block (sources, credit,
+ * citation); the many county documents carry only `simulated` (the X-Data-Notice header says the rest).
+ */
+export function reportDoc(ctx: ReportContext, scope: ReportScope, table: string, tables: readonly string[], loaded: boolean | null, body: { rows: Row[] } | { summary: Record<string, unknown> }) {
+  const provenance = scope.fips ? {} : { notice: dataNotice(ctx.simulated), sources: ctx.sources, source_credit: SOURCE_CREDIT, citation: CITATION };
+  return { ...scope, table, tables, loaded, simulated: ctx.simulated, ...provenance, ...body };
+}
+
+const lower = (code: string) => code.toLowerCase();
+
+function putTable(w: TreeWriter, e: Endpoint, params: Record<string, string>, table: string, columns: readonly string[], doc: Record<string, unknown>): void {
+  putJson(w, fileFor(e, params, 'json', e.tables ? table : undefined), doc);
+  if (e.formats.includes('csv') && Array.isArray(doc.rows)) putCsv(w, fileFor(e, params, 'csv', e.tables ? table : undefined), columns, () => (doc.rows as Row[]).map((r) => columns.map((c) => r[c] ?? null)));
+}
+
+/** What a decade chart of an area shows: customer-hours by year for the ten years ending at `year`. */
+export function decadeReportSpec(title: string, rows: Row[], year: number, simulated: boolean): ChartSpec {
+  const bars = rows.filter((r) => (r.year as number) <= year && (r.year as number) > year - 10 && r.loaded).map((r) => ({ label: String(r.year), value: (r.customer_hours as number) ?? 0 }));
+  return { title, subtitle: `Customer-hours without power by year, ${Math.max(REPORT_FIRST_YEAR, year - 9)}–${year}`, unit: 'customer-hours', bars, source: 'EAGLE-I (ORNL), CC BY 4.0', simulated };
+}
+
+export const stateTitle = (code: string) => `${findState(code)?.name ?? code}`;
+
+export interface HistoryPublishOptions { simulated: boolean; now: Date; renderCharts?: boolean }
+
+export async function publishReports(w: TreeWriter, r: Reports, opts: HistoryPublishOptions): Promise<{ charts: number }> {
+  const ctx: ReportContext = { simulated: opts.simulated, sources: { eaglei_years: r.loaded, oe417_years: r.oe417, eia861_years: r.eia861 } };
+  const atlas = loadAtlas();
+  const E = { data: endpoint('reports.data'), causes: endpoint('reports.causes'), trend: endpoint('reports.trend'), year: endpoint('reports.year'), state: endpoint('reports.state'), county: endpoint('reports.county') };
+  for (const table of REPORT_TABLES.national) {
+    putTable(w, E.data, {}, table, REPORT_COLUMNS.national[table], reportDoc(ctx, {}, table, REPORT_TABLES.national, null, { rows: table === 'national' ? r.national : r.states }));
+  }
+  putTable(w, E.causes, {}, 'causes', REPORT_COLUMNS.causes, { ...reportDoc(ctx, {}, 'causes', ['causes'], null, { rows: r.causes }), rules: { causes: REPORT_RULES.causes } });
+  putTable(w, E.trend, {}, 'trend', REPORT_COLUMNS.trend, reportDoc(ctx, {}, 'trend', ['trend'], null, { rows: r.trend }));
+  for (const year of r.range) {
+    const y = r.byYear.get(year)!;
+    const loaded = r.loaded.includes(year);
+    for (const table of REPORT_TABLES.year) {
+      putTable(w, E.year, { year: String(year) }, table, REPORT_COLUMNS.year[table], reportDoc(ctx, { year }, table, REPORT_TABLES.year, loaded, { rows: y[table] }));
+    }
+    for (const [key, s] of r.byState) {
+      const [yy, code] = key.split('|');
+      if (Number(yy) !== year) continue;
+      for (const table of REPORT_TABLES.state) {
+        putTable(w, E.state, { year: yy, state: lower(code) }, table, REPORT_COLUMNS.state[table], reportDoc(ctx, { year, state: code }, table, REPORT_TABLES.state, loaded, { rows: s[table] }));
+      }
+    }
+  }
+  let n = 0;
+  for (const key of r.countyYears) {
+    if (++n % 500 === 0) await w.flush(); // bounded memory: at most 500 counties' files in flight
+    const [yy, fips] = key.split('|');
+    const c = r.countyTables(Number(yy), fips)!;
+    const county = atlas.byFips.get(fips)!;
+    const params = { year: yy, state: lower(county.state), county: fips };
+    const scope = { year: Number(yy), state: county.state, fips, name: county.name };
+    putJson(w, fileFor(E.county, params, 'json', 'summary'), reportDoc(ctx, scope, 'summary', REPORT_TABLES.county, true, { summary: c.summary }));
+    for (const table of REPORT_TABLES.county.filter((t) => t !== 'summary')) {
+      putJson(w, fileFor(E.county, params, 'json', table), reportDoc(ctx, scope, table, REPORT_TABLES.county, true, { rows: c[table as Exclude<typeof table, 'summary'>] }));
+    }
+  }
+  // Decade charts: re-rendered only when what they show changed; rendering needs `build --charts` (or happens on
+  // request in the function layer), a plain publish carries the existing ones over.
+  let charts = 0;
+  const chartE = { year: endpoint('reports.year.chart'), state: endpoint('reports.state.chart') };
+  const stateRows = new Map<string, Row[]>();
+  for (const s of r.states) (stateRows.get(s.state as string) ?? stateRows.set(s.state as string, []).get(s.state as string)!).push(s);
+  const wanted: Array<[string, ChartSpec]> = [];
+  for (const year of r.range) {
+    wanted.push([fileFor(chartE.year, { year: String(year) }, 'png'), decadeReportSpec('United States', r.national, year, opts.simulated)]);
+    for (const [code, rows] of stateRows) wanted.push([fileFor(chartE.state, { year: String(year), state: lower(code) }, 'png'), decadeReportSpec(stateTitle(code), rows, year, opts.simulated)]);
+  }
+  for (const [rel, spec] of wanted) {
+    const basis = Buffer.from(JSON.stringify(spec));
+    if (w.same(rel, basis) && w.keep(rel)) continue;
+    if (!opts.renderCharts) continue;
+    const png = await renderChart(spec, opts.now.toISOString());
+    w.put(rel, () => png, basis);
+    charts += 1;
+  }
+  return { charts };
+}
+
+/** Whether the loaded history came from the simulator (its files are named SIMULATED_…). */
+export async function historySimulated(db: Db): Promise<boolean> {
+  const [row] = await db.all<{ n: number }>("SELECT count(*)::INT AS n FROM import_log WHERE file LIKE 'SIMULATED\\_%' ESCAPE '\\'");
+  return row.n > 0;
+}
+
+/** Computes the report tables and publishes the history tree (`outage import`, `outage build`, `npm start`). */
+export async function publishHistoryTree(db: Db, outDir: string, opts: { now: Date; renderCharts?: boolean; writer?: TreeWriter }): Promise<PublishStats & { charts: number; ms: number }> {
+  const t0 = Date.now();
+  const simulated = await historySimulated(db);
+  const reports = await computeReports(db, await countyModel(db, loadCountyModel()), opts.now);
+  const w = opts.writer ?? new FsTreeWriter(outDir, opts.now, 'history');
+  const { charts } = await publishReports(w, reports, { simulated, now: opts.now, renderCharts: opts.renderCharts });
+  const stats = await w.commit({ simulated, notice: dataNotice(simulated) });
+  return { ...stats, charts, ms: Date.now() - t0 };
+}
+
+/**
+ * Publishes the history tree when an import changed history since it was last published (`force`: always, as
+ * `outage build` does). Returns null when nothing needed publishing.
+ */
+export async function publishHistoryIfChanged(db: Db, outDir: string, opts: { now: Date; force?: boolean; renderCharts?: boolean }): Promise<(PublishStats & { charts: number; ms: number }) | null> {
+  const rows = await db.all<{ key: string; value: string }>("SELECT key, value FROM meta WHERE key IN ('history_version', 'history_published')");
+  const meta = Object.fromEntries(rows.map((r) => [r.key, r.value]));
+  if (!opts.force && (!meta.history_version || meta.history_version === meta.history_published)) return null;
+  const stats = await publishHistoryTree(db, outDir, opts);
+  await db.run("INSERT OR REPLACE INTO meta VALUES ('history_published', ?)", [meta.history_version ?? '0']);
+  return stats;
+}

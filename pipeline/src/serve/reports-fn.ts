@@ -1,0 +1,60 @@
+// The report endpoints' function-layer answers: path checks (year, state, county), the county report of a county
+// without a prebuilt file (no EAGLE-I rows that year), years outside the published range, and charts not rendered
+// yet (drawn on request from the published tables, by the same builders the publisher uses).
+import type { Context } from 'hono';
+import { CACHE_CONTROL, endpoint, REPORT_TABLES } from '../contract/catalogue.ts';
+import { fileFor } from '../contract/urls.ts';
+import { badFips, badYear, countyNotInState, notFound, unknownState, unknownYear, type ApiError } from '../contract/errors.ts';
+import { findState } from '../geo/states.ts';
+import { loadAtlas } from '../geo/counties.ts';
+import { decadeReportSpec, reportDoc, stateTitle } from '../publish/reports.ts';
+import { REPORT_FIRST_YEAR, type Row } from '../history/reports.ts';
+import type { PublishedTree } from './static-files.ts';
+import { readData, sendChart } from './county-detail-fn.ts';
+
+/** Checks the report path parameters present: an error, 'redirect' (upper-case state), or null when fine. */
+export function checkReportPath(params: Record<string, string>): ApiError | 'redirect' | null {
+  if (params.year !== undefined && !/^\d{4}$/.test(params.year)) return badYear(params.year);
+  if (params.state !== undefined) {
+    const st = /^[A-Za-z]{2}$/.test(params.state) ? findState(params.state) : undefined;
+    if (!st || !loadAtlas().counties.some((c) => c.state === st.code)) return unknownState(params.state);
+    if (params.state !== params.state.toLowerCase()) return 'redirect';
+  }
+  if (params.county !== undefined) {
+    if (!/^\d{5}$/.test(params.county)) return badFips(params.county);
+    if (loadAtlas().byFips.get(params.county)?.state.toLowerCase() !== params.state) return countyNotInState(params.county, params.state);
+  }
+  return null;
+}
+
+type NationalDoc = { rows: Row[]; simulated: boolean; sources: { eaglei_years: number[]; oe417_years: number[]; eia861_years: number[] } };
+
+/** A report URL whose file is missing: a year outside the published range, or a county report drawn from its state's table. */
+export async function reportFallback(c: Context, id: string, params: Record<string, string>, table: string | undefined, tree: PublishedTree) {
+  const national = readData<NationalDoc>(tree, fileFor(endpoint('reports.data'), {}, 'json', 'national'));
+  if (!national) throw notFound(c.req.path); // no history published yet
+  const years = national.rows.map((r) => r.year as number);
+  if (params.year !== undefined && !years.includes(Number(params.year))) throw unknownYear(params.year, years[0] ?? REPORT_FIRST_YEAR, years.at(-1) ?? REPORT_FIRST_YEAR);
+  const year = Number(params.year);
+  if (id === 'reports.year.chart') return sendChart(c, id, decadeReportSpec('United States', national.rows, year, national.simulated), national.generated_at);
+  if (id === 'reports.state.chart') {
+    const states = readData<{ rows: Row[] }>(tree, fileFor(endpoint('reports.data'), {}, 'json', 'states'));
+    const code = params.state.toUpperCase();
+    return sendChart(c, id, decadeReportSpec(stateTitle(code), (states?.rows ?? []).filter((r) => r.state === code), year, national.simulated), national.generated_at);
+  }
+  if (id !== 'reports.county') throw notFound(c.req.path);
+  // A county without EAGLE-I rows that year: its row of the state's table (coverage `zero` or `not_covered`).
+  const state = readData<{ rows: Row[]; loaded: boolean }>(tree, fileFor(endpoint('reports.state'), { year: params.year, state: params.state }, 'json', 'counties'));
+  const county = loadAtlas().byFips.get(params.county)!;
+  const row = state?.rows.find((r) => r.fips === params.county) ?? null;
+  const ctx = { simulated: national.simulated, sources: national.sources };
+  const scope = { year, state: county.state, fips: county.fips, name: county.name };
+  const loaded = state?.loaded ?? false;
+  const note = row ? `No EAGLE-I rows for this county in ${year} (coverage: ${row.coverage}).` : `${year} is not loaded.`;
+  c.header('Cache-Control', CACHE_CONTROL.history);
+  const t = table ?? REPORT_TABLES.county[0];
+  const body = t === 'summary'
+    ? { summary: { ...(row ?? { year, fips: county.fips, name: county.name, state: county.state, loaded, coverage: null }), episodes_by_size: null, longest_episode: null, state_comparison: null, national_comparison: null, utilities: [] }, note }
+    : { rows: t === 'years' && row ? [row] : [], note };
+  return c.json({ data: { generated_at: national.generated_at, ...reportDoc(ctx, scope, t, REPORT_TABLES.county, loaded, body as { rows: Row[] }) } });
+}
