@@ -105,10 +105,13 @@ export async function publishReports(w: TreeWriter, r: Reports, opts: HistoryPub
   const chartE = { year: endpoint('reports.year.chart'), state: endpoint('reports.state.chart') };
   const stateRows = new Map<string, Row[]>();
   for (const s of r.states) (stateRows.get(s.state as string) ?? stateRows.set(s.state as string, []).get(s.state as string)!).push(s);
+  // Prebuilt from the first loaded year on, for states with data; the others (empty charts) are drawn on request.
   const wanted: Array<[string, ChartSpec]> = [];
-  for (const year of r.range) {
+  for (const year of r.range.filter((y) => r.loaded.length && y >= r.loaded[0])) {
     wanted.push([fileFor(chartE.year, { year: String(year) }, 'png'), decadeReportSpec('United States', r.national, year, opts.simulated)]);
-    for (const [code, rows] of stateRows) wanted.push([fileFor(chartE.state, { year: String(year), state: lower(code) }, 'png'), decadeReportSpec(stateTitle(code), rows, year, opts.simulated)]);
+    for (const [code, rows] of stateRows) {
+      if (rows.some((x) => (x.episodes as number) > 0)) wanted.push([fileFor(chartE.state, { year: String(year), state: lower(code) }, 'png'), decadeReportSpec(stateTitle(code), rows, year, opts.simulated)]);
+    }
   }
   for (const [rel, spec] of wanted) {
     const basis = Buffer.from(JSON.stringify(spec));
