@@ -22,6 +22,11 @@ import { fileFor, fileRoute, urlFor } from '../src/contract/urls.ts';
 import { readManifest } from '../src/publish/tree-writer.ts';
 import { vercelConfig } from '../src/publish/host-config.ts';
 import { routeLikeHost } from './host-router.ts';
+import { countyModel, importEagleI, importEia861, importOe417 } from '../src/history/import.ts';
+import { deriveEpisodes } from '../src/history/derive.ts';
+import { loadCountyModel } from '../src/geo/county-model.ts';
+import { publishHistoryTree } from '../src/publish/reports.ts';
+import { sharedPath } from './shared-data.ts';
 
 const T0 = new Date('2026-09-01T08:00:00Z');
 const clock = manualClock(T0);
@@ -50,6 +55,14 @@ beforeAll(async () => {
   sources = reg.sources;
   pipeline = await Pipeline.open({ stateDir, outDir: out, sources, clock, simulated: true, http: { ...LOOPBACK_HTTP, bodyTimeoutMs: 1500, connectTimeoutMs: 1500 } });
   first = await pipeline.cycle();
+  // History through the real importers on real files: the Harris County Beryl slice, OE-417 2020, EIA-861 2018.
+  await importEagleI(pipeline.db, sharedPath('history/eaglei/eaglei_outages_2024_harris_beryl_slice.csv'));
+  await importOe417(pipeline.db, sharedPath('history/oe417/2020_Annual_Summary.xls'));
+  for (const f of ['Service_Territory_2018.xlsx', 'Reliability_2018.xlsx']) await importEia861(pipeline.db, sharedPath(`reference/eia861/${f}`));
+  await deriveEpisodes(pipeline.db, await countyModel(pipeline.db, loadCountyModel()));
+  await publishHistoryTree(pipeline.db, out, { now: clock() });
+  await pipeline.db.run("INSERT OR REPLACE INTO meta VALUES ('history_version', 'imported')");
+  await pipeline.build(); // the county profile and history of Harris County
 });
 
 afterAll(async () => {
@@ -193,9 +206,8 @@ describe('contract', () => {
     const ajv = new Ajv2020({ allErrors: true, strict: false });
     addFormats.default(ajv);
     ajv.addSchema({ $id: 'api', components: { schemas: SCHEMAS } });
-    const manifest = readManifest(out)!;
     let checked = 0;
-    for (const file of Object.keys(manifest.files)) {
+    for (const file of [...Object.keys(readManifest(out)!.files), ...Object.keys(readManifest(out, 'history')!.files)]) {
       const route = fileRoute(file);
       if (!route || route.format !== 'json' || route.endpoint.id === 'openapi') continue;
       const e = route.endpoint;
@@ -204,7 +216,7 @@ describe('contract', () => {
       expect(ok, `${file}: ${JSON.stringify(validate.errors?.slice(0, 3))}`).toBe(true);
       checked += 1;
     }
-    expect(checked).toBeGreaterThan(3143);
+    expect(checked).toBeGreaterThan(3143 + 13 * 56 * 4);
   });
 });
 
@@ -225,6 +237,18 @@ describe('bad input and the function layer', () => {
     ['GET', '/api/v1/live/timeline?hours=169', 400, 'invalid_parameter'],
     ['GET', '/api/v1/live/timeline?hours=two', 400, 'invalid_parameter'],
     ['POST', '/api/v1/alerts/subscribe', 410, 'gone'],
+    ['GET', '/api/v1/reports/data?table=counties', 400, 'invalid_parameter'],
+    ['GET', '/api/v1/reports/24/data', 400, 'invalid_year'],
+    ['GET', '/api/v1/reports/2013/data', 404, 'unknown_year'],
+    ['GET', '/api/v1/reports/2031/tx/data', 404, 'unknown_year'],
+    ['GET', '/api/v1/reports/2024/data?table=summary', 400, 'invalid_parameter'],
+    ['GET', '/api/v1/reports/2024/data?format=xml', 400, 'invalid_format'],
+    ['GET', '/api/v1/reports/2024/zz/data', 404, 'unknown_state'],
+    ['GET', '/api/v1/reports/2024/texas/data', 404, 'unknown_state'],
+    ['GET', '/api/v1/reports/2024/tx/12086/data', 404, 'unknown_county'],
+    ['GET', '/api/v1/reports/2024/tx/4820/data', 400, 'invalid_fips'],
+    ['GET', '/api/v1/reports/2024/tx/48201/data?table=states', 400, 'invalid_parameter'],
+    ['GET', '/api/v1/reports/2024/tx/48201/data?format=csv', 400, 'invalid_format'],
   ])('%s %s → %i %s', async (method, url, status, code) => {
     const res = await app().request(url, { method });
     expect(res.status).toBe(status);
@@ -235,6 +259,30 @@ describe('bad input and the function layer', () => {
     expect(typeof body.message).toBe('string');
     if (status === 405) expect(res.headers.get('allow')).toBeTruthy();
     if (code === 'invalid_format') expect(body.allowed.length).toBeGreaterThan(0);
+  });
+
+  it('serves the report tables: prebuilt files, a county without rows from its state table, upper-case states redirected', async () => {
+    const get = async (url: string) => {
+      const res = await app().request(url);
+      expect(res.status, url).toBe(200);
+      return (await res.json()).data;
+    };
+    const harris = await get('/api/v1/reports/2024/tx/48201/data');
+    expect(harris.summary).toMatchObject({ fips: '48201', coverage: 'observed', episodes: 1, max_out: 1_660_703, episodes_by_size: { major: 1 } });
+    expect(harris.summary.utilities.length).toBeGreaterThan(0);
+    const dallas = await get('/api/v1/reports/2024/tx/48113/data?table=summary');
+    expect(dallas).toMatchObject({ loaded: true, summary: { coverage: 'zero', episodes: 0 } });
+    expect((await get('/api/v1/reports/2019/tx/48113/data')).loaded).toBe(false);
+    expect((await get('/api/v1/reports/data')).rows.find((r: { year: number }) => r.year === 2024)).toMatchObject({ loaded: true, peak_out: 1_660_703 });
+    expect((await get('/api/v1/reports/2020/data?table=disturbances')).rows.length).toBe(383);
+    const redirect = await app().request('/api/v1/reports/2024/TX/data?table=months');
+    expect(redirect.status).toBe(308);
+    expect(redirect.headers.get('location')).toBe('/api/v1/reports/2024/tx/data?table=months');
+    const csv = await app().request('/api/v1/reports/2024/tx/data?table=counties&format=csv');
+    expect(csv.headers.get('content-type')).toMatch(/text\/csv/);
+    expect(parse(await csv.text(), { columns: true }).find((r: { fips: string }) => r.fips === '48201')).toMatchObject({ episodes: '1', coverage: 'observed' });
+    const chart = await app().request('/api/v1/reports/2017/ak/chart'); // no file: drawn on request
+    expect(chart.headers.get('content-type')).toBe('image/png');
   });
 
   it('answers CORS preflight', async () => {
@@ -265,6 +313,13 @@ describe('host config', () => {
       ['GET', '/api/v1/live/counties/12086?format=xml'], ['GET', '/api/v1/live/counties/99999'], ['GET', '/api/v1/live/counties/123'],
       ['GET', '/api/v1/openapi.json'], ['GET', '/llms.txt'], ['POST', '/api/v1/alerts/subscribe'], ['POST', '/api/v1/live/map'],
       ['GET', '/api/v1/unknown'], ['HEAD', '/api/v1/live/map'],
+      ['GET', '/api/v1/reports/data'], ['GET', '/api/v1/reports/data?table=states&format=csv'], ['GET', '/api/v1/reports/data?table=nope'],
+      ['GET', '/api/v1/reports/2024/TX/data'], ['GET', '/api/v1/reports/2024/tx/48201/data?table=events'], ['GET', '/api/v1/reports/2024/tx/48113/data'],
+      ['GET', '/api/v1/reports/1999/data'], ['GET', '/api/v1/reports/2024/chart'], ['GET', '/api/v1/reports/causes?format=csv'],
+      ...Object.keys(readManifest(out, 'history')!.files).filter((_, i) => i % 40 === 0).map((f) => {
+        const r = fileRoute(f)!;
+        return ['GET', urlFor(r.endpoint, r.params, { ...(r.format === r.endpoint.formats[0] ? {} : { format: r.format }), ...(r.table ? { table: r.table } : {}) })] as [string, string];
+      }),
       ...Object.keys(readManifest(out)!.files).filter((f) => !f.includes('/_')).slice(0, 400).map((f) => {
         const r = fileRoute(f)!;
         return ['GET', urlFor(r.endpoint, r.params, r.format === r.endpoint.formats[0] ? {} : { format: r.format })] as [string, string];
