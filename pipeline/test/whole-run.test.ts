@@ -280,7 +280,7 @@ describe('bad input and the function layer', () => {
     expect(redirect.headers.get('location')).toBe('/api/v1/reports/2024/tx/data?table=months');
     const csv = await app().request('/api/v1/reports/2024/tx/data?table=counties&format=csv');
     expect(csv.headers.get('content-type')).toMatch(/text\/csv/);
-    expect(parse(await csv.text(), { columns: true }).find((r: { fips: string }) => r.fips === '48201')).toMatchObject({ episodes: '1', coverage: 'observed' });
+    expect((parse(await csv.text(), { columns: true }) as Array<{ fips: string }>).find((r) => r.fips === '48201')).toMatchObject({ episodes: '1', coverage: 'observed' });
     const chart = await app().request('/api/v1/reports/2017/ak/chart'); // no file: drawn on request
     expect(chart.headers.get('content-type')).toBe('image/png');
   });

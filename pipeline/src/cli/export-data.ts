@@ -4,16 +4,24 @@ import path from 'node:path';
 import { addCommonOptions, log, parseCommon } from './common.ts';
 import { Db } from '../state/db.ts';
 import { exportData } from '../history/export-data.ts';
+import { computeReports } from '../history/reports.ts';
+import { countyModel } from '../history/import.ts';
+import { loadCountyModel } from '../geo/county-model.ts';
+import { historySimulated } from '../publish/reports.ts';
 
 export function register(program: Command): void {
-  addCommonOptions(program.command('export-data').description('write the history tables as Parquet (zstd) and CSV with a datapackage.json'))
+  addCommonOptions(program.command('export-data').description('write the history and report tables as Parquet (zstd) and CSV (large ones partitioned by year) with a datapackage.json'))
     .requiredOption('--to <dir>', 'destination directory (e.g. data/tables)')
-    .option('--simulated', 'label the package as simulated data')
+    .option('--simulated', 'label the package as simulated data (automatic when the loaded history is SIMULATED)')
     .action(async (raw: Record<string, unknown>) => {
       const cfg = parseCommon(raw);
       const db = await Db.open(cfg.state);
       try {
-        const counts = await exportData(db, path.resolve(String(raw.to)), { simulated: Boolean(raw.simulated), generated_at: (cfg.now ?? new Date()).toISOString() });
+        const now = cfg.now ?? new Date();
+        const reports = await computeReports(db, await countyModel(db, loadCountyModel()), now);
+        // Simulated history stays labelled whether or not --simulated is given.
+        const simulated = Boolean(raw.simulated) || (await historySimulated(db));
+        const counts = await exportData(db, path.resolve(String(raw.to)), { simulated, generated_at: now.toISOString() }, reports);
         log(`export-data: ${Object.entries(counts).map(([t, n]) => `${t} ${n.toLocaleString('en-US')} rows`).join(', ')} → ${raw.to}`);
       } finally {
         db.close();
