@@ -29,7 +29,10 @@ describe('site', () => {
     const index = fs.readFileSync(path.join(out, 'index.html'), 'utf8');
     expect(index).toContain('SIMULATED DATA');
     expect(index).toContain('1,234 customers out');
-    expect(fs.readFileSync(path.join(out, 'docs/index.html'), 'utf8')).toContain('/api/v1/live/counties/{fips}');
+    const docs = fs.readFileSync(path.join(out, 'docs/index.html'), 'utf8');
+    expect(docs).toContain('/api/v1/live/counties/{fips}');
+    expect(docs).toContain('/api/v1/reports/{year}/{state}/{county}/data');
+    expect(docs).toContain('&lt;img src=&quot;https://YOUR-DEPLOYMENT/api/v1/reports/2024/tx/chart&quot; width=&quot;600&quot; height=&quot;315&quot;');
     expect(fs.readFileSync(path.join(out, 'api/v1/live/summary.json'))).toEqual(mem.files.get('api/v1/live/summary.json')!.body);
     fs.rmSync(dir, { recursive: true, force: true });
   }, 180_000);

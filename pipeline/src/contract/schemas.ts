@@ -35,7 +35,7 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
   MapEntry: mapEntry,
   ErrorBody: env(obj({
     error: obj({
-      status: { type: 'integer' }, code: { type: 'string', enum: ['invalid_fips', 'unknown_county', 'invalid_format', 'invalid_parameter', 'not_found', 'method_not_allowed', 'gone', 'internal', 'invalid_cursor', 'cursor_expired'] },
+      status: { type: 'integer' }, code: { type: 'string', enum: ['invalid_fips', 'unknown_county', 'invalid_format', 'invalid_parameter', 'not_found', 'method_not_allowed', 'gone', 'internal', 'invalid_cursor', 'cursor_expired', 'invalid_year', 'unknown_year', 'unknown_state'] },
       message: { type: 'string' }, param: { type: 'string' }, allowed: { type: 'array', items: { type: 'string' } }, see: { type: 'string' },
     }, ['status', 'code', 'message']),
   })),

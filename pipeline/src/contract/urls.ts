@@ -77,3 +77,9 @@ export function matchRoute(pathname: string): RouteMatch | undefined {
   }
   return undefined;
 }
+
+/** Example values for the documentation's links: Palm Beach County FL, and Harris County TX for the reports. */
+export const EXAMPLE_PARAMS: Record<string, string> = { fips: '12086', year: '2024', state: 'tx', county: '48201' };
+
+/** The endpoint's path with example parameters filled in (a link that works on a populated deployment). */
+export const exampleUrl = (e: Endpoint): string => e.path.replace(/\{(\w+)\}/g, (_, k: string) => EXAMPLE_PARAMS[k] ?? k);

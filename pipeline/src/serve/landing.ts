@@ -1,6 +1,7 @@
 // The local server's landing page: what the service is, whether the data is simulated, and where the endpoints are.
 import { CATALOGUE } from '../contract/catalogue.ts';
 import { CITATION } from '../contract/notice.ts';
+import { exampleUrl } from '../contract/urls.ts';
 
 const esc = (s: string) => s.replace(/[&<>"]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[ch]!);
 
@@ -9,7 +10,7 @@ export function landingPage(simulated: boolean, notice: string): string {
     ? '<p style="background:#fde68a;padding:.75em;border-radius:6px"><strong>SIMULATED DATA.</strong> This server shows the built-in storm simulator, not real outages.</p>'
     : '';
   const links = CATALOGUE.map((e) => {
-    const href = e.key === 'fips' ? e.path.replace('{fips}', '12086') : e.path;
+    const href = exampleUrl(e);
     return `<li><a href="${esc(href)}"><code>${esc(e.path)}</code></a> — ${esc(e.summary)}</li>`;
   }).join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>US Power Outage Data</title>
