@@ -225,21 +225,69 @@ export function endpoint(id: string): Endpoint {
   return e;
 }
 
-/** Routes only the function layer answers (nothing prebuilt). */
+/** Routes only the function layer answers (nothing prebuilt): the 410, accounts, keys and alert rules. */
 export interface FunctionEndpoint {
   id: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** OpenAPI-style template: /api/v1/rules/{id} */
   path: string;
   summary: string;
   description: string;
+  /** the success status */
   status: number;
-  schema: string;
+  /** response schema (components.schemas), null for an empty body */
+  schema: string | null;
+  /** request body schema (components.schemas) */
+  body?: string;
+  /** needs `Authorization: Bearer <API key>` */
+  auth?: boolean;
+  query?: QueryParam[];
 }
+
+const RULE_NOTE = 'Another account\'s rule answers 404, as an unknown one does.';
 
 export const FUNCTION_ENDPOINTS: readonly FunctionEndpoint[] = [
   {
     id: 'alerts.subscribe', method: 'POST', path: '/api/v1/alerts/subscribe', status: 410, schema: 'Gone',
     summary: 'Retired: email alert subscription',
-    description: 'Always answers 410 Gone. Email alerts are now account alert rules (see the webhooks section and the alert rule endpoints).',
+    description: 'Always answers 410 Gone. Email alerts are now account alert rules: create an account (POST /api/v1/accounts), then a rule (POST /api/v1/rules) with an email, chat or webhook channel.',
   },
+  {
+    id: 'accounts.create', method: 'POST', path: '/api/v1/accounts', status: 202, schema: 'VerificationSent', body: 'AccountRequest',
+    summary: 'Create an account (or sign in again): sends a verification code and link by email',
+    description: 'Body `{"email": "…"}`. Creates the account when the address is new and emails a six-digit code and a one-time link, valid 30 minutes (5 tries). Verifying returns an API key. For an existing account this is how you get a new key. One request a minute per address (429 `rate_limited`).',
+  },
+  {
+    id: 'accounts.verify', method: 'POST', path: '/api/v1/accounts/verify', status: 200, schema: 'Verified', body: 'VerifyRequest',
+    summary: 'Verify the email address with the code; returns an API key (shown once)',
+    description: 'Body `{"email": "…", "code": "123456"}` or `{"token": "…"}` (the link\'s token). The key is shown only in this response: store it; the service keeps only its hash.',
+  },
+  {
+    id: 'accounts.verify.link', method: 'GET', path: '/api/v1/accounts/verify', status: 200, schema: 'Verified',
+    summary: 'Verify by the emailed link; returns an API key (shown once)',
+    description: 'The link in the verification email: `?token=…`.', query: [{ name: 'token', description: 'The one-time token from the email link.', schema: { type: 'string' } }],
+  },
+  { id: 'account.get', method: 'GET', path: '/api/v1/account', status: 200, schema: 'AccountDoc', auth: true, summary: 'The account, its keys (without secrets) and its notices', description: 'Notices tell, for example, that a delivery channel was disabled after sustained failure.' },
+  { id: 'keys.list', method: 'GET', path: '/api/v1/keys', status: 200, schema: 'KeyList', auth: true, summary: 'API keys of the account', description: 'Prefix, name, created, last used and revoked times; never the key itself.' },
+  { id: 'keys.create', method: 'POST', path: '/api/v1/keys', status: 201, schema: 'NewKey', body: 'KeyRequest', auth: true, summary: 'Create another API key (shown once)', description: 'Body `{"name": "…"}` (optional).' },
+  { id: 'keys.revoke', method: 'DELETE', path: '/api/v1/keys/{id}', status: 204, schema: null, auth: true, summary: 'Revoke an API key', description: 'Requests with a revoked key answer 401 from then on.' },
+  { id: 'rules.list', method: 'GET', path: '/api/v1/rules', status: 200, schema: 'RuleList', auth: true, summary: 'Alert rules of the account', description: 'Each rule with its definition and the status of each channel.' },
+  {
+    id: 'rules.create', method: 'POST', path: '/api/v1/rules', status: 201, schema: 'RuleDoc', body: 'RuleInput', auth: true,
+    summary: 'Create an alert rule',
+    description: 'A scope (county, state, utility or municipality), event kinds, thresholds, optional quiet hours, `watch` (harden the polling of the county\'s sources), an optional sync push interval and one to ten channels (webhook, slack, discord, teams, email). Webhook and chat URLs must be https and may not point at private, loopback, link-local or metadata addresses (400 `unsafe_url`). The response shows each webhook channel\'s signing secret, once.',
+  },
+  { id: 'rules.get', method: 'GET', path: '/api/v1/rules/{id}', status: 200, schema: 'RuleDoc', auth: true, summary: 'One alert rule', description: RULE_NOTE },
+  { id: 'rules.update', method: 'PATCH', path: '/api/v1/rules/{id}', status: 200, schema: 'RuleDoc', body: 'RulePatch', auth: true, summary: 'Change an alert rule', description: `Any subset of the rule's fields; \`channels\`, when given, replace the channels (a webhook URL that stays keeps its secret). ${RULE_NOTE}` },
+  { id: 'rules.delete', method: 'DELETE', path: '/api/v1/rules/{id}', status: 204, schema: null, auth: true, summary: 'Delete an alert rule', description: `Its pending deliveries are dropped. ${RULE_NOTE}` },
+  {
+    id: 'rules.deliveries', method: 'GET', path: '/api/v1/rules/{id}/deliveries', status: 200, schema: 'DeliveryLog', auth: true,
+    summary: 'Delivery log of a rule: every delivery with every attempt', description: `Newest first; each attempt with its time, outcome, HTTP status and latency. ${RULE_NOTE}`,
+    query: [{ name: 'limit', description: 'Deliveries to return, 1–200 (default 50).', schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } }],
+  },
+  {
+    id: 'rules.rotate', method: 'POST', path: '/api/v1/rules/{id}/channels/{channel_id}/rotate-secret', status: 200, schema: 'RotatedSecret', body: 'RotateRequest', auth: true,
+    summary: 'Rotate a webhook channel\'s signing secret', description: 'Returns the new secret (once). Until `previous_secret_expires_at` (default 24 hours, `grace_hours` 0–168) every request is signed with both secrets.',
+  },
+  { id: 'rules.enable', method: 'POST', path: '/api/v1/rules/{id}/channels/{channel_id}/enable', status: 200, schema: 'RuleDoc', auth: true, summary: 'Re-enable a channel disabled after sustained failure', description: 'Its held deliveries are sent again.' },
 ];

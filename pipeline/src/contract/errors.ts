@@ -1,8 +1,13 @@
 // The one error body. Errors use the same `data` envelope as every JSON response (spec: What the service does):
 //   { "data": { "error": { "status": 400, "code": "invalid_fips", "message": "...", "param": "fips", "allowed": [...] } } }
-export type ErrorCode =
-  | 'invalid_fips' | 'unknown_county' | 'invalid_format' | 'invalid_parameter' | 'not_found' | 'method_not_allowed'
-  | 'gone' | 'internal' | 'invalid_cursor' | 'cursor_expired' | 'invalid_year' | 'unknown_year' | 'unknown_state';
+export const ERROR_CODES = [
+  'invalid_fips', 'unknown_county', 'invalid_format', 'invalid_parameter', 'not_found', 'method_not_allowed', 'gone', 'internal',
+  'invalid_cursor', 'cursor_expired', 'invalid_year', 'unknown_year', 'unknown_state',
+  // accounts and alert rules
+  'unauthorized', 'invalid_body', 'invalid_email', 'invalid_code', 'unknown_rule', 'unknown_key', 'unknown_channel', 'invalid_scope',
+  'forbidden_scope', 'unsafe_url', 'rate_limited', 'accounts_unavailable',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface ErrorBody {
   status: number;

@@ -1,6 +1,7 @@
 // Response schemas (JSON Schema 2020-12, as OpenAPI 3.1 uses): the OpenAPI document and the contract tests share them.
 import { BAND_THRESHOLDS_PCT, MAGNITUDE_THRESHOLDS } from '../state/rules.ts';
 import { ROW_SHAPES, columnSchema } from './report-columns.ts';
+import { ERROR_CODES } from './errors.ts';
 
 const int = { type: 'integer', minimum: 0 };
 const nullableInt = { type: ['integer', 'null'], minimum: 0 };
@@ -35,7 +36,7 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
   MapEntry: mapEntry,
   ErrorBody: env(obj({
     error: obj({
-      status: { type: 'integer' }, code: { type: 'string', enum: ['invalid_fips', 'unknown_county', 'invalid_format', 'invalid_parameter', 'not_found', 'method_not_allowed', 'gone', 'internal', 'invalid_cursor', 'cursor_expired', 'invalid_year', 'unknown_year', 'unknown_state'] },
+      status: { type: 'integer' }, code: { type: 'string', enum: [...ERROR_CODES] },
       message: { type: 'string' }, param: { type: 'string' }, allowed: { type: 'array', items: { type: 'string' } }, see: { type: 'string' },
     }, ['status', 'code', 'message']),
   })),

@@ -1,6 +1,6 @@
 // The URL builder: public URL ↔ prebuilt file, for every catalogue entry. Guards that no file leaves the output root.
 import path from 'node:path';
-import { CATALOGUE, FORMAT_EXT, type Endpoint, type Format } from './catalogue.ts';
+import { CATALOGUE, FORMAT_EXT, FUNCTION_ENDPOINTS, type Endpoint, type Format, type FunctionEndpoint } from './catalogue.ts';
 
 export type Params = Record<string, string>;
 
@@ -60,9 +60,17 @@ export function fileRoute(rel: string): (RouteMatch & { format: Format; table?: 
 }
 
 /** A regular expression matching the endpoint's public path, with named groups for its parameters. */
-export function pathPattern(e: Endpoint): RegExp {
+export function pathPattern(e: { path: string }): RegExp {
   const src = e.path.replace(/[.]/g, '\\.').replace(/\{(\w+)\}/g, (_, k: string) => `(?<${k}>[^/]+)`);
   return new RegExp(`^${src}$`);
+}
+
+/** The function-layer routes whose path matches (one per method), with the path parameters. */
+export function matchFunction(pathname: string): Array<{ fn: FunctionEndpoint; params: Params }> {
+  return FUNCTION_ENDPOINTS.flatMap((fn) => {
+    const m = pathPattern(fn).exec(pathname);
+    return m ? [{ fn, params: { ...(m.groups ?? {}) } }] : [];
+  });
 }
 
 export interface RouteMatch {

@@ -33,7 +33,7 @@ export function vercelConfig(simulated: boolean): { version: 3; routes: HostRout
       },
     },
     { src: '^/(api/v1|feeds)/.*$', methods: ['OPTIONS'], dest: FUNCTION_DEST },
-    ...FUNCTION_ENDPOINTS.map((f) => ({ src: `^${f.path}$`, dest: FUNCTION_DEST })),
+    ...[...new Set(FUNCTION_ENDPOINTS.map((f) => pathPattern(f).source))].map((src) => ({ src, dest: FUNCTION_DEST })),
   ];
   for (const e of CATALOGUE) {
     const src = pathPattern(e).source;

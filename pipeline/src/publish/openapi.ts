@@ -6,6 +6,7 @@ import { MAJOR_EVENT_PCT, HARDEN_AT_PCT } from '../state/rules.ts';
 import { EMISSION } from '../contract/events.ts';
 import { REPORT_FIRST_YEAR } from '../history/reports.ts';
 import { REPORT_RULES } from './reports.ts';
+import { ACCOUNT_SCHEMAS, ACCOUNTS_DESCRIPTION, webhooksSection } from '../accounts/openapi.ts';
 
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } });
 
@@ -57,10 +58,28 @@ export function buildOpenApi(simulated: boolean): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const e of CATALOGUE) paths[e.path] = { get: operation(e), options: { summary: 'CORS preflight', operationId: `${e.id.replace(/\./g, '_')}_preflight`, responses: { 204: { description: 'Allowed methods and headers.' } } } };
   for (const f of FUNCTION_ENDPOINTS) {
+    const params = [
+      ...[...f.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } })),
+      ...(f.query ?? []).map((q) => ({ name: q.name, in: 'query', required: false, description: q.description, schema: q.schema })),
+    ];
+    const responses: Record<string, unknown> = {
+      [f.status]: f.schema ? { description: f.summary, content: { 'application/json': { schema: { $ref: `#/components/schemas/${f.schema}` } } } } : { description: f.summary },
+    };
+    if (f.id !== 'alerts.subscribe') {
+      responses[400] = errorResponse('Invalid input: the body names the parameter (`invalid_body`, `invalid_email`, `invalid_code`, `invalid_scope`, `unsafe_url`, `invalid_parameter`).');
+      if (f.auth) responses[401] = errorResponse('Missing, unknown or revoked API key (`unauthorized`).');
+      if (f.path.includes('{id}')) responses[404] = errorResponse('No such rule, key or channel in this account (`unknown_rule`, `unknown_key`, `unknown_channel`) — also for another account\'s.');
+      if (f.id === 'rules.create' || f.id === 'rules.update') responses[403] = errorResponse('`forbidden_scope`: watch on a state or utility scope, or too many watched counties.');
+      if (f.id === 'accounts.create') responses[429] = errorResponse('`rate_limited`: a code was sent to this address less than a minute ago.');
+      responses[503] = errorResponse('`accounts_unavailable`: no account database on this deployment.');
+    }
     paths[f.path] = {
+      ...(paths[f.path] ?? {}),
       [f.method.toLowerCase()]: {
-        operationId: f.id.replace(/\./g, '_'), summary: f.summary, description: f.description, tags: ['alerts'],
-        responses: { [f.status]: { description: f.description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${f.schema}` } } } } },
+        operationId: f.id.replace(/\./g, '_'), summary: f.summary, description: f.description, tags: [f.id.split('.')[0] === 'alerts' ? 'alerts' : 'accounts'],
+        ...(f.auth ? { security: [{ apiKey: [] }] } : {}), parameters: params,
+        ...(f.body ? { requestBody: { required: f.id !== 'keys.create' && f.id !== 'rules.rotate', content: { 'application/json': { schema: { $ref: `#/components/schemas/${f.body}` } } } } } : {}),
+        responses,
       },
     };
   }
@@ -81,13 +100,18 @@ export function buildOpenApi(simulated: boolean): Record<string, unknown> {
         ...Object.entries(EMISSION).map(([k, v]) => `- \`${k}\`: ${v}`),
         '', '**Annual reports.** Built from imported history: EAGLE-I (ORNL, CC BY 4.0), DOE OE-417 and EIA-861 (public domain). Rules:',
         ...Object.entries(REPORT_RULES).map(([k, v]) => `- \`${k}\`: ${v}`),
+        '', ACCOUNTS_DESCRIPTION,
         '', 'Outages open and close per scope (county, municipality/township, utility). An outage closes only after two consecutive successful polls below half the threshold it opened at, and never while a feed covering it is stale.',
       ].join('\n'),
       license: { name: 'Data: see X-Data-Notice; code: MIT', identifier: 'MIT' },
     },
     servers: [{ url: '/', description: 'This deployment' }],
-    tags: [{ name: 'live', description: 'Live outage status' }, { name: 'reports', description: 'Annual report tables and charts' }, { name: 'counties', description: 'County profiles, history and charts' }, { name: 'events', description: 'The event stream' }, { name: 'feeds', description: 'Syndication feeds' }, { name: 'alerts', description: 'Alerts' }, { name: 'meta', description: 'About the API' }],
+    tags: [{ name: 'live', description: 'Live outage status' }, { name: 'accounts', description: 'Accounts, API keys and alert rules (webhooks: see the webhooks section)' }, { name: 'reports', description: 'Annual report tables and charts' }, { name: 'counties', description: 'County profiles, history and charts' }, { name: 'events', description: 'The event stream' }, { name: 'feeds', description: 'Syndication feeds' }, { name: 'alerts', description: 'Alerts' }, { name: 'meta', description: 'About the API' }],
     paths,
-    components: { schemas: { ...SCHEMAS, Text: { type: 'string' } } },
+    webhooks: webhooksSection(),
+    components: {
+      schemas: { ...SCHEMAS, ...ACCOUNT_SCHEMAS, Text: { type: 'string' } },
+      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An account API key (`odk_…`), from POST /api/v1/accounts/verify or POST /api/v1/keys. Only the account endpoints need it.' } },
+    },
   };
 }

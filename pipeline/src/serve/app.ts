@@ -2,10 +2,12 @@
 // (routing from the catalogue) and answers what a file cannot: filtered queries, errors, the 410.
 import { Hono, type Context } from 'hono';
 import { randomUUID } from 'node:crypto';
-import { CACHE_CONTROL, CATALOGUE, CONTENT_TYPE, FUNCTION_ENDPOINTS, TIMELINE_DEFAULT_HOURS, TIMELINE_MAX_HOURS, type Format } from '../contract/catalogue.ts';
-import { fileFor, matchRoute } from '../contract/urls.ts';
+import { CACHE_CONTROL, CATALOGUE, CONTENT_TYPE, TIMELINE_DEFAULT_HOURS, TIMELINE_MAX_HOURS, type Format } from '../contract/catalogue.ts';
+import { fileFor, matchFunction, matchRoute } from '../contract/urls.ts';
 import { ApiError, badFips, badFormat, badParam, badTable, errorEnvelope, methodNotAllowed, notFound, unknownCounty } from '../contract/errors.ts';
 import { checkReportPath, reportFallback } from './reports-fn.ts';
+import { ACCOUNT_IDS, accountRoute } from '../accounts/api.ts';
+import type { AccountService } from '../accounts/service.ts';
 import { dataNotice } from '../contract/notice.ts';
 import { FRAMES_FILE } from '../publish/publish.ts';
 import { timelineDoc, type FrameRow } from '../publish/documents.ts';
@@ -23,14 +25,19 @@ const ALLOW_HEADERS = 'Content-Type, Authorization, If-None-Match';
 export interface AppOptions {
   outDir: string;
   clock?: () => Date;
+  /** the account service behind the account, key and rule endpoints (503 `accounts_unavailable` without it) */
+  accounts?: AccountService;
 }
 
 /** How a request resolves: a prebuilt file, or a function handler. Shared with the host-config agreement test. */
 export type Resolution = { kind: 'file'; file: string; format: Format } | { kind: 'function'; id: string } | { kind: 'error'; error: ApiError } | { kind: 'redirect'; location: string };
 
 export function resolve(method: string, pathname: string, query: URLSearchParams): Resolution {
-  const fn = FUNCTION_ENDPOINTS.find((f) => f.path === pathname);
-  if (fn) return method === fn.method ? { kind: 'function', id: fn.id } : { kind: 'error', error: methodNotAllowed(method, [fn.method, 'OPTIONS']) };
+  const fns = matchFunction(pathname);
+  if (fns.length) {
+    const hit = fns.find((f) => f.fn.method === method);
+    return hit ? { kind: 'function', id: hit.fn.id } : { kind: 'error', error: methodNotAllowed(method, [...fns.map((f) => f.fn.method), 'OPTIONS']) };
+  }
   const m = matchRoute(pathname);
   if (!m) return { kind: 'error', error: notFound(pathname) };
   if (method !== 'GET' && method !== 'HEAD') return { kind: 'error', error: methodNotAllowed(method, ['GET', 'HEAD', 'OPTIONS']) };
@@ -79,10 +86,10 @@ export function createApp(opts: AppOptions): Hono {
     const method = c.req.method;
     const url = new URL(c.req.url);
     if (method === 'OPTIONS') {
-      const r = resolve('GET', url.pathname, new URLSearchParams());
-      const fn = FUNCTION_ENDPOINTS.find((f) => f.path === url.pathname);
+      const fns = matchFunction(url.pathname);
+      const r = resolve(fns[0]?.fn.method ?? 'GET', url.pathname, new URLSearchParams());
       if (r.kind === 'error' && r.error.body.status === 404) throw r.error;
-      c.header('Access-Control-Allow-Methods', fn ? `${fn.method}, OPTIONS` : 'GET, HEAD, OPTIONS');
+      c.header('Access-Control-Allow-Methods', fns.length ? `${fns.map((f) => f.fn.method).join(', ')}, OPTIONS` : 'GET, HEAD, OPTIONS');
       c.header('Access-Control-Allow-Headers', ALLOW_HEADERS);
       c.header('Access-Control-Max-Age', '86400');
       return c.body(null, 204);
@@ -90,6 +97,7 @@ export function createApp(opts: AppOptions): Hono {
     const r = resolve(method, url.pathname, url.searchParams);
     if (r.kind === 'error') throw r.error;
     if (r.kind === 'redirect') return c.redirect(r.location, 308);
+    if (r.kind === 'function' && ACCOUNT_IDS.has(r.id)) return accountRoute(c, r.id, matchFunction(url.pathname)[0].params, opts.accounts);
     if (r.kind === 'function') return runFunction(c, r.id, url, tree, events);
     const file = tree.read(r.file);
     if (!file) {

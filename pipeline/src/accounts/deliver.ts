@@ -1,0 +1,225 @@
+// Delivery of matching events (and sync pushes) to every channel of every rule, at least once. spec: Events —
+// Delivery channels. Design (documented in the OpenAPI webhooks section and the README):
+//  - ingest: after each pipeline cycle the new events (ids above the stored cursor) are matched against the rules and
+//    one delivery is enqueued per event × channel — idempotently (unique channel × event), so re-ingesting after a
+//    crash enqueues nothing twice;
+//  - send: due deliveries are leased (60 s), sent, and the outcome recorded in one transaction with the attempt log
+//    (time, outcome, status code, latency, error). A 2xx marks the delivery delivered and it is never sent again; a
+//    crash before the outcome is recorded sends it again after the lease (at least once — receivers deduplicate on
+//    the Service-Event-Id header);
+//  - retries: after a failure or a timeout (10 s) at RETRY_SCHEDULE_S[attempt − 1] ± 20 % jitter; after
+//    MAX_ATTEMPTS attempts the delivery is given up (`failed`);
+//  - a channel that has failed DISABLE_AFTER_FAILURES attempts in a row for at least DISABLE_AFTER_HOURS is disabled;
+//    its pending deliveries are held (not dropped) until the account re-enables it, and the account gets a notice
+//    and an email.
+import PQueue from 'p-queue';
+import { request, type Dispatcher } from 'undici';
+import type { PublicEvent } from '../contract/events.ts';
+import type { Sql } from './sql.ts';
+import { matches, releaseAt, type Rule } from './rules.ts';
+import { messageBody, webhookBody, MAX_BODY_BYTES } from './channels.ts';
+import { newId } from './secrets.ts';
+import { signatureHeader, SIGNATURE_HEADER } from './signing.ts';
+import { safeAgent, urlProblem, type SafetyOptions } from './safety.ts';
+import type { Mailer } from './mailer.ts';
+import type { ChannelRow } from './service.ts';
+
+export const RETRY_SCHEDULE_S = [30, 120, 600, 1800, 3600, 10_800, 21_600];
+export const MAX_ATTEMPTS = RETRY_SCHEDULE_S.length + 1;
+export const DISABLE_AFTER_FAILURES = 15;
+export const DISABLE_AFTER_HOURS = 24;
+export const DELIVERY_TIMEOUT_MS = 10_000;
+export const LEASE_S = 60;
+export const MAX_REDIRECTS = 3;
+const USER_AGENT = 'outage-data-webhooks/1 (+https://github.com/outage-data)';
+
+export interface DeliveryOptions {
+  sql: Sql;
+  mailer: Mailer;
+  baseUrl: string;
+  clock: () => Date;
+  safety: SafetyOptions;
+  timeoutMs?: number;
+  concurrency?: number;
+  /** seconds to wait after attempt n (1-based) failed; defaults to RETRY_SCHEDULE_S */
+  retrySchedule?: number[];
+  /** 0–1: the jitter share (default 0.2) */
+  jitter?: number;
+  log?: (s: string) => void;
+  /** the DNS resolver connections use (tests inject one; the default is the system's) */
+  resolver?: typeof import('node:dns').lookup;
+}
+
+interface Due { id: string; channel_id: string; kind: string; event_id: number | null; dedupe_key: string; payload: string; attempts: number; ch_kind: string; target: string; secret: string | null; previous_secret: string | null; previous_secret_expires_at: string | null; account_id: string; email: string; rule_name: string }
+export interface RunStats { attempted: number; delivered: number; retrying: number; failed: number }
+
+export class DeliveryEngine {
+  private readonly agent: Dispatcher;
+  private readonly schedule: number[];
+  constructor(private readonly o: DeliveryOptions) {
+    this.agent = safeAgent({ ...o.safety, connectTimeoutMs: Math.min(5_000, o.timeoutMs ?? DELIVERY_TIMEOUT_MS), resolver: o.resolver });
+    this.schedule = o.retrySchedule ?? RETRY_SCHEDULE_S;
+  }
+
+  private async loadRules(): Promise<Array<{ rule: Rule; channels: ChannelRow[] }>> {
+    const rules = await this.o.sql.query<Rule>('SELECT id, account_id, name, scope_kind, scope_value, scope_state, kinds, min_customers, min_pct, quiet_start, quiet_end, quiet_tz, watched FROM rules');
+    const channels = await this.o.sql.query<ChannelRow>('SELECT * FROM channels');
+    const byRule = new Map<string, ChannelRow[]>();
+    for (const c of channels) (byRule.get(c.rule_id) ?? byRule.set(c.rule_id, []).get(c.rule_id)!).push(c);
+    return rules.map((rule) => ({ rule, channels: byRule.get(rule.id) ?? [] }));
+  }
+
+  async cursor(): Promise<number> {
+    const [row] = await this.o.sql.query<{ last_event_id: number }>('SELECT last_event_id FROM delivery_cursor WHERE id = 1');
+    return row?.last_event_id ?? 0;
+  }
+
+  /** Enqueues a delivery per matching event × channel and moves the cursor past `events`. Returns deliveries created. */
+  async ingest(events: PublicEvent[]): Promise<number> {
+    if (events.length === 0) return 0;
+    const rules = await this.loadRules();
+    const now = this.o.clock();
+    const rows: unknown[][] = [];
+    for (const e of events) {
+      for (const { rule, channels } of rules) {
+        if (!matches(rule, e)) continue;
+        const release = releaseAt(rule, new Date(Math.max(now.getTime(), Date.parse(e.at))));
+        for (const c of channels) {
+          const id = newId('dlv');
+          const ref = { id: rule.id, name: rule.name };
+          const body = c.kind === 'webhook' ? webhookBody(id, `event.${e.kind}`, now.toISOString(), ref, e) : messageBody(c.kind as 'slack', e, ref, this.o.baseUrl, c.target);
+          rows.push([id, c.id, 'event', e.id, `event:${e.id}`, body, c.status === 'disabled' ? 'held' : 'pending', now, release]);
+        }
+      }
+    }
+    const created = await this.insertDeliveries(rows);
+    const last = events.reduce((m, e) => Math.max(m, e.id), 0);
+    await this.o.sql.query('INSERT INTO delivery_cursor (id, last_event_id) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET last_event_id = greatest(delivery_cursor.last_event_id, $1)', [last]);
+    return created;
+  }
+
+  /** Bulk insert through arrays (one statement per 2,000 rows); a delivery that exists already is left alone. */
+  async insertDeliveries(rows: unknown[][]): Promise<number> {
+    let created = 0;
+    for (let i = 0; i < rows.length; i += 2000) {
+      const chunk = rows.slice(i, i + 2000);
+      const col = (k: number) => chunk.map((r) => r[k]);
+      const res = await this.o.sql.query(`INSERT INTO deliveries (id, channel_id, kind, event_id, dedupe_key, payload, status, created_at, next_attempt_at)
+        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::timestamptz[])
+        ON CONFLICT (channel_id, dedupe_key) DO NOTHING RETURNING id`, [col(0), col(1), col(2), col(3), col(4), col(5), col(6), col(7), col(8)]);
+      created += res.length;
+    }
+    return created;
+  }
+
+  /** Sends every delivery due now (leased, so two workers never send the same one at once). */
+  async runDue(batch = 500): Promise<RunStats> {
+    const stats: RunStats = { attempted: 0, delivered: 0, retrying: 0, failed: 0 };
+    const queue = new PQueue({ concurrency: this.o.concurrency ?? 32 });
+    for (;;) {
+      const now = this.o.clock();
+      const due = await this.o.sql.query<Due>(`UPDATE deliveries d SET lease_until = $2 FROM channels c, rules r, accounts a
+        WHERE d.id IN (SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < $1)
+                       ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
+          AND c.id = d.channel_id AND r.id = c.rule_id AND a.id = r.account_id
+        RETURNING d.id, d.channel_id, d.kind, d.event_id, d.dedupe_key, d.payload, d.attempts, c.kind AS ch_kind, c.target, c.secret, c.previous_secret,
+          c.previous_secret_expires_at, a.id AS account_id, a.email, r.name AS rule_name`, [now, new Date(now.getTime() + LEASE_S * 1000), batch]);
+      if (due.length === 0) break;
+      for (const d of due) {
+        void queue.add(async () => {
+          const outcome = await this.attempt(d);
+          await this.record(d, outcome);
+          stats.attempted += 1;
+          if (outcome.ok) stats.delivered += 1;
+          else if (d.attempts + 1 >= MAX_ATTEMPTS) stats.failed += 1;
+          else stats.retrying += 1;
+        });
+      }
+      await queue.onIdle();
+      if (due.length < batch) break;
+    }
+    return stats;
+  }
+
+  private async attempt(d: Due): Promise<{ ok: boolean; outcome: string; status: number | null; ms: number; error: string | null }> {
+    const t0 = performance.now();
+    const done = (ok: boolean, outcome: string, status: number | null, error: string | null) => ({ ok, outcome, status, error, ms: Math.round(performance.now() - t0) });
+    if (d.ch_kind === 'email') {
+      try {
+        await this.o.mailer.send(JSON.parse(d.payload));
+        return done(true, 'delivered', null, null);
+      } catch (e) {
+        return done(false, 'error', null, (e as Error).message.slice(0, 300));
+      }
+    }
+    if (Buffer.byteLength(d.payload) > MAX_BODY_BYTES) return done(false, 'error', null, `body larger than ${MAX_BODY_BYTES} bytes`);
+    const now = this.o.clock();
+    const headers: Record<string, string> = {
+      'content-type': 'application/json', 'user-agent': USER_AGENT, 'service-delivery-id': d.id, 'service-event-id': d.event_id !== null ? `evt_${d.event_id}` : d.dedupe_key,
+      'service-event-type': d.kind, 'service-delivery-attempt': String(d.attempts + 1),
+    };
+    if (d.ch_kind === 'webhook' && d.secret) {
+      const secrets = [d.secret, ...(d.previous_secret && d.previous_secret_expires_at && new Date(d.previous_secret_expires_at) > now ? [d.previous_secret] : [])];
+      headers[SIGNATURE_HEADER.toLowerCase()] = signatureHeader(secrets, Math.floor(now.getTime() / 1000), d.payload);
+    }
+    let url = d.target;
+    try {
+      for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+        const why = urlProblem(url, this.o.safety);
+        if (why) return done(false, 'blocked', null, `${url}: ${why}`);
+        const res = await request(url, {
+          method: 'POST', body: d.payload, headers, dispatcher: this.agent,
+          headersTimeout: this.o.timeoutMs ?? DELIVERY_TIMEOUT_MS, bodyTimeout: this.o.timeoutMs ?? DELIVERY_TIMEOUT_MS, signal: AbortSignal.timeout(this.o.timeoutMs ?? DELIVERY_TIMEOUT_MS),
+        });
+        await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+        if ((res.statusCode === 307 || res.statusCode === 308) && typeof res.headers.location === 'string') {
+          url = new URL(res.headers.location, url).toString();
+          continue;
+        }
+        if (res.statusCode >= 200 && res.statusCode < 300) return done(true, 'delivered', res.statusCode, null);
+        return done(false, 'http_error', res.statusCode, res.statusCode >= 300 && res.statusCode < 400 ? 'redirect not followed (only 307/308 keep the POST)' : null);
+      }
+      return done(false, 'error', null, `more than ${MAX_REDIRECTS} redirects`);
+    } catch (e) {
+      const err = e as Error & { code?: string; cause?: Error & { code?: string } };
+      const code = err.code ?? err.cause?.code;
+      if (code === 'EBLOCKED' || err.cause?.name === 'BlockedAddressError') return done(false, 'blocked', null, (err.cause ?? err).message);
+      if (err.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return done(false, 'timeout', null, `no answer within ${this.o.timeoutMs ?? DELIVERY_TIMEOUT_MS} ms`);
+      return done(false, 'error', null, `${code ?? err.name}: ${err.message}`.slice(0, 300));
+    }
+  }
+
+  private async record(d: Due, r: { ok: boolean; outcome: string; status: number | null; ms: number; error: string | null }): Promise<void> {
+    const now = this.o.clock();
+    const attempts = d.attempts + 1;
+    let disabledNotice: string | null = null;
+    await this.o.sql.transaction(async (tx) => {
+      await tx.query('INSERT INTO delivery_attempts (delivery_id, at, outcome, status_code, latency_ms, error) VALUES ($1, $2, $3, $4, $5, $6)', [d.id, now, r.outcome, r.status, r.ms, r.error]);
+      if (r.ok) {
+        await tx.query(`UPDATE deliveries SET status = 'delivered', attempts = $2, delivered_at = $3, lease_until = NULL WHERE id = $1`, [d.id, attempts, now]);
+        await tx.query('UPDATE channels SET consecutive_failures = 0, first_failure_at = NULL WHERE id = $1', [d.channel_id]);
+        return;
+      }
+      const giveUp = attempts >= MAX_ATTEMPTS;
+      const wait = this.schedule[Math.min(attempts, this.schedule.length) - 1] * (1 + (Math.random() * 2 - 1) * (this.o.jitter ?? 0.2));
+      await tx.query('UPDATE deliveries SET status = $2, attempts = $3, next_attempt_at = $4, lease_until = NULL WHERE id = $1',
+        [d.id, giveUp ? 'failed' : 'pending', attempts, new Date(now.getTime() + wait * 1000)]);
+      const [c] = await tx.query<{ consecutive_failures: number; first_failure_at: string | null; status: string }>(
+        'UPDATE channels SET consecutive_failures = consecutive_failures + 1, first_failure_at = coalesce(first_failure_at, $2) WHERE id = $1 RETURNING consecutive_failures, first_failure_at, status', [d.channel_id, now]);
+      if (c.status === 'active' && c.consecutive_failures >= DISABLE_AFTER_FAILURES && now.getTime() - new Date(c.first_failure_at!).getTime() >= DISABLE_AFTER_HOURS * 3_600_000) {
+        const reason = `${c.consecutive_failures} failed attempts in a row since ${new Date(c.first_failure_at!).toISOString()} (last: ${r.outcome}${r.status ? ` ${r.status}` : ''}${r.error ? `: ${r.error}` : ''})`;
+        await tx.query(`UPDATE channels SET status = 'disabled', disabled_at = $2, disabled_reason = $3 WHERE id = $1`, [d.channel_id, now, reason]);
+        await tx.query(`UPDATE deliveries SET status = 'held' WHERE channel_id = $1 AND status = 'pending'`, [d.channel_id]);
+        disabledNotice = `The ${d.ch_kind} channel ${d.target} of your rule "${d.rule_name}" was disabled: ${reason}. Its deliveries are held; re-enable it with POST /api/v1/rules/{id}/channels/${d.channel_id}/enable.`;
+        await tx.query('INSERT INTO notices (account_id, at, kind, message) VALUES ($1, $2, $3, $4)', [d.account_id, now, 'channel_disabled', disabledNotice]);
+      }
+    });
+    if (disabledNotice) {
+      await this.o.mailer.send({ to: d.email, subject: 'A delivery channel of your alert rule was disabled', text: disabledNotice }).catch((e: Error) => this.o.log?.(`notice email to ${d.email} failed: ${e.message}`));
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}

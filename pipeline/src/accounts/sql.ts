@@ -1,0 +1,86 @@
+// The account database behind one small interface, with the same SQL on both engines: PostgreSQL in production
+// (`DATABASE_URL`, shared by the function layer and the pipeline) and PGlite — Postgres compiled to WebAssembly,
+// in-process — as the embedded default for `npm start` and most tests.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface Sql {
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** runs `fn` in one transaction (serialised: one at a time per connection) */
+  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+  readonly engine: 'pglite' | 'postgres';
+}
+
+/** PGlite in `dir` (created), or in memory. */
+export async function openPglite(dir?: string): Promise<Sql> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  if (dir) fs.mkdirSync(dir, { recursive: true });
+  const db = await PGlite.create(dir);
+  const wrap = (q: { query: (t: string, p?: unknown[]) => Promise<{ rows: unknown[] }> }): Sql => ({
+    engine: 'pglite',
+    query: async <T>(text: string, params: unknown[] = []) => (await q.query(text, params)).rows as T[],
+    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    close: () => db.close(),
+  });
+  return wrap(db);
+}
+
+/** A PostgreSQL server (node-postgres pool). */
+export async function openPostgres(url: string): Promise<Sql> {
+  const pg = (await import('pg')).default;
+  // BIGINT as a JavaScript number (ids and counts stay far below 2^53), as PGlite returns them.
+  pg.types.setTypeParser(20, (v: string) => Number(v));
+  const pool = new pg.Pool({ connectionString: url, max: 8 });
+  const wrap = (c: { query: (t: string, p?: unknown[]) => Promise<{ rows: unknown[] }> }): Sql => ({
+    engine: 'postgres',
+    query: async <T>(text: string, params: unknown[] = []) => (await c.query(text, params)).rows as T[],
+    transaction: async (fn) => {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const out = await fn(wrap(client));
+        await client.query('COMMIT');
+        return out;
+      } catch (err) {
+        await client.query('ROLLBACK');
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  });
+  return wrap(pool);
+}
+
+/** `DATABASE_URL` (postgres://…) when set, else PGlite under `<stateDir>/accounts` (or in memory for `:memory:`). */
+export async function openAccountsDb(stateDir: string, url = process.env.DATABASE_URL): Promise<Sql> {
+  const sql = url ? await openPostgres(url) : await openPglite(stateDir === ':memory:' ? undefined : path.join(stateDir, 'accounts'));
+  await migrate(sql);
+  return sql;
+}
+
+const MIGRATIONS = fileURLToPath(new URL('./migrations/', import.meta.url));
+
+/**
+ * Applies the versioned migrations (`migrations/NNN-name.sql`) not yet recorded in `schema_migrations`, each in its
+ * own transaction, in order. Returns the versions applied.
+ */
+export async function migrate(sql: Sql): Promise<number[]> {
+  await sql.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())');
+  const done = new Set((await sql.query<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version));
+  const applied: number[] = [];
+  for (const file of fs.readdirSync(MIGRATIONS).filter((f) => /^\d{3}-[\w-]+\.sql$/.test(f)).sort()) {
+    const version = Number(file.slice(0, 3));
+    if (done.has(version)) continue;
+    const text = fs.readFileSync(path.join(MIGRATIONS, file), 'utf8');
+    await sql.transaction(async (tx) => {
+      for (const stmt of text.split(/;\s*\n/).map((s) => s.trim()).filter((s) => s && !/^--[^\n]*$/.test(s))) await tx.query(stmt);
+      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [version, file]);
+    });
+    applied.push(version);
+  }
+  return applied;
+}

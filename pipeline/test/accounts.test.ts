@@ -1,0 +1,171 @@
+// Accounts, keys and rules through the function layer (in-process Hono), with a real SMTP server on loopback.
+// Runs on PGlite, and on a real PostgreSQL server when OUTAGE_TEST_PG_URL is set (`npm test` does, via
+// scripts/test-postgres.sh).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createApp } from '../src/serve/app.ts';
+import { AccountService } from '../src/accounts/service.ts';
+import { smtpMailer } from '../src/accounts/mailer.ts';
+import type { Sql } from '../src/accounts/sql.ts';
+import { migrate } from '../src/accounts/sql.ts';
+import { manualClock } from '../src/clock.ts';
+import { smtpSink, testDb, PG_URL, type ReceivedMail } from './accounts-support.ts';
+
+let sql: Sql;
+let drop: () => Promise<void>;
+let smtp: Awaited<ReturnType<typeof smtpSink>>;
+const clock = manualClock(new Date('2026-09-01T08:00:00Z'));
+let app: ReturnType<typeof createApp>;
+let svc: AccountService;
+
+beforeAll(async () => {
+  ({ sql, drop } = await testDb());
+  smtp = await smtpSink();
+  svc = new AccountService({ sql, mailer: smtpMailer(smtp.url, 'alerts@outage.test'), baseUrl: 'https://outage.test', clock, safety: { allowLoopback: false } });
+  app = createApp({ outDir: fs.mkdtempSync(path.join(os.tmpdir(), 'acct-')), accounts: svc });
+});
+afterAll(async () => {
+  await smtp?.close();
+  await drop?.();
+});
+
+const call = async (method: string, url: string, body?: unknown, key?: string) => {
+  const res = await app.request(url, { method, headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
+};
+const lastMail = (to: string): ReceivedMail => smtp.mails.filter((m) => m.to === to).at(-1)!;
+const codeOf = (m: ReceivedMail) => /code is (\d{6})/.exec(m.text)![1];
+
+async function signUp(email: string): Promise<string> {
+  expect((await call('POST', '/api/v1/accounts', { email })).status).toBe(202);
+  const v = await call('POST', '/api/v1/accounts/verify', { email, code: codeOf(lastMail(email)) });
+  expect(v.status).toBe(200);
+  return v.body.data.api_key.key;
+}
+
+describe(`accounts (${PG_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
+  it('migrations are versioned and apply once', async () => {
+    expect(await migrate(sql)).toEqual([]);
+    const rows = await sql.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
+    expect(rows.map((r) => r.version)).toEqual([1, 2]);
+  });
+
+  it('signs up by email code: the code arrives over SMTP, the key is shown once and stored only as a hash', async () => {
+    const res = await call('POST', '/api/v1/accounts', { email: 'Ana@Example.org' });
+    expect(res.status).toBe(202);
+    const mail = lastMail('ana@example.org');
+    expect(mail.subject).toMatch(/code: \d{6}/);
+    expect(mail.text).toMatch(/https:\/\/outage\.test\/api\/v1\/accounts\/verify\?token=/);
+    const bad = await call('POST', '/api/v1/accounts/verify', { email: 'ana@example.org', code: '000000' === codeOf(mail) ? '111111' : '000000' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.data.error.code).toBe('invalid_code');
+    const ok = await call('POST', '/api/v1/accounts/verify', { email: 'ana@example.org', code: codeOf(mail) });
+    expect(ok.status).toBe(200);
+    const key: string = ok.body.data.api_key.key;
+    expect(key).toMatch(/^odk_[A-Za-z0-9]{8}_[A-Za-z0-9_-]{32}$/);
+    const stored = await sql.query<{ hash: string }>('SELECT hash FROM api_keys');
+    expect(JSON.stringify(stored)).not.toContain(key);
+    // the code is single-use
+    expect((await call('POST', '/api/v1/accounts/verify', { email: 'ana@example.org', code: codeOf(mail) })).status).toBe(400);
+    const me = await call('GET', '/api/v1/account', undefined, key);
+    expect(me.body.data.account.email).toBe('ana@example.org');
+    expect(me.body.data.keys[0].last_used_at).not.toBeNull();
+  });
+
+  it('verifies by the emailed link, rate-limits codes, locks after five wrong tries', async () => {
+    await call('POST', '/api/v1/accounts', { email: 'bo@example.org' });
+    expect((await call('POST', '/api/v1/accounts', { email: 'bo@example.org' })).status).toBe(429);
+    const token = /token=([\w-]+)/.exec(lastMail('bo@example.org').text)![1];
+    const linked = await call('GET', `/api/v1/accounts/verify?token=${token}`);
+    expect(linked.status).toBe(200);
+    expect(linked.body.data.account.verified_at).not.toBeNull();
+    clock.advance(61_000);
+    await call('POST', '/api/v1/accounts', { email: 'bo@example.org' });
+    const code = codeOf(lastMail('bo@example.org'));
+    const wrong = code === '123456' ? '654321' : '123456';
+    for (let i = 0; i < 5; i++) expect((await call('POST', '/api/v1/accounts/verify', { email: 'bo@example.org', code: wrong })).status).toBe(400);
+    expect((await call('POST', '/api/v1/accounts/verify', { email: 'bo@example.org', code })).status).toBe(400);
+  });
+
+  it('rejects missing, malformed, unknown and revoked keys with 401', async () => {
+    const key = await signUp('cy@example.org');
+    for (const k of [undefined, 'nope', `odk_AAAAAAAA_${'x'.repeat(32)}`]) {
+      const r = await call('GET', '/api/v1/rules', undefined, k);
+      expect(r.status).toBe(401);
+      expect(r.body.data.error.code).toBe('unauthorized');
+      expect(r.headers.get('www-authenticate')).toMatch(/Bearer/);
+    }
+    const second = await call('POST', '/api/v1/keys', { name: 'ci' }, key);
+    expect(second.status).toBe(201);
+    const list = await call('GET', '/api/v1/keys', undefined, key);
+    expect(list.body.data.keys.map((k: { name: string }) => k.name).sort()).toEqual(['ci', 'first key']);
+    expect((await call('DELETE', `/api/v1/keys/${second.body.data.id}`, undefined, key)).status).toBe(204);
+    expect((await call('GET', '/api/v1/rules', undefined, second.body.data.key)).status).toBe(401);
+    expect((await call('DELETE', '/api/v1/keys/key_nothere', undefined, key)).body.data.error.code).toBe('unknown_key');
+  });
+
+  it('creates, reads, changes and deletes rules; another account\'s rule is 404; bad input is a documented 4xx', async () => {
+    const key = await signUp('di@example.org');
+    const other = await signUp('ed@example.org');
+    const rule = {
+      name: 'Palm Beach', scope: { kind: 'county', fips: '12099' }, kinds: ['outage_began', 'outage_restored'], min_customers: 500,
+      quiet_hours: { start: '22:00', end: '07:00', timezone: 'America/New_York' }, watch: true,
+      channels: [{ type: 'webhook', url: 'https://hooks.example.com/outage' }, { type: 'email', to: 'di@example.org' }, { type: 'slack', url: 'https://hooks.slack.com/services/T/B/X' }],
+    };
+    const created = await call('POST', '/api/v1/rules', rule, key);
+    expect(created.status).toBe(201);
+    const id = created.body.data.id;
+    expect(created.body.data.channel_status.find((c: { type: string }) => c.type === 'webhook').signing_secret).toMatch(/^whsec_/);
+    expect(created.body.data.watched_counties).toEqual(['12099']);
+    expect(await svc.watchedCounties()).toEqual(new Set(['12099']));
+    const got = await call('GET', `/api/v1/rules/${id}`, undefined, key);
+    expect(got.body.data).toMatchObject({ name: 'Palm Beach', min_customers: 500, scope: { kind: 'county', fips: '12099' } });
+    expect(got.body.data.channel_status[0].signing_secret).toBeUndefined();
+    expect((await call('GET', `/api/v1/rules/${id}`, undefined, other)).status).toBe(404);
+    expect((await call('DELETE', `/api/v1/rules/${id}`, undefined, other)).body.data.error.code).toBe('unknown_rule');
+    const patched = await call('PATCH', `/api/v1/rules/${id}`, { min_customers: 1000, watch: false }, key);
+    expect(patched.body.data).toMatchObject({ min_customers: 1000, watched_counties: [] });
+    expect((await call('GET', '/api/v1/rules', undefined, key)).body.data.rules).toHaveLength(1);
+    const cases: Array<[unknown, number, string, string?]> = [
+      [{ ...rule, scope: { kind: 'county', fips: '1209' } }, 400, 'invalid_body', 'scope.fips'],
+      [{ ...rule, scope: { kind: 'county', fips: '99999' } }, 400, 'invalid_scope'],
+      [{ ...rule, kinds: ['outage_exploded'] }, 400, 'invalid_body', 'kinds.0'],
+      [{ ...rule, channels: [] }, 400, 'invalid_body', 'channels'],
+      [{ ...rule, surprise: 1 }, 400, 'invalid_body'],
+      [{ ...rule, channels: [{ type: 'webhook', url: 'http://hooks.example.com/x' }] }, 400, 'unsafe_url', 'channels.0.url'],
+      [{ ...rule, channels: [{ type: 'webhook', url: 'https://10.1.2.3/x' }] }, 400, 'unsafe_url'],
+      [{ ...rule, channels: [{ type: 'discord', url: 'https://169.254.169.254/latest/meta-data' }] }, 400, 'unsafe_url'],
+      [{ ...rule, channels: [{ type: 'teams', url: 'https://localhost/x' }] }, 400, 'unsafe_url'],
+      [{ ...rule, channels: [{ type: 'email', to: 'not-an-address' }] }, 400, 'invalid_body', 'channels.0.to'],
+      [{ ...rule, scope: { kind: 'state', state: 'FL' } }, 403, 'forbidden_scope'],
+      ['{"name": ', 400, 'invalid_body', 'body'],
+    ];
+    for (const [body, status, code, param] of cases) {
+      const r = await call('POST', '/api/v1/rules', body, key);
+      expect(r.status, JSON.stringify(body).slice(0, 120)).toBe(status);
+      expect(r.body.data.error.code).toBe(code);
+      if (param) expect(r.body.data.error.param).toBe(param);
+    }
+    expect((await call('POST', '/api/v1/accounts', { email: 'nope' })).body.data.error.code).toBe('invalid_email');
+    expect((await call('DELETE', `/api/v1/rules/${id}`, undefined, key)).status).toBe(204);
+    expect((await call('GET', `/api/v1/rules/${id}`, undefined, key)).status).toBe(404);
+  });
+
+  it('rotates a webhook secret with a grace window, and POST /api/v1/alerts/subscribe stays 410', async () => {
+    const key = await signUp('fa@example.org');
+    const created = await call('POST', '/api/v1/rules', { name: 'TX', scope: { kind: 'state', state: 'tx' }, channels: [{ type: 'webhook', url: 'https://hooks.example.com/tx' }] }, key);
+    const ch = created.body.data.channel_status[0];
+    const rotated = await call('POST', `/api/v1/rules/${created.body.data.id}/channels/${ch.id}/rotate-secret`, { grace_hours: 2 }, key);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.data.secret).not.toBe(ch.signing_secret);
+    expect(Date.parse(rotated.body.data.previous_secret_expires_at) - clock().getTime()).toBe(2 * 3_600_000);
+    const [row] = await sql.query<{ previous_secret: string }>('SELECT previous_secret FROM channels WHERE id = $1', [ch.id]);
+    expect(row.previous_secret).toBe(ch.signing_secret);
+    const gone = await call('POST', '/api/v1/alerts/subscribe', { email: 'x@y.z' });
+    expect(gone.status).toBe(410);
+    expect(gone.body.data.error.code).toBe('gone');
+  });
+});
