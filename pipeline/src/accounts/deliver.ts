@@ -202,17 +202,20 @@ export class DeliveryEngine {
       }
       const giveUp = attempts >= MAX_ATTEMPTS;
       const wait = this.schedule[Math.min(attempts, this.schedule.length) - 1] * (1 + (Math.random() * 2 - 1) * (this.o.jitter ?? 0.2));
-      await tx.query('UPDATE deliveries SET status = $2, attempts = $3, next_attempt_at = $4, lease_until = NULL WHERE id = $1',
-        [d.id, giveUp ? 'failed' : 'pending', attempts, new Date(now.getTime() + wait * 1000)]);
       const [c] = await tx.query<{ consecutive_failures: number; first_failure_at: string | null; status: string }>(
         'UPDATE channels SET consecutive_failures = consecutive_failures + 1, first_failure_at = coalesce(first_failure_at, $2) WHERE id = $1 RETURNING consecutive_failures, first_failure_at, status', [d.channel_id, now]);
+      let disabled = c.status === 'disabled';
       if (c.status === 'active' && c.consecutive_failures >= DISABLE_AFTER_FAILURES && now.getTime() - new Date(c.first_failure_at!).getTime() >= DISABLE_AFTER_HOURS * 3_600_000) {
+        disabled = true;
         const reason = `${c.consecutive_failures} failed attempts in a row since ${new Date(c.first_failure_at!).toISOString()} (last: ${r.outcome}${r.status ? ` ${r.status}` : ''}${r.error ? `: ${r.error}` : ''})`;
         await tx.query(`UPDATE channels SET status = 'disabled', disabled_at = $2, disabled_reason = $3 WHERE id = $1`, [d.channel_id, now, reason]);
         await tx.query(`UPDATE deliveries SET status = 'held' WHERE channel_id = $1 AND status = 'pending'`, [d.channel_id]);
         disabledNotice = `The ${d.ch_kind} channel ${d.target} of your rule "${d.rule_name}" was disabled: ${reason}. Its deliveries are held; re-enable it with POST /api/v1/rules/{id}/channels/${d.channel_id}/enable.`;
         await tx.query('INSERT INTO notices (account_id, at, kind, message) VALUES ($1, $2, $3, $4)', [d.account_id, now, 'channel_disabled', disabledNotice]);
       }
+      // a delivery in flight when its channel was disabled is held like the others
+      await tx.query('UPDATE deliveries SET status = $2, attempts = $3, next_attempt_at = $4, lease_until = NULL WHERE id = $1',
+        [d.id, giveUp ? 'failed' : disabled ? 'held' : 'pending', attempts, new Date(now.getTime() + wait * 1000)]);
     });
     if (disabledNotice) {
       await this.o.mailer.send({ to: d.email, subject: 'A delivery channel of your alert rule was disabled', text: disabledNotice }).catch((e: Error) => this.o.log?.(`notice email to ${d.email} failed: ${e.message}`));
