@@ -4,34 +4,49 @@ import { addCommonOptions, clockFor, loadSources, log, parseCommon } from './com
 import { progressReporter } from './progress.ts';
 import { Pipeline, formatSummary } from '../pipeline.ts';
 import type { Clock } from '../clock.ts';
+import { AccountsRuntime } from '../accounts/runtime.ts';
 
 export function register(program: Command): void {
   addCommonOptions(program.command('poll').description('poll the sources that are due, store what changed, republish the tree'))
     .option('--once', 'run one cycle and exit')
     .option('--all', 'poll every source, not only the due ones')
+    .option('--no-deliveries', 'do not deliver alert rule events from this process (another process does)')
     .action(async (raw: Record<string, unknown>) => {
       const cfg = parseCommon(raw);
       const clock = clockFor(cfg, Boolean(raw.once));
       const sources = loadSources(cfg.sources, log);
       const progress = progressReporter('polling');
-      const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock, simulated: false, baseUrl: cfg.baseUrl, onProgress: progress.onProgress });
+      // Alert rules: their watched counties harden polling; each cycle's events are delivered from this process.
+      const accounts = raw.deliveries === false ? null : await AccountsRuntime.open({ stateDir: cfg.state, outDir: cfg.out, baseUrl: cfg.baseUrl, clock, log });
+      const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock, simulated: false, baseUrl: cfg.baseUrl, onProgress: progress.onProgress, watchedCounties: () => accounts?.watched ?? new Set() });
+      const deliver = async () => {
+        if (!accounts) return;
+        const d = await accounts.afterCycle(pipeline.db);
+        if (d.enqueued || d.stats.attempted) log(`deliveries: ${d.enqueued} enqueued from ${d.events} events, ${d.stats.delivered} delivered, ${d.stats.retrying} to retry, ${d.stats.failed} given up`);
+      };
       try {
         if (raw.once) {
           const s = await pipeline.cycle({ all: Boolean(raw.all) });
           progress.stop();
           for (const f of s.failures) log(`  ${f.source}: ${f.reason}: ${f.message}`);
           log(formatSummary(s));
+          await deliver();
           return;
         }
-        await pollLoop(pipeline, clock, cfg.speed, () => progress.stop());
+        accounts?.startTimer();
+        await pollLoop(pipeline, clock, cfg.speed, async () => {
+          progress.stop();
+          await deliver();
+        });
       } finally {
         await pipeline.close();
+        await accounts?.close();
       }
     });
 }
 
 /** Runs cycles until SIGINT/SIGTERM, sleeping until the next source is due. */
-export async function pollLoop(pipeline: Pipeline, clock: Clock, speed: number, afterCycle: () => void = () => {}): Promise<void> {
+export async function pollLoop(pipeline: Pipeline, clock: Clock, speed: number, afterCycle: () => void | Promise<void> = () => {}): Promise<void> {
   let stop = false;
   let wake: (() => void) | undefined;
   const onSignal = () => {
@@ -44,7 +59,7 @@ export async function pollLoop(pipeline: Pipeline, clock: Clock, speed: number, 
   while (!stop) {
     const s = await pipeline.cycle({ all: first });
     first = false;
-    afterCycle();
+    await afterCycle();
     for (const f of s.failures) log(`  ${f.source}: ${f.reason}: ${f.message}`);
     log(formatSummary(s));
     const next = await pipeline.nextDueAt();

@@ -1,6 +1,10 @@
 // `outage serve`: the local server (the CDN's behaviour plus the function layer) over the published tree.
 import type { Command } from 'commander';
-import { addCommonOptions, log, parseCommon } from './common.ts';
+import { addCommonOptions, clockFor, log, parseCommon } from './common.ts';
+import { openAccountsDb } from '../accounts/sql.ts';
+import { AccountService } from '../accounts/service.ts';
+import { mailerFromEnv } from '../accounts/mailer.ts';
+import { safetyFromEnv } from '../accounts/runtime.ts';
 import { startServer } from '../serve/server.ts';
 
 export function register(program: Command): void {
@@ -9,12 +13,16 @@ export function register(program: Command): void {
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
     .action(async (raw: Record<string, unknown>) => {
       const cfg = parseCommon(raw);
-      const server = await startServer({ outDir: cfg.out, port: Number(raw.port), host: String(raw.host) });
+      // The account endpoints: PostgreSQL at DATABASE_URL (shared with the polling process), else the embedded PGlite.
+      const sql = await openAccountsDb(cfg.state);
+      const accounts = new AccountService({ sql, mailer: mailerFromEnv(log), baseUrl: cfg.baseUrl, clock: clockFor(cfg, false), safety: safetyFromEnv() });
+      const server = await startServer({ outDir: cfg.out, port: Number(raw.port), host: String(raw.host), accounts });
       log(`serving ${cfg.out} at ${server.url}/`);
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);
       });
       await server.close();
+      await sql.close();
     });
 }

@@ -17,6 +17,7 @@ import { loadCountyModel } from '../geo/county-model.ts';
 import { IMPORT_KINDS } from './import.ts';
 import { publishHistoryIfChanged } from '../publish/reports.ts';
 import { UsageError } from '../errors.ts';
+import { AccountsRuntime } from '../accounts/runtime.ts';
 
 const markHistoryChanged = (pipeline: Pipeline) => pipeline.db.run("INSERT OR REPLACE INTO meta VALUES ('history_version', ?)", [new Date().toISOString()]);
 
@@ -81,23 +82,31 @@ export function register(program: Command): void {
       const { sources } = parseRegistry(csv);
       log(`simulator: ${sources.length} SIMULATED sources at ${sim.baseUrl} (registry: ${registryFile})`);
       const progress = progressReporter('polling');
-      const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock, simulated: true, http: LOOPBACK_HTTP, baseUrl: raw.baseUrl === 'http://127.0.0.1:8787' ? `http://127.0.0.1:${raw.port}` : cfg.baseUrl, onProgress: progress.onProgress });
+      const baseUrl = raw.baseUrl === 'http://127.0.0.1:8787' ? `http://127.0.0.1:${raw.port}` : cfg.baseUrl;
+      const accounts = await AccountsRuntime.open({ stateDir: cfg.state, outDir: cfg.out, baseUrl, clock, log });
+      const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock, simulated: true, http: LOOPBACK_HTTP, baseUrl, onProgress: progress.onProgress, watchedCounties: () => accounts.watched });
       if (typeof raw.historyDir === 'string') await loadHistoryDir(pipeline, path.resolve(raw.historyDir));
       else if (raw.history !== false) await loadSimulatedHistory(pipeline, cfg.state);
       const first = await pipeline.cycle({ all: true });
       progress.stop();
       log(formatSummary(first));
-      const server = await startServer({ outDir: cfg.out, port: Number(raw.port) });
+      const server = await startServer({ outDir: cfg.out, port: Number(raw.port), accounts: accounts.service });
       process.stdout.write(`\nUS Power Outage Data (SIMULATED storm) is running at ${server.url}/\n  live map: ${server.url}/api/v1/live/map\n  Ctrl-C to stop.\n\n`);
       // The report tables after the server is up (the live map does not wait for them); only when history changed —
       // at national scale that is ~200,000 files, about a minute on first start.
       const hs = await publishHistoryIfChanged(pipeline.db, cfg.out, { now: clock() }).catch((err: Error) => { log(`history: report tables not published: ${err.message}`); return null; });
       if (hs) log(`history: report tables published: ${hs.written.toLocaleString('en-US')} files written, ${hs.unchanged.toLocaleString('en-US')} unchanged · ${hs.ms} ms (charts are drawn on request, or by \`outage build --charts\`)`);
       try {
-        await pollLoop(pipeline, clock, cfg.speed, () => progress.stop());
+        accounts.startTimer();
+        await pollLoop(pipeline, clock, cfg.speed, async () => {
+          progress.stop();
+          const d = await accounts.afterCycle(pipeline.db);
+          if (d.enqueued || d.stats.attempted) log(`deliveries: ${d.enqueued} enqueued from ${d.events} events, ${d.stats.delivered} delivered, ${d.stats.retrying} to retry, ${d.stats.failed} given up`);
+        });
       } finally {
         await server.close();
         await pipeline.close();
+        await accounts.close();
         await sim.stop();
       }
     });

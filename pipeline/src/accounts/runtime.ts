@@ -1,0 +1,78 @@
+// Accounts in a running process: the service behind the endpoints, and — in the polling process — the delivery of
+// each cycle's new events and of the due sync pushes, plus a timer that sends retries between cycles. The watched
+// counties of all rules are read before each cycle (the live core's hardened polling hook).
+import type { Db } from '../state/db.ts';
+import { EVENT_SELECT, type EventRow } from '../state/events.ts';
+import { publicEvent } from '../publish/events.ts';
+import { PublishedTree } from '../serve/static-files.ts';
+import { openAccountsDb, type Sql } from './sql.ts';
+import { AccountService } from './service.ts';
+import { DeliveryEngine, type RunStats } from './deliver.ts';
+import { enqueueSyncPushes } from './sync.ts';
+import { mailerFromEnv, type Mailer } from './mailer.ts';
+import type { SafetyOptions } from './safety.ts';
+
+/** Operator setting, for local testing only: allow http and loopback webhook targets. */
+export const safetyFromEnv = (env = process.env): SafetyOptions => ({ allowLoopback: env.OUTAGE_WEBHOOK_ALLOW_LOOPBACK === '1' });
+
+export interface AccountsRuntimeOptions { stateDir: string; outDir: string; baseUrl: string; clock: () => Date; log: (s: string) => void; mailer?: Mailer; sql?: Sql; safety?: SafetyOptions }
+
+export class AccountsRuntime {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> = Promise.resolve();
+  watched: ReadonlySet<string> = new Set();
+
+  private constructor(readonly sql: Sql, readonly service: AccountService, readonly engine: DeliveryEngine, private readonly o: AccountsRuntimeOptions, private readonly ownsSql: boolean) {}
+
+  static async open(o: AccountsRuntimeOptions): Promise<AccountsRuntime> {
+    const sql = o.sql ?? (await openAccountsDb(o.stateDir));
+    const mailer = o.mailer ?? mailerFromEnv(o.log);
+    const safety = o.safety ?? safetyFromEnv();
+    const service = new AccountService({ sql, mailer, baseUrl: o.baseUrl, clock: o.clock, safety });
+    const engine = new DeliveryEngine({ sql, mailer, baseUrl: o.baseUrl, clock: o.clock, safety, log: o.log });
+    const rt = new AccountsRuntime(sql, service, engine, o, !o.sql);
+    await rt.refreshWatched();
+    return rt;
+  }
+
+  async refreshWatched(): Promise<void> {
+    this.watched = await this.service.watchedCounties();
+  }
+
+  /** After a pipeline cycle: new events → deliveries, due sync pushes, then everything due is sent. */
+  async afterCycle(db: Db): Promise<{ events: number; enqueued: number; stats: RunStats }> {
+    const after = await this.engine.cursor();
+    const rows = await db.all<EventRow>(`${EVENT_SELECT} WHERE id > ? ORDER BY id LIMIT 50000`, [after]);
+    const events = rows.map(publicEvent);
+    let enqueued = await this.engine.ingest(events);
+    const tree = new PublishedTree(this.o.outDir);
+    const read = (rel: string) => {
+      const f = tree.read(rel);
+      return f ? (JSON.parse(f.body.toString('utf8')).data as Record<string, unknown>) : null;
+    };
+    enqueued += await enqueueSyncPushes(this.sql, this.o.clock(), read, (r) => this.engine.insertDeliveries(r));
+    const stats = await this.send();
+    await this.refreshWatched();
+    return { events: events.length, enqueued, stats };
+  }
+
+  /** Sends what is due; one run at a time. */
+  send(): Promise<RunStats> {
+    const run = this.running.then(() => this.engine.runDue());
+    this.running = run.catch((e: Error) => this.o.log(`delivery: ${e.message}`));
+    return run;
+  }
+
+  /** Retries due between cycles (every `everyMs`). */
+  startTimer(everyMs = 15_000): void {
+    this.timer = setInterval(() => void this.send().catch(() => undefined), everyMs);
+    this.timer.unref();
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+    await this.engine.close();
+    if (this.ownsSql) await this.sql.close();
+  }
+}

@@ -1,0 +1,88 @@
+// Alert rules in a running pipeline: the simulator over HTTP → a cycle → the cycle's events delivered to a rule's
+// signed webhook, a scheduled sync push with the county snapshot, and a watched county whose sources are polled
+// hardened.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { manualClock } from '../src/clock.ts';
+import { Simulator } from '../src/simulator/server.ts';
+import { parseRegistry, type SourceDef } from '../src/sources/registry.ts';
+import { Pipeline } from '../src/pipeline.ts';
+import { LOOPBACK_HTTP } from '../src/cli/start.ts';
+import { AccountsRuntime } from '../src/accounts/runtime.ts';
+import { logMailer } from '../src/accounts/mailer.ts';
+import { verifySignature } from '../src/accounts/signing.ts';
+import { receiver, testDb } from './accounts-support.ts';
+import type { Sql } from '../src/accounts/sql.ts';
+
+const clock = manualClock(new Date('2026-09-01T08:00:00Z'));
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rules-run-'));
+const out = path.join(dir, 'public');
+let sim: Simulator;
+let sources: SourceDef[];
+let pipeline: Pipeline;
+let rt: AccountsRuntime;
+let sql: Sql;
+let drop: () => Promise<void>;
+let hook: Awaited<ReturnType<typeof receiver>>;
+
+beforeAll(async () => {
+  sim = new Simulator({ clock, seed: 3, epoch: new Date('2026-09-01T00:00:00Z'), sources: 30, areasPerCounty: 2 });
+  await sim.start();
+  sources = parseRegistry(sim.registryCsv()).sources;
+  ({ sql, drop } = await testDb());
+  hook = await receiver();
+  rt = await AccountsRuntime.open({ stateDir: dir, outDir: out, baseUrl: 'https://outage.test', clock, log: () => {}, mailer: logMailer(() => {}), sql, safety: { allowLoopback: true } });
+  pipeline = await Pipeline.open({ stateDir: path.join(dir, 'state'), outDir: out, sources, clock, simulated: true, http: LOOPBACK_HTTP, watchedCounties: () => rt.watched });
+});
+
+afterAll(async () => {
+  await pipeline?.close();
+  await rt?.close();
+  await hook?.close();
+  await sim?.stop();
+  await drop?.();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('alert rules in a running pipeline', () => {
+  it('delivers the cycle\'s events and a sync push for the rule\'s county, and hardens the watched county\'s sources', async () => {
+    await pipeline.cycle({ all: true });
+    // the county with the most customers out
+    const map = JSON.parse(fs.readFileSync(path.join(out, 'api/v1/live/map.json'), 'utf8')).data as Record<string, number[]>;
+    const [fips] = Object.entries(map).filter(([k]) => /^\d{5}$/.test(k)).sort((a, b) => b[1][0] - a[1][0])[0];
+    const now = clock();
+    await sql.query('INSERT INTO accounts (id, email, created_at, verified_at) VALUES ($1, $2, $3, $3)', ['acct_run', 'run@example.org', now]);
+    const account = { id: 'acct_run', email: 'run@example.org', created_at: now.toISOString(), verified_at: now.toISOString() };
+    const rule = await rt.service.createRule(account, { name: 'Worst county', scope: { kind: 'county', fips }, watch: true, sync_interval_min: 15, channels: [{ type: 'webhook', url: hook.url }] });
+    const secret = rule.channel_status[0].signing_secret!;
+    const d = await rt.afterCycle(pipeline.db);
+    expect(d.events).toBeGreaterThan(0);
+    const bodies = hook.hits.map((h) => ({ h, b: JSON.parse(h.body) }));
+    for (const { h } of bodies) expect(verifySignature(h.headers['service-signature'] as string, h.body, [secret], Math.floor(clock().getTime() / 1000))).toBe(true);
+    const events = bodies.filter(({ b }) => b.type.startsWith('event.'));
+    expect(events.length).toBeGreaterThan(0);
+    expect(events.every(({ b }) => b.data.fips === fips)).toBe(true);
+    expect(events.some(({ b }) => b.type === 'event.outage_began' && b.data.scope === 'county')).toBe(true);
+    const sync = bodies.find(({ b }) => b.type === 'sync.snapshot')!.b;
+    expect(sync.data.counties[0]).toMatchObject({ fips, customers_out: map[fips][0] });
+    expect(sync.data.states[0].state).toBe(sync.data.counties[0].state);
+    expect(Array.isArray(sync.data.areas)).toBe(true);
+    // the next cycle polls the sources covering the watched county hardened
+    expect(rt.watched).toEqual(new Set([fips]));
+    clock.advance(60_000);
+    await pipeline.cycle({ all: true });
+    const doc = JSON.parse(fs.readFileSync(path.join(out, 'api/v1/live/sources.json'), 'utf8')).data;
+    const covering = JSON.parse(fs.readFileSync(path.join(out, `api/v1/live/counties/${fips}.json`), 'utf8')).data.sources.map((s: { source_id: string }) => s.source_id);
+    const rows = doc.sources.filter((s: { id: string }) => covering.includes(s.id));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const s of rows) expect(s.interval_min).toBe(Math.max(2, Math.ceil(sources.find((x) => x.id === s.id)!.interval_min / 3)));
+    // nothing new: nothing delivered twice
+    const before = hook.hits.length;
+    await rt.afterCycle(pipeline.db);
+    expect(hook.hits.filter((h) => JSON.parse(h.body).type.startsWith('event.')).length).toBeGreaterThanOrEqual(events.length);
+    expect(new Set(hook.hits.map((h) => h.headers['service-event-id'])).size).toBe(hook.hits.length);
+    expect(hook.hits.length).toBeGreaterThanOrEqual(before);
+  }, 120_000);
+});
