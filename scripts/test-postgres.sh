@@ -3,12 +3,15 @@
 # it is missing (as root, with apt-get), starts a throwaway cluster on 127.0.0.1 in a temporary directory, runs the
 # suites with OUTAGE_TEST_PG_URL set, and stops the server. With OUTAGE_TEST_PG_URL already set it only runs the
 # suites. Where PostgreSQL cannot be installed it fails under CI (CI=true) and is skipped, with a message, elsewhere.
+# With arguments, runs them instead of the suites (e.g. `scripts/test-postgres.sh npx tsx scripts/bench-deliveries.ts`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SUITES=(pipeline/test/accounts.test.ts pipeline/test/deliveries.test.ts pipeline/test/alert-rules-run.test.ts)
+CMD=("$@")
+[[ ${#CMD[@]} -eq 0 ]] && CMD=(npx vitest run "${SUITES[@]}")
 
 if [[ -n "${OUTAGE_TEST_PG_URL:-}" ]]; then
-  exec npx vitest run "${SUITES[@]}"
+  exec "${CMD[@]}"
 fi
 
 bin_dir() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1; }
@@ -43,4 +46,4 @@ trap cleanup EXIT
 "${RUN[@]}" "$BIN/pg_ctl" -D "$DIR/data" -l "$DIR/server.log" -w -t 60 \
   -o "-p $PORT -k $DIR -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100" start >/dev/null || { cat "$DIR/server.log"; exit 1; }
 echo "test-postgres: PostgreSQL $("$BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$PORT"
-OUTAGE_TEST_PG_URL="postgres://outage@127.0.0.1:$PORT/postgres" npx vitest run "${SUITES[@]}"
+OUTAGE_TEST_PG_URL="postgres://outage@127.0.0.1:$PORT/postgres" "${CMD[@]}"

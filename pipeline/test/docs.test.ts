@@ -34,5 +34,7 @@ describe('llms.txt', () => {
   it('lists every endpoint', () => {
     const text = buildLlmsTxt(false);
     for (const e of [...CATALOGUE, ...FUNCTION_ENDPOINTS]) expect(text).toContain(e.path);
+    expect(text).toMatch(/## Alert rules/);
+    expect(text).toMatch(/Service-Signature/);
   });
 });

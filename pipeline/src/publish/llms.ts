@@ -18,6 +18,11 @@ export function buildLlmsTxt(simulated: boolean): string {
     '- GET /api/v1/events pages the outage event stream by opaque cursor: pass next_cursor as `after`; first_cursor starts from the oldest retained event. Filters: fips, state, utility, kind, min_customers, since, limit.',
     `- Kinds: ${EVENT_KINDS.join(', ')}. They concern counties, municipalities/townships and utilities.`,
     '- Feeds with the same filters: /feeds/events.rss (RSS 2.0), /feeds/events.atom (Atom 1.0), /feeds/events.json (JSON Feed 1.1); also under /api/v1/feeds/.',
+    '', '## Alert rules (accounts)',
+    '- Read endpoints need no key. Alert rules belong to an account: POST /api/v1/accounts {"email"} sends a code; POST /api/v1/accounts/verify {"email","code"} returns an API key (shown once); send it as `Authorization: Bearer <key>`.',
+    '- POST /api/v1/rules creates a rule: scope (county FIPS, state, utility or municipality), event kinds, min_customers, min_pct, quiet hours, watch (hardened polling), sync_interval_min (scheduled data pushes) and channels: webhook (signed), slack, discord, teams, email.',
+    '- Webhooks carry `Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`; deduplicate on Service-Event-Id; delivery is at least once with retries. Payloads: the `webhooks` section of /api/v1/openapi.json.',
+    '- POST /api/v1/alerts/subscribe answers 410 Gone: email subscriptions became alert rules.',
     '', '## Citation', CITATION, '',
   ];
   return lines.join('\n');
