@@ -35,6 +35,7 @@ beforeAll(async () => {
   hook = await receiver();
   rt = await AccountsRuntime.open({ stateDir: dir, outDir: out, baseUrl: 'https://outage.test', clock, log: () => {}, mailer: logMailer(() => {}), sql, safety: { allowLoopback: true } });
   pipeline = await Pipeline.open({ stateDir: path.join(dir, 'state'), outDir: out, sources, clock, simulated: true, http: LOOPBACK_HTTP, watchedCounties: () => rt.watched });
+  await rt.attach(pipeline.db); // an empty event stream: the cursor starts at 0
 });
 
 afterAll(async () => {
@@ -85,4 +86,23 @@ describe('alert rules in a running pipeline', () => {
     expect(new Set(hook.hits.map((h) => h.headers['service-event-id'])).size).toBe(hook.hits.length);
     expect(hook.hits.length).toBeGreaterThanOrEqual(before);
   }, 120_000);
+
+  it('starts a new account database at the newest stored event: the stream\'s history is not delivered to today\'s rules', async () => {
+    const fresh = await testDb();
+    const rt2 = await AccountsRuntime.open({ stateDir: dir, outDir: out, baseUrl: 'https://outage.test', clock, log: () => {}, mailer: logMailer(() => {}), sql: fresh.sql, safety: { allowLoopback: true } });
+    try {
+      const now = clock();
+      await fresh.sql.query('INSERT INTO accounts (id, email, created_at, verified_at) VALUES ($1, $2, $3, $3)', ['acct_new', 'new@example.org', now]);
+      await rt2.service.createRule({ id: 'acct_new', email: 'new@example.org', created_at: now.toISOString(), verified_at: now.toISOString() },
+        { name: 'Everything in every state', scope: { kind: 'state', state: 'FL' }, channels: [{ type: 'webhook', url: hook.url }] });
+      await rt2.attach(pipeline.db);
+      const [{ max }] = await pipeline.db.all<{ max: number }>('SELECT max(id)::INT AS max FROM events');
+      expect(max).toBeGreaterThan(0);
+      expect(await rt2.engine.cursor()).toBe(max);
+      expect((await rt2.afterCycle(pipeline.db)).events).toBe(0);
+    } finally {
+      await rt2.close();
+      await fresh.drop();
+    }
+  });
 });

@@ -69,9 +69,15 @@ export class DeliveryEngine {
     return rules.map((rule) => ({ rule, channels: byRule.get(rule.id) ?? [] }));
   }
 
-  async cursor(): Promise<number> {
+  /** The last event id turned into deliveries; null before the first cycle with accounts. */
+  async cursor(): Promise<number | null> {
     const [row] = await this.o.sql.query<{ last_event_id: number }>('SELECT last_event_id FROM delivery_cursor WHERE id = 1');
-    return row?.last_event_id ?? 0;
+    return row?.last_event_id ?? null;
+  }
+
+  /** Starts the cursor at `id` unless it has one (so rules never receive events from before accounts existed). */
+  async initCursor(id: number): Promise<void> {
+    await this.o.sql.query('INSERT INTO delivery_cursor (id, last_event_id) VALUES (1, $1) ON CONFLICT (id) DO NOTHING', [id]);
   }
 
   /** Enqueues a delivery per matching event × channel and moves the cursor past `events`. Returns deliveries created. */

@@ -39,9 +39,18 @@ export class AccountsRuntime {
     this.watched = await this.service.watchedCounties();
   }
 
+  /**
+   * Before the first cycle: a database without a delivery cursor starts at the newest stored event, so the history of
+   * the event stream is not delivered to today's rules.
+   */
+  async attach(db: Db): Promise<void> {
+    const [{ max }] = await db.all<{ max: number | null }>('SELECT max(id) AS max FROM events');
+    await this.engine.initCursor(max ?? 0);
+  }
+
   /** After a pipeline cycle: new events → deliveries, due sync pushes, then everything due is sent. */
   async afterCycle(db: Db): Promise<{ events: number; enqueued: number; stats: RunStats }> {
-    const after = await this.engine.cursor();
+    const after = (await this.engine.cursor()) ?? 0;
     const rows = await db.all<EventRow>(`${EVENT_SELECT} WHERE id > ? ORDER BY id LIMIT 50000`, [after]);
     const events = rows.map(publicEvent);
     let enqueued = await this.engine.ingest(events);

@@ -95,11 +95,8 @@ export class AccountService {
         if (typeof input.code !== 'string' || !/^\d{6}$/.test(input.code)) throw err.code();
         [row] = await tx.query(`SELECT v.id, v.account_id, v.code_hash, v.attempts FROM verifications v JOIN accounts a ON a.id = v.account_id
           WHERE a.email = $1 AND v.used_at IS NULL AND v.expires_at > $2 ORDER BY v.expires_at DESC LIMIT 1`, [email.data, now]);
-        if (!row || row.attempts >= VERIFY_MAX_TRIES) throw err.code();
-        if (!sameDigest(sha256(input.code), row.code_hash)) {
-          await tx.query('UPDATE verifications SET attempts = attempts + 1 WHERE id = $1', [row.id]);
-          throw err.code();
-        }
+        // a wrong code is counted outside this (rolled back) transaction: see the catch below
+        if (!row || row.attempts >= VERIFY_MAX_TRIES || !sameDigest(sha256(input.code), row.code_hash)) throw err.code();
       }
       await tx.query('UPDATE verifications SET used_at = $2 WHERE id = $1', [row.id, now]);
       await tx.query('UPDATE accounts SET verified_at = coalesce(verified_at, $2) WHERE id = $1', [row.account_id, now]);
@@ -195,12 +192,12 @@ export class AccountService {
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16)`,
       [id, a.id, input.name, s.scope_kind, s.scope_value, s.scope_state, input.kinds, input.min_customers, input.min_pct, input.quiet_hours?.start ?? null, input.quiet_hours?.end ?? null,
         input.quiet_hours?.timezone ?? null, watched, input.sync_interval_min, input.sync_interval_min ? now : null, now]);
-      await this.replaceChannels(tx, id, input.channels, now);
+      await this.replaceChannels(tx, id, input.channels);
     });
     return this.getRule(a, id, true);
   }
 
-  private async replaceChannels(tx: Sql, ruleId: string, channels: ChannelInput[], now: Date): Promise<void> {
+  private async replaceChannels(tx: Sql, ruleId: string, channels: ChannelInput[]): Promise<void> {
     const old = await tx.query<ChannelRow>('SELECT * FROM channels WHERE rule_id = $1', [ruleId]);
     const keep = new Set<string>();
     for (const c of channels) {
@@ -213,7 +210,6 @@ export class AccountService {
       await tx.query('INSERT INTO channels (id, rule_id, kind, target, secret) VALUES ($1, $2, $3, $4, $5)', [newId('ch'), ruleId, c.type, target, c.type === 'webhook' ? newSigningSecret() : null]);
     }
     for (const o of old) if (!keep.has(o.id)) await tx.query('DELETE FROM channels WHERE id = $1', [o.id]);
-    void now;
   }
 
   /** A rule of the account (404 for another account's rule too: ids do not leak). `secrets`: include webhook secrets. */
@@ -244,7 +240,7 @@ export class AccountService {
         quiet_tz = $12, watched = $13, sync_interval_min = $14, next_sync_at = CASE WHEN $14::INTEGER IS NULL THEN NULL ELSE coalesce(next_sync_at, $15) END, updated_at = $15 WHERE id = $1 AND account_id = $2`,
       [id, a.id, merged.name, s.scope_kind, s.scope_value, s.scope_state, merged.kinds, merged.min_customers, merged.min_pct, merged.quiet_hours?.start ?? null, merged.quiet_hours?.end ?? null,
         merged.quiet_hours?.timezone ?? null, watched, merged.sync_interval_min, now]);
-      if (patch.channels) await this.replaceChannels(tx, id, merged.channels, now);
+      if (patch.channels) await this.replaceChannels(tx, id, merged.channels);
     });
     return this.getRule(a, id, Boolean(patch.channels));
   }

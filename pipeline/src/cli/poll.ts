@@ -19,6 +19,7 @@ export function register(program: Command): void {
       // Alert rules: their watched counties harden polling; each cycle's events are delivered from this process.
       const accounts = raw.deliveries === false ? null : await AccountsRuntime.open({ stateDir: cfg.state, outDir: cfg.out, baseUrl: cfg.baseUrl, clock, log });
       const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock, simulated: false, baseUrl: cfg.baseUrl, onProgress: progress.onProgress, watchedCounties: () => accounts?.watched ?? new Set() });
+      await accounts?.attach(pipeline.db);
       const deliver = async () => {
         if (!accounts) return;
         const d = await accounts.afterCycle(pipeline.db);

@@ -85,6 +85,7 @@ export function register(program: Command): void {
       const baseUrl = raw.baseUrl === 'http://127.0.0.1:8787' ? `http://127.0.0.1:${raw.port}` : cfg.baseUrl;
       const accounts = await AccountsRuntime.open({ stateDir: cfg.state, outDir: cfg.out, baseUrl, clock, log });
       const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock, simulated: true, http: LOOPBACK_HTTP, baseUrl, onProgress: progress.onProgress, watchedCounties: () => accounts.watched });
+      await accounts.attach(pipeline.db);
       if (typeof raw.historyDir === 'string') await loadHistoryDir(pipeline, path.resolve(raw.historyDir));
       else if (raw.history !== false) await loadSimulatedHistory(pipeline, cfg.state);
       const first = await pipeline.cycle({ all: true });
