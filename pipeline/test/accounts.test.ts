@@ -12,6 +12,16 @@ import type { Sql } from '../src/accounts/sql.ts';
 import { migrate } from '../src/accounts/sql.ts';
 import { manualClock } from '../src/clock.ts';
 import { smtpSink, testDb, PG_URL, type ReceivedMail } from './accounts-support.ts';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { buildOpenApi } from '../src/publish/openapi.ts';
+import { matchFunction } from '../src/contract/urls.ts';
+
+// Contract: every answer of a function route matches the OpenAPI schema of its status (the error body otherwise).
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+addFormats.default(ajv);
+ajv.addSchema({ $id: 'api', components: (buildOpenApi(false) as { components: unknown }).components });
+let checkedResponses = 0;
 
 let sql: Sql;
 let drop: () => Promise<void>;
@@ -27,6 +37,7 @@ beforeAll(async () => {
   app = createApp({ outDir: fs.mkdtempSync(path.join(os.tmpdir(), 'acct-')), accounts: svc });
 });
 afterAll(async () => {
+  expect(checkedResponses).toBeGreaterThan(40);
   await smtp?.close();
   await drop?.();
 });
@@ -34,7 +45,15 @@ afterAll(async () => {
 const call = async (method: string, url: string, body?: unknown, key?: string) => {
   const res = await app.request(url, { method, headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
+  const parsed = text ? JSON.parse(text) : null;
+  const fn = matchFunction(new URL(url, 'http://x').pathname).find((f) => f.fn.method === method)?.fn;
+  const schema = res.status === fn?.status ? fn.schema : res.status >= 400 ? 'ErrorBody' : null;
+  if (schema) {
+    const validate = ajv.getSchema(`api#/components/schemas/${schema}`)!;
+    expect(validate(parsed), `${method} ${url} → ${res.status}: ${JSON.stringify(validate.errors?.slice(0, 2))}`).toBe(true);
+    checkedResponses += 1;
+  }
+  return { status: res.status, headers: res.headers, body: parsed };
 };
 const lastMail = (to: string): ReceivedMail => smtp.mails.filter((m) => m.to === to).at(-1)!;
 const codeOf = (m: ReceivedMail) => /code is (\d{6})/.exec(m.text)![1];
