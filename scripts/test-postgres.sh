@@ -17,12 +17,14 @@ fi
 bin_dir() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1; }
 BIN="$(bin_dir || true)"
 if [[ -z "$BIN" || ! -x "$BIN/initdb" ]]; then
-  if [[ "$(id -u)" == "0" ]] && command -v apt-get >/dev/null; then
+  SUDO=()
+  [[ "$(id -u)" != "0" ]] && sudo -n true 2>/dev/null && SUDO=(sudo -n)
+  if command -v apt-get >/dev/null && { [[ "$(id -u)" == "0" ]] || [[ ${#SUDO[@]} -gt 0 ]]; }; then
     echo "test-postgres: installing the Debian postgresql package…"
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql) >/tmp/outage-apt-postgresql.log 2>&1 || { cat /tmp/outage-apt-postgresql.log; exit 1; }
+    ("${SUDO[@]}" apt-get update -qq && "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql) >/tmp/outage-apt-postgresql.log 2>&1 || { cat /tmp/outage-apt-postgresql.log; exit 1; }
     BIN="$(bin_dir)"
   elif [[ "${CI:-}" == "true" ]]; then
-    echo "test-postgres: PostgreSQL is not installed and cannot be installed here (need root and apt-get)." >&2
+    echo "test-postgres: PostgreSQL is not installed and cannot be installed here (need apt-get and root or sudo)." >&2
     exit 1
   else
     echo "test-postgres: SKIPPED — PostgreSQL is not installed (install the postgresql package, or set OUTAGE_TEST_PG_URL)."
