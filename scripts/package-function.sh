@@ -8,11 +8,23 @@ mkdir -p "$dest"
 cp -r "$root/pipeline" "$root/package.json" "$dest/"
 cp -r "$root/node_modules" "$dest/"
 mkdir -p "$dest/public" && cp -r "$root/public/.manifest.json" "$root/public/.objects" "$dest/public/"
+# the report tree (its own manifest) when history is published
+if [[ -f "$root/public/.manifest-history.json" ]]; then cp -r "$root/public/.manifest-history.json" "$root/public/.objects-history" "$dest/public/"; fi
 cat > "$dest/index.mjs" <<'JS'
 import { register } from 'tsx/esm/api';
 register();
 const { createApp } = await import('./pipeline/src/serve/app.ts');
-const app = createApp({ outDir: new URL('./public', import.meta.url).pathname });
+// The account endpoints need the shared PostgreSQL (DATABASE_URL); without it they answer 503 accounts_unavailable.
+let accounts;
+if (process.env.DATABASE_URL) {
+  const { openAccountsDb } = await import('./pipeline/src/accounts/sql.ts');
+  const { AccountService } = await import('./pipeline/src/accounts/service.ts');
+  const { mailerFromEnv } = await import('./pipeline/src/accounts/mailer.ts');
+  const { safetyFromEnv } = await import('./pipeline/src/accounts/runtime.ts');
+  const sql = await openAccountsDb('/tmp', process.env.DATABASE_URL);
+  accounts = new AccountService({ sql, mailer: mailerFromEnv(console.log), baseUrl: process.env.PUBLIC_BASE_URL ?? 'https://localhost', clock: () => new Date(), safety: safetyFromEnv() });
+}
+const app = createApp({ outDir: new URL('./public', import.meta.url).pathname, accounts });
 export default { fetch: (req) => app.fetch(req) };
 JS
 cat > "$dest/.vc-config.json" <<'JSON'
