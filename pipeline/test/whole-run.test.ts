@@ -249,6 +249,9 @@ describe('bad input and the function layer', () => {
     ['GET', '/api/v1/reports/2024/tx/4820/data', 400, 'invalid_fips'],
     ['GET', '/api/v1/reports/2024/tx/48201/data?table=states', 400, 'invalid_parameter'],
     ['GET', '/api/v1/reports/2024/tx/48201/data?format=csv', 400, 'invalid_format'],
+    ['GET', '/api/v1/rules', 503, 'accounts_unavailable'],
+    ['PUT', '/api/v1/rules', 405, 'method_not_allowed'],
+    ['GET', '/api/v1/rules/rule_x/channels/ch_y/enable', 405, 'method_not_allowed'],
   ])('%s %s → %i %s', async (method, url, status, code) => {
     const res = await app().request(url, { method });
     expect(res.status).toBe(status);
@@ -316,6 +319,8 @@ describe('host config', () => {
       ['GET', '/api/v1/reports/data'], ['GET', '/api/v1/reports/data?table=states&format=csv'], ['GET', '/api/v1/reports/data?table=nope'],
       ['GET', '/api/v1/reports/2024/TX/data'], ['GET', '/api/v1/reports/2024/tx/48201/data?table=events'], ['GET', '/api/v1/reports/2024/tx/48113/data'],
       ['GET', '/api/v1/reports/1999/data'], ['GET', '/api/v1/reports/2024/chart'], ['GET', '/api/v1/reports/causes?format=csv'],
+      ['POST', '/api/v1/accounts'], ['POST', '/api/v1/rules'], ['GET', '/api/v1/rules/rule_x/deliveries'], ['DELETE', '/api/v1/keys/key_1'],
+      ['PATCH', '/api/v1/rules/rule_x'], ['POST', '/api/v1/rules/rule_x/channels/ch_y/rotate-secret'], ['PUT', '/api/v1/rules'],
       ...Object.keys(readManifest(out, 'history')!.files).filter((_, i) => i % 40 === 0).map((f) => {
         const r = fileRoute(f)!;
         return ['GET', urlFor(r.endpoint, r.params, { ...(r.format === r.endpoint.formats[0] ? {} : { format: r.format }), ...(r.table ? { table: r.table } : {}) })] as [string, string];
