@@ -107,6 +107,11 @@ describe('delivery', () => {
       expect(log[0]).toMatchObject({ status: 'delivered', attempts: 3 });
       expect(log[0].attempt_log.map((a: { outcome: string; status_code: number }) => [a.outcome, a.status_code])).toEqual([['http_error', 503], ['http_error', 503], ['delivered', 200]]);
       expect(log[0].attempt_log.every((a: { latency_ms: number }) => a.latency_ms >= 0)).toBe(true);
+      // the log of finished deliveries is kept 30 days
+      expect(await e.prune()).toBe(0);
+      clock.advance(31 * 86_400_000);
+      expect(await e.prune()).toBe(1);
+      expect(await svc.deliveries(account, created.id, undefined)).toEqual([]);
     } finally {
       await r.close();
     }

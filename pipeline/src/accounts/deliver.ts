@@ -9,6 +9,7 @@
 //    the Service-Event-Id header);
 //  - retries: after a failure or a timeout (10 s) at RETRY_SCHEDULE_S[attempt − 1] ± 20 % jitter; after
 //    MAX_ATTEMPTS attempts the delivery is given up (`failed`);
+//  - the log of finished deliveries is kept LOG_RETENTION_DAYS days;
 //  - a channel that has failed DISABLE_AFTER_FAILURES attempts in a row for at least DISABLE_AFTER_HOURS is disabled;
 //    its pending deliveries are held (not dropped) until the account re-enables it, and the account gets a notice
 //    and an email.
@@ -31,6 +32,8 @@ export const DISABLE_AFTER_HOURS = 24;
 export const DELIVERY_TIMEOUT_MS = 10_000;
 export const LEASE_S = 60;
 export const MAX_REDIRECTS = 3;
+/** Delivered and given-up deliveries (and their attempt logs) are kept this long. */
+export const LOG_RETENTION_DAYS = 30;
 const USER_AGENT = 'outage-data-webhooks/1 (+https://github.com/outage-data)';
 
 export interface DeliveryOptions {
@@ -226,6 +229,13 @@ export class DeliveryEngine {
     if (disabledNotice) {
       await this.o.mailer.send({ to: d.email, subject: 'A delivery channel of your alert rule was disabled', text: disabledNotice }).catch((e: Error) => this.o.log?.(`notice email to ${d.email} failed: ${e.message}`));
     }
+  }
+
+  /** Drops finished deliveries older than the retention (their attempts go with them). Returns how many. */
+  async prune(): Promise<number> {
+    const cutoff = new Date(this.o.clock().getTime() - LOG_RETENTION_DAYS * 86_400_000);
+    const rows = await this.o.sql.query(`DELETE FROM deliveries WHERE status IN ('delivered', 'failed') AND created_at < $1 RETURNING id`, [cutoff]);
+    return rows.length;
   }
 
   async close(): Promise<void> {

@@ -61,6 +61,7 @@ export class AccountsRuntime {
     };
     enqueued += await enqueueSyncPushes(this.sql, this.o.clock(), read, (r) => this.engine.insertDeliveries(r));
     const stats = await this.send();
+    await this.engine.prune();
     await this.refreshWatched();
     return { events: events.length, enqueued, stats };
   }

@@ -282,7 +282,7 @@ export const FUNCTION_ENDPOINTS: readonly FunctionEndpoint[] = [
   { id: 'rules.delete', method: 'DELETE', path: '/api/v1/rules/{id}', status: 204, schema: null, auth: true, summary: 'Delete an alert rule', description: `Its pending deliveries are dropped. ${RULE_NOTE}` },
   {
     id: 'rules.deliveries', method: 'GET', path: '/api/v1/rules/{id}/deliveries', status: 200, schema: 'DeliveryLog', auth: true,
-    summary: 'Delivery log of a rule: every delivery with every attempt', description: `Newest first; each attempt with its time, outcome, HTTP status and latency. ${RULE_NOTE}`,
+    summary: 'Delivery log of a rule: every delivery with every attempt', description: `Newest first; each attempt with its time, outcome, HTTP status and latency. Finished deliveries are kept 30 days. ${RULE_NOTE}`,
     query: [{ name: 'limit', description: 'Deliveries to return, 1–200 (default 50).', schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } }],
   },
   {
