@@ -3,10 +3,10 @@
 //  - ingest: after each pipeline cycle the new events (ids above the stored cursor) are matched against the rules and
 //    one delivery is enqueued per event × channel — idempotently (unique channel × event), so re-ingesting after a
 //    crash enqueues nothing twice;
-//  - send: due deliveries are leased (60 s), sent, and the outcome recorded in one transaction with the attempt log
-//    (time, outcome, status code, latency, error). A 2xx marks the delivery delivered and it is never sent again; a
-//    crash before the outcome is recorded sends it again after the lease (at least once — receivers deduplicate on
-//    the Service-Event-Id header);
+//  - send: due deliveries are leased (60 s), sent, and each outcome committed with the attempt log (time, outcome,
+//    status code, latency, error) within 20 ms of the answer, up to 200 outcomes a transaction. A 2xx marks the
+//    delivery delivered and it is never sent again; a crash before the outcome is committed sends it again after the
+//    lease (at least once — receivers deduplicate on the Service-Event-Id header);
 //  - retries: after a failure or a timeout (10 s) at RETRY_SCHEDULE_S[attempt − 1] ± 20 % jitter; after
 //    MAX_ATTEMPTS attempts the delivery is given up (`failed`);
 //  - the log of finished deliveries is kept LOG_RETENTION_DAYS days;
@@ -55,10 +55,19 @@ export interface DeliveryOptions {
 
 interface Due { id: string; channel_id: string; kind: string; event_id: number | null; dedupe_key: string; payload: string; attempts: number; ch_kind: string; target: string; secret: string | null; previous_secret: string | null; previous_secret_expires_at: string | null; account_id: string; email: string; rule_name: string }
 export interface RunStats { attempted: number; delivered: number; retrying: number; failed: number }
+type Outcome = { ok: boolean; outcome: string; status: number | null; ms: number; error: string | null };
+interface Recorded { d: Due; r: Outcome; at: Date; resolve: () => void; reject: (e: Error) => void }
+/** Outcomes are committed at most this long after the answer, up to this many per transaction. */
+const RECORD_WINDOW_MS = 20;
+const RECORD_BATCH = 200;
+const DEFAULT_CONCURRENCY = 32;
 
 export class DeliveryEngine {
   private readonly agent: Dispatcher;
   private readonly schedule: number[];
+  private pending: Recorded[] = [];
+  private flushTimer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
   constructor(private readonly o: DeliveryOptions) {
     this.agent = safeAgent({ ...o.safety, connectTimeoutMs: Math.min(5_000, o.timeoutMs ?? DELIVERY_TIMEOUT_MS), resolver: o.resolver });
     this.schedule = o.retrySchedule ?? RETRY_SCHEDULE_S;
@@ -124,7 +133,7 @@ export class DeliveryEngine {
   /** Sends every delivery due now (leased, so two workers never send the same one at once). */
   async runDue(batch = 500): Promise<RunStats> {
     const stats: RunStats = { attempted: 0, delivered: 0, retrying: 0, failed: 0 };
-    const queue = new PQueue({ concurrency: this.o.concurrency ?? 32 });
+    const queue = new PQueue({ concurrency: this.o.concurrency ?? DEFAULT_CONCURRENCY });
     for (;;) {
       const now = this.o.clock();
       const due = await this.o.sql.query<Due>(`UPDATE deliveries d SET lease_until = $2 FROM channels c, rules r, accounts a
@@ -150,7 +159,7 @@ export class DeliveryEngine {
     return stats;
   }
 
-  private async attempt(d: Due): Promise<{ ok: boolean; outcome: string; status: number | null; ms: number; error: string | null }> {
+  private async attempt(d: Due): Promise<Outcome> {
     const t0 = performance.now();
     const done = (ok: boolean, outcome: string, status: number | null, error: string | null) => ({ ok, outcome, status, error, ms: Math.round(performance.now() - t0) });
     if (d.ch_kind === 'email') {
@@ -198,36 +207,81 @@ export class DeliveryEngine {
     }
   }
 
-  private async record(d: Due, r: { ok: boolean; outcome: string; status: number | null; ms: number; error: string | null }): Promise<void> {
-    const now = this.o.clock();
-    const attempts = d.attempts + 1;
-    let disabledNotice: string | null = null;
-    await this.o.sql.transaction(async (tx) => {
-      await tx.query('INSERT INTO delivery_attempts (delivery_id, at, outcome, status_code, latency_ms, error) VALUES ($1, $2, $3, $4, $5, $6)', [d.id, now, r.outcome, r.status, r.ms, r.error]);
-      if (r.ok) {
-        await tx.query(`UPDATE deliveries SET status = 'delivered', attempts = $2, delivered_at = $3, lease_until = NULL WHERE id = $1`, [d.id, attempts, now]);
-        await tx.query('UPDATE channels SET consecutive_failures = 0, first_failure_at = NULL WHERE id = $1', [d.channel_id]);
-        return;
-      }
-      const giveUp = attempts >= MAX_ATTEMPTS;
-      const wait = this.schedule[Math.min(attempts, this.schedule.length) - 1] * (1 + (Math.random() * 2 - 1) * (this.o.jitter ?? 0.2));
-      const [c] = await tx.query<{ consecutive_failures: number; first_failure_at: string | null; status: string }>(
-        'UPDATE channels SET consecutive_failures = consecutive_failures + 1, first_failure_at = coalesce(first_failure_at, $2) WHERE id = $1 RETURNING consecutive_failures, first_failure_at, status', [d.channel_id, now]);
-      let disabled = c.status === 'disabled';
-      if (c.status === 'active' && c.consecutive_failures >= DISABLE_AFTER_FAILURES && now.getTime() - new Date(c.first_failure_at!).getTime() >= DISABLE_AFTER_HOURS * 3_600_000) {
-        disabled = true;
-        const reason = `${c.consecutive_failures} failed attempts in a row since ${new Date(c.first_failure_at!).toISOString()} (last: ${r.outcome}${r.status ? ` ${r.status}` : ''}${r.error ? `: ${r.error}` : ''})`;
-        await tx.query(`UPDATE channels SET status = 'disabled', disabled_at = $2, disabled_reason = $3 WHERE id = $1`, [d.channel_id, now, reason]);
-        await tx.query(`UPDATE deliveries SET status = 'held' WHERE channel_id = $1 AND status = 'pending'`, [d.channel_id]);
-        disabledNotice = `The ${d.ch_kind} channel ${d.target} of your rule "${d.rule_name}" was disabled: ${reason}. Its deliveries are held; re-enable it with POST /api/v1/rules/{id}/channels/${d.channel_id}/enable.`;
-        await tx.query('INSERT INTO notices (account_id, at, kind, message) VALUES ($1, $2, $3, $4)', [d.account_id, now, 'channel_disabled', disabledNotice]);
-      }
-      // a delivery in flight when its channel was disabled is held like the others
-      await tx.query('UPDATE deliveries SET status = $2, attempts = $3, next_attempt_at = $4, lease_until = NULL WHERE id = $1',
-        [d.id, giveUp ? 'failed' : disabled ? 'held' : 'pending', attempts, new Date(now.getTime() + wait * 1000)]);
+  /**
+   * Records outcomes in small batches: an outcome is committed at most RECORD_WINDOW_MS after its answer (or as soon
+   * as RECORD_BATCH are waiting), many per transaction. Resolves once the outcome is committed.
+   */
+  private record(d: Due, r: Outcome): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ d, r, at: this.o.clock(), resolve, reject });
+      // every sender waiting on its commit (or a full batch): commit now rather than at the end of the window
+      if (this.pending.length >= Math.min(RECORD_BATCH, this.o.concurrency ?? DEFAULT_CONCURRENCY)) this.flush();
+      else this.flushTimer ??= setTimeout(() => this.flush(), RECORD_WINDOW_MS);
     });
-    if (disabledNotice) {
-      await this.o.mailer.send({ to: d.email, subject: 'A delivery channel of your alert rule was disabled', text: disabledNotice }).catch((e: Error) => this.o.log?.(`notice email to ${d.email} failed: ${e.message}`));
+  }
+
+  private flush(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    const items = this.pending.splice(0);
+    if (items.length === 0) return;
+    this.flushing = this.flushing.then(() => this.recordBatch(items)).then(
+      () => items.forEach((i) => i.resolve()),
+      (e: Error) => items.forEach((i) => i.reject(e)),
+    );
+  }
+
+  private async recordBatch(items: Recorded[]): Promise<void> {
+    const notices: Array<{ to: string; text: string }> = [];
+    await this.o.sql.transaction(async (tx) => {
+      await tx.query(`INSERT INTO delivery_attempts (delivery_id, at, outcome, status_code, latency_ms, error)
+        SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::int[], $5::int[], $6::text[])`,
+      [items.map((i) => i.d.id), items.map((i) => i.at), items.map((i) => i.r.outcome), items.map((i) => i.r.status), items.map((i) => i.r.ms), items.map((i) => i.r.error)]);
+      // Each channel's run of failures, in the order the answers came: a success resets it.
+      const runs = new Map<string, { reset: boolean; n: number; first: Date | null; last: Recorded }>();
+      for (const i of items) {
+        const run = runs.get(i.d.channel_id) ?? { reset: false, n: 0, first: null, last: i };
+        if (i.r.ok) Object.assign(run, { reset: true, n: 0, first: null });
+        else Object.assign(run, { n: run.n + 1, first: run.first ?? i.at });
+        run.last = i;
+        runs.set(i.d.channel_id, run);
+      }
+      const ids = [...runs.keys()];
+      const changed = await tx.query<{ id: string; consecutive_failures: number; first_failure_at: string | null; status: string }>(`UPDATE channels c SET
+          consecutive_failures = CASE WHEN x.reset THEN x.n ELSE c.consecutive_failures + x.n END,
+          first_failure_at = CASE WHEN x.n = 0 THEN NULL WHEN x.reset THEN x.first ELSE coalesce(c.first_failure_at, x.first) END
+        FROM unnest($1::text[], $2::bool[], $3::int[], $4::timestamptz[]) AS x(id, reset, n, first) WHERE c.id = x.id
+        RETURNING c.id, c.consecutive_failures, c.first_failure_at, c.status`, [ids, ids.map((k) => runs.get(k)!.reset), ids.map((k) => runs.get(k)!.n), ids.map((k) => runs.get(k)!.first)]);
+      const now = this.o.clock();
+      for (const c of changed) {
+        if (!(c.status === 'active' && c.consecutive_failures >= DISABLE_AFTER_FAILURES && now.getTime() - new Date(c.first_failure_at!).getTime() >= DISABLE_AFTER_HOURS * 3_600_000)) continue;
+        const { d, r } = runs.get(c.id)!.last;
+        const reason = `${c.consecutive_failures} failed attempts in a row since ${new Date(c.first_failure_at!).toISOString()} (last: ${r.outcome}${r.status ? ` ${r.status}` : ''}${r.error ? `: ${r.error}` : ''})`;
+        await tx.query(`UPDATE channels SET status = 'disabled', disabled_at = $2, disabled_reason = $3 WHERE id = $1`, [c.id, now, reason]);
+        await tx.query(`UPDATE deliveries SET status = 'held' WHERE channel_id = $1 AND status = 'pending'`, [c.id]);
+        const text = `The ${d.ch_kind} channel ${d.target} of your rule "${d.rule_name}" was disabled: ${reason}. Its deliveries are held; re-enable it with POST /api/v1/rules/{id}/channels/${c.id}/enable.`;
+        await tx.query('INSERT INTO notices (account_id, at, kind, message) VALUES ($1, $2, $3, $4)', [d.account_id, now, 'channel_disabled', text]);
+        notices.push({ to: d.email, text });
+      }
+      const ok = items.filter((i) => i.r.ok);
+      if (ok.length) {
+        await tx.query(`UPDATE deliveries d SET status = 'delivered', attempts = d.attempts + 1, delivered_at = x.at, lease_until = NULL
+          FROM unnest($1::text[], $2::timestamptz[]) AS x(id, at) WHERE d.id = x.id`, [ok.map((i) => i.d.id), ok.map((i) => i.at)]);
+      }
+      const failed = items.filter((i) => !i.r.ok);
+      if (failed.length) {
+        const next = failed.map((i) => {
+          const wait = this.schedule[Math.min(i.d.attempts + 1, this.schedule.length) - 1] * (1 + (Math.random() * 2 - 1) * (this.o.jitter ?? 0.2));
+          return new Date(i.at.getTime() + wait * 1000);
+        });
+        // given up after MAX_ATTEMPTS; a delivery in flight when its channel was disabled is held like the others
+        await tx.query(`UPDATE deliveries d SET attempts = d.attempts + 1, lease_until = NULL, next_attempt_at = x.next,
+            status = CASE WHEN d.attempts + 1 >= ${MAX_ATTEMPTS} THEN 'failed' WHEN c.status = 'disabled' THEN 'held' ELSE 'pending' END
+          FROM unnest($1::text[], $2::timestamptz[]) AS x(id, next), channels c WHERE d.id = x.id AND c.id = d.channel_id`, [failed.map((i) => i.d.id), next]);
+      }
+    });
+    for (const n of notices) {
+      await this.o.mailer.send({ to: n.to, subject: 'A delivery channel of your alert rule was disabled', text: n.text }).catch((e: Error) => this.o.log?.(`notice email to ${n.to} failed: ${e.message}`));
     }
   }
 
