@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { UsageError } from '../errors.ts';
 
 export interface Sql {
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
@@ -13,16 +14,50 @@ export interface Sql {
   readonly engine: 'pglite' | 'postgres';
 }
 
-/** PGlite in `dir` (created), or in memory. */
+/**
+ * One process at a time may open an embedded database: `<dir>.lock` holds the owner's pid (a lock left by a dead
+ * process is taken over). Two processes sharing accounts need PostgreSQL (DATABASE_URL).
+ */
+function lockDir(dir: string): () => void {
+  const lock = `${dir}.lock`;
+  for (let tries = 0; tries < 2; tries++) {
+    try {
+      fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      return () => fs.rmSync(lock, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const pid = Number(fs.readFileSync(lock, 'utf8'));
+      let alive = false;
+      try {
+        alive = pid > 0 && pid !== process.pid && process.kill(pid, 0);
+      } catch (e) {
+        alive = (e as NodeJS.ErrnoException).code === 'EPERM'; // exists, owned by someone else
+      }
+      if (alive) throw new UsageError(`The embedded account database ${dir} is in use by process ${pid}. Set DATABASE_URL to a PostgreSQL server to share accounts between processes.`);
+      fs.rmSync(lock, { force: true });
+    }
+  }
+  throw new UsageError(`Could not lock the embedded account database ${dir}.`);
+}
+
+/** PGlite in `dir` (created, locked to this process), or in memory. */
 export async function openPglite(dir?: string): Promise<Sql> {
   const { PGlite } = await import('@electric-sql/pglite');
-  if (dir) fs.mkdirSync(dir, { recursive: true });
+  let unlock = () => {};
+  if (dir) {
+    fs.mkdirSync(path.dirname(dir), { recursive: true });
+    unlock = lockDir(dir);
+    fs.mkdirSync(dir, { recursive: true });
+  }
   const db = await PGlite.create(dir);
   const wrap = (q: { query: (t: string, p?: unknown[]) => Promise<{ rows: unknown[] }> }): Sql => ({
     engine: 'pglite',
     query: async <T>(text: string, params: unknown[] = []) => (await q.query(text, params)).rows as T[],
     transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
-    close: () => db.close(),
+    close: async () => {
+      await db.close();
+      unlock();
+    },
   });
   return wrap(db);
 }

@@ -17,8 +17,15 @@ export function register(program: Command): void {
       const sources = loadSources(cfg.sources, log);
       const progress = progressReporter('polling');
       // Alert rules: their watched counties harden polling; each cycle's events are delivered from this process.
-      const accounts = raw.deliveries === false ? null : await AccountsRuntime.open({ stateDir: cfg.state, outDir: cfg.out, baseUrl: cfg.baseUrl, clock, log });
+      // The pipeline first: its state lock keeps a second process away from the embedded account database too.
+      let accounts: AccountsRuntime | null = null;
       const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock, simulated: false, baseUrl: cfg.baseUrl, onProgress: progress.onProgress, watchedCounties: () => accounts?.watched ?? new Set() });
+      if (raw.deliveries !== false) {
+        accounts = await AccountsRuntime.open({ stateDir: cfg.state, outDir: cfg.out, baseUrl: cfg.baseUrl, clock, log }).catch((err: Error) => {
+          log(`deliveries: off (${err.message})`);
+          return null;
+        });
+      }
       await accounts?.attach(pipeline.db);
       const deliver = async () => {
         if (!accounts) return;

@@ -14,8 +14,12 @@ export function register(program: Command): void {
     .action(async (raw: Record<string, unknown>) => {
       const cfg = parseCommon(raw);
       // The account endpoints: PostgreSQL at DATABASE_URL (shared with the polling process), else the embedded PGlite.
-      const sql = await openAccountsDb(cfg.state);
-      const accounts = new AccountService({ sql, mailer: mailerFromEnv(log), baseUrl: cfg.baseUrl, clock: clockFor(cfg, false), safety: safetyFromEnv() });
+      // Without DATABASE_URL the embedded one is used only when no other process (a running `poll`) has it.
+      const sql = await openAccountsDb(cfg.state).catch((err: Error) => {
+        log(`accounts: unavailable (${err.message}); the account endpoints answer 503`);
+        return null;
+      });
+      const accounts = sql ? new AccountService({ sql, mailer: mailerFromEnv(log), baseUrl: cfg.baseUrl, clock: clockFor(cfg, false), safety: safetyFromEnv() }) : undefined;
       const server = await startServer({ outDir: cfg.out, port: Number(raw.port), host: String(raw.host), accounts });
       log(`serving ${cfg.out} at ${server.url}/`);
       await new Promise<void>((resolve) => {
@@ -23,6 +27,6 @@ export function register(program: Command): void {
         process.once('SIGTERM', resolve);
       });
       await server.close();
-      await sql.close();
+      await sql?.close();
     });
 }

@@ -83,8 +83,10 @@ export function register(program: Command): void {
       log(`simulator: ${sources.length} SIMULATED sources at ${sim.baseUrl} (registry: ${registryFile})`);
       const progress = progressReporter('polling');
       const baseUrl = raw.baseUrl === 'http://127.0.0.1:8787' ? `http://127.0.0.1:${raw.port}` : cfg.baseUrl;
-      const accounts = await AccountsRuntime.open({ stateDir: cfg.state, outDir: cfg.out, baseUrl, clock, log });
-      const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock, simulated: true, http: LOOPBACK_HTTP, baseUrl, onProgress: progress.onProgress, watchedCounties: () => accounts.watched });
+      // The pipeline first: its state lock keeps a second process away from the embedded account database too.
+      let accounts: AccountsRuntime | null = null;
+      const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock, simulated: true, http: LOOPBACK_HTTP, baseUrl, onProgress: progress.onProgress, watchedCounties: () => accounts?.watched ?? new Set() });
+      accounts = await AccountsRuntime.open({ stateDir: cfg.state, outDir: cfg.out, baseUrl, clock, log });
       await accounts.attach(pipeline.db);
       if (typeof raw.historyDir === 'string') await loadHistoryDir(pipeline, path.resolve(raw.historyDir));
       else if (raw.history !== false) await loadSimulatedHistory(pipeline, cfg.state);
