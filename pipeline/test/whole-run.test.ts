@@ -276,6 +276,10 @@ describe('bad input and the function layer', () => {
     const dallas = await get('/api/v1/reports/2024/tx/48113/data?table=summary');
     expect(dallas).toMatchObject({ loaded: true, summary: { coverage: 'zero', episodes: 0 } });
     expect((await get('/api/v1/reports/2019/tx/48113/data')).loaded).toBe(false);
+    const years = (await get('/api/v1/reports/2024/tx/48113/data?table=years')).rows;
+    expect(years.map((r: { year: number }) => r.year)).toEqual(Array.from({ length: years.length }, (_, i) => 2014 + i));
+    expect(years.find((r: { year: number }) => r.year === 2024)).toMatchObject({ loaded: true, coverage: 'zero', episodes: 0 });
+    expect(years.find((r: { year: number }) => r.year === 2020)).toMatchObject({ loaded: false, episodes: null });
     expect((await get('/api/v1/reports/data')).rows.find((r: { year: number }) => r.year === 2024)).toMatchObject({ loaded: true, peak_out: 1_660_703 });
     expect((await get('/api/v1/reports/2020/data?table=disturbances')).rows.length).toBe(383);
     const redirect = await app().request('/api/v1/reports/2024/TX/data?table=months');

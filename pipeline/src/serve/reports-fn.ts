@@ -8,6 +8,7 @@ import { badFips, badYear, countyNotInState, notFound, unknownState, unknownYear
 import { findState } from '../geo/states.ts';
 import { loadAtlas } from '../geo/counties.ts';
 import { decadeReportSpec, reportDoc, stateTitle } from '../publish/reports.ts';
+import { REPORT_COLUMNS } from '../contract/report-columns.ts';
 import { REPORT_FIRST_YEAR, type Row } from '../history/reports.ts';
 import type { PublishedTree } from './static-files.ts';
 import { readData, sendChart } from './county-detail-fn.ts';
@@ -55,6 +56,19 @@ export async function reportFallback(c: Context, id: string, params: Record<stri
   const t = table ?? REPORT_TABLES.county[0];
   const body = t === 'summary'
     ? { summary: { ...(row ?? { year, fips: county.fips, name: county.name, state: county.state, loaded, coverage: null }), episodes_by_size: null, longest_episode: null, state_comparison: null, national_comparison: null, utilities: [] }, note }
-    : { rows: t === 'years' && row ? [row] : [], note };
+    : { rows: t === 'years' ? countyYears(tree, years, params.state, county) : [], note };
   return c.json({ data: { generated_at: national.generated_at, ...reportDoc(ctx, scope, t, REPORT_TABLES.county, loaded, body as { rows: Row[] }) } });
+}
+
+/** The county's row of every year's state table (the same columns as a prebuilt `years` table). */
+function countyYears(tree: PublishedTree, years: number[], state: string, county: { fips: string; name: string; state: string }): Row[] {
+  const rows = years.map((y): Row => {
+    const table = readData<{ rows: Row[] }>(tree, fileFor(endpoint('reports.state'), { year: String(y), state }, 'json', 'counties'));
+    const r = table?.rows.find((x) => x.fips === county.fips);
+    return Object.fromEntries(REPORT_COLUMNS.county.years.map((c) => [c, r?.[c] ?? ({ year: y, fips: county.fips, name: county.name, state: county.state, loaded: false } as Row)[c] ?? null]));
+  });
+  return rows.map((r, i) => {
+    const [a, b] = [r.customer_hours as number | null, (rows[i - 1]?.customer_hours ?? null) as number | null];
+    return { ...r, yoy_pct: a === null || b === null || b === 0 ? null : Math.round(((a - b) / b) * 10_000) / 100 };
+  });
 }
