@@ -55,11 +55,7 @@ export class AccountsRuntime {
     const events = rows.map(publicEvent);
     let enqueued = await this.engine.ingest(events);
     const tree = new PublishedTree(this.o.outDir);
-    const read = (rel: string) => {
-      const f = tree.read(rel);
-      return f ? (JSON.parse(f.body.toString('utf8')).data as Record<string, unknown>) : null;
-    };
-    enqueued += await enqueueSyncPushes(this.sql, this.o.clock(), read, (r) => this.engine.insertDeliveries(r));
+    enqueued += await enqueueSyncPushes(this.sql, this.o.clock(), (rel) => tree.data<Record<string, unknown>>(rel), (r) => this.engine.insertDeliveries(r));
     const stats = await this.send();
     await this.engine.prune();
     await this.refreshWatched();

@@ -3,6 +3,7 @@
 import { stringify } from 'csv-stringify/sync';
 import { ApiError, badParam } from './errors.ts';
 import { MAJOR_EVENT_PCT } from '../state/rules.ts';
+import type { Incident } from '../sources/snapshot.ts';
 
 export interface AreaRecord {
   area_id: string;
@@ -23,20 +24,8 @@ export interface AreaRecord {
   bbox: [number, number, number, number] | null;
 }
 
-export interface IncidentRecord {
-  incident_id: string;
-  utility: string;
-  source_id: string;
-  fips: string;
-  customers_out: number;
-  etr: string | null;
-  crew_status: string | null;
-  cause: string | null;
-  started_at: string | null;
-  lat: number | null;
-  lon: number | null;
-  city: string | null;
-}
+/** A connector's incident as published: with its utility and source, in a county. */
+export type IncidentRecord = Omit<Incident, 'id' | 'fips'> & { incident_id: string; utility: string; source_id: string; fips: string };
 
 export interface AlertEntry {
   scope: 'county' | 'utility' | 'municipality';

@@ -60,9 +60,14 @@ export function fileRoute(rel: string): (RouteMatch & { format: Format; table?: 
 }
 
 /** A regular expression matching the endpoint's public path, with named groups for its parameters. */
+const patterns = new Map<string, RegExp>();
 export function pathPattern(e: { path: string }): RegExp {
-  const src = e.path.replace(/[.]/g, '\\.').replace(/\{(\w+)\}/g, (_, k: string) => `(?<${k}>[^/]+)`);
-  return new RegExp(`^${src}$`);
+  let re = patterns.get(e.path); // built once per template: routing runs on every request
+  if (!re) {
+    const src = e.path.replace(/[.]/g, '\\.').replace(/\{(\w+)\}/g, (_, k: string) => `(?<${k}>[^/]+)`);
+    patterns.set(e.path, (re = new RegExp(`^${src}$`)));
+  }
+  return re;
 }
 
 /** The function-layer routes whose path matches (one per method), with the path parameters. */

@@ -52,30 +52,14 @@ export const TABLES: TableSpec[] = [
     name: 'county_episodes', title: 'County outage episodes', partitioned: true,
     description: 'Outage episodes derived from the EAGLE-I 15-minute county series (rule in README.md), one file per year of the episode start.',
     sql: `SELECT year(start_at)::INT AS year, fips, strftime(start_at, '%Y-%m-%dT%H:%M:%SZ') AS start_at, strftime(end_at, '%Y-%m-%dT%H:%M:%SZ') AS end_at, peak, round(customer_hours, 2) AS customer_hours, round(duration_h, 2) AS duration_h, size_class, threshold FROM episodes ORDER BY fips, start_at`,
-    fields: [
-      { name: 'year', type: 'integer', description: 'year of the episode start (UTC); the partition key' },
-      { name: 'fips', type: 'string', description: '5-digit county FIPS code' },
-      { name: 'start_at', type: 'datetime', description: 'first 15-minute interval at or above the threshold (UTC)' },
-      { name: 'end_at', type: 'datetime', description: 'last such interval + 15 minutes (UTC)' },
-      { name: 'peak', type: 'integer', description: 'largest customers out in the episode' },
-      { name: 'customer_hours', type: 'number', description: 'customers out × 0.25 h summed over the counting intervals' },
-      { name: 'duration_h', type: 'number', description: 'end_at − start_at in hours' },
-      { name: 'size_class', type: 'string', description: 'small (<1,000), medium (<10,000), large (<100,000), major' },
-      { name: 'threshold', type: 'integer', description: 'customers-out threshold used for the county' },
-    ],
+    fields: [...reportFields(['year', 'fips', 'start_at', 'end_at', 'peak', 'customer_hours', 'duration_h', 'size_class']),
+      { name: 'threshold', type: 'integer', description: 'customers-out threshold used for the county' }],
   },
   {
     name: 'county_months', title: 'County outage months',
     description: 'Episodes per county and month (by episode start).',
     sql: `SELECT fips, year(start_at)::INT AS year, month(start_at)::INT AS month, count(*)::INT AS episodes, round(sum(customer_hours), 2) AS customer_hours, max(peak)::INT AS max_out FROM episodes GROUP BY ALL ORDER BY fips, year, month`,
-    fields: [
-      { name: 'fips', type: 'string', description: '5-digit county FIPS code' },
-      { name: 'year', type: 'integer', description: 'year of the episode start (UTC)' },
-      { name: 'month', type: 'integer', description: 'month of the episode start (UTC)' },
-      { name: 'episodes', type: 'integer', description: 'number of episodes' },
-      { name: 'customer_hours', type: 'number', description: 'customer-hours of those episodes' },
-      { name: 'max_out', type: 'integer', description: 'largest peak among them' },
-    ],
+    fields: reportFields(['fips', 'year', 'month', 'episodes', 'customer_hours', 'max_out']),
   },
 ];
 

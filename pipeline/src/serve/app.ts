@@ -156,9 +156,8 @@ function runFunction(c: Context, id: string, url: URL, tree: PublishedTree, even
     case 'live.timeline': {
       const raw = query.get('hours') ?? String(TIMELINE_DEFAULT_HOURS);
       if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > TIMELINE_MAX_HOURS) throw badParam('hours', `Expected \`hours\` to be a whole number from 1 to ${TIMELINE_MAX_HOURS}, got \`${raw}\`.`);
-      const file = tree.read(FRAMES_FILE);
-      if (!file) throw notFound(c.req.path);
-      const { data } = JSON.parse(file.body.toString('utf8')) as { data: { generated_at: string; frames: FrameRow[] } };
+      const data = tree.data<{ frames: FrameRow[] }>(FRAMES_FILE);
+      if (!data) throw notFound(c.req.path);
       const last = data.frames.at(-1)?.at ?? data.generated_at;
       const since = new Date(Date.parse(last) - Number(raw) * 3_600_000 + 1).toISOString();
       c.header('Cache-Control', CACHE_CONTROL.live);

@@ -13,17 +13,12 @@ import { decadeSpec, liveSpec, monthlySpec } from '../publish/chart-specs.ts';
 import { SERIES_FILE } from '../publish/publish.ts';
 import type { CountyMonth, CountyYear } from '../history/derive.ts';
 
-export const readData = <T>(tree: PublishedTree, rel: string): (T & { generated_at: string }) | null => {
-  const f = tree.read(rel);
-  return f ? (JSON.parse(f.body.toString('utf8')).data as T & { generated_at: string }) : null;
-};
-
 interface CountyDoc { name: string; state: string; customers_out: number; denominator: number | null; pct_out: number | null; sources: Array<{ source_id: string; utility: string; customers_out: number; customers_served: number | null }> }
 
 export function countyDetail(c: Context, id: 'live.county.areas' | 'live.county.incidents' | 'live.county.alerts', fips: string, url: URL, tree: PublishedTree) {
-  const county = readData<CountyDoc>(tree, fileFor(endpoint('live.county'), { fips }, 'json'));
+  const county = tree.data<CountyDoc>(fileFor(endpoint('live.county'), { fips }, 'json'));
   if (!county) throw unknownCounty(fips);
-  const sources = readData<{ sources: Array<{ id: string; utility: string; pct_out: number | null }> }>(tree, fileFor(endpoint('live.sources'), {}, 'json'));
+  const sources = tree.data<{ sources: Array<{ id: string; utility: string; pct_out: number | null }> }>(fileFor(endpoint('live.sources'), {}, 'json'));
   const utilities = new Set(sources?.sources.map((s) => s.utility) ?? []);
   const e = endpoint(id);
   const format = (url.searchParams.get('format') ?? e.formats[0]) as Format;
@@ -32,7 +27,7 @@ export function countyDetail(c: Context, id: 'live.county.areas' | 'live.county.
   if (id === 'live.county.alerts') {
     const f = parseDetailFilters(url.searchParams, ['min_customers', 'min_pct', 'utility'], utilities);
     const t = { min_customers: f.min_customers ?? ALERT_DEFAULTS.min_customers, min_pct: f.min_pct ?? ALERT_DEFAULTS.min_pct };
-    const pre = readData<{ county: AlertEntry; utilities: AlertEntry[]; municipalities: AlertEntry[] }>(tree, fileFor(e, { fips }, 'json'));
+    const pre = tree.data<{ county: AlertEntry; utilities: AlertEntry[]; municipalities: AlertEntry[] }>(fileFor(e, { fips }, 'json'));
     const pct = new Map(sources?.sources.map((s) => [s.id, s.pct_out]) ?? []);
     const county0: AlertEntry = pre?.county ?? evaluate({ scope: 'county', name: county.name, utility: null, customers_out: county.customers_out, customers: county.denominator, pct_out: county.pct_out }, t);
     const utils0 = pre?.utilities ?? county.sources.map((s) => evaluate({ scope: 'utility', name: s.utility, utility: s.utility, customers_out: s.customers_out, customers: s.customers_served, pct_out: null, major_event_line: majorLine(pct.get(s.source_id) ?? null), utility_pct_out: pct.get(s.source_id) ?? null }, t));
@@ -44,7 +39,7 @@ export function countyDetail(c: Context, id: 'live.county.areas' | 'live.county.
   }
   const isAreas = id === 'live.county.areas';
   const f = parseDetailFilters(url.searchParams, isAreas ? ['utility', 'active', 'min_customers'] : ['utility', 'min_customers'], utilities);
-  const pre = readData<{ areas?: AreaRecord[]; incidents?: IncidentRecord[] }>(tree, fileFor(e, { fips }, 'json'));
+  const pre = tree.data<{ areas?: AreaRecord[]; incidents?: IncidentRecord[] }>(fileFor(e, { fips }, 'json'));
   const generatedAt = pre?.generated_at ?? county.generated_at;
   const list = isAreas ? filterAreas(pre?.areas ?? [], f) : filterIncidents(pre?.incidents ?? [], f);
   const filters = Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined));
@@ -61,7 +56,7 @@ export function countyDetail(c: Context, id: 'live.county.areas' | 'live.county.
 
 /** A county with nothing out and no imported history has no prebuilt profile/history: answer from its live doc. */
 export function countyProfileFallback(c: Context, id: 'county' | 'county.history', fips: string, format: Format, tree: PublishedTree) {
-  const live = readData<CountyDoc & { band: number; magnitude: number; level: number; stale: boolean; customers_modelled: number | null }>(tree, fileFor(endpoint('live.county'), { fips }, 'json'));
+  const live = tree.data<CountyDoc & { band: number; magnitude: number; level: number; stale: boolean; customers_modelled: number | null }>(fileFor(endpoint('live.county'), { fips }, 'json'));
   if (!live) throw unknownCounty(fips);
   const county = { fips, name: live.name, state: live.state };
   c.header('Cache-Control', CACHE_CONTROL[endpoint(id).cache]);
@@ -77,19 +72,19 @@ const chartCache = new Map<string, Buffer>();
 
 /** Charts without a prebuilt file: the live chart (drawn from the published 24-hour series) and empty ones. */
 export async function countyChart(c: Context, id: string, fips: string, tree: PublishedTree) {
-  const live = readData<CountyDoc>(tree, fileFor(endpoint('live.county'), { fips }, 'json'));
+  const live = tree.data<CountyDoc>(fileFor(endpoint('live.county'), { fips }, 'json'));
   if (!live) throw unknownCounty(fips);
   const simulated = tree.current()?.simulated ?? false;
   const place = { name: live.name, state: live.state };
   let spec;
   if (id === 'county.chart.live') {
-    const series = readData<{ series: Record<string, Array<[string, number]>> }>(tree, SERIES_FILE);
+    const series = tree.data<{ series: Record<string, Array<[string, number]>> }>(SERIES_FILE);
     spec = liveSpec(place, series?.series[fips] ?? [], new Date(series?.generated_at ?? live.generated_at), simulated);
   } else if (id === 'county.chart.decade') {
-    const profile = readData<{ years: CountyYear[] }>(tree, fileFor(endpoint('county'), { fips }, 'json'));
+    const profile = tree.data<{ years: CountyYear[] }>(fileFor(endpoint('county'), { fips }, 'json'));
     spec = decadeSpec(place, profile?.years ?? [], simulated);
   } else {
-    const history = readData<{ months: CountyMonth[] }>(tree, fileFor(endpoint('county.history'), { fips }, 'json'));
+    const history = tree.data<{ months: CountyMonth[] }>(fileFor(endpoint('county.history'), { fips }, 'json'));
     spec = monthlySpec(place, history?.months ?? [], simulated);
   }
   return sendChart(c, id, spec, live.generated_at);

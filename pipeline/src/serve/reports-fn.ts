@@ -11,14 +11,18 @@ import { decadeReportSpec, reportDoc, stateTitle } from '../publish/reports.ts';
 import { REPORT_COLUMNS } from '../contract/report-columns.ts';
 import { REPORT_FIRST_YEAR, type Row } from '../history/reports.ts';
 import type { PublishedTree } from './static-files.ts';
-import { readData, sendChart } from './county-detail-fn.ts';
+import { sendChart } from './county-detail-fn.ts';
+
+let reportStates: Set<string> | undefined;
+/** The states (and territories) the report tables cover: those with counties in the atlas. */
+const statesWithCounties = () => (reportStates ??= new Set(loadAtlas().counties.map((c) => c.state)));
 
 /** Checks the report path parameters present: an error, 'redirect' (upper-case state), or null when fine. */
 export function checkReportPath(params: Record<string, string>): ApiError | 'redirect' | null {
   if (params.year !== undefined && !/^\d{4}$/.test(params.year)) return badYear(params.year);
   if (params.state !== undefined) {
     const st = /^[A-Za-z]{2}$/.test(params.state) ? findState(params.state) : undefined;
-    if (!st || !loadAtlas().counties.some((c) => c.state === st.code)) return unknownState(params.state);
+    if (!st || !statesWithCounties().has(st.code)) return unknownState(params.state);
     if (params.state !== params.state.toLowerCase()) return 'redirect';
   }
   if (params.county !== undefined) {
@@ -32,20 +36,20 @@ type NationalDoc = { rows: Row[]; simulated: boolean; sources: { eaglei_years: n
 
 /** A report URL whose file is missing: a year outside the published range, or a county report drawn from its state's table. */
 export async function reportFallback(c: Context, id: string, params: Record<string, string>, table: string | undefined, tree: PublishedTree) {
-  const national = readData<NationalDoc>(tree, fileFor(endpoint('reports.data'), {}, 'json', 'national'));
+  const national = tree.data<NationalDoc>(fileFor(endpoint('reports.data'), {}, 'json', 'national'));
   if (!national) throw notFound(c.req.path); // no history published yet
   const years = national.rows.map((r) => r.year as number);
   if (params.year !== undefined && !years.includes(Number(params.year))) throw unknownYear(params.year, years[0] ?? REPORT_FIRST_YEAR, years.at(-1) ?? REPORT_FIRST_YEAR);
   const year = Number(params.year);
   if (id === 'reports.year.chart') return sendChart(c, id, decadeReportSpec('United States', national.rows, year, national.simulated), national.generated_at);
   if (id === 'reports.state.chart') {
-    const states = readData<{ rows: Row[] }>(tree, fileFor(endpoint('reports.data'), {}, 'json', 'states'));
+    const states = tree.data<{ rows: Row[] }>(fileFor(endpoint('reports.data'), {}, 'json', 'states'));
     const code = params.state.toUpperCase();
     return sendChart(c, id, decadeReportSpec(stateTitle(code), (states?.rows ?? []).filter((r) => r.state === code), year, national.simulated), national.generated_at);
   }
   if (id !== 'reports.county') throw notFound(c.req.path);
   // A county without EAGLE-I rows that year: its row of the state's table (coverage `zero` or `not_covered`).
-  const state = readData<{ rows: Row[]; loaded: boolean }>(tree, fileFor(endpoint('reports.state'), { year: params.year, state: params.state }, 'json', 'counties'));
+  const state = tree.data<{ rows: Row[]; loaded: boolean }>(fileFor(endpoint('reports.state'), { year: params.year, state: params.state }, 'json', 'counties'));
   const county = loadAtlas().byFips.get(params.county)!;
   const row = state?.rows.find((r) => r.fips === params.county) ?? null;
   const ctx = { simulated: national.simulated, sources: national.sources };
@@ -63,7 +67,7 @@ export async function reportFallback(c: Context, id: string, params: Record<stri
 /** The county's row of every year's state table (the same columns as a prebuilt `years` table). */
 function countyYears(tree: PublishedTree, years: number[], state: string, county: { fips: string; name: string; state: string }): Row[] {
   const rows = years.map((y): Row => {
-    const table = readData<{ rows: Row[] }>(tree, fileFor(endpoint('reports.state'), { year: String(y), state }, 'json', 'counties'));
+    const table = tree.data<{ rows: Row[] }>(fileFor(endpoint('reports.state'), { year: String(y), state }, 'json', 'counties'));
     const r = table?.rows.find((x) => x.fips === county.fips);
     return Object.fromEntries(REPORT_COLUMNS.county.years.map((c) => [c, r?.[c] ?? ({ year: y, fips: county.fips, name: county.name, state: county.state, loaded: false } as Row)[c] ?? null]));
   });

@@ -43,4 +43,10 @@ export class PublishedTree {
     }
     return null;
   }
+
+  /** The `data` member of a prebuilt JSON document (with its generated_at), or null when there is none. */
+  data<T>(rel: string): (T & { generated_at: string }) | null {
+    const f = this.read(rel);
+    return f ? (JSON.parse(f.body.toString('utf8')).data as T & { generated_at: string }) : null;
+  }
 }
