@@ -169,8 +169,29 @@ describe(`accounts (${PG_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
       if (param) expect(r.body.data.error.param).toBe(param);
     }
     expect((await call('POST', '/api/v1/accounts', { email: 'nope' })).body.data.error.code).toBe('invalid_email');
+    expect((await call('POST', '/api/v1/rules', '[]', key)).body.data.error).toMatchObject({ code: 'invalid_body', param: 'body' });
+    const huge = await call('POST', '/api/v1/rules', { ...rule, name: 'x'.repeat(70_000) }, key);
+    expect(huge.body.data.error).toMatchObject({ code: 'invalid_body', message: expect.stringMatching(/larger than 64 KB/) });
+    expect((await call('PATCH', `/api/v1/rules/${id}`, { min_pct: 120 }, key)).body.data.error).toMatchObject({ code: 'invalid_body', param: 'min_pct' });
+    expect((await call('GET', `/api/v1/rules/${id}/deliveries?limit=0`, undefined, key)).body.data.error).toMatchObject({ code: 'invalid_parameter', param: 'limit' });
+    expect((await call('POST', `/api/v1/rules/${id}/channels/ch_nothere/rotate-secret`, {}, key)).body.data.error.code).toBe('unknown_channel');
+    expect((await call('POST', `/api/v1/rules/${id}/channels/ch_nothere/enable`, undefined, key)).body.data.error.code).toBe('unknown_channel');
+    expect((await call('GET', '/api/v1/accounts/verify?token=forged')).body.data.error.code).toBe('invalid_code');
     expect((await call('DELETE', `/api/v1/rules/${id}`, undefined, key)).status).toBe(204);
     expect((await call('GET', `/api/v1/rules/${id}`, undefined, key)).status).toBe(404);
+  });
+
+  it(`watches at most 25 counties per account (403 forbidden_scope beyond)`, async () => {
+    const key = await signUp('wa@example.org');
+    const counties = ['12086', '12011', '12099', '12087', '12021', '12071', '12015', '12027', '12043', '12051', '12085', '12111', '12061', '12009', '12117', '12095', '12097', '12105', '12057', '12103', '12101', '12053', '12017', '12119', '12069', '12083'];
+    for (const fips of counties.slice(0, 25)) {
+      expect((await call('POST', '/api/v1/rules', { name: fips, scope: { kind: 'county', fips }, watch: true, channels: [{ type: 'email', to: 'wa@example.org' }] }, key)).status).toBe(201);
+    }
+    const over = await call('POST', '/api/v1/rules', { name: 'one more', scope: { kind: 'county', fips: counties[25] }, watch: true, channels: [{ type: 'email', to: 'wa@example.org' }] }, key);
+    expect(over.status).toBe(403);
+    expect(over.body.data.error).toMatchObject({ code: 'forbidden_scope', message: expect.stringMatching(/at most 25 counties/) });
+    // a second rule on a county already watched costs nothing
+    expect((await call('POST', '/api/v1/rules', { name: 'again', scope: { kind: 'county', fips: counties[0] }, watch: true, channels: [{ type: 'email', to: 'wa@example.org' }] }, key)).status).toBe(201);
   });
 
   it('rotates a webhook secret with a grace window, and POST /api/v1/alerts/subscribe stays 410', async () => {

@@ -17,6 +17,7 @@ describe('outage CLI', () => {
   it.each([
     [['import', 'tornado', 'x.csv'], /Unknown import kind `tornado`; use one of eaglei, mcc, coverage, oe417, eia861/],
     [['import', 'oe417', '/nonexistent/2020_Annual_Summary.xls'], /No such file/],
+    [['start', '--history-dir', '/nonexistent/history'], /--history-dir \/nonexistent\/history holds no history files/],
     [['poll', '--once', '--sources', '/nonexistent/sources.csv'], /Cannot read the source registry/],
     [['poll', '--once', '--now', 'soon'], /--now: Expected an ISO-8601 instant/],
   ])('%j → exit 2 with a message', (args, msg) => {

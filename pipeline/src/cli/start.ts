@@ -43,10 +43,17 @@ async function loadSimulatedHistory(pipeline: Pipeline, stateDir: string): Promi
 }
 
 /** `--history-dir`: import the real files found there (kinds from their names), then derive. */
-async function loadHistoryDir(pipeline: Pipeline, dir: string): Promise<void> {
+type HistoryFile = readonly [string, keyof typeof IMPORT_KINDS];
+
+/** The history files of `--history-dir` with their kinds (checked before anything starts). */
+function historyFiles(dir: string): HistoryFile[] {
   const files = fs.existsSync(dir) ? fs.readdirSync(dir).sort().map((f) => path.join(dir, f)) : [];
-  const known = files.map((f) => [f, importKindOf(f)] as const).filter((x): x is readonly [string, keyof typeof IMPORT_KINDS] => x[1] !== null);
+  const known = files.map((f) => [f, importKindOf(f)] as const).filter((x): x is HistoryFile => x[1] !== null);
   if (known.length === 0) throw new UsageError(`--history-dir ${dir} holds no history files (eaglei_outages_*.csv, MCC.csv, coverage_history.csv, *Annual_Summary*.xls, DOE_*.xlsx, Reliability_*.xlsx, Service_Territory_*.xlsx, Sales_Ult_Cust_*.xlsx).`);
+  return known;
+}
+
+async function loadHistoryDir(pipeline: Pipeline, known: HistoryFile[]): Promise<void> {
   const [{ n }] = await pipeline.db.all<{ n: number }>(`SELECT count(*)::INT AS n FROM import_log WHERE file IN (SELECT unnest(?::VARCHAR[]))`, [`[${known.map(([f]) => path.basename(f)).join(',')}]`]);
   if (n >= known.length) return; // imported on an earlier start
   // The mcc and coverage files change the denominators: load them first.
@@ -71,6 +78,7 @@ export function register(program: Command): void {
     .option('--history-dir <dir>', 'import the real history files in this directory instead of the SIMULATED decade')
     .action(async (raw: Record<string, unknown>) => {
       const cfg = parseCommon(raw);
+      const realHistory = typeof raw.historyDir === 'string' ? historyFiles(path.resolve(raw.historyDir)) : null;
       const clock = clockFor(cfg, false);
       const sim = new Simulator({ clock, seed: Number(raw.seed), sources: Number(raw.simSources) });
       await sim.start();
@@ -88,7 +96,7 @@ export function register(program: Command): void {
       const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock, simulated: true, http: LOOPBACK_HTTP, baseUrl, onProgress: progress.onProgress, watchedCounties: () => accounts?.watched ?? new Set() });
       accounts = await AccountsRuntime.open({ stateDir: cfg.state, outDir: cfg.out, baseUrl, clock, log });
       await accounts.attach(pipeline.db);
-      if (typeof raw.historyDir === 'string') await loadHistoryDir(pipeline, path.resolve(raw.historyDir));
+      if (realHistory) await loadHistoryDir(pipeline, realHistory);
       else if (raw.history !== false) await loadSimulatedHistory(pipeline, cfg.state);
       const first = await pipeline.cycle({ all: true });
       progress.stop();

@@ -144,6 +144,18 @@ describe('EIA-861 importer', () => {
   });
 });
 
+describe('EIA-861 importer: wrong files', () => {
+  it('refuses a workbook that is not one of the three EIA-861 files and leaves the loaded data alone', async () => {
+    const db = await Db.open(':memory:');
+    await importEia861(db, EIA('Reliability_2016.xlsx'));
+    await expect(importEia861(db, OE417('2019_Annual_Summary.xls'))).rejects.toThrow(/not an EIA-861 Reliability, Service_Territory or Sales_Ult_Cust workbook/);
+    await expect(importEia861(db, tmpFile('Reliability_2019.xlsx', 'not a spreadsheet'))).rejects.toThrow();
+    const [{ n }] = await db.all<{ n: number }>('SELECT count(*)::INT AS n FROM eia861_reliability');
+    expect(n).toBe(1060);
+    db.close();
+  });
+});
+
 describe('EAGLE-I coverage importer', () => {
   it('reads coverage_history.csv with date-form years, rejects bad rows by line, and replaces on re-import', async () => {
     const db = await Db.open(':memory:');
