@@ -20,6 +20,7 @@ export interface AccountsRuntimeOptions { stateDir: string; outDir: string; base
 export class AccountsRuntime {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> = Promise.resolve();
+  private prunedAt = 0;
   watched: ReadonlySet<string> = new Set();
 
   private constructor(readonly sql: Sql, readonly service: AccountService, readonly engine: DeliveryEngine, private readonly o: AccountsRuntimeOptions, private readonly ownsSql: boolean) {}
@@ -57,7 +58,10 @@ export class AccountsRuntime {
     const tree = new PublishedTree(this.o.outDir);
     enqueued += await enqueueSyncPushes(this.sql, this.o.clock(), (rel) => tree.data<Record<string, unknown>>(rel), (r) => this.engine.insertDeliveries(r));
     const stats = await this.send();
-    await this.engine.prune();
+    if (this.o.clock().getTime() - this.prunedAt >= 3_600_000) { // the log retention is days: once an hour is plenty
+      await this.engine.prune();
+      this.prunedAt = this.o.clock().getTime();
+    }
     await this.refreshWatched();
     return { events: events.length, enqueued, stats };
   }

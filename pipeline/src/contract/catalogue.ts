@@ -1,5 +1,7 @@
 // The catalogue: every public URL, declared once. The file writer, the local server, the host config, the
 // OpenAPI document and the docs all derive from this list. spec: Endpoints.
+import { EVENTS_TOP } from './report-columns.ts';
+
 export type Format = 'json' | 'csv' | 'geojson' | 'txt' | 'rss' | 'atom' | 'feedjson' | 'png';
 export type CacheClass = 'live' | 'history' | 'static';
 
@@ -71,7 +73,7 @@ const REPORT_ENDPOINTS: Endpoint[] = [
   {
     id: 'reports.year', path: '/api/v1/reports/{year}/data', formats: ['json', 'csv'], cache: 'history', schema: 'ReportTable', tables: REPORT_TABLES.year,
     summary: 'Annual report of one year, national',
-    description: `Tables: counties (every county with its coverage status and national rank), events (the year's ${1000} largest episodes by customer-hours), states, months, causes (OE-417), disturbances (the OE-417 events). ${REPORT_PATH_NOTE}`,
+    description: `Tables: counties (every county with its coverage status and national rank), events (the year's ${EVENTS_TOP.toLocaleString('en-US')} largest episodes by customer-hours), states, months, causes (OE-417), disturbances (the OE-417 events). ${REPORT_PATH_NOTE}`,
   },
   {
     id: 'reports.state', path: '/api/v1/reports/{year}/{state}/data', formats: ['json', 'csv'], cache: 'history', schema: 'ReportTable', tables: REPORT_TABLES.state,

@@ -1,5 +1,8 @@
 // The columns of every annual report table, in CSV order (the JSON rows carry the same members); the OpenAPI row
 // schemas and the CSV writers both come from here.
+
+/** Rows of the year and state `events` tables: the largest episodes by customer-hours. */
+export const EVENTS_TOP = 1000;
 const AREA = ['year', 'loaded', 'counties_covered', 'customers', 'episodes', 'major_episodes', 'customer_hours', 'hours_per_customer', 'max_county_out', 'peak_out',
   'disturbances', 'disturbance_customers', 'coverage_customers', 'coverage_min', 'coverage_max', 'coverage_pct', 'yoy_pct'];
 const COUNTY = ['year', 'fips', 'name', 'state', 'loaded', 'coverage', 'customers', 'episodes', 'customer_hours', 'hours_per_customer', 'max_out', 'longest_h', 'small', 'medium', 'large', 'major'];

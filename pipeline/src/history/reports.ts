@@ -13,10 +13,9 @@ import type { Db } from '../state/db.ts';
 import { loadAtlas } from '../geo/counties.ts';
 import { STATES, stateByFips } from '../geo/states.ts';
 import { loadCountyCustomers } from './derive.ts';
+import { EVENTS_TOP } from '../contract/report-columns.ts';
 
 export const REPORT_FIRST_YEAR = 2014;
-/** rows of the year and state `events` tables: the largest episodes by customer-hours */
-export const EVENTS_TOP = 1000;
 export const MONTHS_IN_YEAR = 12;
 
 export type Value = string | number | boolean | null;
@@ -53,7 +52,7 @@ const median = (xs: number[]): number | null => {
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
-const groupBy = <T>(xs: T[], key: (x: T) => string): Map<string, T[]> => {
+export const groupBy = <T>(xs: T[], key: (x: T) => string): Map<string, T[]> => {
   const m = new Map<string, T[]>();
   for (const x of xs) (m.get(key(x)) ?? m.set(key(x), []).get(key(x))!).push(x);
   return m;

@@ -6,13 +6,13 @@ import { fileFor } from '../contract/urls.ts';
 import { dataNotice, CITATION } from '../contract/notice.ts';
 import { loadAtlas } from '../geo/counties.ts';
 import { findState } from '../geo/states.ts';
-import { computeReports, REPORT_FIRST_YEAR, type Reports, type Row } from '../history/reports.ts';
+import { computeReports, groupBy, REPORT_FIRST_YEAR, type Reports, type Row } from '../history/reports.ts';
 import { CAUSES } from '../history/oe417.ts';
 import { countyModel } from '../history/import.ts';
 import { loadCountyModel } from '../geo/county-model.ts';
 import type { Db } from '../state/db.ts';
 import { putCsv, putJson } from './formats.ts';
-import { REPORT_COLUMNS } from '../contract/report-columns.ts';
+import { EVENTS_TOP, REPORT_COLUMNS } from '../contract/report-columns.ts';
 import { FsTreeWriter, type PublishStats, type TreeWriter } from './tree-writer.ts';
 import { renderChart, type ChartSpec } from './charts.ts';
 
@@ -24,7 +24,7 @@ export const REPORT_RULES = {
   disturbances: 'DOE OE-417 events whose Area Affected names the state (a multi-state event counts in each state); national counts each event once. Times are local as reported.',
   causes: `OE-417 Event Type (then Alert Criteria) mapped to a category, first match wins: ${CAUSES.map(([c]) => c).join(', ')}, else other (unknown when blank).`,
   utilities: 'EIA-861 Service_Territory (county names joined to FIPS) of the latest EIA year at or before the report year; SAIDI/SAIFI (minutes / interruptions per customer) from Reliability, IEEE 1366 when reported, else the utility\'s other standard; customers from Sales_Ult_Cust (all parts but energy-only).',
-  events: 'Year and state tables: the 1,000 largest episodes by customer-hours; county tables: every episode.',
+  events: `Year and state tables: the ${EVENTS_TOP.toLocaleString('en-US')} largest episodes by customer-hours; county tables: every episode.`,
   yoy_pct: 'Change of customer_hours from the previous year, percent; null when either year is not loaded.',
 };
 
@@ -103,8 +103,7 @@ export async function publishReports(w: TreeWriter, r: Reports, opts: HistoryPub
   // request in the function layer), a plain publish carries the existing ones over.
   let charts = 0;
   const chartE = { year: endpoint('reports.year.chart'), state: endpoint('reports.state.chart') };
-  const stateRows = new Map<string, Row[]>();
-  for (const s of r.states) (stateRows.get(s.state as string) ?? stateRows.set(s.state as string, []).get(s.state as string)!).push(s);
+  const stateRows = groupBy(r.states, (s) => s.state as string);
   // Prebuilt from the first loaded year on, for states with data; the others (empty charts) are drawn on request.
   const wanted: Array<[string, ChartSpec]> = [];
   for (const year of r.range.filter((y) => r.loaded.length && y >= r.loaded[0])) {
