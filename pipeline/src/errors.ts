@@ -1,12 +1,17 @@
 // Typed errors thrown deep and handled in one place (the CLI, the cycle, the function layer).
 
+/** Why a poll failed, as recorded on the poll and published in `/live/sources` (`last_reason`). */
+export type SourceFailure = 'timeout' | 'network' | 'http_status' | 'too_large' | 'bad_body' | 'schema' | 'config' | 'implausible_value';
+
 /** A source could not be polled: the reason is recorded on the poll and the cycle goes on. */
 export class SourceError extends Error {
   constructor(
-    readonly reason: 'timeout' | 'network' | 'http_status' | 'too_large' | 'bad_body' | 'schema' | 'config',
+    readonly reason: SourceFailure,
     message: string,
     /** the HTTP status, for `http_status` */
     readonly status?: number,
+    /** seconds the upstream asked us to wait (Retry-After on 429/503) */
+    readonly retryAfter?: number | null,
   ) {
     super(message);
     this.name = 'SourceError';

@@ -1,12 +1,13 @@
 // One polling cycle end to end: due sources → connectors (over HTTP) → DuckDB → rollups → the published tree.
 import type { Clock } from './clock.ts';
 import { SourceError } from './errors.ts';
-import { HttpClient, type HttpOptions } from './sources/http.ts';
+import { HttpClient, sourceHeaders, type HttpOptions } from './sources/http.ts';
 import { connectorFor } from './sources/connectors.ts';
 import type { SourceDef } from './sources/registry.ts';
 import { Db } from './state/db.ts';
 import { snapshotHash, syncSources, writeOutcomes, type PollOutcome } from './state/store.ts';
-import { blankStatus, effectiveInterval, freshness, isDue, loadStatuses, saveStatuses, type SourceStatus } from './state/status.ts';
+import { blankStatus, loadStatuses, saveStatuses, type SourceStatus } from './state/status.ts';
+import { effectiveInterval, freshness, isDue, nextInterval, nextWake, wakeReason } from './sources/scheduler.ts';
 import { computeLive, recordFrame, type LiveState } from './state/rollup.ts';
 import { observe, type CycleContext } from './state/observe.ts';
 import { evaluateCycle, type EventRow } from './state/events.ts';
@@ -61,9 +62,21 @@ export function formatSummary(s: CycleSummary): string {
     `${s.publish.written} files written, ${s.publish.unchanged} unchanged · ${s.ms} ms`;
 }
 
+/** The summary of a cycle that found nothing to do. */
+function idleSummary(now: Date, started: number, stale: number): CycleSummary {
+  return {
+    at: now.toISOString(), polled: 0, ok: 0, failed: 0, stale, changed: 0, events: 0, countiesOut: 0, customersOut: 0,
+    publish: { written: 0, unchanged: 0, removed: 0 }, ms: Date.now() - started, failures: [], phases: { poll: 0, store: 0, publish: 0 },
+  };
+}
+
 export class Pipeline {
   /** the last snapshot of each source this process normalised (reused when the upstream answers 304) */
   private readonly known = new Map<string, import('./sources/snapshot.ts').Snapshot>();
+  /** source statuses as last stored (this process is the state's only writer: the state lock) */
+  private statuses: Map<string, SourceStatus> | null = null;
+  /** the clock time of the last cycle that evaluated state (null before the first) */
+  private evaluatedAt: Date | null = null;
 
   private constructor(private readonly opts: PipelineOptions, readonly db: Db, readonly http: HttpClient) {}
 
@@ -83,9 +96,11 @@ export class Pipeline {
   async cycle(options: { all?: boolean } = {}): Promise<CycleSummary> {
     const started = Date.now();
     const now = this.opts.clock();
-    const statuses = await loadStatuses(this.db);
-    const watched = await this.watchedSources();
+    const statuses = (this.statuses ??= await loadStatuses(this.db));
     const due = this.opts.sources.filter((s) => options.all || isDue(statuses.get(s.id), now));
+    // Nothing due, no source crossing its stale time, no new timeline frame: no database or publish work at all.
+    if (due.length === 0 && !wakeReason(this.opts.sources, statuses, this.evaluatedAt, now)) return idleSummary(now, started, this.staleCount(statuses, now));
+    const watched = await this.watchedSources();
     let done = 0;
     const outcomes = await Promise.all(due.map(async (s) => {
       const o = await this.pollOne(s, statuses.get(s.id), now);
@@ -108,15 +123,20 @@ export class Pipeline {
       return { live, events };
     });
     const tStore = Date.now();
+    this.evaluatedAt = now;
     const publish = await this.publish(statuses, now, { live, model });
     const failures = outcomes.filter((o) => !o.ok).map((o) => ({ source: o.source.id, reason: o.reason ?? '', message: o.message ?? '' }));
     return {
       at: now.toISOString(), polled: due.length, ok: outcomes.filter((o) => o.ok).length, failed: failures.length,
-      stale: this.opts.sources.filter((s) => freshness(s, statuses.get(s.id), now) === 'stale').length,
+      stale: this.staleCount(statuses, now),
       changed: outcomes.filter((o) => o.changed).length, events: events.length, countiesOut: publish.countiesOut, customersOut: publish.customersOut,
       publish: publish.stats, ms: Date.now() - started, failures,
       phases: { poll: tPoll - started, store: tStore - tPoll, publish: Date.now() - tStore },
     };
+  }
+
+  private staleCount(statuses: Map<string, SourceStatus>, now: Date): number {
+    return this.opts.sources.filter((s) => freshness(s, statuses.get(s.id), now) === 'stale').length;
   }
 
   /** Republishes the tree from stored state without polling (`outage build`); `charts` also renders the charts. */
@@ -125,25 +145,20 @@ export class Pipeline {
     return (await this.publish(await loadStatuses(this.db), now, null, options.charts)).stats;
   }
 
-  /** The earliest next_due_at over all sources (now when one has never been polled). */
+  /** When the next cycle has work: the earliest next_due_at, stale time or timeline frame. */
   async nextDueAt(): Promise<Date> {
-    const statuses = await loadStatuses(this.db);
-    const now = this.opts.clock();
-    let next = Infinity;
-    for (const s of this.opts.sources) {
-      const st = statuses.get(s.id);
-      next = Math.min(next, st?.next_due_at ? Date.parse(st.next_due_at) : now.getTime());
-    }
-    return new Date(Number.isFinite(next) ? next : now.getTime() + 60_000);
+    const statuses = (this.statuses ??= await loadStatuses(this.db));
+    return nextWake(this.opts.sources, statuses, this.opts.clock());
   }
 
   private async pollOne(source: SourceDef, prev: SourceStatus | undefined, now: Date): Promise<PollOutcome> {
     const t0 = Date.now();
-    const http = this.http.forSource();
+    const deadline = AbortSignal.timeout(this.http.options.sourceDeadlineMs);
+    const http = this.http.forSource(deadline, sourceHeaders(source.options));
     const base = { source, at: now.toISOString(), snapshot: null, hash: null, changed: false };
     try {
       const connector = connectorFor(source.connector);
-      const raw = await connector.fetch({ http, source, priority: 4 - source.tier });
+      const raw = await withDeadline(connector.fetch({ http, source, priority: 4 - source.tier }), deadline, source, this.http.options.sourceDeadlineMs);
       // Every request answered 304 and we hold this source's snapshot: nothing to normalise or store.
       if (http.allNotModified && prev?.snapshot_hash && this.known.has(source.id)) {
         return { ...base, ms: Date.now() - t0, ok: true, reason: null, message: null, snapshot: this.known.get(source.id)!, hash: prev.snapshot_hash, requests: http.requests };
@@ -155,7 +170,8 @@ export class Pipeline {
     } catch (err) {
       const reason = err instanceof SourceError ? err.reason : 'bad_body';
       const message = err instanceof Error ? err.message : String(err);
-      return { ...base, ms: Date.now() - t0, ok: false, reason, message, requests: http.requests };
+      const refusal = err instanceof SourceError && err.status ? { status: err.status, retryAfter: err.retryAfter } : null;
+      return { ...base, ms: Date.now() - t0, ok: false, reason, message, requests: http.requests, refusal };
     }
   }
 
@@ -181,7 +197,7 @@ export class Pipeline {
     }
     const { interval, hardened } = effectiveInterval(o.source, s, watched);
     s.hardened = hardened;
-    s.next_due_at = new Date(now.getTime() + interval * 60_000).toISOString();
+    s.next_due_at = new Date(now.getTime() + nextInterval(interval, s, o.ok ? null : o.refusal ?? null) * 60_000).toISOString();
     return s;
   }
 
@@ -227,4 +243,14 @@ export class Pipeline {
     await this.http.close();
     this.db.close();
   }
+}
+
+/** A connector's request chain, cut off at the source's deadline even if the connector ignores the abort. */
+function withDeadline<T>(work: Promise<T>, signal: AbortSignal, source: SourceDef, ms: number): Promise<T> {
+  if (signal.aborted) return Promise.reject(new SourceError('timeout', `${source.id}: the ${ms} ms source deadline passed`));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new SourceError('timeout', `${source.id}: its request chain did not finish within the ${ms} ms source deadline`));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

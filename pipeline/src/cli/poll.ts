@@ -5,6 +5,7 @@ import { progressReporter } from './progress.ts';
 import { Pipeline, formatSummary } from '../pipeline.ts';
 import type { Clock } from '../clock.ts';
 import { AccountsRuntime } from '../accounts/runtime.ts';
+import { loopWaitMs } from '../sources/scheduler.ts';
 
 export function register(program: Command): void {
   addCommonOptions(program.command('poll').description('poll the sources that are due, store what changed, republish the tree'))
@@ -69,13 +70,20 @@ export async function pollLoop(pipeline: Pipeline, clock: Clock, speed: number, 
     first = false;
     await afterCycle();
     for (const f of s.failures) log(`  ${f.source}: ${f.reason}: ${f.message}`);
-    log(formatSummary(s));
+    if (s.polled > 0 || s.events > 0) log(formatSummary(s));
+    if (stop) break;
     const next = await pipeline.nextDueAt();
-    const waitMs = Math.min(60_000, Math.max(1_000, (next.getTime() - clock().getTime()) / speed));
+    const waitMs = loopWaitMs(next, clock(), speed);
+    // A referenced timer: it is what keeps the process alive between cycles (a signal wakes it early).
     await new Promise<void>((resolve) => {
-      wake = resolve;
-      setTimeout(resolve, waitMs).unref();
+      const timer = setTimeout(resolve, waitMs);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
     });
   }
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
   log('poll loop stopped');
 }

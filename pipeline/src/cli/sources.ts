@@ -2,7 +2,8 @@
 import type { Command } from 'commander';
 import { addCommonOptions, clockFor, loadSources, log, parseCommon } from './common.ts';
 import { Db } from '../state/db.ts';
-import { freshness, loadStatuses } from '../state/status.ts';
+import { loadStatuses } from '../state/status.ts';
+import { freshness } from '../sources/scheduler.ts';
 
 export function register(program: Command): void {
   addCommonOptions(program.command('sources').description('list the registry with each source\'s live status'))

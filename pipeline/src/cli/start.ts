@@ -67,7 +67,8 @@ async function loadHistoryDir(pipeline: Pipeline, known: HistoryFile[]): Promise
 }
 
 /** Politeness limits are for real utility hosts; the loopback simulator is one host serving every source. */
-export const LOOPBACK_HTTP = { perHostConcurrency: 32, perHostPerSecond: 5_000 };
+import { LOOPBACK_HTTP } from '../sources/http.ts';
+export { LOOPBACK_HTTP };
 
 export function register(program: Command): void {
   addCommonOptions(program.command('start').description('run the simulator, the pipeline and the local server together (the embedded default)'))

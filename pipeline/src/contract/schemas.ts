@@ -1,4 +1,5 @@
 // Response schemas (JSON Schema 2020-12, as OpenAPI 3.1 uses): the OpenAPI document and the contract tests share them.
+import { CONNECTORS } from '../sources/registry.ts';
 import { BAND_THRESHOLDS_PCT, MAGNITUDE_THRESHOLDS } from '../state/rules.ts';
 import { ROW_SHAPES, columnSchema } from './report-columns.ts';
 import { ERROR_CODES } from './errors.ts';
@@ -69,12 +70,14 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
       type: 'array',
       items: obj({
         id: { type: 'string' }, utility: { type: 'string' }, states: { type: 'array', items: stateCode },
-        connector: { type: 'string', enum: ['kubra', 'nisc', 'arcgis', 'odin', 'fpl'] },
+        connector: { type: 'string', enum: [...CONNECTORS] },
         tier: { type: 'integer', enum: [1, 2, 3], description: 'Polling tier: 1 = largest utilities and aggregators (polled first), 2 = regional, 3 = small/cooperative.' },
         interval_min: { type: 'integer', minimum: 1, description: 'Effective polling interval in minutes (hardened when the utility has ≥ 1 % out).' },
         base_interval_min: { type: 'integer', minimum: 1 }, hardened: { type: 'boolean' },
         next_due_at: time, updated_at: { ...nullableTime, description: 'Last fetch of this source (successful or not).' },
-        last_success_at: nullableTime, freshness: { type: 'string', enum: ['fresh', 'stale'] }, stale_after_min: { type: 'integer' },
+        last_success_at: nullableTime, freshness: { type: 'string', enum: ['fresh', 'stale'] },
+        stale_after_min: { type: 'integer', description: 'Minutes after last_success_at at which the source is stale: max(20, 2 × interval_min + 5), on the published (effective) interval_min.' },
+        stale_after: { ...nullableTime, description: 'When the source becomes (or became) stale: last_success_at + stale_after_min; null before its first success. A client can compare it with the current time.' },
         last_error: { type: ['object', 'null'], properties: { reason: { type: 'string' }, message: { type: 'string' } } },
         consecutive_failures: int, coverage: { type: ['string', 'null'], enum: ['county', 'utility_total', 'outage_only', null] },
         unit: { type: ['string', 'null'], enum: ['customers', 'meters', null] }, notice: { type: ['string', 'null'] },

@@ -5,7 +5,7 @@ import type { Db } from '../state/db.ts';
 import type { SourceDef } from '../sources/registry.ts';
 import type { CountyLive } from '../state/rollup.ts';
 import type { SourceStatus } from '../state/status.ts';
-import { utilityPct } from '../state/status.ts';
+import { utilityPct } from '../sources/scheduler.ts';
 import { pctOut } from '../state/rules.ts';
 import { ALERT_DEFAULTS, AREA_COLUMNS, DETAIL_NOTICE, INCIDENT_COLUMNS, areasGeoJson, evaluate, incidentsGeoJson, majorLine, toCsv, type AlertEntry, type AreaRecord, type IncidentRecord } from '../contract/county-detail.ts';
 import { endpoint } from '../contract/catalogue.ts';

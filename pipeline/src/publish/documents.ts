@@ -1,8 +1,9 @@
 // The live documents: the `data` member of each live endpoint, built from the rollups and source statuses.
 import type { SourceDef } from '../sources/registry.ts';
 import type { CountyLive, LiveState } from '../state/rollup.ts';
-import { freshness, utilityPct, type SourceStatus } from '../state/status.ts';
-import { staleAfterMinutes, band, hardenedInterval, pctOut } from '../state/rules.ts';
+import type { SourceStatus } from '../state/status.ts';
+import { freshness, publishedInterval, staleAfterFor, staleAt, utilityPct } from '../sources/scheduler.ts';
+import { band, pctOut } from '../state/rules.ts';
 import { stateByFips } from '../geo/states.ts';
 import { TIMELINE_DEFAULT_HOURS } from '../contract/catalogue.ts';
 
@@ -73,10 +74,10 @@ export function sourcesDoc(sources: SourceDef[], statuses: Map<string, SourceSta
     const st = statuses.get(s.id);
     return {
       id: s.id, utility: s.utility, states: s.states, connector: s.connector, tier: s.tier,
-      interval_min: st?.hardened ? Math.min(s.interval_min, hardenedInterval(s.interval_min)) : s.interval_min,
-      base_interval_min: s.interval_min, hardened: st?.hardened ?? false,
+      interval_min: publishedInterval(s, st), base_interval_min: s.interval_min, hardened: st?.hardened ?? false,
       next_due_at: st?.next_due_at ?? now.toISOString(), updated_at: st?.last_attempt_at ?? null,
-      last_success_at: st?.last_success_at ?? null, freshness: freshness(s, st, now), stale_after_min: staleAfterMinutes(s.interval_min),
+      last_success_at: st?.last_success_at ?? null, freshness: freshness(s, st, now), stale_after_min: staleAfterFor(s, st),
+      stale_after: staleAt(s, st),
       last_error: st?.last_reason ? { reason: st.last_reason, message: st.last_error ?? '' } : null,
       consecutive_failures: st?.consecutive_failures ?? 0,
       coverage: st?.basis ?? null, unit: st?.unit ?? null, notice: st?.notice ?? null,

@@ -1,11 +1,17 @@
-// HTTP for connectors: undici with timeouts and a size cap, one polite p-queue per host, conditional requests.
+// HTTP for connectors: undici with deadlines and a size cap, one polite p-queue per host, conditional requests.
+// spec: Limits — a source never blocks a cycle: each request and each source's whole request chain has a deadline.
 import { Agent, request, type Dispatcher } from 'undici';
 import PQueue from 'p-queue';
 import { SourceError } from '../errors.ts';
 
 export interface HttpOptions {
   connectTimeoutMs: number;
+  /** deadline for the first response byte (headers) and between body chunks */
   bodyTimeoutMs: number;
+  /** total deadline per request: queueing excluded, connect + headers + the whole body included */
+  requestDeadlineMs: number;
+  /** total deadline per source: its whole request chain, queueing included */
+  sourceDeadlineMs: number;
   maxBytes: number;
   /** politeness: requests in flight per host, and per second per host */
   perHostConcurrency: number;
@@ -13,14 +19,28 @@ export interface HttpOptions {
   userAgent: string;
 }
 
+export const DEFAULT_USER_AGENT = 'outage-data/0.1 (+https://github.com/outage-data/outage-data; open data, polite polling)';
+
 export const DEFAULT_HTTP: HttpOptions = {
   connectTimeoutMs: 10_000,
   bodyTimeoutMs: 20_000,
+  requestDeadlineMs: 30_000,
+  sourceDeadlineMs: 90_000,
   maxBytes: 20 * 1024 * 1024,
-  perHostConcurrency: 4,
-  perHostPerSecond: 20,
-  userAgent: 'outage-data/0.1 (+https://github.com/outage-data; open data, polite polling)',
+  perHostConcurrency: 2,
+  perHostPerSecond: 5,
+  userAgent: process.env.OUTAGE_USER_AGENT || DEFAULT_USER_AGENT,
 };
+
+/** Loopback servers (the simulator, tests): no politeness limits. */
+export const LOOPBACK_HTTP: Partial<HttpOptions> = { perHostConcurrency: 32, perHostPerSecond: 5_000 };
+
+/** What a connector may vary about a request: POST endpoints (OutageEntry, TEP) and hosts that want a Referer. */
+export interface RequestSpec {
+  method?: 'GET' | 'POST';
+  body?: string;
+  headers?: Record<string, string>;
+}
 
 interface Cached {
   etag: string | null;
@@ -40,10 +60,28 @@ export function parseJson(url: string, body: string): unknown {
 }
 
 export interface FetchResult {
+  url: string;
   body: string;
   status: number;
   notModified: boolean;
   bytes: number;
+  headers: Record<string, string>;
+}
+
+/** Seconds from a Retry-After header (delta seconds or an HTTP date), or null. */
+export function retryAfterSeconds(value: string | string[] | undefined, nowMs: number): number | null {
+  const v = Array.isArray(value) ? value[0] : value;
+  if (!v) return null;
+  if (/^\d+$/.test(v.trim())) return Number(v.trim());
+  const t = Date.parse(v);
+  return Number.isNaN(t) ? null : Math.max(0, Math.ceil((t - nowMs) / 1000));
+}
+
+const KEPT_HEADERS = ['content-type', 'etag', 'last-modified', 'date', 'cache-control', 'retry-after'];
+
+function timeoutReason(err: unknown): boolean {
+  const e = err as Error & { code?: string; name?: string };
+  return e?.name === 'TimeoutError' || /TIMEOUT/i.test(e?.code ?? '') || /timeout|aborted due to timeout/i.test(e?.message ?? '');
 }
 
 export class HttpClient {
@@ -69,37 +107,64 @@ export class HttpClient {
     return q;
   }
 
-  /** GET `url` as text through the host's queue; sends If-None-Match / If-Modified-Since when it has validators. */
-  async get(url: string, priority = 0): Promise<FetchResult> {
+  /** A request through the host's queue; GETs send If-None-Match / If-Modified-Since when it has validators. */
+  async get(url: string, priority = 0, spec: RequestSpec = {}, signal?: AbortSignal): Promise<FetchResult> {
     const host = new URL(url).host;
-    return this.queue(host).add(() => this.fetchOnce(url), { priority }) as Promise<FetchResult>;
+    try {
+      return (await this.queue(host).add(() => this.fetchOnce(url, spec, signal), { priority, signal })) as FetchResult;
+    } catch (err) {
+      if (err instanceof SourceError) throw err;
+      if (signal?.aborted) throw new SourceError('timeout', `${url}: the source's ${this.options.sourceDeadlineMs} ms deadline passed`);
+      throw err;
+    }
   }
 
-  private async fetchOnce(url: string): Promise<FetchResult> {
+  private async fetchOnce(url: string, spec: RequestSpec, outer?: AbortSignal): Promise<FetchResult> {
     this.requests += 1;
-    const cached = this.validators.get(url);
+    const method = spec.method ?? 'GET';
+    const cached = method === 'GET' ? this.validators.get(url) : undefined;
     if (cached) cached.usedAt = this.now();
-    const headers: Record<string, string> = { 'user-agent': this.options.userAgent, accept: 'application/json, text/plain, */*' };
+    const headers: Record<string, string> = { 'user-agent': this.options.userAgent, accept: 'application/json, text/plain, */*', ...spec.headers };
     if (cached?.etag) headers['if-none-match'] = cached.etag;
     if (cached?.lastModified) headers['if-modified-since'] = cached.lastModified;
+    const deadline = AbortSignal.timeout(this.options.requestDeadlineMs);
+    const signal = outer ? AbortSignal.any([deadline, outer]) : deadline;
+    const fail = (err: unknown, stage: string): SourceError => {
+      if (err instanceof SourceError) return err;
+      const e = err as Error & { code?: string };
+      if (deadline.aborted) return new SourceError('timeout', `${url}: no complete answer within the ${this.options.requestDeadlineMs} ms request deadline (${stage})`);
+      if (outer?.aborted) return new SourceError('timeout', `${url}: the source's ${this.options.sourceDeadlineMs} ms deadline passed (${stage})`);
+      return new SourceError(timeoutReason(e) ? 'timeout' : 'network', `${url}: ${stage} ${e.code ?? ''} ${e.message}`.trim());
+    };
     let res: Dispatcher.ResponseData<unknown>;
     try {
       res = await request(url, {
-        dispatcher: this.agent, headers, headersTimeout: this.options.bodyTimeoutMs, bodyTimeout: this.options.bodyTimeoutMs,
+        dispatcher: this.agent, method, headers, body: spec.body, signal,
+        headersTimeout: this.options.bodyTimeoutMs, bodyTimeout: this.options.bodyTimeoutMs,
       });
     } catch (err) {
-      const e = err as Error & { code?: string };
-      const timeout = /TIMEOUT/i.test(e.code ?? '') || /timeout/i.test(e.message);
-      throw new SourceError(timeout ? 'timeout' : 'network', `${url}: ${e.code ?? ''} ${e.message}`.trim());
+      throw fail(err, 'request');
     }
+    const kept: Record<string, string> = {};
+    for (const h of KEPT_HEADERS) if (typeof res.headers[h] === 'string') kept[h] = res.headers[h] as string;
     if (res.statusCode === 304 && cached) {
-      await res.body.dump();
-      return { body: cached.body, status: 304, notModified: true, bytes: 0 };
+      await res.body.dump().catch(() => {});
+      return { url, body: cached.body, status: 304, notModified: true, bytes: 0, headers: kept };
     }
     if (res.statusCode < 200 || res.statusCode >= 300) {
-      await res.body.dump();
-      throw new SourceError('http_status', `${url} answered HTTP ${res.statusCode}`, res.statusCode);
+      await res.body.dump().catch(() => {});
+      const retry = retryAfterSeconds(res.headers['retry-after'], Date.now());
+      const hint = retry !== null ? ` (Retry-After ${retry} s)` : '';
+      throw new SourceError('http_status', `${url} answered HTTP ${res.statusCode}${hint}`, res.statusCode, retry);
     }
+    const body = await this.readBody(url, res, fail);
+    const etag = kept.etag ?? null;
+    const lastModified = kept['last-modified'] ?? null;
+    if (method === 'GET' && (etag || lastModified)) this.validators.set(url, { etag, lastModified, body: body.text, usedAt: this.now() });
+    return { url, body: body.text, status: res.statusCode, notModified: false, bytes: body.size, headers: kept };
+  }
+
+  private async readBody(url: string, res: Dispatcher.ResponseData<unknown>, fail: (err: unknown, stage: string) => SourceError) {
     const declared = Number(res.headers['content-length'] ?? NaN);
     if (declared > this.options.maxBytes) {
       res.body.destroy();
@@ -109,7 +174,7 @@ export class HttpClient {
     let size = 0;
     try {
       for await (const chunk of res.body) {
-        size += chunk.length;
+        size += (chunk as Buffer).length;
         if (size > this.options.maxBytes) {
           res.body.destroy();
           throw new SourceError('too_large', `${url} sent more than the ${this.options.maxBytes}-byte cap`);
@@ -117,15 +182,10 @@ export class HttpClient {
         chunks.push(chunk as Buffer);
       }
     } catch (err) {
-      if (err instanceof SourceError) throw err;
-      const e = err as Error & { code?: string };
-      throw new SourceError(/TIMEOUT/i.test(e.code ?? '') ? 'timeout' : 'network', `${url}: body ${e.code ?? ''} ${e.message}`.trim());
+      res.body.destroy();
+      throw fail(err, 'body');
     }
-    const body = Buffer.concat(chunks).toString('utf8');
-    const etag = (res.headers.etag as string | undefined) ?? null;
-    const lastModified = (res.headers['last-modified'] as string | undefined) ?? null;
-    if (etag || lastModified) this.validators.set(url, { etag, lastModified, body, usedAt: this.now() });
-    return { body, status: res.statusCode, notModified: false, bytes: size };
+    return { text: Buffer.concat(chunks).toString('utf8'), size };
   }
 
   /**
@@ -137,38 +197,48 @@ export class HttpClient {
     for (const [url, c] of this.validators) if (c.usedAt < cutoff) this.validators.delete(url);
   }
 
-  /** A view for one source's poll that counts its requests and how many came back 304 Not Modified. */
-  forSource(): SourceHttp {
-    return new SourceHttp(this);
+  /** A view for one source's poll: counts its requests and 304s, and aborts them all at the source deadline. */
+  forSource(signal?: AbortSignal, headers: Record<string, string> = {}): SourceHttp {
+    return new SourceHttp(this, signal, headers);
   }
 
   async close(): Promise<void> {
+    for (const q of this.queues.values()) q.clear();
     await Promise.all([...this.queues.values()].map((q) => q.onIdle()));
     await this.agent.close();
   }
 }
 
-/** Per-poll view of the client: same queues and validators, its own counters. */
+/** Per-poll view of the client: same queues and validators, its own counters, the source's deadline. */
 export class SourceHttp {
   requests = 0;
   notModified = 0;
-  constructor(private readonly client: HttpClient) {}
+  /** every response of this poll, in order (what `sources probe --save` writes) */
+  readonly responses: FetchResult[] = [];
+  constructor(
+    private readonly client: HttpClient,
+    private readonly signal?: AbortSignal,
+    /** sent with every request of this source (the registry's `options.referer` as Referer and Origin) */
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
-  async get(url: string, priority = 0): Promise<FetchResult> {
-    const r = await this.client.get(url, priority);
+  async get(url: string, priority = 0, spec: RequestSpec = {}): Promise<FetchResult> {
+    if (this.signal?.aborted) throw new SourceError('timeout', `${url}: the source's deadline passed before this request`);
+    const r = await this.client.get(url, priority, { ...spec, headers: { ...this.headers, ...spec.headers } }, this.signal);
     this.requests += 1;
     if (r.notModified) this.notModified += 1;
+    this.responses.push(r);
     return r;
   }
 
-  async getJson(url: string, priority = 0): Promise<unknown> {
-    return parseJson(url, (await this.get(url, priority)).body);
+  async getJson(url: string, priority = 0, spec: RequestSpec = {}): Promise<unknown> {
+    return parseJson(url, (await this.get(url, priority, spec)).body);
   }
 
   /** JSON, or null when the resource does not exist (403/404: Kubra answers so for tiles without outages). */
-  async getJsonOrNull(url: string, priority = 0): Promise<unknown> {
+  async getJsonOrNull(url: string, priority = 0, spec: RequestSpec = {}): Promise<unknown> {
     try {
-      return await this.getJson(url, priority);
+      return await this.getJson(url, priority, spec);
     } catch (err) {
       if (err instanceof SourceError && (err.status === 403 || err.status === 404)) return null;
       throw err;
@@ -179,4 +249,11 @@ export class SourceHttp {
   get allNotModified(): boolean {
     return this.requests > 0 && this.notModified === this.requests;
   }
+}
+
+/** Headers a registry row asks for: `options.referer` is sent as Referer and Origin (several hosts refuse without). */
+export function sourceHeaders(options: Record<string, unknown>): Record<string, string> {
+  const ref = options.referer;
+  if (typeof ref !== 'string' || !/^https?:\/\//.test(ref)) return {};
+  return { referer: ref, origin: new URL(ref).origin };
 }

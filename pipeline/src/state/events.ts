@@ -4,7 +4,7 @@ import type { DuckDBAppender } from '@duckdb/node-api';
 import type { Db } from './db.ts';
 import { put } from './db.ts';
 import { freshnessEvent, step, type EventDraft, type Observation, type OutageState } from './lifecycle.ts';
-import { freshness } from './status.ts';
+import { freshness } from '../sources/scheduler.ts';
 import type { CycleContext } from './observe.ts';
 
 export interface EventRow extends EventDraft {

@@ -5,7 +5,7 @@ import type { LiveState } from './rollup.ts';
 import { pctOut } from './rules.ts';
 import type { Observation } from './lifecycle.ts';
 import type { SourceStatus } from './status.ts';
-import { freshness } from './status.ts';
+import { freshness } from '../sources/scheduler.ts';
 
 /** The lowest opening threshold of a municipality (see lifecycle.openingThreshold). */
 const MIN_MUNICIPAL_THRESHOLD = 20;

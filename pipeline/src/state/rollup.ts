@@ -3,9 +3,12 @@
 import type { SourceDef } from '../sources/registry.ts';
 import { loadAtlas } from '../geo/counties.ts';
 import { STATES } from '../geo/states.ts';
-import { band, denominator, level, magnitude, pctOut } from './rules.ts';
+import { band, denominator, level, magnitude, pctOut, TIMELINE_FRAME_MIN } from './rules.ts';
+
+const FRAME_MS = TIMELINE_FRAME_MIN * 60_000;
 import type { Db } from './db.ts';
-import { freshness, type SourceStatus } from './status.ts';
+import type { SourceStatus } from './status.ts';
+import { freshness } from '../sources/scheduler.ts';
 
 export interface CountySourceShare {
   source_id: string;
@@ -127,7 +130,7 @@ export async function computeLive(
 
 /** Records this cycle's state frame (one per 15-minute bucket; a later cycle in the same bucket replaces it). */
 export async function recordFrame(db: Db, live: LiveState, now: Date): Promise<string> {
-  const bucket = new Date(Math.floor(now.getTime() / 900_000) * 900_000).toISOString();
+  const bucket = new Date(Math.floor(now.getTime() / FRAME_MS) * FRAME_MS).toISOString();
   await db.run('DELETE FROM state_frames WHERE frame_at = ?', [bucket]);
   const a = await db.appender('state_frames');
   for (const s of live.states) {

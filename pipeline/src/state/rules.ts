@@ -73,3 +73,6 @@ export function shouldHarden(utilityPct: number | null, watched: boolean): boole
 
 /** spec: Alert evaluation — a utility at or above 10 % of its customers out is on the major-event line. */
 export const MAJOR_EVENT_PCT = 10;
+
+/** spec: Live timeline — one state-level frame per 15-minute bucket. */
+export const TIMELINE_FRAME_MIN = 15;

@@ -1,6 +1,5 @@
-// Source status: the scheduler's and freshness rules' view of each source, loaded and saved as a whole per cycle.
-import type { SourceDef } from '../sources/registry.ts';
-import { hardenedInterval, isStale, pctOut, shouldHarden } from './rules.ts';
+// Source status: the scheduler's and freshness rules' view of each source, loaded and saved as a whole per cycle
+// (the rules themselves live in sources/scheduler.ts).
 import type { Db } from './db.ts';
 import { put } from './db.ts';
 
@@ -52,26 +51,4 @@ export async function saveStatuses(db: Db, statuses: Iterable<SourceStatus>): Pr
   }
   a.closeSync();
   await db.run('INSERT OR REPLACE INTO source_status SELECT * FROM status_in');
-}
-
-/** The utility's share out as its own feed (or the registry's customer count) sees it. */
-export function utilityPct(source: SourceDef, s: SourceStatus | undefined): number | null {
-  if (!s || s.customers_out === null) return null;
-  return pctOut(s.customers_out, s.customers_served ?? source.customers);
-}
-
-/** Effective polling interval: hardened when the utility is ≥ 1 % out or covers a watched county. */
-export function effectiveInterval(source: SourceDef, s: SourceStatus | undefined, watched: boolean): { interval: number; hardened: boolean } {
-  const hardened = shouldHarden(utilityPct(source, s), watched);
-  return { interval: hardened ? Math.min(source.interval_min, hardenedInterval(source.interval_min)) : source.interval_min, hardened };
-}
-
-export function isDue(s: SourceStatus | undefined, now: Date): boolean {
-  return !s?.next_due_at || Date.parse(s.next_due_at) <= now.getTime();
-}
-
-export type Freshness = 'fresh' | 'stale';
-
-export function freshness(source: SourceDef, s: SourceStatus | undefined, now: Date): Freshness {
-  return isStale(s?.last_success_at ? new Date(s.last_success_at) : null, source.interval_min, now) ? 'stale' : 'fresh';
 }

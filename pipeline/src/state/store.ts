@@ -15,6 +15,8 @@ export interface PollOutcome {
   hash: string | null;
   changed: boolean;
   requests: number;
+  /** an HTTP refusal (429/403/503) with the upstream's Retry-After, for the scheduler's back-off */
+  refusal?: { status?: number; retryAfter?: number | null } | null;
 }
 
 /** Hash of a normalised snapshot: equal snapshots (same counts, areas, incidents) hash equal. */
@@ -61,6 +63,9 @@ export async function writeOutcomes(db: Db, outcomes: PollOutcome[]): Promise<vo
     idApp.endRow();
   }
   idApp.closeSync();
+  // Incident-style feeds stop listing a county (or area) when its outages clear: keep what they listed before.
+  await db.run('CREATE OR REPLACE TEMP TABLE prev_county AS SELECT * FROM obs_county WHERE source_id IN (SELECT id FROM changed_ids)');
+  await db.run('CREATE OR REPLACE TEMP TABLE prev_area AS SELECT * FROM obs_area WHERE source_id IN (SELECT id FROM changed_ids)');
   for (const table of ['obs_county', 'obs_area', 'obs_incident']) {
     await db.run(`DELETE FROM ${table} WHERE source_id IN (SELECT id FROM changed_ids)`);
   }
@@ -91,4 +96,19 @@ export async function writeOutcomes(db: Db, outcomes: PollOutcome[]): Promise<vo
     versions.endRow();
   }
   for (const a of [counties, areas, incidents, versions]) a.closeSync();
+  await zeroVanished(db);
+}
+
+/**
+ * A complete, successful poll is the source's whole picture: a county or area it listed before and lists no more
+ * counts as 0 from that source (its open outage can close, a new one can open). A failed poll never reaches here, and
+ * connectors fail rather than return part of a feed, so a vanished name always means "nothing out there now".
+ */
+async function zeroVanished(db: Db): Promise<void> {
+  await db.run(`INSERT INTO obs_county SELECT p.source_id, p.fips, 0, p.customers_served FROM prev_county p
+    WHERE NOT EXISTS (SELECT 1 FROM obs_county o WHERE o.source_id = p.source_id AND o.fips = p.fips)`);
+  await db.run(`INSERT INTO obs_area SELECT p.source_id, p.fips, p.name, p.path, 0, '0', 0, 0, false, p.customers_served, NULL, p.bbox
+    FROM prev_area p WHERE NOT EXISTS (SELECT 1 FROM obs_area o WHERE o.source_id = p.source_id AND o.path = p.path)`);
+  await db.run('DROP TABLE prev_county');
+  await db.run('DROP TABLE prev_area');
 }
