@@ -43,7 +43,7 @@ await sql.query(`INSERT INTO channels (id, rule_id, kind, target, secret) SELECT
 const events: PublicEvent[] = Array.from({ length: EVENTS }, (_, i) => {
   const c = counties[i % COUNTIES];
   return {
-    id: i + 1, at: now.toISOString(), kind: i % 3 === 0 ? 'outage_grew' : 'outage_began', scope: 'county', fips: c.fips, state: c.state, utility: null, area: null, source_id: null,
+    id: i + 1, at: now.toISOString(), kind: i % 3 === 0 ? 'outage_grew' : 'outage_began', scope: 'county', fips: c.fips, state: c.state, states: [c.state], utility: null, area: null, source_id: null,
     outage_id: `o${i}`, customers_out: 200 + (i * 37) % 5000, pct_out: 1.5, threshold: 100, previous_customers_out: null, etr: null, previous_etr: null, title: `Outage: ${c.name}`, link: `/api/v1/live/counties/${c.fips}`,
   };
 });

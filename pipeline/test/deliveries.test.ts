@@ -49,7 +49,7 @@ function engine(over: Partial<ConstructorParameters<typeof DeliveryEngine>[0]> =
 function event(over: Partial<PublicEvent> = {}): PublicEvent {
   eventId += 1;
   return {
-    id: eventId, at: clock().toISOString(), kind: 'outage_began', scope: 'county', fips: '12086', state: 'FL', utility: null, area: null, source_id: null,
+    id: eventId, at: clock().toISOString(), kind: 'outage_began', scope: 'county', fips: '12086', state: 'FL', states: ['FL'], utility: null, area: null, source_id: null,
     outage_id: `county|12086|${eventId}`, customers_out: 5_000, pct_out: 0.4, threshold: 500, previous_customers_out: null, etr: null, previous_etr: null,
     title: 'Outage began: Miami-Dade, FL — 5,000 customers out', link: '/api/v1/live/counties/12086', ...over,
   };

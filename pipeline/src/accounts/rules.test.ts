@@ -10,7 +10,7 @@ const rule = (over: Partial<Rule>): Rule => ({
   min_customers: 0, min_pct: null, quiet_start: null, quiet_end: null, quiet_tz: null, watched: [], ...over,
 });
 const ev = (over: Partial<PublicEvent>): PublicEvent => ({
-  id: 1, at: '2026-09-01T08:00:00.000Z', kind: 'outage_began', scope: 'county', fips: '12086', state: 'FL', utility: null, area: null, source_id: null, outage_id: 'o',
+  id: 1, at: '2026-09-01T08:00:00.000Z', kind: 'outage_began', scope: 'county', fips: '12086', state: 'FL', states: ['FL'], utility: null, area: null, source_id: null, outage_id: 'o',
   customers_out: 1000, pct_out: 0.5, threshold: 500, previous_customers_out: null, etr: null, previous_etr: null, title: 't', link: '/', ...over,
 });
 
@@ -18,12 +18,13 @@ const county = ev({});
 const municipality = ev({ scope: 'municipality', area: 'Hialeah', utility: 'Florida Power & Light', customers_out: 300 });
 const utility = ev({ scope: 'utility', fips: null, utility: 'Florida Power & Light', customers_out: 90_000 });
 const elsewhere = ev({ fips: '12011', state: 'FL' });
-const otherState = ev({ fips: '48201', state: 'TX' });
+const otherState = ev({ fips: '48201', state: 'TX', states: ['TX'] });
 
 describe('rule matching by scope', () => {
   it.each([
     ['county 12086', rule({}), [county, municipality], [utility, elsewhere, otherState]],
-    ['state FL', rule({ scope_kind: 'state', scope_value: 'FL' }), [county, municipality, elsewhere, utility], [otherState, { ...utility, state: 'GA' }]],
+    ['state FL', rule({ scope_kind: 'state', scope_value: 'FL' }), [county, municipality, elsewhere, utility], [otherState, { ...utility, state: 'GA', states: ['GA'] as string[] }]],
+    ['state NC: a VA;NC utility event', rule({ scope_kind: 'state', scope_value: 'NC' }), [{ ...utility, state: 'VA', states: ['VA', 'NC'] as string[] }], [otherState, { ...utility, state: 'VA', states: ['VA'] as string[] }]],
     ['utility FPL', rule({ scope_kind: 'utility', scope_value: 'Florida Power & Light' }), [municipality, utility], [county, elsewhere]],
     ['municipality Hialeah in 12086', rule({ scope_kind: 'municipality', scope_value: 'hialeah', scope_state: '12086' }), [municipality], [county, utility, { ...municipality, fips: '12011' }]],
   ] as const)('%s', (_, r, yes, no) => {

@@ -97,7 +97,7 @@ const same = (a: string | null, b: string) => a !== null && a.toLowerCase() === 
 export function inScope(r: Pick<Rule, 'scope_kind' | 'scope_value' | 'scope_state'>, e: PublicEvent): boolean {
   switch (r.scope_kind) {
     case 'county': return e.fips === r.scope_value;
-    case 'state': return e.state === r.scope_value;
+    case 'state': return e.states.includes(r.scope_value);
     case 'utility': return e.utility !== null && e.utility === r.scope_value;
     case 'municipality': return e.scope === 'municipality' && e.fips === r.scope_state && same(e.area, r.scope_value);
   }

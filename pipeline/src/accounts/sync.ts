@@ -13,8 +13,9 @@ import { webhookBody, MAX_BODY_BYTES } from './channels.ts';
 import { newId } from './secrets.ts';
 import { scopeOf, type Rule } from './rules.ts';
 
-/** Reads a published JSON document's `data` (null when there is none). */
-export type DocReader = (rel: string) => Record<string, unknown> | null;
+import { ALERT_DEFAULTS } from '../contract/county-detail.ts';
+import { countyAlerts, countyAreas, type DocReader } from '../contract/county-answers.ts';
+export type { DocReader };
 
 const live = (id: string, fips: string) => fileFor(endpoint(id), { fips }, 'json');
 type Row = Record<string, unknown>;
@@ -23,11 +24,11 @@ export function syncData(r: Pick<Rule, 'scope_kind' | 'scope_value' | 'scope_sta
   const summary = read(fileFor(endpoint('live.summary'), {}, 'json'));
   const states = (summary?.states as Row[] | undefined) ?? [];
   const countyParts = (fips: string, area?: string) => {
-    const areas = ((read(live('live.county.areas', fips))?.areas as Row[] | undefined) ?? []).filter((a) => !area || String(a.name).toLowerCase() === area.toLowerCase());
-    const alerts = read(live('live.county.alerts', fips));
+    const areas = (countyAreas(read, fips) ?? []).filter((a) => !area || String(a.name).toLowerCase() === area.toLowerCase());
+    const alerts = countyAlerts(read, fips, ALERT_DEFAULTS);
     return {
       county: read(live('live.county', fips)), areas, incidents: area ? [] : ((read(live('live.county.incidents', fips))?.incidents as Row[] | undefined) ?? []),
-      alerts: alerts ? { county: alerts.county, utilities: alerts.utilities, municipalities: ((alerts.municipalities as Row[] | undefined) ?? []).filter((m) => !area || String(m.name).toLowerCase() === area.toLowerCase()) } : null,
+      alerts: alerts ? { county: alerts.county, utilities: alerts.utilities, municipalities: alerts.municipalities.filter((m) => !area || m.name.toLowerCase() === area.toLowerCase()) } : null,
     };
   };
   const out: Record<string, unknown> = { scope: scopeOf(r), generated_at: summary?.generated_at ?? null, counties: [], areas: [], incidents: [], alerts: [], states: [], truncated: false };

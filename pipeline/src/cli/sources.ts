@@ -4,13 +4,14 @@ import { addCommonOptions, clockFor, loadSources, log, parseCommon } from './com
 import { Db } from '../state/db.ts';
 import { loadStatuses } from '../state/status.ts';
 import { freshness } from '../sources/scheduler.ts';
+import { registerCheck } from './sources-check.ts';
 
 export function register(program: Command): void {
-  addCommonOptions(program.command('sources').description('list the registry with each source\'s live status'))
+  const sources = addCommonOptions(program.command('sources').description('list the registry with each source\'s live status'))
     .option('--json', 'print JSON instead of a table')
     .action(async (raw: Record<string, unknown>) => {
       const cfg = parseCommon(raw);
-      const sources = loadSources(cfg.sources, log);
+      const registry = loadSources(cfg.sources, log);
       const now = clockFor(cfg, true)();
       let statuses = new Map<string, Awaited<ReturnType<typeof loadStatuses>> extends Map<string, infer V> ? V : never>();
       try {
@@ -20,7 +21,7 @@ export function register(program: Command): void {
       } catch (err) {
         log(`(no live status: ${(err as Error).message.split('\n')[0]})`);
       }
-      const rows = sources.map((s) => {
+      const rows = registry.map((s) => {
         const st = statuses.get(s.id);
         return {
           id: s.id, utility: s.utility, connector: s.connector, tier: s.tier, interval_min: s.interval_min,
@@ -34,4 +35,5 @@ export function register(program: Command): void {
       }
       console.table(rows.map((r) => ({ ...r, last_error: r.last_error?.slice(0, 60) ?? '' })));
     });
+  registerCheck(sources);
 }

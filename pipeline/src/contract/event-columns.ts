@@ -4,7 +4,7 @@
 import type { EventRow } from '../state/events.ts';
 import { EVENT_KINDS, type EventKind } from '../state/lifecycle.ts';
 import type { ChunkView } from './event-pages.ts';
-import { toPublic, type EventFilters, type PublicEvent } from './events.ts';
+import { eventStates, toPublic, type EventFilters, type PublicEvent } from './events.ts';
 
 export interface EventColumns {
   id: number[];
@@ -57,19 +57,28 @@ class Dict {
 const SCOPES = ['county', 'municipality', 'utility'] as const;
 const dicts = { fips: new Dict(), state: new Dict(), utility: new Dict(), area: new Dict(), source: new Dict() };
 
-interface Compiled { kinds: Set<number> | null; fips: number | null; state: number | null; utility: number | null; min: number | null; since: number | null }
+interface Compiled { kinds: Set<number> | null; fips: number | null; state: string | null; utility: number | null; min: number | null; since: number | null }
 const compiledCache = new WeakMap<EventFilters, Compiled>();
 function compile(f: EventFilters): Compiled {
   let c = compiledCache.get(f);
   if (!c) {
     c = {
       kinds: f.kind ? new Set(f.kind.map((k) => EVENT_KINDS.indexOf(k))) : null, fips: f.fips ? dicts.fips.find(f.fips) : null,
-      state: f.state ? dicts.state.find(f.state) : null, utility: f.utility ? dicts.utility.find(f.utility) : null,
+      state: f.state ?? null, utility: f.utility ? dicts.utility.find(f.utility) : null,
       min: f.min_customers ?? null, since: f.since ? Date.parse(f.since) : null,
     };
     compiledCache.set(f, c);
   }
   return c;
+}
+
+/** Whether a stored state code (`FL`, or a multi-state utility's `VA;NC`) includes `state`; memoised per code. */
+const stateLists = new Map<number, string[]>();
+function stateCodeHas(code: number, state: string): boolean {
+  if (code < 0) return false;
+  let list = stateLists.get(code);
+  if (!list) stateLists.set(code, (list = eventStates(dicts.state.value(code))));
+  return list.includes(state);
 }
 
 const num = (v: number | null) => (v === null ? NaN : v);
@@ -123,7 +132,7 @@ export class ColumnChunk implements ChunkView {
   match(i: number, f: EventFilters): boolean {
     const c = compile(f);
     if (c.fips !== null && this.fips[i] !== c.fips) return false;
-    if (c.state !== null && this.state[i] !== c.state) return false;
+    if (c.state !== null && !stateCodeHas(this.state[i], c.state)) return false;
     if (c.utility !== null && this.utility[i] !== c.utility) return false;
     if (c.kinds !== null && !c.kinds.has(this.kind[i])) return false;
     if (c.min !== null && !(this.customers[i] >= c.min) && !(c.min === 0)) return false;

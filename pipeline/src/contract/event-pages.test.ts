@@ -14,7 +14,7 @@ class Stream implements ChunkReader {
       const id = this.events.length + 1;
       const fips = id % 3 === 0 ? '12086' : '12011';
       this.events.push({
-        id, at: new Date(Date.UTC(2026, 8, 1) + id * 60_000).toISOString(), kind: KINDS[id % 4], scope: 'county', fips, state: 'FL',
+        id, at: new Date(Date.UTC(2026, 8, 1) + id * 60_000).toISOString(), kind: KINDS[id % 4], scope: 'county', fips, state: 'FL', states: ['FL'],
         utility: 'U', area: null, source_id: null, outage_id: null, customers_out: id * 10, pct_out: null, threshold: 500,
         previous_customers_out: null, etr: null, previous_etr: null, title: `e${id}`, link: `/api/v1/live/counties/${fips}`,
       });

@@ -26,6 +26,8 @@ export const EMISSION: Record<EventKind, string> = {
 /** The stored event as published: `previous` is named `previous_customers_out`, with a title and a link added. */
 export type PublicEvent = Omit<EventRow, 'previous'> & {
   previous_customers_out: number | null;
+  /** every state the event concerns (a multi-state utility's event lists each state with customers out) */
+  states: string[];
   title: string;
   /** a page a person can open about what the event concerns */
   link: string;
@@ -37,15 +39,19 @@ const LABEL: Record<EventKind, string> = {
   feed_recovered: 'Feed recovered',
 };
 
+/** Stored events keep a utility event's states in one column, most customers out first: `VA;NC`. */
+export const eventStates = (state: string | null): string[] => (state ? state.split(';') : []);
+
 export function toPublic(e: EventRow, countyName: (fips: string) => string | undefined): PublicEvent {
+  const states = eventStates(e.state);
   const where = e.scope === 'county' && e.fips ? `${countyName(e.fips) ?? e.fips}, ${e.state}`
     : e.scope === 'municipality' ? `${e.area} (${e.fips ? `${countyName(e.fips) ?? e.fips}, ` : ''}${e.state}; ${e.utility})`
-    : `${e.utility}${e.state ? ` (${e.state})` : ''}`;
+    : `${e.utility}${states.length ? ` (${states.join(', ')})` : ''}`;
   const count = e.customers_out !== null && e.kind !== 'feed_stale' && e.kind !== 'feed_recovered' ? ` — ${e.customers_out.toLocaleString('en-US')} customers out` : '';
   const etr = e.kind === 'etr_changed' && e.etr ? ` — now ${e.etr}` : '';
   const link = e.fips ? `/api/v1/live/counties/${e.fips}` : '/api/v1/live/sources';
   return {
-    id: e.id, at: e.at, kind: e.kind, scope: e.scope, fips: e.fips, state: e.state, utility: e.utility, area: e.area,
+    id: e.id, at: e.at, kind: e.kind, scope: e.scope, fips: e.fips, state: states[0] ?? null, states, utility: e.utility, area: e.area,
     source_id: e.source_id, outage_id: e.outage_id, customers_out: e.customers_out, pct_out: e.pct_out, threshold: e.threshold,
     previous_customers_out: e.previous, etr: e.etr, previous_etr: e.previous_etr, title: `${LABEL[e.kind]}: ${where}${count}${etr}`, link,
   };
@@ -131,7 +137,7 @@ export function parseEventQuery(q: URLSearchParams, opts: { defaultLimit: number
 
 export function matches(e: PublicEvent | EventRow, f: EventFilters): boolean {
   if (f.fips && e.fips !== f.fips) return false;
-  if (f.state && e.state !== f.state) return false;
+  if (f.state && !('states' in e ? e.states : eventStates(e.state)).includes(f.state)) return false;
   if (f.utility && e.utility !== f.utility) return false;
   if (f.kind && !f.kind.includes(e.kind)) return false;
   if (f.min_customers !== undefined && (e.customers_out ?? 0) < f.min_customers) return false;

@@ -1,10 +1,11 @@
 // Counties from us-atlas (Census cartographic boundaries, 2017 vintage): FIPS, names, shapes, adjacency, name index.
 import { createRequire } from 'node:module';
 import { feature, neighbors } from 'topojson-client';
-import { geoBounds, geoCentroid, geoContains } from 'd3-geo';
+import { geoBounds, geoCentroid } from 'd3-geo';
 import type { Topology, GeometryCollection } from 'topojson-specification';
 import type { Feature, Geometry } from 'geojson';
 import { stateByFips } from './states.ts';
+import { pointIndex } from './point-index.ts';
 
 export interface County {
   fips: string;
@@ -47,14 +48,7 @@ export function loadAtlas(): CountyAtlas {
   const neighbours = new Map<string, string[]>();
   adj.forEach((list, i) => neighbours.set(ids[i], list.map((j) => ids[j]).sort()));
   const byFips = new Map(counties.map((c) => [c.fips, c]));
-  const locate = (lon: number, lat: number): string | undefined => {
-    for (const c of counties) {
-      const [w, s, e, n] = c.bbox;
-      if (lon < w || lon > e || lat < s || lat > n) continue;
-      if (geoContains(shapeByFips.get(c.fips)!, [lon, lat])) return c.fips;
-    }
-    return undefined;
-  };
+  const locate = pointIndex(counties.map((c) => ({ fips: c.fips, feature: shapeByFips.get(c.fips)! })));
   cached = { counties, byFips, neighbours, locate };
   return cached;
 }

@@ -11,7 +11,8 @@ import { ALERT_DEFAULTS, AREA_COLUMNS, DETAIL_NOTICE, INCIDENT_COLUMNS, areasGeo
 import { endpoint } from '../contract/catalogue.ts';
 import { fileFor, urlFor } from '../contract/urls.ts';
 import type { TreeWriter } from './tree-writer.ts';
-import { envelopeBasis, putEnvelope, putRenderedJson, putText } from './formats.ts';
+import { envelopeBasis, putEnvelope, putJson, putRenderedJson, putText } from './formats.ts';
+import { quietAreasFile } from '../contract/county-answers.ts';
 
 const listOf = (fips: string[]) => `[${fips.join(',')}]`;
 
@@ -20,23 +21,28 @@ export interface CountyDetail {
   incidents: IncidentRecord[];
 }
 
+type AreaRow = { source_id: string; fips: string | null; name: string; path: string; customers_out: number; out_display: string; out_lower: number; out_upper: number | null; masked: boolean; customers_served: number | null; etr: string | null; bbox: string | null };
+
+function areaRecord(a: AreaRow & { fips: string }, src: SourceDef): AreaRecord {
+  return {
+    area_id: createHash('sha256').update(`${a.source_id}|${a.path}`).digest('hex').slice(0, 12), name: a.name, path: JSON.parse(a.path),
+    utility: src.utility, source_id: a.source_id, fips: a.fips, customers_out: a.customers_out, out_display: a.out_display,
+    out_lower: a.out_lower, out_upper: a.out_upper, masked: a.masked, customers_served: a.customers_served,
+    pct_out: a.masked ? null : pctOut(a.customers_out, a.customers_served), etr: a.etr, active: a.customers_out > 0,
+    bbox: a.bbox ? JSON.parse(a.bbox) : null,
+  };
+}
+
 /** Areas and incidents of the counties with customers out (the only ones with prebuilt detail files). */
 export async function loadDetails(db: Db, sources: SourceDef[], countiesOut: string[]): Promise<Map<string, CountyDetail>> {
   const byId = new Map(sources.map((s) => [s.id, s]));
   const out = new Map<string, CountyDetail>();
   const of = (fips: string) => out.get(fips) ?? out.set(fips, { areas: [], incidents: [] }).get(fips)!;
-  const areas = await db.all<{ source_id: string; fips: string | null; name: string; path: string; customers_out: number; out_display: string; out_lower: number; out_upper: number | null; masked: boolean; customers_served: number | null; etr: string | null; bbox: string | null }>(
+  const areas = await db.all<AreaRow>(
     `SELECT a.* FROM obs_area a JOIN (SELECT unnest(?::VARCHAR[]) AS fips) o USING (fips) ORDER BY a.fips, a.source_id, a.path`, [listOf(countiesOut)]);
   for (const a of areas) {
     const src = byId.get(a.source_id);
-    if (!src || !a.fips) continue;
-    of(a.fips).areas.push({
-      area_id: createHash('sha256').update(`${a.source_id}|${a.path}`).digest('hex').slice(0, 12), name: a.name, path: JSON.parse(a.path),
-      utility: src.utility, source_id: a.source_id, fips: a.fips, customers_out: a.customers_out, out_display: a.out_display,
-      out_lower: a.out_lower, out_upper: a.out_upper, masked: a.masked, customers_served: a.customers_served,
-      pct_out: a.masked ? null : pctOut(a.customers_out, a.customers_served), etr: a.etr, active: a.customers_out > 0,
-      bbox: a.bbox ? JSON.parse(a.bbox) : null,
-    });
+    if (src && a.fips) of(a.fips).areas.push(areaRecord({ ...a, fips: a.fips }, src));
   }
   const incidents = await db.all<{ source_id: string; id: string; fips: string | null; customers_out: number; etr: string | null; crew_status: string | null; cause: string | null; started_at: string | null; lat: number | null; lon: number | null; city: string | null }>(
     `SELECT i.* FROM obs_incident i JOIN (SELECT unnest(?::VARCHAR[]) AS fips) o USING (fips) ORDER BY i.fips, i.source_id, i.id`, [listOf(countiesOut)]);
@@ -49,6 +55,24 @@ export async function loadDetails(db: Db, sources: SourceDef[], countiesOut: str
     });
   }
   return out;
+}
+
+/**
+ * The areas the feeds list in counties with nothing out, per state and county: `active=false` answers and sync
+ * pushes for a quiet county read them (see contract/county-answers.ts) instead of a prebuilt file per county.
+ */
+export async function publishQuietAreas(w: TreeWriter, db: Db, sources: SourceDef[], counties: CountyLive[]): Promise<void> {
+  const byId = new Map(sources.map((s) => [s.id, s]));
+  const quiet = new Map(counties.filter((c) => c.customers_out <= 0).map((c) => [c.fips, c.state]));
+  const byState = new Map<string, Record<string, AreaRecord[]>>();
+  for (const a of await db.all<AreaRow>('SELECT * FROM obs_area WHERE fips IS NOT NULL ORDER BY fips, source_id, path')) {
+    const state = a.fips && quiet.get(a.fips);
+    const src = byId.get(a.source_id);
+    if (!state || !src) continue;
+    const m = byState.get(state) ?? byState.set(state, {}).get(state)!;
+    (m[a.fips!] ??= []).push(areaRecord({ ...a, fips: a.fips! }, src));
+  }
+  for (const st of new Set(counties.map((c) => c.state))) putJson(w, quietAreasFile(st), { areas: byState.get(st) ?? {} });
 }
 
 /** Alert inputs for one county: the county, each utility serving it, each municipality. */

@@ -24,7 +24,7 @@ async function refreshChunkSummaries(db: Db, afterId: number): Promise<void> {
   const from = Math.floor(afterId / EVENTS_CHUNK);
   await db.run(`INSERT OR REPLACE INTO event_chunks
     SELECT (id - 1) // ${EVENTS_CHUNK} AS n, min(id), max(id), min(event_at), max(event_at),
-      to_json(list(DISTINCT kind ORDER BY kind))::VARCHAR, to_json(coalesce(list(DISTINCT state ORDER BY state) FILTER (WHERE state IS NOT NULL), []))::VARCHAR,
+      to_json(list(DISTINCT kind ORDER BY kind))::VARCHAR, to_json(coalesce(list_sort(list_distinct(flatten(list(string_split(state, ';')) FILTER (WHERE state IS NOT NULL)))), []))::VARCHAR,
       to_json(coalesce(list(DISTINCT fips ORDER BY fips) FILTER (WHERE fips IS NOT NULL), []))::VARCHAR,
       to_json(coalesce(list(DISTINCT utility ORDER BY utility) FILTER (WHERE utility IS NOT NULL), []))::VARCHAR,
       coalesce(max(customers_out), 0)

@@ -42,7 +42,7 @@ export function jsonFeed(events: PublicEvent[], m: FeedMeta): Record<string, unk
     authors: [{ name: 'US Power Outage Data', url: `${m.baseUrl}/` }],
     items: [...events].reverse().map((e) => ({
       id: guid(m, e), url: `${m.baseUrl}${e.link}`, title: e.title, content_text: summary(e), date_published: e.at,
-      tags: [e.kind, e.scope, ...(e.state ? [e.state] : [])], _outage: e,
+      tags: [e.kind, e.scope, ...e.states], _outage: e,
     })),
   };
 }

@@ -8,6 +8,15 @@ export function putJson(w: TreeWriter, rel: string, data: Record<string, unknown
   w.put(rel, (generatedAt) => Buffer.from(JSON.stringify({ data: { generated_at: generatedAt, ...data } })), basis);
 }
 
+/**
+ * JSON in the `data` envelope with nothing added: a map whose every member is an entry (`/live/map`: spec, "an entry for
+ * every county currently out, and also for every state"). Its time travels in Last-Modified and ETag.
+ */
+export function putEntries(w: TreeWriter, rel: string, data: Record<string, unknown>): void {
+  const body = Buffer.from(JSON.stringify({ data }));
+  w.put(rel, () => body, body);
+}
+
 /** A raw JSON document (the OpenAPI document), not wrapped. */
 export function putRawJson(w: TreeWriter, rel: string, doc: unknown): void {
   const body = Buffer.from(JSON.stringify(doc, null, 2));

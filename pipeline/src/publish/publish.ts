@@ -6,12 +6,12 @@ import type { SourceDef } from '../sources/registry.ts';
 import type { LiveState } from '../state/rollup.ts';
 import type { SourceStatus } from '../state/status.ts';
 import { COUNTY_CSV_COLUMNS, countyCsvRow, countyDoc, mapDoc, sourcesDoc, summaryDoc, timelineDoc, topDoc, type FrameRow } from './documents.ts';
-import { putCsv, putJson, putRawJson, putText } from './formats.ts';
+import { putCsv, putEntries, putJson, putRawJson, putText } from './formats.ts';
 import type { PublishStats, TreeWriter } from './tree-writer.ts';
 import { buildOpenApi } from './openapi.ts';
 import { buildLlmsTxt } from './llms.ts';
 import { publishEvents } from './events.ts';
-import { loadDetails, publishCountyDetails } from './county-detail.ts';
+import { loadDetails, publishCountyDetails, publishQuietAreas } from './county-detail.ts';
 import { publishCountyProfiles, type History } from './county-profile.ts';
 import { renderChart } from './charts.ts';
 import { decadeSpec, monthlySpec } from './chart-specs.ts';
@@ -67,7 +67,7 @@ async function publishCountyCharts(w: TreeWriter, input: PublishInput): Promise<
 export async function publishLive(w: TreeWriter, input: PublishInput): Promise<PublishStats> {
   const { live, sources, statuses, simulated, now } = input;
   putJson(w, fileFor(endpoint('live.summary'), {}, 'json'), summaryDoc(live, simulated));
-  putJson(w, fileFor(endpoint('live.map'), {}, 'json'), mapDoc(live));
+  putEntries(w, fileFor(endpoint('live.map'), {}, 'json'), mapDoc(live));
   putJson(w, fileFor(endpoint('live.top'), {}, 'json'), topDoc(live, sources, statuses));
   const dayAgo = new Date(now.getTime() - 24 * 3_600_000).toISOString();
   putJson(w, fileFor(endpoint('live.timeline'), {}, 'json'), timelineDoc(input.frames.filter((f) => f.at > dayAgo)));
@@ -87,6 +87,7 @@ export async function publishLive(w: TreeWriter, input: PublishInput): Promise<P
   await publishCountyCharts(w, input);
   putJson(w, SERIES_FILE, { series: input.countySeries });
   publishCountyDetails(w, live.counties, await loadDetails(input.db, sources, live.counties.filter((c) => c.customers_out > 0).map((c) => c.fips)), sources, statuses, input.baseUrl, dataNotice(simulated));
+  await publishQuietAreas(w, input.db, sources, live.counties);
   await publishEvents(w, input.db, { utilities: [...new Set(sources.map((s) => s.utility))], baseUrl: input.baseUrl, simulated, now });
   putRawJson(w, fileFor(endpoint('openapi'), {}, 'json'), buildOpenApi(simulated));
   putText(w, fileFor(endpoint('llms'), {}, 'txt'), buildLlmsTxt(simulated));

@@ -5,8 +5,9 @@ import { CACHE_CONTROL, CONTENT_TYPE, endpoint, type Format } from '../contract/
 import { fileFor, urlFor } from '../contract/urls.ts';
 import { unknownCounty } from '../contract/errors.ts';
 import { dataNotice } from '../contract/notice.ts';
-import { ALERT_DEFAULTS, AREA_COLUMNS, DETAIL_NOTICE, INCIDENT_COLUMNS, areasGeoJson, evaluate, filterAreas, filterIncidents, incidentsGeoJson, majorLine, parseDetailFilters, toCsv, type AlertEntry, type AreaRecord, type IncidentRecord } from '../contract/county-detail.ts';
+import { ALERT_DEFAULTS, AREA_COLUMNS, DETAIL_NOTICE, INCIDENT_COLUMNS, areasGeoJson, filterAreas, filterIncidents, incidentsGeoJson, parseDetailFilters, toCsv, type AreaRecord, type IncidentRecord } from '../contract/county-detail.ts';
 import type { PublishedTree } from './static-files.ts';
+import { countyAlerts, countyAreas } from '../contract/county-answers.ts';
 import { MONTH_COLUMNS, YEAR_COLUMNS, historyDoc, profileDoc } from '../publish/county-profile.ts';
 import { renderChart, type ChartSpec } from '../publish/charts.ts';
 import { decadeSpec, liveSpec, monthlySpec } from '../publish/chart-specs.ts';
@@ -27,21 +28,14 @@ export function countyDetail(c: Context, id: 'live.county.areas' | 'live.county.
   if (id === 'live.county.alerts') {
     const f = parseDetailFilters(url.searchParams, ['min_customers', 'min_pct', 'utility'], utilities);
     const t = { min_customers: f.min_customers ?? ALERT_DEFAULTS.min_customers, min_pct: f.min_pct ?? ALERT_DEFAULTS.min_pct };
-    const pre = tree.data<{ county: AlertEntry; utilities: AlertEntry[]; municipalities: AlertEntry[] }>(fileFor(e, { fips }, 'json'));
-    const pct = new Map(sources?.sources.map((s) => [s.id, s.pct_out]) ?? []);
-    const county0: AlertEntry = pre?.county ?? evaluate({ scope: 'county', name: county.name, utility: null, customers_out: county.customers_out, customers: county.denominator, pct_out: county.pct_out }, t);
-    const utils0 = pre?.utilities ?? county.sources.map((s) => evaluate({ scope: 'utility', name: s.utility, utility: s.utility, customers_out: s.customers_out, customers: s.customers_served, pct_out: null, major_event_line: majorLine(pct.get(s.source_id) ?? null), utility_pct_out: pct.get(s.source_id) ?? null }, t));
-    const re = (x: AlertEntry) => evaluate(x, t);
-    const keep = (x: AlertEntry) => !f.utility || x.utility === f.utility;
-    const entries = { county: re(county0), utilities: utils0.filter(keep).map(re), municipalities: (pre?.municipalities ?? []).filter(keep).map(re) };
-    const alert = [entries.county, ...entries.utilities, ...entries.municipalities].some((x) => x.alert);
-    return c.json({ data: { generated_at: county.generated_at, fips, thresholds: t, alert, ...entries }, meta: { ...meta, filters: { ...t, ...(f.utility ? { utility: f.utility } : {}) } } });
+    const data = countyAlerts((rel) => tree.data(rel), fips, t, f.utility)!;
+    return c.json({ data, meta: { ...meta, filters: { ...t, ...(f.utility ? { utility: f.utility } : {}) } } });
   }
   const isAreas = id === 'live.county.areas';
   const f = parseDetailFilters(url.searchParams, isAreas ? ['utility', 'active', 'min_customers'] : ['utility', 'min_customers'], utilities);
   const pre = tree.data<{ areas?: AreaRecord[]; incidents?: IncidentRecord[] }>(fileFor(e, { fips }, 'json'));
   const generatedAt = pre?.generated_at ?? county.generated_at;
-  const list = isAreas ? filterAreas(pre?.areas ?? [], f) : filterIncidents(pre?.incidents ?? [], f);
+  const list = isAreas ? filterAreas(countyAreas((rel) => tree.data(rel), fips) ?? [], f) : filterIncidents(pre?.incidents ?? [], f);
   const filters = Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined));
   const title = `${isAreas ? 'Areas out' : 'Incidents'} in ${county.name}, ${county.state}`;
   c.header('Content-Type', CONTENT_TYPE[format]);

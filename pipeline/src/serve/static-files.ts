@@ -6,6 +6,8 @@ import { manifestName, objectPath, readManifest, type Manifest, type TreePart } 
 export interface StaticFile {
   body: Buffer;
   etag: string;
+  /** the generation time of the document (HTTP Last-Modified) */
+  generatedAt: string;
 }
 
 export class PublishedTree {
@@ -36,7 +38,7 @@ export class PublishedTree {
       const entry = this.current(part)?.files[rel];
       if (!entry) continue;
       try {
-        return { body: fs.readFileSync(objectPath(this.outDir, entry.object, part)), etag: `"${entry.object}"` };
+        return { body: fs.readFileSync(objectPath(this.outDir, entry.object, part)), etag: `"${entry.object}"`, generatedAt: entry.generated_at };
       } catch {
         return null;
       }

@@ -6,6 +6,11 @@ import * as nisc from './nisc/index.ts';
 import * as arcgis from './arcgis/index.ts';
 import * as odin from './odin/index.ts';
 import * as fpl from './fpl/index.ts';
+import * as milsoft from './milsoft/index.ts';
+import * as outageentry from './outageentry/index.ts';
+import * as datacapable from './datacapable/index.ts';
+import * as ifactor from './ifactor/index.ts';
+import * as omap from './omap/index.ts';
 
 export function connectorFor(name: ConnectorName): Connector {
   switch (name) {
@@ -14,6 +19,11 @@ export function connectorFor(name: ConnectorName): Connector {
     case 'arcgis': return arcgis;
     case 'odin': return odin;
     case 'fpl': return fpl;
+    case 'milsoft': return milsoft;
+    case 'outageentry': return outageentry;
+    case 'datacapable': return datacapable;
+    case 'ifactor': return ifactor;
+    case 'omap': return omap;
     default: {
       const never: never = name;
       throw new Error(`No connector named \`${String(never)}\``);

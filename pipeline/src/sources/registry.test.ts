@@ -43,3 +43,23 @@ describe('the shipped example registry', () => {
     expect(new Set(sources.map((s) => s.connector))).toEqual(new Set(['kubra', 'nisc', 'arcgis', 'odin', 'fpl']));
   });
 });
+
+describe('row status', () => {
+  const text = [
+    'id,utility,state,connector,url,interval_min,tier,status,status_reason',
+    'on,On,FL,fpl,https://a.test/x.json,10,2,active,',
+    'keyed,Keyed,NC,duke,https://b.test/y,10,1,gated,its API keys live in the page JavaScript',
+    'later,Later,TX,tep,https://c.test/z,15,3,disabled,not yet wired',
+    'old,Old,FL,fpl,https://d.test/x.json,10,2,,',
+    'odd,Odd,FL,fpl,https://e.test/x.json,10,2,paused,',
+  ].join('\n');
+  it('polls active rows (and rows without a status) only; gated and disabled rows are listed with their reason', () => {
+    const r = parseRegistry(text);
+    expect(r.sources.map((s) => s.id)).toEqual(['on', 'old']);
+    expect(r.inactive).toEqual([
+      { line: 3, id: 'keyed', status: 'gated', status_reason: 'its API keys live in the page JavaScript' },
+      { line: 4, id: 'later', status: 'disabled', status_reason: 'not yet wired' },
+    ]);
+    expect(r.problems).toEqual([{ line: 6, message: 'status: `paused` is not one of active, disabled, gated' }]);
+  });
+});

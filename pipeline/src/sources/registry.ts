@@ -6,9 +6,18 @@ import { z } from 'zod';
 import { UsageError } from '../errors.ts';
 import { findState } from '../geo/states.ts';
 
-export const CONNECTORS = ['kubra', 'nisc', 'arcgis', 'odin', 'fpl'] as const;
+export const CONNECTORS = ['kubra', 'nisc', 'arcgis', 'odin', 'fpl', 'milsoft', 'outageentry', 'datacapable', 'ifactor', 'omap'] as const;
 export type ConnectorName = (typeof CONNECTORS)[number];
 export const REQUIRED_COLUMNS = ['id', 'utility', 'state', 'connector', 'url', 'interval_min', 'tier'] as const;
+/** `status` of a row: only active rows are polled; gated (needs credentials) and disabled rows say why in status_reason. */
+export const STATUSES = ['active', 'disabled', 'gated'] as const;
+
+export interface InactiveSource {
+  line: number;
+  id: string;
+  status: 'disabled' | 'gated';
+  status_reason: string;
+}
 
 export interface SourceDef {
   id: string;
@@ -29,7 +38,7 @@ export interface RegistryProblem {
   message: string;
 }
 
-const rowSchema = z.object({
+export const rowSchema = z.object({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'id must be lower-case letters, digits and dashes'),
   utility: z.string().min(1, 'utility is empty'),
   state: z.string().min(2),
@@ -41,8 +50,10 @@ const rowSchema = z.object({
   customers: z.string().optional(),
 });
 
-export function parseRegistry(text: string): { sources: SourceDef[]; problems: RegistryProblem[] } {
+/** `allStatuses` validates and returns gated and disabled rows too (`sources check` looks at every row). */
+export function parseRegistry(text: string, opts: { allStatuses?: boolean } = {}): { sources: SourceDef[]; problems: RegistryProblem[]; inactive: InactiveSource[] } {
   const problems: RegistryProblem[] = [];
+  const inactive: InactiveSource[] = [];
   let records: Array<{ record: Record<string, string>; info: { lines: number } }>;
   try {
     records = parse(text, { columns: true, skip_empty_lines: true, bom: true, trim: true, info: true, relax_column_count: true, comment: '#' });
@@ -57,6 +68,15 @@ export function parseRegistry(text: string): { sources: SourceDef[]; problems: R
   const seen = new Set<string>();
   for (const { record, info } of records) {
     const line = info.lines;
+    const status = (record.status ?? '').trim() || 'active'; // empty: active (the example and simulator registries)
+    if (!(STATUSES as readonly string[]).includes(status)) {
+      problems.push({ line, message: `status: \`${status}\` is not one of ${STATUSES.join(', ')}` });
+      continue;
+    }
+    if (status !== 'active') {
+      inactive.push({ line, id: record.id ?? '', status: status as InactiveSource['status'], status_reason: record.status_reason ?? '' });
+      if (!opts.allStatuses) continue;
+    }
     const parsed = rowSchema.safeParse(record);
     if (!parsed.success) {
       problems.push({ line, message: parsed.error.issues.map((i) => `${i.path.join('.') || 'row'}: ${i.message}`).join('; ') });
@@ -90,10 +110,10 @@ export function parseRegistry(text: string): { sources: SourceDef[]; problems: R
       customers: customers !== null && Number.isFinite(customers) && customers > 0 ? customers : null,
     });
   }
-  return { sources, problems };
+  return { sources, problems, inactive };
 }
 
-export function loadRegistry(file: string): { sources: SourceDef[]; problems: RegistryProblem[] } {
+export function loadRegistry(file: string): ReturnType<typeof parseRegistry> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

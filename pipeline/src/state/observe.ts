@@ -6,6 +6,22 @@ import { pctOut } from './rules.ts';
 import type { Observation } from './lifecycle.ts';
 import type { SourceStatus } from './status.ts';
 import { freshness } from '../sources/scheduler.ts';
+import { loadAtlas } from '../geo/counties.ts';
+
+const countyState = (fips: string | null): string | undefined => (fips ? loadAtlas().byFips.get(fips)?.state : undefined);
+
+/** Each utility's states with customers out, most out first, as events store them (`VA;NC`). */
+function utilityStates(live: LiveState): Map<string, string> {
+  const byUtility = new Map<string, Map<string, number>>();
+  for (const c of live.counties) {
+    for (const x of c.sources) {
+      if (x.customers_out <= 0) continue;
+      const m = byUtility.get(x.utility) ?? byUtility.set(x.utility, new Map()).get(x.utility)!;
+      m.set(c.state, (m.get(c.state) ?? 0) + x.customers_out);
+    }
+  }
+  return new Map([...byUtility].map(([u, m]) => [u, [...m].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([st]) => st).join(';')]));
+}
 
 /** The lowest opening threshold of a municipality (see lifecycle.openingThreshold). */
 const MIN_MUNICIPAL_THRESHOLD = 20;
@@ -58,7 +74,7 @@ export async function observe(db: Db, live: LiveState, ctx: CycleContext): Promi
     if (!src) continue;
     seenAreas.add(`${a.source_id}|${a.path}`);
     out.push({
-      scope: 'municipality', key: `${a.source_id}|${a.path}`, fips: a.fips, state: src.states[0], utility: src.utility, area: a.name,
+      scope: 'municipality', key: `${a.source_id}|${a.path}`, fips: a.fips, state: countyState(a.fips) ?? src.states[0], utility: src.utility, area: a.name,
       source_id: a.source_id, customers_out: a.customers_out, customers: a.customers_served, pct_out: pctOut(a.customers_out, a.customers_served),
       etr: a.etr, polled: ctx.polled.has(a.source_id), stale: stale.has(a.source_id),
     });
@@ -76,6 +92,7 @@ export async function observe(db: Db, live: LiveState, ctx: CycleContext): Promi
     });
   }
 
+  const outStates = utilityStates(live);
   const utilities = new Map<string, { sources: SourceDef[] }>();
   for (const s of ctx.sources) (utilities.get(s.utility) ?? utilities.set(s.utility, { sources: [] }).get(s.utility)!).sources.push(s);
   for (const [name, { sources }] of utilities) {
@@ -87,7 +104,7 @@ export async function observe(db: Db, live: LiveState, ctx: CycleContext): Promi
       return v === null || v === undefined ? a : (a ?? 0) + v;
     }, null);
     out.push({
-      scope: 'utility', key: name, fips: null, state: sources[0].states[0], utility: name, area: null, source_id: sources.length === 1 ? sources[0].id : null,
+      scope: 'utility', key: name, fips: null, state: outStates.get(name) ?? [...new Set(sources.flatMap((s) => s.states))].join(';'), utility: name, area: null, source_id: sources.length === 1 ? sources[0].id : null,
       customers_out: outN, customers, pct_out: pctOut(outN, customers), etr: utilityEtr.get(name) ?? null,
       polled: sources.some((s) => ctx.polled.has(s.id)), stale: sources.some((s) => stale.has(s.id)),
     });

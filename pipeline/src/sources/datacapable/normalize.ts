@@ -1,0 +1,72 @@
+// DataCapable normalize: unplanned events → incidents placed in counties (point, else AREA_COUNTY) and summed per
+// county; the county count answer adds customers served per county, and gives the counties itself when no event
+// says where it is. Planned outages share the events list: they are left out of incidents and customers_out.
+import type { SourceDef } from '../registry.ts';
+import { addCounty, emptySnapshot, toCount, toIso, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
+import { parseUpstream } from '../parse.ts';
+import { loadAtlas } from '../../geo/counties.ts';
+import { countyRows, placeEvent, saysWhere } from './places.ts';
+import { rawSchema, type DataCapableEvent } from './schema.ts';
+
+/** "Planned Outage" (status), PLANNED / PLANNED_OUTAGE (type), "Planned maintenance" (cause) — not "Unplanned". */
+const PLANNED = /(^|[^a-z])planned/i;
+
+const says = (v: string | null | undefined) => typeof v === 'string' && PLANNED.test(v);
+export function isPlanned(e: DataCapableEvent): boolean {
+  return says(e.status) || says(e.type) || says(e.title) || says(e.cause);
+}
+
+/** Epoch ms as a number or a digit string; null for 0 and anything else. */
+const epochIso = (v: unknown) => toIso(typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v);
+const textOrNull = (v: string | null | undefined) => (v && v.trim() ? v.trim() : null);
+
+export function normalize(raw: unknown, source: SourceDef): Snapshot {
+  // A bare events list (a fixture saved from the browser) is the same as {events} without county counts.
+  const data = parseUpstream(rawSchema, Array.isArray(raw) ? { events: raw } : raw, 'DataCapable map/events answer');
+  const snap = emptySnapshot(source.utility);
+  const atlas = loadAtlas();
+  const unmatchedNames = new Set<string>();
+  let located = false;
+  for (const e of data.events) {
+    if (isPlanned(e)) {
+      located ||= saysWhere(e);
+      continue;
+    }
+    const place = placeEvent(e, source.states, atlas);
+    located ||= place.located;
+    if (place.unmatchedName) unmatchedNames.add(place.unmatchedName);
+    snap.incidents.push({
+      id: String(e.id), fips: place.fips, customers_out: toCount(e.numPeople) ?? 0, etr: epochIso(e.etrTime),
+      crew_status: textOrNull(e.status), cause: textOrNull(e.cause), started_at: epochIso(e.startTime),
+      lat: place.lat, lon: place.lon, city: textOrNull(e.city),
+    });
+  }
+  const answer = data.counties ? countyRows(data.counties, source.states, snap.unmatched) : null;
+  // Counties from the answer's own out counts only when no event carries a place (they include planned outages).
+  const fromAnswer = answer !== null && !located;
+  const counties = new Map<string, CountyCount>();
+  for (const row of answer?.rows ?? []) addCounty(counties, row.fips, fromAnswer ? row.out : 0, row.served);
+  if (!fromAnswer) placeIncidents(snap.incidents, counties, snap.unmatched);
+  snap.unmatched.push(...unmatchedNames);
+  snap.counties = [...counties.values()].sort((a, b) => a.fips.localeCompare(b.fips));
+  snap.customers_out = snap.incidents.reduce((s, i) => s + i.customers_out, 0);
+  snap.customers_served = answer?.served ?? null;
+  // An empty list says nothing against county grade; events that all lack a place (and no answer) do.
+  snap.basis = located || answer !== null || data.events.length === 0 ? 'county' : 'outage_only';
+  return snap;
+}
+
+/** Sums placed incidents into counties; the customers of the others are reported in one line. */
+function placeIncidents(incidents: Incident[], counties: Map<string, CountyCount>, unmatched: string[]): void {
+  let lost = 0;
+  let lostOut = 0;
+  for (const i of incidents) {
+    if (i.fips) {
+      if (i.customers_out > 0) addCounty(counties, i.fips, i.customers_out, null);
+    } else if (i.customers_out > 0) {
+      lost += 1;
+      lostOut += i.customers_out;
+    }
+  }
+  if (lost) unmatched.push(`${lost} event(s) not placed in a county (${lostOut} customers out)`);
+}

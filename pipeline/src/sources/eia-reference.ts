@@ -1,0 +1,165 @@
+// The EIA-861 reference a registry row is reconciled with: utility numbers, names, states, customers per utility ×
+// state (Sales_Ult_Cust) and counties per utility (Service_Territory), read with the history importer's parsers;
+// and the checks of a row against it (issue "Real national coverage", part 2: ids, states, customers, territory).
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { UsageError } from '../errors.ts';
+import { findState } from '../geo/states.ts';
+import { parseEia861, type CustomersRow, type TerritoryRow } from '../history/eia861.ts';
+import type { CheckRow, Finding } from './registry-check.ts';
+
+/** `../shared/data/reference/eia861` beside the repository, where the recorded federal files live. */
+export const EIA_DIR = path.resolve(fileURLToPath(new URL('../../../../shared/data/reference/eia861', import.meta.url)));
+export const EIA_YEAR = 2018;
+/** How far a row's `customers` may be from EIA-861 before status_reason must explain it. */
+export const CUSTOMERS_TOLERANCE = 0.35;
+
+export interface EiaUtility {
+  utility_number: number;
+  utility_name: string;
+  /** postal codes where the utility sells or delivers, or has service territory */
+  states: Set<string>;
+  /** customers on the utility's wires per state: bundled (part A) + delivery-only (part C) */
+  customers: Map<string, number>;
+  /** 5-digit county FIPS codes of its service territory */
+  counties: Set<string>;
+}
+
+export interface EiaReference {
+  year: number;
+  /** the two workbooks read */
+  files: { customers: string; territory: string };
+  utilities: Map<number, EiaUtility>;
+}
+
+/** The two workbooks for `year` in `dir`, or null when either is missing (the reference is optional). */
+export function findEiaFiles(dir: string, year = EIA_YEAR): EiaReference['files'] | null {
+  if (!existsSync(dir)) return null;
+  const names = readdirSync(dir);
+  const pick = (stem: string) => names.find((n) => n.toLowerCase() === `${stem}_${year}.xlsx`);
+  const customers = pick('sales_ult_cust');
+  const territory = pick('service_territory');
+  return customers && territory ? { customers: path.join(dir, customers), territory: path.join(dir, territory) } : null;
+}
+
+// Behind-the-meter solar and the state "Adjustment" rows are not utilities a feed could report for.
+const ADJUSTMENT = 99999;
+const isWires = (r: CustomersRow) => (r.part === 'A' || r.part === 'C') && r.ownership !== 'Behind the Meter' && r.utility_number !== ADJUSTMENT;
+
+function rowsOfKind<T>(file: string, kind: 'customers' | 'territory'): T[] {
+  const parsed = parseEia861(file);
+  if (!parsed || parsed.kind !== kind) {
+    throw new UsageError(`${path.basename(file)} is not the EIA-861 ${kind === 'customers' ? 'Sales_Ult_Cust' : 'Service_Territory'} workbook; replace it with the original .xlsx from eia.gov/electricity/data/eia861.`);
+  }
+  return parsed.rows.flatMap((p) => (p.row ? [p.row as T] : []));
+}
+
+const cache = new Map<string, EiaReference | null>();
+
+/** Reads the reference from `dir` (cached per directory and year); null when the files are not there. */
+export function loadEiaReference(dir = EIA_DIR, year = EIA_YEAR): EiaReference | null {
+  const key = `${path.resolve(dir)}|${year}`;
+  if (cache.has(key)) return cache.get(key) ?? null;
+  const files = findEiaFiles(dir, year);
+  const ref = files ? buildReference(year, files) : null;
+  cache.set(key, ref);
+  return ref;
+}
+
+function buildReference(year: number, files: EiaReference['files']): EiaReference {
+  const utilities = new Map<number, EiaUtility>();
+  const utility = (n: number, name: string): EiaUtility => {
+    let u = utilities.get(n);
+    if (!u) utilities.set(n, (u = { utility_number: n, utility_name: name, states: new Set(), customers: new Map(), counties: new Set() }));
+    return u;
+  };
+  for (const r of rowsOfKind<CustomersRow>(files.customers, 'customers')) {
+    if (r.utility_number === ADJUSTMENT) continue;
+    const u = utility(r.utility_number, r.utility_name);
+    u.states.add(r.state);
+    if (isWires(r)) u.customers.set(r.state, (u.customers.get(r.state) ?? 0) + r.customers);
+  }
+  for (const r of rowsOfKind<TerritoryRow>(files.territory, 'territory')) {
+    const u = utility(r.utility_number, r.utility_name);
+    u.states.add(r.state);
+    u.counties.add(r.fips);
+  }
+  return { year, files, utilities };
+}
+
+/** Customers EIA-861 gives the utilities `ids` in `states`; null when it gives none (e.g. Texas wires companies). */
+export function eiaCustomers(ref: EiaReference, ids: number[], states: string[]): number | null {
+  let sum = 0;
+  let found = false;
+  for (const id of ids) {
+    const u = ref.utilities.get(id);
+    for (const s of states) {
+      const n = u?.customers.get(s);
+      if (n !== undefined) {
+        sum += n;
+        found = true;
+      }
+    }
+  }
+  return found && sum > 0 ? sum : null;
+}
+
+/** The row's postal codes, from its `state` column (bad codes were reported by parseRegistry). */
+const rowStates = (row: CheckRow): string[] =>
+  row.source?.states ?? (row.record.state ?? '').split(/[;|\s]+/).flatMap((s) => findState(s)?.code ?? []);
+
+/** `eia_id` as numbers; the findings for malformed entries. */
+export function eiaIds(row: CheckRow): { ids: number[]; findings: Finding[] } {
+  const raw = (row.record.eia_id ?? '').split(/[;|\s]+/).filter(Boolean);
+  const bad = raw.filter((s) => !/^\d{1,6}$/.test(s));
+  const findings: Finding[] = bad.map((s) => ({ severity: 'error', column: 'eia_id', message: `\`${s}\` is not an EIA-861 utility number (digits, several separated by ;)` }));
+  return { ids: raw.filter((s) => !bad.includes(s)).map(Number), findings };
+}
+
+export function checkEia(row: CheckRow, eia: EiaReference | null, shipped: boolean): Finding[] {
+  const { ids, findings } = eiaIds(row);
+  if (ids.length === 0) {
+    if (row.record.connector === 'odin' || findings.length || !shipped) return findings;
+    return [{ severity: row.active ? 'error' : 'warning', column: 'eia_id', message: 'eia_id is empty; give the utility\'s EIA-861 Utility Number so coverage can count it' }];
+  }
+  if (!eia) return findings;
+  const known = ids.filter((id) => eia.utilities.has(id));
+  for (const id of ids.filter((i) => !known.includes(i))) findings.push({ severity: 'error', column: 'eia_id', message: `${id} is not a utility number in EIA-861 ${eia.year}` });
+  if (known.length === 0) return findings;
+  const names = known.map((id) => `${id} (${eia.utilities.get(id)?.utility_name})`).join(', ');
+  const eiaStates = new Set(known.flatMap((id) => [...(eia.utilities.get(id)?.states ?? [])]));
+  const states = rowStates(row);
+  const outside = states.filter((s) => !eiaStates.has(s));
+  if (outside.length) findings.push({ severity: 'error', column: 'state', message: `${outside.join(', ')} not among the states EIA-861 ${eia.year} gives ${names}: ${[...eiaStates].sort().join(', ')}` });
+  const inEia = states.filter((s) => eiaStates.has(s));
+  findings.push(...checkCustomers(row, eia.year, eiaCustomers(eia, known, inEia), names, inEia, shipped));
+  return findings;
+}
+
+export function checkCustomers(row: CheckRow, year: number, expected: number | null, names: string, states: string[], shipped: boolean): Finding[] {
+  const given = row.record.customers?.trim() ? Number(row.record.customers) : null;
+  const where = `EIA-861 ${year} for ${names} in ${states.join(', ') || 'the row\'s states'}`;
+  if (expected === null) {
+    // Texas wires companies: their customers are counted under the retailers that bill them.
+    return given === null ? [] : [{ severity: 'warning', column: 'customers', message: `${where} has no customer count (as for a Texas wires company), so customers is not checked` }];
+  }
+  if (given === null) return shipped ? [{ severity: 'warning', column: 'customers', message: `customers is empty; ${where}: ${expected.toLocaleString('en-US')}` }] : [];
+  if (!Number.isFinite(given)) return []; // parseRegistry reports a non-number
+  const off = (given - expected) / expected;
+  if (Math.abs(off) <= CUSTOMERS_TOLERANCE) return [];
+  const reason = row.record.status_reason?.trim();
+  const message = `${given.toLocaleString('en-US')} is ${Math.round(off * 100)} % from ${expected.toLocaleString('en-US')} (${where}; tolerance ±${CUSTOMERS_TOLERANCE * 100} %)`;
+  return [reason
+    ? { severity: 'warning', column: 'customers', message: `${message}, explained: ${reason}` }
+    : { severity: 'error', column: 'customers', message: `${message}; fix it or explain the difference in status_reason` }];
+}
+
+/** Counties a fixture produced outside the utility's EIA-861 service territory (a borrowed fixture shows here). */
+export function territoryFindings(row: CheckRow, counties: string[], eia: EiaReference | null): Finding[] {
+  const territory = new Set(eiaIds(row).ids.flatMap((id) => [...(eia?.utilities.get(id)?.counties ?? [])]));
+  if (territory.size === 0 || counties.length === 0) return [];
+  const outside = counties.filter((f) => !territory.has(f));
+  if (outside.length === 0) return [];
+  return [{ severity: 'warning', column: 'fixture', message: `${outside.length} of ${counties.length} counties from the fixture lie outside the utility's EIA-861 service territory (${outside.slice(0, 5).join(', ')}${outside.length > 5 ? ', …' : ''})` }];
+}

@@ -1,0 +1,108 @@
+// iFactor normalize: data.json gives the headline; each report's area tree gives counties (the first sibling group
+// that names counties) and, below them, municipalities/neighbourhoods as areas with their path.
+// Masking: a masked count shows `<N` and counts as 1, its lower bound (option `mask_floor`, default 5, for {masked}).
+import type { SourceDef } from '../registry.ts';
+import { addCounty, emptySnapshot, toIso, type AreaCount, type CountyCount, type Snapshot } from '../snapshot.ts';
+import { parseUpstream } from '../parse.ts';
+import { SourceError } from '../../errors.ts';
+import { readCount, readServed, type ReadCount } from './count.ts';
+import { countyLevel, isPlaceholder, nameOf } from './places.ts';
+import { parseReport, summarySchema, type IfactorArea, type IfactorRaw } from './schema.ts';
+import { normalizeThematic } from './thematic.ts';
+
+interface Walk {
+  snap: Snapshot;
+  counties: Map<string, CountyCount>;
+  states: string[];
+  floor: number;
+  /** ETR text → ISO: a storm repeats a few ETRs over thousands of areas, and Date.parse is the costly part */
+  etrs: Map<string, string | null>;
+}
+
+export function normalize(raw: unknown, source: SourceDef): Snapshot {
+  const r = (raw ?? {}) as IfactorRaw;
+  const floor = typeof source.options.mask_floor === 'number' ? source.options.mask_floor : 5;
+  const summary = r.summary === undefined || r.summary === null ? null : parseUpstream(summarySchema, r.summary, 'iFactor data.json').summaryFileData;
+  if (!Array.isArray(r.reports) && r.thematic === undefined) {
+    throw new SourceError('schema', 'iFactor raw value has neither `reports` (an array of report_*.json bodies) nor `thematic`; fetch returns {directory, summary, reports}');
+  }
+  const snap = r.thematic !== undefined && !r.reports?.length ? normalizeThematic(r.thematic, source, floor) : normalizeReports(r.reports ?? [], source, floor);
+  const headline = readCount(summary?.total_cust_a, floor);
+  if (headline) snap.customers_out = headline.out;
+  const served = readServed(summary?.total_cust_s);
+  if (served !== null) snap.customers_served = served;
+  snap.notice = noticeOf(summary?.page_mode);
+  return snap;
+}
+
+/** Counties and areas from every report; without data.json the headline is the sum of the report roots. */
+function normalizeReports(reports: unknown[], source: SourceDef, floor: number): Snapshot {
+  const w: Walk = { snap: emptySnapshot(source.utility), counties: new Map(), states: source.states, floor, etrs: new Map() };
+  let out = 0;
+  let served: number | null = 0;
+  for (const [i, body] of reports.entries()) {
+    const report = parseReport(body, `iFactor report ${i + 1} of ${reports.length}`);
+    for (const top of report.file_data.areas) {
+      out += readCount(top.cust_a, floor)?.out ?? 0;
+      const s = readServed(top.cust_s);
+      served = served === null || s === null ? null : served + s;
+    }
+    walkGroup(w, report.file_data.areas, []);
+  }
+  const snap = w.snap;
+  snap.counties = [...w.counties.values()].sort((a, b) => a.fips.localeCompare(b.fips));
+  snap.customers_out = out;
+  snap.customers_served = reports.length ? served : null;
+  snap.basis = snap.counties.length > 0 ? 'county' : 'utility_total';
+  return snap;
+}
+
+/** A sibling group above the county level: counties when every named node is one, else regions or unplaced towns. */
+function walkGroup(w: Walk, nodes: IfactorArea[], path: string[]): void {
+  const level = countyLevel(nodes, w.states);
+  for (const node of nodes) {
+    const name = nameOf(node);
+    const count = readCount(node.cust_a, w.floor);
+    if (!name) walkGroup(w, node.areas ?? [], path); // a report's nameless root
+    else if (level?.has(node)) {
+      const fips = level.get(node)!;
+      const children = node.areas ?? [];
+      const out = count?.out ?? children.reduce((s, c) => s + (readCount(c.cust_a, w.floor)?.out ?? 0), 0);
+      addCounty(w.counties, fips, out, readServed(node.cust_s));
+      walkAreas(w, children, [...path, name], fips);
+    } else if (node.areas?.length) walkGroup(w, node.areas, [...path, name]);
+    else {
+      if (count && !isPlaceholder(name)) w.snap.areas.push(areaOf(w, node, name, [...path, name], null, count));
+      if (count?.out) w.snap.unmatched.push([...path, name].join(' / '));
+    }
+  }
+}
+
+/** Everything below a county: areas with the county's FIPS. Placeholders are skipped (already in the county's count). */
+function walkAreas(w: Walk, nodes: IfactorArea[], path: string[], fips: string): void {
+  for (const node of nodes) {
+    const name = nameOf(node);
+    if (name && isPlaceholder(name)) continue;
+    const here = name ? [...path, name] : path;
+    const count = readCount(node.cust_a, w.floor);
+    if (name && count) w.snap.areas.push(areaOf(w, node, name, here, fips, count));
+    else if (name && node.cust_a !== undefined) w.snap.unmatched.push(`${here.join(' / ')} (unreadable count)`);
+    if (node.areas?.length) walkAreas(w, node.areas, here, fips);
+  }
+}
+
+function areaOf(w: Walk, node: IfactorArea, name: string, path: string[], fips: string | null, c: ReadCount): AreaCount {
+  let etr = node.etr ? w.etrs.get(node.etr) : null;
+  if (etr === undefined) w.etrs.set(node.etr!, (etr = toIso(node.etr)));
+  return {
+    fips, name, path, customers_out: c.out, out_display: c.display, out_lower: c.masked ? 1 : c.out, out_upper: c.upper,
+    masked: c.masked, customers_served: readServed(node.cust_s), etr, bbox: null,
+  };
+}
+
+/** A paused or redirected map publishes nothing new: say so, so a flat line is not read as "nothing changed". */
+function noticeOf(mode: { redirectURL?: string | null; pausePublish?: boolean | null } | null | undefined): string | null {
+  if (mode?.pausePublish) return 'The utility has paused publishing (data.json page_mode.pausePublish): these are the last figures it published.';
+  if (mode?.redirectURL) return `The utility's outage map redirects to ${mode.redirectURL}: these files may not be current.`;
+  return null;
+}

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { normalize } from './normalize.ts';
+import { sharedJson, sourceDef } from '../../../test/shared-data.ts';
+
+type Outage = { outageRecID: string; customersOutNow: number; outageEndTime: string | null; isPlanned?: boolean; outagePoint: { lat: number; lng: number } };
+type Group = { name: string; boundaries: Array<{ name: string; customersOutNow: number; customersServed: number }> };
+type Summary = { customersOutNow: number; customersServed: number };
+
+const dir = 'payloads/milsoft/flint-emc-';
+const outages = () => sharedJson(`${dir}outages-2026-10-10T1053Z.json`) as Outage[];
+const bounds = () => sharedJson(`${dir}boundaries-2026-10-10T1053Z.json`) as Group[];
+const summary = () => sharedJson(`${dir}outagesummary-2026-10-10T1053Z.json`) as Summary;
+const flint = sourceDef({ connector: 'milsoft' as never, utility: 'Flint Energies', states: ['GA'] });
+const sum = (xs: number[]) => xs.reduce((s, x) => s + x, 0);
+
+describe('milsoft normalize: Flint EMC outages.json (real)', () => {
+  it('sums the outage list to exactly the summary headline, the ended-but-out outage included', () => {
+    const list = outages();
+    const head = summary();
+    expect(list.length).toBeGreaterThan(0);
+    expect(sum(list.map((o) => o.customersOutNow))).toBe(head.customersOutNow); // the capture's own reconciliation
+    const snap = normalize({ summary: head, outages: list }, flint);
+    expect(snap.customers_out).toBe(head.customersOutNow);
+    expect(snap.customers_served).toBe(head.customersServed);
+    expect(snap.incidents).toHaveLength(list.length);
+    expect(sum(snap.incidents.map((i) => i.customers_out))).toBe(head.customersOutNow);
+    expect(sum(snap.counties.map((c) => c.customers_out))).toBe(head.customersOutNow);
+    expect(snap.unmatched).toEqual([]);
+    expect(snap.basis).toBe('county');
+    const ended = list.find((o) => o.outageEndTime !== null)!;
+    expect(snap.incidents.find((i) => i.id === ended.outageRecID)).toMatchObject({ customers_out: ended.customersOutNow, fips: expect.stringMatching(/^13\d{3}$/) });
+  });
+  it('places each outage by its point and reads the start time with its offset', () => {
+    const snap = normalize({ summary: null, outages: outages() }, flint);
+    expect(snap.incidents[0]).toMatchObject({
+      id: '2026-10-09-0272', customers_out: 2, etr: null, crew_status: null, cause: null,
+      started_at: '2026-10-10T03:37:00.000Z', lat: 32.55573702677305, lon: -84.80278972174179,
+    });
+    expect(snap.incidents.every((i) => i.fips !== null)).toBe(true);
+    expect(snap.counties.map((c) => c.fips)).toEqual([...snap.counties.map((c) => c.fips)].sort());
+    expect(snap.counties.every((c) => c.customers_served === null)).toBe(true);
+    expect(snap.customers_served).toBeNull();
+  });
+  it('keeps planned outages out of customers_out and incidents, and then does not trust the summary', () => {
+    const list = outages();
+    const planned = list[5];
+    planned.isPlanned = true;
+    const snap = normalize({ summary: summary(), outages: list }, flint);
+    expect(snap.customers_out).toBe(summary().customersOutNow - planned.customersOutNow);
+    expect(snap.incidents.some((i) => i.id === planned.outageRecID)).toBe(false);
+  });
+  it('drops restored records and reports a point outside every county', () => {
+    const list = outages().slice(0, 2);
+    list[0].customersOutNow = 0;
+    list[1].outagePoint = { lat: 0, lng: 0 };
+    const snap = normalize(list, flint); // the bare file, as the site serves it
+    expect(snap.incidents).toHaveLength(1);
+    expect(snap.incidents[0].fips).toBeNull();
+    expect(snap.unmatched).toEqual([`outage ${list[1].outageRecID} at 0,0`]);
+    expect(snap.counties).toEqual([]);
+  });
+});
+
+describe('milsoft normalize: Flint EMC boundaries.json (real)', () => {
+  it('reads the county layer; the headline comes from the summary, 18 above the county sum', () => {
+    const rows = bounds()[0].boundaries;
+    const used = rows.filter((b) => b.customersOutNow > 0 || b.customersServed > 0);
+    expect(used.length).toBeGreaterThan(0);
+    const snap = normalize({ summary: summary(), boundaries: bounds() }, flint);
+    expect(snap.counties).toHaveLength(used.length);
+    expect(sum(snap.counties.map((c) => c.customers_out))).toBe(sum(rows.map((b) => b.customersOutNow)));
+    expect(snap.customers_out).toBe(summary().customersOutNow);
+    expect(snap.customers_out! - sum(rows.map((b) => b.customersOutNow))).toBe(18);
+    expect(snap.customers_served).toBe(summary().customersServed);
+    expect(snap.counties.find((c) => c.fips === '13193')).toEqual({ fips: '13193', customers_out: 459, customers_served: 3132 }); // Macon
+    expect(snap.unmatched).toEqual([]);
+    expect(snap.basis).toBe('county');
+  });
+  it('without a summary, totals are the county sums', () => {
+    const rows = bounds()[0].boundaries;
+    const snap = normalize(bounds(), flint);
+    expect(snap.customers_out).toBe(sum(rows.map((b) => b.customersOutNow)));
+    expect(snap.customers_served).toBe(sum(rows.map((b) => b.customersServed)));
+  });
+  it('reports a county it cannot place, and tries every state of the source', () => {
+    const groups = [{ name: 'Counties', nameField: 'NAME', boundaries: [{ name: 'Atlantis', customersOutNow: 3, customersServed: 9 }, { name: 'Russell', customersAffected: 4, customersServed: 10 }] }];
+    const snap = normalize(groups, sourceDef({ connector: 'milsoft' as never, states: ['GA', 'AL'] }));
+    expect(snap.unmatched).toEqual(['Atlantis']);
+    expect(snap.counties).toEqual([{ fips: '01113', customers_out: 4, customers_served: 10 }]);
+  });
+  it('a feed without a county layer is a total from the summary, or a config error without one', () => {
+    const groups = [{ name: 'Substations', nameField: 'SUB', boundaries: [{ name: 'North', customersOutNow: 3, customersServed: 9 }] }];
+    const snap = normalize({ summary: { customersOutNow: 3, customersServed: 9 }, boundaries: groups }, flint);
+    expect(snap).toMatchObject({ basis: 'utility_total', customers_out: 3, customers_served: 9, counties: [] });
+    expect(() => normalize(groups, flint)).toThrow(/no county layer \(layers: Substations\)/);
+  });
+});
+
+describe('milsoft normalize: other shapes', () => {
+  it('reads the GVEA {summary, outages} pair (Milsoft-style, Alaska)', () => {
+    const raw = sharedJson('payloads/gvea/outages.json') as { summary: Summary; outages: Outage[] };
+    const snap = normalize(raw, sourceDef({ connector: 'milsoft' as never, states: ['AK'] }));
+    expect(snap.customers_out).toBe(raw.summary.customersOutNow);
+    expect(snap.customers_served).toBe(raw.summary.customersServed);
+    expect(snap.incidents.map((i) => i.id)).toEqual(raw.outages.map((o) => o.outageRecID));
+    expect(snap.counties).toEqual([{ fips: '02090', customers_out: sum(raw.outages.map((o) => o.customersOutNow)), customers_served: null }]);
+  });
+  it('skips unused polygons in the hand-made boundaries sample (parsing only)', () => {
+    const snap = normalize(sharedJson('payloads/milsoft/boundaries.json'), sourceDef({ connector: 'milsoft' as never, states: ['SC', 'GA'] }));
+    expect(snap.unmatched).toEqual([]); // "Empty" has 0 out and 0 served
+    expect(snap.counties).toEqual([{ fips: '13193', customers_out: 0, customers_served: 3120 }, { fips: '45039', customers_out: 4, customers_served: 41797 }]);
+  });
+  it('ignores a summary that is not the summary shape', () => {
+    const snap = normalize({ summary: '<html>', outages: outages() }, flint);
+    expect(snap.customers_out).toBe(summary().customersOutNow);
+    expect(snap.customers_served).toBeNull();
+  });
+  it('rejects another vendor shape', () => {
+    expect(() => normalize({ hello: 1 }, flint)).toThrow(/neither `boundaries` nor `outages`/);
+    expect(() => normalize([{ id: 1, nbrOut: 'x' }, 5], flint)).toThrow(/Milsoft outages.json has an unexpected shape: 1/);
+  });
+});
