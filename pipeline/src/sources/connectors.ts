@@ -11,6 +11,9 @@ import * as outageentry from './outageentry/index.ts';
 import * as datacapable from './datacapable/index.ts';
 import * as ifactor from './ifactor/index.ts';
 import * as omap from './omap/index.ts';
+import * as pacificorp from './pacificorp/index.ts';
+import * as smartc from './smartc/index.ts';
+import * as wec from './wec/index.ts';
 
 export function connectorFor(name: ConnectorName): Connector {
   switch (name) {
@@ -24,6 +27,9 @@ export function connectorFor(name: ConnectorName): Connector {
     case 'datacapable': return datacapable;
     case 'ifactor': return ifactor;
     case 'omap': return omap;
+    case 'pacificorp': return pacificorp;
+    case 'smartc': return smartc;
+    case 'wec': return wec;
     default: {
       const never: never = name;
       throw new Error(`No connector named \`${String(never)}\``);

@@ -29,13 +29,19 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => {
-  server.closeAllConnections();
-  server.close();
+const clients: HttpClient[] = [];
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  server?.closeAllConnections();
+  server?.close();
 });
 
 describe('HttpClient', () => {
-  const client = () => new HttpClient({ bodyTimeoutMs: 300, connectTimeoutMs: 300, maxBytes: 1000 });
+  const client = () => {
+    const c = new HttpClient({ bodyTimeoutMs: 300, connectTimeoutMs: 300, maxBytes: 1000 });
+    clients.push(c);
+    return c;
+  };
   const view = () => client().forSource();
 
   it('fetches JSON', async () => {

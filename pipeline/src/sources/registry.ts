@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { UsageError } from '../errors.ts';
 import { findState } from '../geo/states.ts';
 
-export const CONNECTORS = ['kubra', 'nisc', 'arcgis', 'odin', 'fpl', 'milsoft', 'outageentry', 'datacapable', 'ifactor', 'omap'] as const;
+export const CONNECTORS = ['kubra', 'nisc', 'arcgis', 'odin', 'fpl', 'milsoft', 'outageentry', 'datacapable', 'ifactor', 'omap', 'pacificorp', 'smartc', 'wec'] as const;
 export type ConnectorName = (typeof CONNECTORS)[number];
 export const REQUIRED_COLUMNS = ['id', 'utility', 'state', 'connector', 'url', 'interval_min', 'tier'] as const;
 /** `status` of a row: only active rows are polled; gated (needs credentials) and disabled rows say why in status_reason. */

@@ -6,13 +6,17 @@ const kubra = (over = {}) => sourceDef({ connector: 'kubra', utility: 'Dominion 
 
 describe('kubra normalize', () => {
   it('reads every top-level region of the real Dominion county report, not only the first', () => {
-    const raw = sharedJson('payloads/kubra/dominion-report.json') as { file_data: { areas: Array<{ name: string; areas: Array<{ cust_a: { val: number } }> }>; totals: { cust_a: { val: number }; cust_s: number } } };
+    const raw = sharedJson('payloads/kubra/dominion-report.json') as { file_data: { areas: Array<{ name: string; areas: Array<{ cust_a: { val: number }; cust_s: number }> }>; totals: { cust_a: { val: number }; cust_s: number } } };
     const snap = normalize({ report: raw }, kubra());
     const states = new Set(snap.counties.map((c) => c.fips.slice(0, 2)));
     expect(states.has('37')).toBe(true); // North Carolina (first region)
     expect(states.has('51')).toBe(true); // Virginia (a later region)
-    const perCounty = raw.file_data.areas.flatMap((s) => s.areas).reduce((s, c) => s + (c.cust_a?.val ?? 0), 0);
-    expect(snap.counties.reduce((s, c) => s + c.customers_out, 0) + 0).toBeLessThanOrEqual(perCounty);
+    // every leaf of every region is a distinct county (or independent city) that is placed, none dropped
+    const leaves = raw.file_data.areas.flatMap((s) => s.areas);
+    expect(snap.unmatched).toEqual([]);
+    expect(snap.counties.length).toBe(leaves.length);
+    expect(snap.counties.reduce((s, c) => s + c.customers_out, 0)).toBe(leaves.reduce((s, c) => s + c.cust_a.val, 0));
+    expect(snap.counties.reduce((s, c) => s + (c.customers_served ?? 0), 0)).toBe(leaves.reduce((s, c) => s + c.cust_s, 0));
     expect(snap.customers_out).toBe(raw.file_data.totals.cust_a.val);
     expect(snap.customers_served).toBe(raw.file_data.totals.cust_s);
     expect(snap.basis).toBe('county');

@@ -5,7 +5,7 @@ import { addCounty, emptySnapshot, toCount, type CountyCount, type Incident, typ
 import { parseUpstream } from '../parse.ts';
 import { loadAtlas } from '../../geo/counties.ts';
 import { markersAnswerSchema, type OutageEntryMarker } from './schema.ts';
-import { parseLocal, zoneFor } from './local-time.ts';
+import { parseLocal, zoneFor } from '../local-time.ts';
 
 /** A coordinate sent as text ("38.494") or number; null for blanks, junk and the 0,0 placeholder. */
 function coordinate(v: unknown, limit: number): number | null {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseLocal, zoneFor } from './local-time.ts';
-import { SourceError } from '../../errors.ts';
+import { SourceError } from '../errors.ts';
 
 const ref = Date.UTC(2026, 5, 29, 12); // 2026-06-29, a Monday
 

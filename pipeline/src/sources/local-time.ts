@@ -1,5 +1,5 @@
-// OutageEntry prints times as local wall-clock text without a zone (some without a year): read them in the utility's zone.
-import { SourceError } from '../../errors.ts';
+// Vendors print times as local wall-clock text without a zone (some without a year): read them in the utility's zone.
+import { SourceError } from '../errors.ts';
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];

@@ -1,0 +1,79 @@
+// ServiceAPI normalize (OPPD): events are incidents placed by point (else by their county name); the county list
+// view gives the counties when fetched, the account count gives customers served.
+import type { SourceDef } from '../registry.ts';
+import { addCounty, emptySnapshot, toCount, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
+import { parseUpstream } from '../parse.ts';
+import { SourceError } from '../../errors.ts';
+import { loadAtlas, type CountyAtlas } from '../../geo/counties.ts';
+import { zoneFor } from '../local-time.ts';
+import { serviceSchema, type ServiceEvent, type ServiceRaw } from './schema.ts';
+import { coordinate, localIso, matchIn, offsetIso } from './places.ts';
+
+const textOrNull = (v: string | null | undefined) => (v && v.trim() && v.trim() !== 'NA' ? v.trim() : null);
+
+/** An answer whose envelope says error is a failed poll, not "no outages". */
+function checkStatus(name: string, answer: { status?: { error?: boolean | null; message?: string | null } | null } | null | undefined): void {
+  if (answer?.status?.error) throw new SourceError('bad_body', `SmartC ServiceAPI ${name} answered an error: ${answer.status.message ?? '(no message)'}; check the url in the registry`);
+}
+
+export function normalizeService(raw: unknown, source: SourceDef): Snapshot {
+  const data = parseUpstream(serviceSchema, raw, 'SmartC ServiceAPI answers');
+  checkStatus('alloutages', data.events);
+  checkStatus('AllOutagesListView', data.counties);
+  checkStatus('Account/Count', data.accounts);
+  const zone = zoneFor(source.states, source.options.time_zone);
+  const atlas = loadAtlas();
+  const snap = emptySnapshot(source.utility);
+  const counties = new Map<string, CountyCount>();
+  const list = data.counties?.data ?? null;
+  const unplaced = { n: 0, out: 0 };
+  for (const e of data.events.data ?? []) {
+    const incident = incidentOf(e, source.states, zone, atlas, snap.unmatched);
+    snap.incidents.push(incident);
+    if (list || incident.customers_out === 0) continue;
+    if (incident.fips) addCounty(counties, incident.fips, incident.customers_out, null);
+    else {
+      unplaced.n += 1;
+      unplaced.out += incident.customers_out;
+    }
+  }
+  if (unplaced.n) snap.unmatched.push(`${unplaced.n} event(s) not placed in a county (${unplaced.out} customers out)`);
+  if (list) listCounties(list, source.states, counties, snap.unmatched);
+  snap.counties = [...counties.values()].sort((a, b) => a.fips.localeCompare(b.fips));
+  snap.customers_out = snap.incidents.reduce((s, i) => s + i.customers_out, 0);
+  snap.customers_served = toCount(data.accounts?.data?.count);
+  const placed = list !== null || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips !== null);
+  snap.basis = placed ? 'county' : 'outage_only';
+  return snap;
+}
+
+function incidentOf(e: ServiceEvent, states: string[], zone: string, atlas: CountyAtlas, unmatched: string[]): Incident {
+  const lat = coordinate(e.lat, 90);
+  const lon = coordinate(e.lon, 180);
+  const point = lat !== null && lon !== null;
+  let fips = point ? atlas.locate(lon, lat) ?? null : null;
+  // `location` is the county name (locationType 1); it places an event whose point is missing or offshore.
+  const name = e.location?.trim();
+  if (!fips && name) {
+    fips = matchIn(states, name) ?? null;
+    if (!fips) unmatched.push(name);
+  }
+  return {
+    id: String(e.incidentId), fips, customers_out: toCount(e.affectedCount) ?? 0,
+    // restorationTime when it carries a zone; else OutageAttribute1, the local ETR text the map shows ("Wed, 10/07/2026, 11:00 AM").
+    etr: offsetIso(e.restorationTime) ?? localIso(e.extension?.OutageAttribute1, zone),
+    // startTime ("10/07/2026 08:52:53") states no zone, and the same API prints lastUpdateTime in UTC: not guessed.
+    crew_status: textOrNull(e.crewStatus), cause: null, started_at: null,
+    lat: point ? lat : null, lon: point ? lon : null, city: null,
+  };
+}
+
+/** The county list view's rows, matched in the row's states; names that match no county are reported. */
+function listCounties(rows: NonNullable<NonNullable<ServiceRaw['counties']>['data']>, states: string[], counties: Map<string, CountyCount>, unmatched: string[]): void {
+  for (const r of rows) {
+    const fips = matchIn(states, r.location);
+    const out = toCount(r.affectedCount) ?? 0;
+    if (!fips) unmatched.push(r.location);
+    else if (out > 0) addCounty(counties, fips, out, null);
+  }
+}

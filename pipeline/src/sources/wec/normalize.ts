@@ -1,0 +1,99 @@
+// WEC normalize: each event is an incident placed by its point; its customers go to counties slice by slice (one
+// event can span several counties), and a county's served count is CountyCusts as published (constant per county).
+import type { SourceDef } from '../registry.ts';
+import { emptySnapshot, toCount, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
+import { parseUpstream } from '../parse.ts';
+import { matchCounty } from '../../geo/match.ts';
+import { loadAtlas, type CountyAtlas } from '../../geo/counties.ts';
+import { zoneFor } from '../local-time.ts';
+import { rawSchema, type WecEvent, type WecSlice } from './schema.ts';
+import { timeReader } from './times.ts';
+
+/** No planned flag was seen in the feed; a cause or crew status that says "planned" is taken as one. */
+export const isPlanned = (e: WecEvent) => [e.Cause, e.CrewStatus].some((v) => typeof v === 'string' && /(^|[^a-z])planned/i.test(v));
+const textOrNull = (v: string | null | undefined) => (v && v.trim() ? v.trim() : null);
+
+export function normalize(raw: unknown, source: SourceDef): Snapshot {
+  // A bare array (the answer saved from the browser) is the same without a date: its times stay null.
+  const data = parseUpstream(rawSchema, Array.isArray(raw) ? { events: raw } : raw, 'WEC OutageEventJSON answer');
+  const refMs = data.captured_at ? Date.parse(data.captured_at) : NaN;
+  const zone = zoneFor(source.states, source.options.time_zone);
+  const timeOf = timeReader(zone, Number.isNaN(refMs) ? null : refMs);
+  const atlas = loadAtlas();
+  const countyOf = countyMatcher(source.states);
+  const snap = emptySnapshot(source.utility);
+  const counties = new Map<string, CountyCount>();
+  const unmatched = new Set<string>();
+  const ids = new Set<string>();
+  const lost = { n: 0, out: 0 };
+  for (const e of data.events) {
+    if (isPlanned(e)) continue;
+    const incident = incidentOf(e, atlas, ids, timeOf);
+    snap.incidents.push(incident);
+    for (const s of e.Slices ?? []) {
+      const out = toCount(s.AffectedCusts) ?? 0;
+      const name = s.County?.trim();
+      const fips = name ? countyOf(name, incident.fips, unmatched) : undefined;
+      if (fips) addSlice(counties, fips, out, toCount(s.CountyCusts));
+      else if (out > 0) {
+        lost.n += 1;
+        lost.out += out;
+      }
+    }
+  }
+  if (lost.n) snap.unmatched.push(`${lost.n} slice(s) not placed in a county (${lost.out} customers out)`);
+  snap.unmatched.push(...unmatched);
+  snap.counties = [...counties.values()].sort((a, b) => a.fips.localeCompare(b.fips));
+  snap.customers_out = snap.incidents.reduce((s, i) => s + i.customers_out, 0);
+  snap.basis = counties.size > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips) ? 'county' : 'outage_only';
+  return snap;
+}
+
+/** Sums a slice's customers out into its county; served is the county's own figure, so it is set, never summed. */
+function addSlice(counties: Map<string, CountyCount>, fips: string, out: number, served: number | null): void {
+  const row = counties.get(fips);
+  if (!row) counties.set(fips, { fips, customers_out: out, customers_served: served });
+  else {
+    row.customers_out += out;
+    row.customers_served ??= served;
+  }
+}
+
+/**
+ * Slice county names ("fond du lac") carry no state. A name found in one of the row's states is that county; a name
+ * in several (Iron, Menominee: WI and MI) is the one the event's point lies in, else reported, never guessed.
+ */
+function countyMatcher(states: string[]) {
+  const candidates = new Map<string, string[]>();
+  return (name: string, pointFips: string | null, unmatched: Set<string>): string | undefined => {
+    let found = candidates.get(name);
+    if (!found) candidates.set(name, (found = [...new Set(states.map((s) => matchCounty(s, name)).filter((f): f is string => !!f))]));
+    if (found.length === 1) return found[0];
+    if (pointFips && found.includes(pointFips)) return pointFips;
+    unmatched.add(found.length === 0 ? name : `${name} (in ${states.join(' and ')}; the point does not say which)`);
+    return undefined;
+  };
+}
+
+function incidentOf(e: WecEvent, atlas: CountyAtlas, ids: Set<string>, timeOf: (t: string | null | undefined) => string | null): Incident {
+  const lat = e.Latitude ?? null;
+  const lon = e.Longitude ?? null;
+  const point = lat !== null && lon !== null && Math.abs(lat) <= 90 && Math.abs(lon) <= 180 && !(lat === 0 && lon === 0);
+  let out = 0;
+  let largest: WecSlice | null = null;
+  for (const s of e.Slices ?? []) {
+    const n = toCount(s.AffectedCusts) ?? 0;
+    out += n;
+    if (!largest || n > (toCount(largest.AffectedCusts) ?? 0)) largest = s;
+  }
+  // The feed has no event ids: the point and the off time stay put while an outage lasts.
+  const base = `${lat},${lon}@${e.OffTime ?? ''}`;
+  let id = base;
+  for (let k = 2; ids.has(id); k += 1) id = `${base}#${k}`;
+  ids.add(id);
+  return {
+    id, fips: point ? atlas.locate(lon, lat) ?? null : null, customers_out: out,
+    etr: timeOf(e.ETR), crew_status: textOrNull(e.CrewStatus), cause: textOrNull(e.Cause), started_at: timeOf(e.OffTime),
+    lat: point ? lat : null, lon: point ? lon : null, city: textOrNull(largest?.City),
+  };
+}
