@@ -3,6 +3,7 @@ import type { Clock } from './clock.ts';
 import { SourceError } from './errors.ts';
 import { HttpClient, sourceHeaders, type HttpOptions } from './sources/http.ts';
 import { connectorFor } from './sources/connectors.ts';
+import { quarantine } from './sources/quarantine.ts';
 import type { SourceDef } from './sources/registry.ts';
 import { Db } from './state/db.ts';
 import { snapshotHash, syncSources, writeOutcomes, type PollOutcome } from './state/store.ts';
@@ -12,6 +13,7 @@ import { computeLive, recordFrame, type LiveState } from './state/rollup.ts';
 import { observe, type CycleContext } from './state/observe.ts';
 import { evaluateCycle, type EventRow } from './state/events.ts';
 import { loadCountyModel } from './geo/county-model.ts';
+import { loadAtlas } from './geo/counties.ts';
 import { countyModel } from './history/import.ts';
 import { countyHistories } from './history/derive.ts';
 import type { History } from './publish/county-profile.ts';
@@ -81,6 +83,8 @@ export class Pipeline {
   private constructor(private readonly opts: PipelineOptions, readonly db: Db, readonly http: HttpClient) {}
 
   static async open(opts: PipelineOptions): Promise<Pipeline> {
+    // The county atlas takes seconds to build: build it before any request is in flight, so no deadline runs meanwhile.
+    loadAtlas();
     const db = await Db.open(opts.stateDir);
     await syncSources(db, opts.sources);
     const http = new HttpClient(opts.http);
@@ -163,7 +167,7 @@ export class Pipeline {
       if (http.allNotModified && prev?.snapshot_hash && this.known.has(source.id)) {
         return { ...base, ms: Date.now() - t0, ok: true, reason: null, message: null, snapshot: this.known.get(source.id)!, hash: prev.snapshot_hash, requests: http.requests };
       }
-      const snapshot = connector.normalize(raw, source);
+      const snapshot = quarantine(connector.normalize(raw, source), source);
       const hash = snapshotHash(snapshot);
       this.known.set(source.id, snapshot);
       return { ...base, ms: Date.now() - t0, ok: true, reason: null, message: null, snapshot, hash, changed: hash !== prev?.snapshot_hash, requests: http.requests };

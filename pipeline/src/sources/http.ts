@@ -21,13 +21,19 @@ export interface HttpOptions {
 
 export const DEFAULT_USER_AGENT = 'outage-data/0.1 (+https://github.com/outage-data/outage-data; open data, polite polling)';
 
+const envInt = (name: string, fallback: number): number => {
+  const v = Number(process.env[name]);
+  return Number.isInteger(v) && v > 0 ? v : fallback;
+};
+
+/** Defaults; each can be set in the environment (documented in the README's HTTP polling section). */
 export const DEFAULT_HTTP: HttpOptions = {
   connectTimeoutMs: 10_000,
   bodyTimeoutMs: 20_000,
-  requestDeadlineMs: 30_000,
-  sourceDeadlineMs: 90_000,
+  requestDeadlineMs: envInt('OUTAGE_REQUEST_DEADLINE_MS', 30_000),
+  sourceDeadlineMs: envInt('OUTAGE_SOURCE_DEADLINE_MS', 90_000),
   maxBytes: 20 * 1024 * 1024,
-  perHostConcurrency: 2,
+  perHostConcurrency: envInt('OUTAGE_HOST_CONCURRENCY', 2),
   perHostPerSecond: 5,
   userAgent: process.env.OUTAGE_USER_AGENT || DEFAULT_USER_AGENT,
 };
