@@ -1,10 +1,9 @@
 // `outage simulate`: the source simulator on its own (for the benchmark, or to point `outage poll` at it).
 import type { Command } from 'commander';
-import fs from 'node:fs';
-import path from 'node:path';
 import { addCommonOptions, clockFor, log, parseCommon } from './common.ts';
 import { manualClock } from '../clock.ts';
 import { Simulator } from '../simulator/server.ts';
+import { writeFileAtomic } from '../publish/atomic-write.ts';
 
 export function register(program: Command): void {
   addCommonOptions(program.command('simulate').description('run the SIMULATED source simulator alone and write its registry'))
@@ -22,9 +21,7 @@ export function register(program: Command): void {
         epoch: cfg.now ? new Date(cfg.now.getTime() - 8 * 3_600_000) : undefined, setClock: frozen ? (at) => frozen.set(at) : undefined,
       });
       const url = await sim.start();
-      fs.mkdirSync(path.dirname(cfg.sources), { recursive: true });
-      fs.writeFileSync(`${cfg.sources}.tmp`, sim.registryCsv());
-      fs.renameSync(`${cfg.sources}.tmp`, cfg.sources);
+      writeFileAtomic(cfg.sources, sim.registryCsv());
       process.stdout.write(`${JSON.stringify({ url, registry: cfg.sources, sources: sim.utilities.length })}\n`);
       log(`SIMULATED sources at ${url}; registry written to ${cfg.sources}. Ctrl-C to stop.`);
       await new Promise<void>((resolve) => {

@@ -1,6 +1,6 @@
 // `outage start`: the embedded default — the source simulator, the polling pipeline and the local server together.
 import type { Command } from 'commander';
-import fs, { mkdirSync, writeFileSync, renameSync } from 'node:fs';
+import fs, { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { addCommonOptions, clockFor, log, parseCommon } from './common.ts';
 import { Simulator } from '../simulator/server.ts';
@@ -68,6 +68,7 @@ async function loadHistoryDir(pipeline: Pipeline, known: HistoryFile[]): Promise
 
 /** Politeness limits are for real utility hosts; the loopback simulator is one host serving every source. */
 import { LOOPBACK_HTTP } from '../sources/http.ts';
+import { writeFileAtomic } from '../publish/atomic-write.ts';
 export { LOOPBACK_HTTP };
 
 export function register(program: Command): void {
@@ -86,8 +87,7 @@ export function register(program: Command): void {
       const csv = sim.registryCsv();
       mkdirSync(cfg.state, { recursive: true });
       const registryFile = path.join(cfg.state, 'simulated-sources.csv');
-      writeFileSync(`${registryFile}.tmp`, csv);
-      renameSync(`${registryFile}.tmp`, registryFile);
+      writeFileAtomic(registryFile, csv);
       const { sources } = parseRegistry(csv);
       log(`simulator: ${sources.length} SIMULATED sources at ${sim.baseUrl} (registry: ${registryFile})`);
       const progress = progressReporter('polling');

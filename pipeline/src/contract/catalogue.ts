@@ -1,6 +1,7 @@
 // The catalogue: every public URL, declared once. The file writer, the local server, the host config, the
 // OpenAPI document and the docs all derive from this list. spec: Endpoints.
 import { EVENTS_TOP } from './report-columns.ts';
+import type { Deprecation } from './v1-headers.ts';
 
 export type Format = 'json' | 'csv' | 'geojson' | 'txt' | 'rss' | 'atom' | 'feedjson' | 'png';
 export type CacheClass = 'live' | 'history' | 'static';
@@ -28,6 +29,8 @@ export interface Endpoint {
   functionParams?: QueryParam[];
   /** values of the `table` query parameter: a prebuilt file each; the first is served when `table` is absent */
   tables?: readonly string[];
+  /** still answered, with Deprecation/Sunset headers and `deprecated: true` in OpenAPI, until the sunset */
+  deprecated?: Deprecation;
 }
 
 export const TIMELINE_DEFAULT_HOURS = 24;
@@ -244,6 +247,8 @@ export interface FunctionEndpoint {
   /** needs `Authorization: Bearer <API key>` */
   auth?: boolean;
   query?: QueryParam[];
+  /** as on Endpoint: Deprecation/Sunset headers and `deprecated: true` until the sunset */
+  deprecated?: Deprecation;
 }
 
 const RULE_NOTE = 'Another account\'s rule answers 404, as an unknown one does.';

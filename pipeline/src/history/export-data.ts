@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Db } from '../state/db.ts';
 import type { Reports, Row } from './reports.ts';
 import { COLUMN_DOCS, REPORT_COLUMNS, columnSchema } from '../contract/report-columns.ts';
+import { writeFileAtomic } from '../publish/atomic-write.ts';
 
 type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'datetime';
 export interface TableSpec {
@@ -146,7 +147,6 @@ export async function exportData(db: Db, dir: string, meta: { simulated: boolean
     ],
     resources,
   };
-  fs.writeFileSync(path.join(dir, 'datapackage.json.tmp'), `${JSON.stringify(pkg, null, 2)}\n`);
-  fs.renameSync(path.join(dir, 'datapackage.json.tmp'), path.join(dir, 'datapackage.json'));
+  writeFileAtomic(path.join(dir, 'datapackage.json'), `${JSON.stringify(pkg, null, 2)}\n`);
   return counts;
 }

@@ -7,6 +7,8 @@ import { EMISSION } from '../contract/events.ts';
 import { REPORT_FIRST_YEAR } from '../history/reports.ts';
 import { REPORT_RULES } from './reports.ts';
 import { ACCOUNT_SCHEMAS, ACCOUNTS_DESCRIPTION, webhooksSection } from '../accounts/openapi.ts';
+import { checkDeprecation, DEPRECATION_NOTICE_DAYS, type Deprecation } from '../contract/v1-headers.ts';
+import { limitClass, rateLimitsFromEnv, type LimitClass } from '../serve/rate-limit.ts';
 
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } });
 
@@ -17,6 +19,30 @@ const commonHeaders = {
   ETag: { description: 'Content hash; send If-None-Match for a 304.', schema: { type: 'string' } },
   'Cache-Control': { description: 'Short for live data, long for history.', schema: { type: 'string' } },
 };
+
+const DEPRECATION_HEADERS = {
+  Deprecation: { description: 'RFC 9745: when this operation was deprecated, as `@<unix seconds>`.', schema: { type: 'string' } },
+  Sunset: { description: 'RFC 8594: the HTTP-date after which it may stop answering.', schema: { type: 'string' } },
+  Link: { description: '`<…>; rel="deprecation"`: where the replacement is documented.', schema: { type: 'string' } },
+};
+
+/** `deprecated: true` and the note, for an operation whose catalogue entry is deprecated (dates checked here). */
+function deprecation(id: string, d: Deprecation | undefined): { deprecated?: true; note: string } {
+  if (!d) return { note: '' };
+  checkDeprecation(id, d);
+  return { deprecated: true, note: ` **Deprecated** since ${d.since.slice(0, 10)}; answers until ${d.sunset.slice(0, 10)}. Replacement: ${d.link}.` };
+}
+
+/** spec: Limits — the 429 of the function layer's per-client token buckets (documented defaults, env-configurable). */
+const LIMIT_DEFAULTS = rateLimitsFromEnv({});
+function rateLimitResponse(cls: LimitClass, extra = '') {
+  const b = LIMIT_DEFAULTS[cls];
+  return {
+    description: `\`rate_limited\`: more than ${b.perMinute} ${cls === 'query' ? 'filtered queries' : 'account requests'} a minute (bursts of ${b.burst}) from this client, by default; wait \`Retry-After\` seconds.${extra}`,
+    headers: { 'Retry-After': { description: 'Whole seconds until the next request is allowed.', schema: { type: 'integer', minimum: 1 } } },
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+  };
+}
 
 function operation(e: Endpoint) {
   const params: Array<Record<string, unknown>> = [];
@@ -33,8 +59,9 @@ function operation(e: Endpoint) {
     const type = CONTENT_TYPE[f].split(';')[0];
     content[type] = f === 'png' ? { schema: { type: 'string', contentMediaType: 'image/png' } } : f === 'geojson' ? { schema: { type: 'object', description: 'RFC 7946 FeatureCollection with a `metadata` member (generated, url, title, count, notice).' } } : f === 'json' || f === 'feedjson' ? { schema: e.schema === 'OpenApiDocument' ? { type: 'object' } : { $ref: `#/components/schemas/${e.schema}` } } : { schema: { type: 'string' } };
   }
+  const dep = deprecation(e.id, e.deprecated);
   const responses: Record<string, unknown> = {
-    200: { description: `${e.summary}. Cache-Control: \`${CACHE_CONTROL[e.cache]}\`.`, headers: commonHeaders, content },
+    200: { description: `${e.summary}. Cache-Control: \`${CACHE_CONTROL[e.cache]}\`.`, headers: dep.deprecated ? { ...commonHeaders, ...DEPRECATION_HEADERS } : commonHeaders, content },
     304: { description: 'Not modified (If-None-Match matched the ETag).' },
     405: errorResponse('Method not allowed; the Allow header lists the allowed methods.'),
   };
@@ -51,32 +78,38 @@ function operation(e: Endpoint) {
     responses[400] = errorResponse('A query parameter is invalid (the body names it and the allowed values): unknown `kind`, non-numeric `min_customers`, `limit` over the maximum, malformed `since`, unknown `utility`, or a cursor this API did not issue (`invalid_cursor`).');
   }
   if (e.functionParams?.some((p) => p.name === 'after')) responses[410] = errorResponse('The cursor points before the oldest retained event (`cursor_expired`); restart from first_cursor or use `since`.');
-  return { operationId: e.id.replace(/\./g, '_'), summary: e.summary, description: e.description, tags: [e.path.split('/')[3] ?? 'meta'], parameters: params, responses };
+  const cls = limitClass(e.id);
+  if (cls) responses[429] = rateLimitResponse(cls, ' Only query-filtered requests count; the prebuilt unfiltered files are not limited.');
+  return { operationId: e.id.replace(/\./g, '_'), summary: e.summary, description: e.description + dep.note, tags: [e.path.split('/')[3] ?? 'meta'], ...(dep.deprecated ? { deprecated: true } : {}), parameters: params, responses };
 }
 
 export function buildOpenApi(simulated: boolean): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const e of CATALOGUE) paths[e.path] = { get: operation(e), options: { summary: 'CORS preflight', operationId: `${e.id.replace(/\./g, '_')}_preflight`, responses: { 204: { description: 'Allowed methods and headers.' } } } };
+  for (const e of CATALOGUE) paths[e.path] = { get: operation(e), options: { summary: 'CORS preflight', operationId: `${e.id.replace(/\./g, '_')}_preflight`, ...(e.deprecated ? { deprecated: true } : {}), responses: { 204: { description: 'Allowed methods and headers.' } } } };
   for (const f of FUNCTION_ENDPOINTS) {
     const params = [
       ...[...f.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } })),
       ...(f.query ?? []).map((q) => ({ name: q.name, in: 'query', required: false, description: q.description, schema: q.schema })),
     ];
+    const dep = deprecation(f.id, f.deprecated);
+    const headers = dep.deprecated ? { headers: DEPRECATION_HEADERS } : {};
     const responses: Record<string, unknown> = {
-      [f.status]: f.schema ? { description: f.summary, content: { 'application/json': { schema: { $ref: `#/components/schemas/${f.schema}` } } } } : { description: f.summary },
+      [f.status]: f.schema ? { description: f.summary, ...headers, content: { 'application/json': { schema: { $ref: `#/components/schemas/${f.schema}` } } } } : { description: f.summary, ...headers },
     };
     if (f.id !== 'alerts.subscribe') {
       responses[400] = errorResponse('Invalid input: the body names the parameter (`invalid_body`, `invalid_email`, `invalid_code`, `invalid_scope`, `unsafe_url`, `invalid_parameter`).');
       if (f.auth) responses[401] = errorResponse('Missing, unknown or revoked API key (`unauthorized`).');
       if (f.path.includes('{id}')) responses[404] = errorResponse('No such rule, key or channel in this account (`unknown_rule`, `unknown_key`, `unknown_channel`) — also for another account\'s.');
       if (f.id === 'rules.create' || f.id === 'rules.update') responses[403] = errorResponse('`forbidden_scope`: watch on a state or utility scope, or too many watched counties.');
-      if (f.id === 'accounts.create') responses[429] = errorResponse('`rate_limited`: a code was sent to this address less than a minute ago.');
+      const cls = limitClass(f.id);
+      if (cls) responses[429] = rateLimitResponse(cls, f.id === 'accounts.create' ? ' Also when a code was sent to this address less than a minute ago.' : '');
       responses[503] = errorResponse('`accounts_unavailable`: no account database on this deployment.');
     }
     paths[f.path] = {
       ...(paths[f.path] ?? {}),
       [f.method.toLowerCase()]: {
-        operationId: f.id.replace(/\./g, '_'), summary: f.summary, description: f.description, tags: [f.id.split('.')[0] === 'alerts' ? 'alerts' : 'accounts'],
+        operationId: f.id.replace(/\./g, '_'), summary: f.summary, description: f.description + dep.note, tags: [f.id.split('.')[0] === 'alerts' ? 'alerts' : 'accounts'],
+        ...(dep.deprecated ? { deprecated: true } : {}),
         ...(f.auth ? { security: [{ apiKey: [] }] } : {}), parameters: params,
         ...(f.body ? { requestBody: { required: f.id !== 'keys.create' && f.id !== 'rules.rotate', content: { 'application/json': { schema: { $ref: `#/components/schemas/${f.body}` } } } } } : {}),
         responses,
@@ -95,6 +128,8 @@ export function buildOpenApi(simulated: boolean): Record<string, unknown> {
         '', '**Denominator.** County percentages use max(customers the feeds publish, modelled county customers). `pct_out` is null when that is smaller than the outage, never clamped.',
         '', `**Polling.** Each source polls on its own interval_min; it is hardened (a third of the interval, at least 2 minutes) while its utility has ≥ ${HARDEN_AT_PCT} % out. A source is stale when its last successful fetch is older than max(20, 2 × interval_min + 5) minutes. A utility at or above ${MAJOR_EVENT_PCT} % out is on the major-event line.`,
         '', '**Versioning.** v1 is additive-only; breaking changes are announced at least 90 days ahead and ship under a new version. Every v1 response carries X-Request-Id, X-API-Version: 1 and X-Data-Notice.',
+        '', `**Deprecation.** An operation due to go is marked \`deprecated: true\` here at least ${DEPRECATION_NOTICE_DAYS} days before its sunset, and every response of it carries \`Deprecation\` (RFC 9745, \`@<unix seconds>\`), \`Sunset\` (RFC 8594, an HTTP-date) and \`Link: <…>; rel="deprecation"\` naming the replacement. It keeps answering until the sunset.`,
+        '', `**Rate limits.** The function layer (query-filtered requests; the account endpoints) allows each client, by default, ${LIMIT_DEFAULTS.query.perMinute} filtered queries a minute in bursts of ${LIMIT_DEFAULTS.query.burst}, and ${LIMIT_DEFAULTS.account.perMinute} account requests a minute in bursts of ${LIMIT_DEFAULTS.account.burst} (a deployment may configure others); past that it answers 429 \`rate_limited\` with \`Retry-After\`. Prebuilt files (every request without a filter) are not limited.`,
         '', '**CORS.** `Access-Control-Allow-Origin: *`; OPTIONS preflight answers 204.',
         '', '**Events.** Kinds and when each is emitted (thresholds are in customers out; hysteresis keeps a noisy feed from flooding the stream):',
         ...Object.entries(EMISSION).map(([k, v]) => `- \`${k}\`: ${v}`),

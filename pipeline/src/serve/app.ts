@@ -1,8 +1,7 @@
 // The local server and function layer as one Hono app: serves the prebuilt tree exactly as the CDN config does
 // (routing from the catalogue) and answers what a file cannot: filtered queries, errors, the 410.
 import { Hono, type Context } from 'hono';
-import { randomUUID } from 'node:crypto';
-import { CACHE_CONTROL, CATALOGUE, CONTENT_TYPE, TIMELINE_DEFAULT_HOURS, TIMELINE_MAX_HOURS, type Format } from '../contract/catalogue.ts';
+import { CACHE_CONTROL, CATALOGUE, CONTENT_TYPE, FUNCTION_ENDPOINTS, TIMELINE_DEFAULT_HOURS, TIMELINE_MAX_HOURS, type Format } from '../contract/catalogue.ts';
 import { fileFor, matchFunction, matchRoute } from '../contract/urls.ts';
 import { ApiError, badFips, badFormat, badParam, badTable, errorEnvelope, methodNotAllowed, notFound, unknownCounty } from '../contract/errors.ts';
 import { checkReportPath, reportFallback } from './reports-fn.ts';
@@ -19,6 +18,8 @@ import { EVENTS_DEFAULT_LIMIT, EVENTS_MAX_LIMIT, FEED_DEFAULT_LIMIT, FEED_MAX_LI
 import { atomFeed, jsonFeed, rssFeed } from '../publish/feeds.ts';
 import { INDEX_FILE } from '../publish/events.ts';
 import { countyChart, countyDetail, countyProfileFallback } from './county-detail-fn.ts';
+import { deprecationHeaders, EXPOSE_HEADERS, isV1Path, requestId, type Deprecation } from '../contract/v1-headers.ts';
+import { clientOf, limitClass, rateLimited, rateLimitsFromEnv, TokenBuckets, type LimitClass, type RateLimitConfig } from './rate-limit.ts';
 
 const ALLOW_HEADERS = 'Content-Type, Authorization, If-None-Match';
 
@@ -27,6 +28,8 @@ export interface AppOptions {
   clock?: () => Date;
   /** the account service behind the account, key and rule endpoints (503 `accounts_unavailable` without it) */
   accounts?: AccountService;
+  /** per-client limits of the function layer (default: the RATE_LIMIT_* environment, see rate-limit.ts) */
+  rateLimits?: RateLimitConfig;
 }
 
 /** How a request resolves: a prebuilt file, or a function handler. Shared with the host-config agreement test. */
@@ -62,15 +65,26 @@ export function createApp(opts: AppOptions): Hono {
   const events = new PublishedEvents(tree);
   const app = new Hono();
   const notice = () => dataNotice(tree.current()?.simulated ?? false);
+  const limits = opts.rateLimits ?? rateLimitsFromEnv(process.env);
+  const clock = opts.clock ?? (() => new Date());
+  const buckets = { query: new TokenBuckets(limits.query, () => clock().getTime()), account: new TokenBuckets(limits.account, () => clock().getTime()) };
+  const spend = (c: Context, cls: LimitClass) => {
+    const client = clientOf(c, limits.clientHeader);
+    const wait = client === null ? 0 : buckets[cls].take(client);
+    if (wait > 0) throw rateLimited(cls, wait, limits[cls]);
+  };
 
   app.use('*', async (c, next) => {
     await next();
     c.header('Access-Control-Allow-Origin', '*');
-    c.header('Access-Control-Expose-Headers', 'ETag, X-Request-Id, X-API-Version, X-Data-Notice');
-    if (c.req.path.startsWith('/api/v1') || c.req.path.startsWith('/feeds/') || c.req.path === '/llms.txt') {
-      c.header('X-Request-Id', randomUUID());
+    c.header('Access-Control-Expose-Headers', EXPOSE_HEADERS);
+    if (isV1Path(c.req.path)) {
+      // spec: Versioning. The edge middleware forwards the id it put on the response; locally it is made here.
+      c.header('X-Request-Id', requestId(c.req.header('X-Request-Id')));
       c.header('X-API-Version', '1');
       c.header('X-Data-Notice', notice());
+      const deprecated = deprecationOf(c.req.method, c.req.path);
+      if (deprecated) for (const [k, v] of Object.entries(deprecationHeaders(deprecated))) c.header(k, v);
     }
   });
 
@@ -97,6 +111,8 @@ export function createApp(opts: AppOptions): Hono {
     const r = resolve(method, url.pathname, url.searchParams);
     if (r.kind === 'error') throw r.error;
     if (r.kind === 'redirect') return c.redirect(r.location, 308);
+    const cls = r.kind === 'function' ? limitClass(r.id) : null;
+    if (cls) spend(c, cls);
     if (r.kind === 'function' && ACCOUNT_IDS.has(r.id)) return accountRoute(c, r.id, matchFunction(url.pathname)[0].params, opts.accounts);
     if (r.kind === 'function') return runFunction(c, r.id, url, tree, events);
     const file = tree.read(r.file);
@@ -114,6 +130,7 @@ export function createApp(opts: AppOptions): Hono {
     c.header('Content-Type', CONTENT_TYPE[r.format]);
     c.header('Cache-Control', CACHE_CONTROL[e.cache]);
     c.header('ETag', file.etag);
+    if (file.generatedAt) c.header('Last-Modified', new Date(file.generatedAt).toUTCString());
     c.header('Vary', 'Accept-Encoding');
     if (c.req.header('If-None-Match') === file.etag) return c.body(null, 304);
     if (method === 'HEAD') return c.body(null, 200);
@@ -126,6 +143,16 @@ function sendError(c: Context, e: ApiError) {
   for (const [k, v] of Object.entries(e.headers)) c.header(k, v);
   c.header('Cache-Control', 'no-store');
   return c.json(errorEnvelope(e.body), e.body.status as 400);
+}
+
+const ANY_DEPRECATED = [...CATALOGUE, ...FUNCTION_ENDPOINTS].some((e) => e.deprecated);
+
+/** The deprecation of the entry this request addresses (a function route's only for its own method). */
+function deprecationOf(method: string, pathname: string): Deprecation | undefined {
+  if (!ANY_DEPRECATED) return undefined;
+  const fns = matchFunction(pathname);
+  if (fns.length) return fns.find((f) => f.fn.method === method)?.fn.deprecated;
+  return matchRoute(pathname)?.endpoint.deprecated;
 }
 
 const DETAIL_IDS = new Set(['live.county.areas', 'live.county.incidents', 'live.county.alerts']);

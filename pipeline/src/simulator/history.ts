@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Db } from '../state/db.ts';
 import { loadAtlas } from '../geo/counties.ts';
 import { STATES } from '../geo/states.ts';
+import { atomicTarget } from '../publish/atomic-write.ts';
 
 export interface HistoryPlan {
   seed: number;
@@ -37,6 +38,7 @@ export async function writeSimulatedHistory(db: Db, dir: string, model: Map<stri
     files.push(file);
     if (fs.existsSync(file)) continue;
     const total = year >= 2024 ? ', customers AS total_customers' : '';
+    const target = atomicTarget(file);
     // Episodes: a start time in the year, a length of 1–48 intervals, a peak share rising then decaying.
     await db.run(`COPY (
       WITH ep AS (
@@ -52,8 +54,8 @@ export async function writeSimulatedHistory(db: Db, dir: string, model: Map<stri
       FROM ep, range(48) s(j)
       WHERE s.j < len AND year(t0 + to_minutes((s.j * 15)::BIGINT)) = ${year}
       ORDER BY fips_code, run_start_time
-    ) TO '${file}.tmp' (FORMAT csv, HEADER true)`);
-    fs.renameSync(`${file}.tmp`, file);
+    ) TO '${target.tmp}' (FORMAT csv, HEADER true)`);
+    target.commit();
   }
   return files;
 }

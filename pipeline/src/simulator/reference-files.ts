@@ -9,6 +9,7 @@ import { loadAtlas } from '../geo/counties.ts';
 import { STATES } from '../geo/states.ts';
 import { MONTHS } from '../history/spreadsheet.ts';
 import { unit } from './random.ts';
+import { writeFileAtomic } from '../publish/atomic-write.ts';
 
 const NERC: Record<string, string> = { TX: 'TRE', FL: 'FRCC', CA: 'WECC', WA: 'WECC', OR: 'WECC', NY: 'NPCC', MA: 'NPCC' };
 const EVENT_TYPES: Array<[string, string]> = [
@@ -21,9 +22,7 @@ const EVENT_TYPES: Array<[string, string]> = [
 ];
 
 function writeAtomic(file: string, wb: XLSX.WorkBook, bookType: XLSX.BookType): void {
-  const body = XLSX.write(wb, { type: 'buffer', bookType }) as Buffer;
-  fs.writeFileSync(`${file}.tmp`, body);
-  fs.renameSync(`${file}.tmp`, file);
+  writeFileAtomic(file, XLSX.write(wb, { type: 'buffer', bookType }) as Buffer);
 }
 
 const mdY = (d: Date) => `${String(d.getUTCMonth() + 1).padStart(2, '0')}/${String(d.getUTCDate()).padStart(2, '0')}/${d.getUTCFullYear()}`;

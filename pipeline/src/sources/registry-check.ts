@@ -55,7 +55,7 @@ export const URL_SHAPES: Record<ConnectorName, RegExp> & Record<string, RegExp> 
   ifactor: /^https:\/\/[^/]+\/resources\/data\/external\/interval_generation_data(\/metadata\.json)?\/?$/,
   omap: /^https:\/\/[^/]+\/OMAP\/api\/Omap\/Outage\/Tabular(\?opco=[A-Z]+)?$/,
   pacificorp: /^https:\/\/www\.(pacificpower|rockymountainpower)\.net\/etc\/pcorp\/datafiles\/outagemap\/map(\{ST\}|[A-Z]{2})\.json$/,
-  smartc: /^https:\/\/[a-z0-9-]+\.smartcmobile\.com\/WidgetAPI\/Outage\/\w+(\?.*)?$/,
+  smartc: /^https:\/\/([a-z0-9-]+\.smartcmobile\.com\/WidgetAPI\/Outage\/\w+(\?.*)?|[^/]+\/.*\/outage\/alloutages\/\d+\/\d+(\/\w+)?(\?.*)?)$/i,
   wec: /^https:\/\/[^/]+\/outagesummary\/view\/OutageEventJSON$/,
 };
 
@@ -107,6 +107,20 @@ export function checkStatus(row: CheckRow, shipped: boolean): Finding[] {
   return [];
 }
 
+/**
+ * Recorded scraper bundles (see ../shared/data/README.md) combine several upstream responses in one file; this is how
+ * each becomes the raw value its connector's fetch returns. A saved probe directory needs none of this.
+ */
+const BUNDLES: Partial<Record<ConnectorName, (doc: Record<string, unknown>) => unknown>> = {
+  datacapable: (d) => d.reports ?? d,
+  smartc: (d) => d.reports ?? d,
+  ifactor: (d) => (d.nyc ? { directory: 'recorded', summary: d.summary, reports: [d.nyc, d.westchester].filter(Boolean) } : d),
+  pacificorp: (d) => (d.states ? d : 'outages' in d ? { states: [{ state: 'UT', map: d, list: d }] } : d),
+};
+
+const rawOf = (connector: ConnectorName, doc: unknown) =>
+  doc && typeof doc === 'object' && !Array.isArray(doc) && BUNDLES[connector] ? BUNDLES[connector]!(doc as Record<string, unknown>) : doc;
+
 /** The default fixture parser: one JSON document through the row's connector (parsed files are shared by rows). */
 export function jsonFixtureParser(): FixtureParser {
   const docs = new Map<string, unknown>();
@@ -122,7 +136,7 @@ export function jsonFixtureParser(): FixtureParser {
       docs.set(file, raw);
     }
     try {
-      const snap = connectorFor(row.source.connector).normalize(raw, row.source);
+      const snap = connectorFor(row.source.connector).normalize(rawOf(row.source.connector, raw), row.source);
       return { ok: true, message: `${snap.counties.length} counties`, counties: snap.counties.map((c) => c.fips) };
     } catch (err) {
       return { ok: false, message: `the ${row.source.connector} connector cannot read ${row.record.fixture}: ${(err as Error).message.split('\n')[0]}` };

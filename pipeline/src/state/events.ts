@@ -70,7 +70,7 @@ export async function evaluateCycle(db: Db, observations: Observation[], ctx: Cy
     if (!st?.last_success_at) continue;
     const f = freshness(s, st, now);
     const ev = freshnessEvent(known.get(s.id) ?? null, f, {
-      scope: 'utility', key: s.utility, fips: null, state: s.states[0], utility: s.utility, area: null, source_id: s.id,
+      scope: 'utility', key: s.utility, fips: null, state: s.states.join(';'), utility: s.utility, area: null, source_id: s.id,
       customers_out: st.customers_out ?? 0, customers: st.customers_served ?? s.customers, pct_out: null, etr: null,
     });
     if (ev) drafts.push({ ...ev, customers_out: null });
