@@ -15,8 +15,11 @@ export interface CommonConfig {
   baseUrl: string;
 }
 
+/** The shipped registry of real utility feeds (see data/sources.md). */
+export const SHIPPED_REGISTRY = 'data/sources.csv';
+
 const schema = z.object({
-  sources: z.string().default('sources.csv'),
+  sources: z.string().default(SHIPPED_REGISTRY),
   out: z.string().default('public'),
   state: z.string().default('state'),
   now: z.string().optional(),
@@ -24,9 +27,10 @@ const schema = z.object({
   baseUrl: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:8787'),
 });
 
-export function addCommonOptions(cmd: Command): Command {
+/** `sourcesDefault`: `simulate` writes its registry to --sources, so it must not default to the shipped one. */
+export function addCommonOptions(cmd: Command, sourcesDefault = SHIPPED_REGISTRY): Command {
   return cmd
-    .addOption(new Option('--sources <file>', 'source registry CSV').default('sources.csv'))
+    .addOption(new Option('--sources <file>', 'source registry CSV').default(sourcesDefault))
     .addOption(new Option('--out <dir>', 'directory the prebuilt tree is published into').default('public'))
     .addOption(new Option('--state <dir>', 'directory of the DuckDB state database').default('state'))
     .addOption(new Option('--now <iso>', 'injected clock: the instant every time-based rule uses (ISO-8601)'))

@@ -6,7 +6,7 @@ import { Simulator } from '../simulator/server.ts';
 import { writeFileAtomic } from '../publish/atomic-write.ts';
 
 export function register(program: Command): void {
-  addCommonOptions(program.command('simulate').description('run the SIMULATED source simulator alone and write its registry'))
+  addCommonOptions(program.command('simulate').description('run the SIMULATED source simulator alone and write its registry'), 'simulated-sources.csv')
     .option('--port <n>', 'port on 127.0.0.1 (0 picks a free one)', '0')
     .option('--seed <n>', 'storm seed', '1')
     .option('--sim-sources <n>', 'about how many sources to simulate', '120')

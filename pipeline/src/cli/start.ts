@@ -2,7 +2,9 @@
 import type { Command } from 'commander';
 import fs, { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { addCommonOptions, clockFor, log, parseCommon } from './common.ts';
+import { addCommonOptions, clockFor, loadSources, log, parseCommon, type CommonConfig } from './common.ts';
+import type { Clock } from '../clock.ts';
+import type { SourceDef } from '../sources/registry.ts';
 import { Simulator } from '../simulator/server.ts';
 import { parseRegistry } from '../sources/registry.ts';
 import { Pipeline, formatSummary } from '../pipeline.ts';
@@ -71,39 +73,62 @@ import { LOOPBACK_HTTP } from '../sources/http.ts';
 import { writeFileAtomic } from '../publish/atomic-write.ts';
 export { LOOPBACK_HTTP };
 
+/** The registry `start` polls: the built-in simulator's (default), or with `--live` the shipped registry of real feeds. */
+async function sourcesFor(raw: Record<string, unknown>, cfg: CommonConfig, clock: Clock): Promise<{ sources: SourceDef[]; sim: Simulator | null }> {
+  if (raw.live) {
+    const sources = loadSources(cfg.sources, log);
+    log(`live: ${sources.length} real sources from ${cfg.sources} (state ${cfg.state}, tree ${cfg.out})`);
+    return { sources, sim: null };
+  }
+  const sim = new Simulator({ clock, seed: Number(raw.seed), sources: Number(raw.simSources) });
+  await sim.start();
+  const csv = sim.registryCsv();
+  const registryFile = path.join(cfg.state, 'simulated-sources.csv');
+  writeFileAtomic(registryFile, csv);
+  const { sources } = parseRegistry(csv);
+  log(`simulator: ${sources.length} SIMULATED sources at ${sim.baseUrl} (registry: ${registryFile})`);
+  return { sources, sim };
+}
+
+/** `--live` keeps its own state and tree unless told otherwise, so simulated and real data never mix. */
+function liveDirs(raw: Record<string, unknown>, cmd: Command): void {
+  if (!raw.live) return;
+  if (cmd.getOptionValueSource('state') !== 'cli') raw.state = 'state-live';
+  if (cmd.getOptionValueSource('out') !== 'cli') raw.out = 'public-live';
+}
+
 export function register(program: Command): void {
-  addCommonOptions(program.command('start').description('run the simulator, the pipeline and the local server together (the embedded default)'))
+  addCommonOptions(program.command('start').description('run the simulator, the pipeline and the local server together (the embedded default); --live polls the real utility feeds instead'))
+    .option('--live', 'poll the real utility feeds of the shipped registry (data/sources.csv) instead of the simulator')
     .option('--port <n>', 'port of the local server', '8787')
     .option('--seed <n>', 'simulator seed (a different storm track per seed)', '1')
     .option('--sim-sources <n>', 'about how many simulated sources to create', '120')
     .option('--no-history', 'do not generate and import the SIMULATED decade of history')
     .option('--history-dir <dir>', 'import the real history files in this directory instead of the SIMULATED decade')
-    .action(async (raw: Record<string, unknown>) => {
+    .action(async (raw: Record<string, unknown>, cmd: Command) => {
+      liveDirs(raw, cmd);
       const cfg = parseCommon(raw);
       const realHistory = typeof raw.historyDir === 'string' ? historyFiles(path.resolve(raw.historyDir)) : null;
       const clock = clockFor(cfg, false);
-      const sim = new Simulator({ clock, seed: Number(raw.seed), sources: Number(raw.simSources) });
-      await sim.start();
-      const csv = sim.registryCsv();
       mkdirSync(cfg.state, { recursive: true });
-      const registryFile = path.join(cfg.state, 'simulated-sources.csv');
-      writeFileAtomic(registryFile, csv);
-      const { sources } = parseRegistry(csv);
-      log(`simulator: ${sources.length} SIMULATED sources at ${sim.baseUrl} (registry: ${registryFile})`);
+      const { sources, sim } = await sourcesFor(raw, cfg, clock);
+      const live = sim === null;
       const progress = progressReporter('polling');
       const baseUrl = raw.baseUrl === 'http://127.0.0.1:8787' ? `http://127.0.0.1:${raw.port}` : cfg.baseUrl;
       // The pipeline first: its state lock keeps a second process away from the embedded account database too.
       let accounts: AccountsRuntime | null = null;
-      const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock, simulated: true, http: LOOPBACK_HTTP, baseUrl, onProgress: progress.onProgress, watchedCounties: () => accounts?.watched ?? new Set() });
+      const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock, simulated: !live, http: live ? undefined : LOOPBACK_HTTP, baseUrl, onProgress: progress.onProgress, watchedCounties: () => accounts?.watched ?? new Set() });
       accounts = await AccountsRuntime.open({ stateDir: cfg.state, outDir: cfg.out, baseUrl, clock, log });
       await accounts.attach(pipeline.db);
+      // Simulated history beside real feeds would mislead: --live imports only --history-dir.
       if (realHistory) await loadHistoryDir(pipeline, realHistory);
-      else if (raw.history !== false) await loadSimulatedHistory(pipeline, cfg.state);
+      else if (raw.history !== false && !live) await loadSimulatedHistory(pipeline, cfg.state);
       const first = await pipeline.cycle({ all: true });
       progress.stop();
       log(formatSummary(first));
       const server = await startServer({ outDir: cfg.out, port: Number(raw.port), accounts: accounts.service });
-      process.stdout.write(`\nUS Power Outage Data (SIMULATED storm) is running at ${server.url}/\n  live map: ${server.url}/api/v1/live/map\n  Ctrl-C to stop.\n\n`);
+      const what = live ? `live, ${sources.length} real utility feeds` : 'SIMULATED storm';
+      process.stdout.write(`\nUS Power Outage Data (${what}) is running at ${server.url}/\n  live map: ${server.url}/api/v1/live/map\n  Ctrl-C to stop.\n\n`);
       // The report tables after the server is up (the live map does not wait for them); only when history changed —
       // at national scale that is ~200,000 files, about a minute on first start.
       const hs = await publishHistoryIfChanged(pipeline.db, cfg.out, { now: clock() }).catch((err: Error) => { log(`history: report tables not published: ${err.message}`); return null; });
@@ -119,7 +144,7 @@ export function register(program: Command): void {
         await server.close();
         await pipeline.close();
         await accounts.close();
-        await sim.stop();
+        await sim?.stop();
       }
     });
 }
