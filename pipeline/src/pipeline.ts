@@ -14,6 +14,7 @@ import { observe, type CycleContext } from './state/observe.ts';
 import { evaluateCycle, type EventRow } from './state/events.ts';
 import { loadCountyModel } from './geo/county-model.ts';
 import { loadAtlas } from './geo/counties.ts';
+import { prunePolls, sourceHealth, type SourceHealth } from './state/health.ts';
 import { countyModel } from './history/import.ts';
 import { countyHistories } from './history/derive.ts';
 import type { History } from './publish/county-profile.ts';
@@ -226,8 +227,18 @@ export class Pipeline {
     for (const r of await this.db.all<{ fips: string; at: string; n: number }>('SELECT fips, frame_at AS "at", customers_out AS n FROM county_frames WHERE frame_at > ? ORDER BY fips, frame_at', [new Date(now.getTime() - 24 * 3_600_000).toISOString()])) {
       (countySeries[r.fips] ??= []).push([r.at, r.n]);
     }
-    const stats = await publishLive(writer, { live, sources: this.opts.sources, statuses, frames, simulated: this.opts.simulated, now, totalCustomers: total, db: this.db, baseUrl: this.opts.baseUrl ?? DEFAULT_BASE_URL, histories, mcc, countySeries, renderCharts });
+    const stats = await publishLive(writer, { live, sources: this.opts.sources, statuses, frames, simulated: this.opts.simulated, now, totalCustomers: total, db: this.db, baseUrl: this.opts.baseUrl ?? DEFAULT_BASE_URL, histories, mcc, countySeries, renderCharts, health: await this.health(statuses, now) });
     return { stats, countiesOut: live.national.counties_out, customersOut: live.national.customers_out };
+  }
+
+  private healthCache: { at: number; health: Map<string, SourceHealth> } | null = null;
+
+  /** Source health over 24 h and 7 days, recomputed at most every 15 minutes (its windows move slowly). */
+  private async health(statuses: Map<string, SourceStatus>, now: Date): Promise<Map<string, SourceHealth>> {
+    if (this.healthCache && now.getTime() - this.healthCache.at < 15 * 60_000 && now.getTime() >= this.healthCache.at) return this.healthCache.health;
+    await prunePolls(this.db, now);
+    this.healthCache = { at: now.getTime(), health: await sourceHealth(this.db, this.opts.sources, statuses, now) };
+    return this.healthCache.health;
   }
 
   private historyCache: { version: string; histories: Map<string, History>; mcc: Set<string> } | null = null;

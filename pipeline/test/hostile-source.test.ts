@@ -47,6 +47,14 @@ describe('poll --once beside hostile sources', () => {
     // The ArcGIS reader takes a negative count as no count (0 out); quarantine catches what a connector passes on.
     expect(reasons).toEqual({ good: null, sentinel: 'implausible_value', negative: null, drip: 'timeout' });
   });
+  it('publishes each source\'s health over 24 h and 7 days, also in `outage sources`', async () => {
+    const byId = Object.fromEntries((data('live/sources.json').sources as Array<{ id: string; health: { last_24h: { polls: number; success_rate: number } } }>).map((s) => [s.id, s.health.last_24h]));
+    expect(byId.good).toMatchObject({ polls: 1, success_rate: 1 });
+    expect(byId.sentinel).toMatchObject({ polls: 1, success_rate: 0 });
+    const listed = await runCli([BIN, 'sources', '--json', '--sources', path.join(tmp.dir, 'sources.csv'), '--state', path.join(tmp.dir, 'state')], {});
+    const rows = JSON.parse(listed.stdout) as Array<{ id: string; health: { last_7d: { polls: number; success_rate: number } } }>;
+    expect(rows.find((r) => r.id === 'drip')?.health.last_7d).toMatchObject({ polls: 1, success_rate: 0 });
+  });
   it('publishes nothing absurd', () => {
     const map = data('live/map.json') as Record<string, [number, number | null, number, number, number]>;
     for (const [k, [n, pct, , band]] of Object.entries(map)) {

@@ -2,7 +2,8 @@
 import type { Command } from 'commander';
 import { addCommonOptions, clockFor, loadSources, log, parseCommon } from './common.ts';
 import { Db } from '../state/db.ts';
-import { loadStatuses } from '../state/status.ts';
+import { loadStatuses, type SourceStatus } from '../state/status.ts';
+import { sourceHealth, type SourceHealth } from '../state/health.ts';
 import { freshness } from '../sources/scheduler.ts';
 import { registerCheck } from './sources-check.ts';
 
@@ -13,10 +14,12 @@ export function register(program: Command): void {
       const cfg = parseCommon(raw);
       const registry = loadSources(cfg.sources, log);
       const now = clockFor(cfg, true)();
-      let statuses = new Map<string, Awaited<ReturnType<typeof loadStatuses>> extends Map<string, infer V> ? V : never>();
+      let statuses = new Map<string, SourceStatus>();
+      let health = new Map<string, SourceHealth>();
       try {
         const db = await Db.open(cfg.state);
         statuses = await loadStatuses(db);
+        health = await sourceHealth(db, registry, statuses, now);
         db.close();
       } catch (err) {
         log(`(no live status: ${(err as Error).message.split('\n')[0]})`);
@@ -27,13 +30,18 @@ export function register(program: Command): void {
           id: s.id, utility: s.utility, connector: s.connector, tier: s.tier, interval_min: s.interval_min,
           freshness: st ? freshness(s, st, now) : 'never polled', last_success_at: st?.last_success_at ?? null,
           next_due_at: st?.next_due_at ?? null, customers_out: st?.customers_out ?? null, last_error: st?.last_error ?? null,
+          health: health.get(s.id) ?? null,
         };
       });
       if (raw.json) {
         process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
         return;
       }
-      console.table(rows.map((r) => ({ ...r, last_error: r.last_error?.slice(0, 60) ?? '' })));
+      const pct = (v: number | null | undefined) => (v === null || v === undefined ? '' : `${Math.round(v * 100)} %`);
+      console.table(rows.map(({ health: h, ...r }) => ({
+        ...r, last_error: r.last_error?.slice(0, 60) ?? '', ok_24h: pct(h?.last_24h.success_rate), median_ms_24h: h?.last_24h.median_fetch_ms ?? '',
+        stale_min_24h: h?.last_24h.minutes_stale ?? '', ok_7d: pct(h?.last_7d.success_rate), stale_min_7d: h?.last_7d.minutes_stale ?? '',
+      })));
     });
   registerCheck(sources);
 }

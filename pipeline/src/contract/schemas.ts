@@ -22,6 +22,7 @@ const envMeta = (inner: Record<string, unknown>) => ({
 });
 const env = (inner: Record<string, unknown>) => ({ type: 'object', required: ['data'], additionalProperties: false, properties: { data: inner } });
 const obj = (props: Record<string, unknown>, required = Object.keys(props)) => ({ type: 'object', required, properties: props });
+const HEALTH_WINDOW = obj({ polls: int, success_rate: { type: ['number', 'null'], minimum: 0, maximum: 1 }, median_fetch_ms: nullableInt, minutes_stale: int });
 
 const stateLive = obj({
   state: stateCode, fips: { type: 'string', pattern: '^\\d{2}$' }, name: { type: 'string' }, customers_out: int,
@@ -77,6 +78,7 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
         last_success_at: nullableTime, freshness: { type: 'string', enum: ['fresh', 'stale'] },
         stale_after_min: { type: 'integer', description: 'Minutes after last_success_at at which the source is stale: max(20, 2 × interval_min + 5), on the published (effective) interval_min.' },
         stale_after: { ...nullableTime, description: 'When the source becomes (or became) stale: last_success_at + stale_after_min; null before its first success. A client can compare it with the current time.' },
+        health: { type: ['object', 'null'], description: 'Source health over time, from the poll log: the share of polls that succeeded, the median poll time (fetch + normalise) and the minutes the source was stale (by the stale rule on its published interval), over the last 24 hours and 7 days. Recomputed at most every 15 minutes; null before the first computation.', properties: { last_24h: HEALTH_WINDOW, last_7d: HEALTH_WINDOW }, required: ['last_24h', 'last_7d'] },
         last_error: { type: ['object', 'null'], properties: { reason: { type: 'string' }, message: { type: 'string' } } },
         consecutive_failures: int, coverage: { type: ['string', 'null'], enum: ['county', 'utility_total', 'outage_only', null] },
         unit: { type: ['string', 'null'], enum: ['customers', 'meters', null] }, notice: { type: ['string', 'null'] },

@@ -2,6 +2,7 @@
 import type { SourceDef } from '../sources/registry.ts';
 import type { CountyLive, LiveState } from '../state/rollup.ts';
 import type { SourceStatus } from '../state/status.ts';
+import type { SourceHealth } from '../state/health.ts';
 import { freshness, publishedInterval, staleAfterFor, staleAt, utilityPct } from '../sources/scheduler.ts';
 import { band, pctOut } from '../state/rules.ts';
 import { stateByFips } from '../geo/states.ts';
@@ -69,7 +70,7 @@ export function timelineDoc(rows: FrameRow[], hours = TIMELINE_DEFAULT_HOURS) {
   };
 }
 
-export function sourcesDoc(sources: SourceDef[], statuses: Map<string, SourceStatus>, totalCustomers: number, now: Date) {
+export function sourcesDoc(sources: SourceDef[], statuses: Map<string, SourceStatus>, totalCustomers: number, now: Date, health: Map<string, SourceHealth> = new Map()) {
   const list = sources.map((s) => {
     const st = statuses.get(s.id);
     return {
@@ -82,7 +83,7 @@ export function sourcesDoc(sources: SourceDef[], statuses: Map<string, SourceSta
       consecutive_failures: st?.consecutive_failures ?? 0,
       coverage: st?.basis ?? null, unit: st?.unit ?? null, notice: st?.notice ?? null,
       customers_out: st?.customers_out ?? null, customers_served: st?.customers_served ?? s.customers ?? null,
-      pct_out: utilityPct(s, st), unmatched_names: st?.unmatched ?? 0,
+      pct_out: utilityPct(s, st), unmatched_names: st?.unmatched ?? 0, health: health.get(s.id) ?? null,
     };
   });
   const classes = { county: { customers: 0, utilities: 0 }, utility_total: { customers: 0, utilities: 0 }, outage_only: { customers: 0, utilities: 0 } };

@@ -16,6 +16,7 @@ import { publishCountyProfiles, type History } from './county-profile.ts';
 import { renderChart } from './charts.ts';
 import { decadeSpec, monthlySpec } from './chart-specs.ts';
 import type { Db } from '../state/db.ts';
+import type { SourceHealth } from '../state/health.ts';
 
 /** Internal (never mirrored or routed): every stored frame, for the function layer's other `hours` values. */
 export const FRAMES_FILE = 'api/v1/live/_timeline-frames.json';
@@ -38,6 +39,8 @@ export interface PublishInput {
   renderCharts?: boolean;
   /** last 24 h of 15-minute readings of the counties out, behind the live charts */
   countySeries: Record<string, Array<[string, number]>>;
+  /** each source's success rate, fetch time and stale minutes over 24 h and 7 days */
+  health: Map<string, SourceHealth>;
 }
 
 /** Internal (never mirrored or routed): the counties' last-24-hour series the function layer draws live charts from. */
@@ -72,7 +75,7 @@ export async function publishLive(w: TreeWriter, input: PublishInput): Promise<P
   const dayAgo = new Date(now.getTime() - 24 * 3_600_000).toISOString();
   putJson(w, fileFor(endpoint('live.timeline'), {}, 'json'), timelineDoc(input.frames.filter((f) => f.at > dayAgo)));
   putJson(w, FRAMES_FILE, { frames: input.frames });
-  putJson(w, fileFor(endpoint('live.sources'), {}, 'json'), { simulated, ...sourcesDoc(sources, statuses, input.totalCustomers, now) });
+  putJson(w, fileFor(endpoint('live.sources'), {}, 'json'), { simulated, ...sourcesDoc(sources, statuses, input.totalCustomers, now, input.health) });
   const county = endpoint('live.county');
   for (const c of live.counties) {
     const json = fileFor(county, { fips: c.fips }, 'json');
