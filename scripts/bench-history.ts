@@ -10,10 +10,10 @@ import { fileURLToPath } from 'node:url';
 import { Db } from '../pipeline/src/state/db.ts';
 import { writeSimulatedHistory } from '../pipeline/src/simulator/history.ts';
 import { writeSimulatedEia861, writeSimulatedOe417 } from '../pipeline/src/simulator/reference-files.ts';
-import { countyModel, importEagleI, importEia861, importOe417 } from '../pipeline/src/history/import.ts';
+import { importEagleI, importEia861, importOe417 } from '../pipeline/src/history/import.ts';
 import { countyHistories, deriveEpisodes } from '../pipeline/src/history/derive.ts';
 import { computeReports } from '../pipeline/src/history/reports.ts';
-import { loadCountyModel } from '../pipeline/src/geo/county-model.ts';
+import { countyModel, loadCountyModel } from '../pipeline/src/geo/county-model.ts';
 import { loadAtlas } from '../pipeline/src/geo/counties.ts';
 import { publishHistoryTree, decadeReportSpec } from '../pipeline/src/publish/reports.ts';
 import { renderChart } from '../pipeline/src/publish/charts.ts';
@@ -22,7 +22,7 @@ import { decadeSpec, monthlySpec } from '../pipeline/src/publish/chart-specs.ts'
 const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 const EPISODES = Number(process.env.BENCH_HISTORY_EPISODES ?? 316);
 const YEAR = 2023;
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-history-'));
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outage-bench-history-'));
 const rows: Array<{ metric: string; value: string | number; target: string }> = [];
 const rssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
 async function time<T>(fn: () => Promise<T>): Promise<{ v: T; ms: number }> {

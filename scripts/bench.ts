@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { manualClock } from '../pipeline/src/clock.ts';
 import { loadRegistry } from '../pipeline/src/sources/registry.ts';
 import { Pipeline } from '../pipeline/src/pipeline.ts';
-import { LOOPBACK_HTTP } from '../pipeline/src/cli/start.ts';
+import { LOOPBACK_HTTP } from '../pipeline/src/sources/http.ts';
 import { readManifest } from '../pipeline/src/publish/tree-writer.ts';
 import { benchEvents } from './bench-events.ts';
 import { renderChart } from '../pipeline/src/publish/charts.ts';
@@ -24,12 +24,18 @@ async function startSimulator(dir: string): Promise<{ url: string; registry: str
   const registry = path.join(dir, 'sources.csv');
   const child = spawn(process.execPath, [path.join(ROOT, 'bin/outage.js'), 'simulate', '--frozen', '--now', T0.toISOString(), '--sources', registry,
     '--sim-sources', String(SOURCES), '--areas', String(AREAS), '--seed', '1'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve, reject) => {
-    readline.createInterface({ input: child.stdout }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`simulator exited with ${code}`)));
-  });
-  const info = JSON.parse(line) as { url: string };
-  return { url: info.url, registry, stop: () => child.kill('SIGTERM') };
+  const stop = () => child.kill('SIGTERM');
+  try {
+    const line = await new Promise<string>((resolve, reject) => {
+      readline.createInterface({ input: child.stdout }).once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`simulator exited with ${code}`)));
+    });
+    const info = JSON.parse(line) as { url: string };
+    return { url: info.url, registry, stop };
+  } catch (err) {
+    stop(); // a simulator that printed something else must not outlive the bench
+    throw err;
+  }
 }
 
 async function moveSimulator(url: string, at: Date): Promise<void> {
@@ -40,8 +46,10 @@ async function moveSimulator(url: string, at: Date): Promise<void> {
 // Work inside the repository (gitignored): the same disk a deployment's checkout uses.
 fs.mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
 const dir = fs.mkdtempSync(path.join(ROOT, 'bench-results', 'work-'));
-const sim = await startSimulator(dir);
-const { sources } = loadRegistry(sim.registry);
+const sim = await startSimulator(dir).catch((err: unknown) => {
+  fs.rmSync(dir, { recursive: true, force: true });
+  throw err;
+});
 const out = path.join(dir, 'public');
 const time = async <T>(fn: () => Promise<T>) => {
   const t = performance.now();
@@ -49,6 +57,7 @@ const time = async <T>(fn: () => Promise<T>) => {
   return { v, ms: Math.round(performance.now() - t) };
 };
 try {
+  const { sources } = loadRegistry(sim.registry);
   let peakHeap = 0;
   const sampler = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 20);
   const clock = manualClock(T0);

@@ -12,10 +12,9 @@ import { effectiveInterval, freshness, isDue, nextInterval, nextWake, wakeReason
 import { computeLive, recordFrame, type LiveState } from './state/rollup.ts';
 import { observe, type CycleContext } from './state/observe.ts';
 import { evaluateCycle, type EventRow } from './state/events.ts';
-import { loadCountyModel } from './geo/county-model.ts';
+import { countyModel, loadCountyModel } from './geo/county-model.ts';
 import { loadAtlas } from './geo/counties.ts';
 import { prunePolls, sourceHealth, type SourceHealth } from './state/health.ts';
-import { countyModel } from './history/import.ts';
 import { countyHistories } from './history/derive.ts';
 import type { History } from './publish/county-profile.ts';
 import { FsTreeWriter, type PublishStats, type TreeWriter } from './publish/tree-writer.ts';
@@ -23,6 +22,7 @@ import { publishLive } from './publish/publish.ts';
 import type { FrameRow } from './publish/documents.ts';
 export type { EventRow };
 import { TIMELINE_MAX_HOURS } from './contract/catalogue.ts';
+import { historyMarks } from './history/version.ts';
 
 export interface PipelineOptions {
   stateDir: string;
@@ -245,8 +245,7 @@ export class Pipeline {
 
   /** Imported history, re-read only when an import has changed it (`history_version` in meta). */
   private async history(): Promise<{ histories: Map<string, History>; mcc: Set<string> }> {
-    const [row] = await this.db.all<{ value: string }>("SELECT value FROM meta WHERE key = 'history_version'");
-    const version = row?.value ?? '0';
+    const version = (await historyMarks(this.db)).version ?? '0';
     if (this.historyCache?.version !== version) {
       const mcc = new Set((await this.db.all<{ fips: string }>('SELECT fips FROM county_customers_mcc')).map((r) => r.fips));
       this.historyCache = { version, histories: await countyHistories(this.db), mcc };

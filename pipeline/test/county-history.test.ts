@@ -1,23 +1,23 @@
 // County profile and history endpoints over imported EAGLE-I history, through the function layer app.
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { fixedClock } from '../src/clock.ts';
 import { parseRegistry } from '../src/sources/registry.ts';
 import { Pipeline } from '../src/pipeline.ts';
 import { Db } from '../src/state/db.ts';
-import { importEagleI, importMcc, countyModel } from '../src/history/import.ts';
+import { importEagleI, importMcc } from '../src/history/import.ts';
 import { deriveEpisodes } from '../src/history/derive.ts';
-import { loadCountyModel } from '../src/geo/county-model.ts';
+import { countyModel, loadCountyModel } from '../src/geo/county-model.ts';
 import { createApp } from '../src/serve/app.ts';
 import { sharedPath } from './shared-data.ts';
 import { pngSize } from '../src/publish/charts.ts';
+import { testTempDir } from './clean-machine.ts';
 
 describe('county profile and history', () => {
   it('publishes imported history for the county and answers the others from the live document', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'history-'));
+    const dir = testTempDir('history');
     const state = path.join(dir, 'state');
     const db = await Db.open(state);
     await importEagleI(db, sharedPath('history/eaglei/eaglei_outages_2024_harris_beryl_slice.csv'));
@@ -27,11 +27,14 @@ describe('county profile and history', () => {
     // One source that cannot be reached: the cycle still publishes (and records the failure).
     const { sources } = parseRegistry('id,utility,state,connector,url,interval_min,tier\nx,Unreachable Power,TX,nisc,http://127.0.0.1:9/summary.json,15,3\n');
     const p = await Pipeline.open({ stateDir: state, outDir: path.join(dir, 'public'), sources, clock: fixedClock(new Date('2026-09-01T00:00:00Z')), simulated: false, http: { connectTimeoutMs: 500 } });
-    expect((await p.cycle()).failed).toBe(1);
-    const cycleManifest = JSON.parse(fs.readFileSync(path.join(dir, 'public', '.manifest.json'), 'utf8'));
-    expect(cycleManifest.files['api/v1/counties/48201.chart.decade.png']).toBeUndefined(); // cycles do not render charts
-    await p.build({ charts: true });
-    await p.close();
+    try {
+      expect((await p.cycle()).failed).toBe(1);
+      const cycleManifest = JSON.parse(fs.readFileSync(path.join(dir, 'public', '.manifest.json'), 'utf8'));
+      expect(cycleManifest.files['api/v1/counties/48201.chart.decade.png']).toBeUndefined(); // cycles do not render charts
+      await p.build({ charts: true });
+    } finally {
+      await p.close();
+    }
     const app = createApp({ outDir: path.join(dir, 'public') });
     const profile = (await (await app.request('/api/v1/counties/48201')).json()).data;
     expect(profile).toMatchObject({ fips: '48201', name: 'Harris', state: 'TX', customers_source: 'eaglei_mcc', history_loaded: true });
@@ -60,12 +63,14 @@ describe('county profile and history', () => {
     expect(chart).toBeDefined();
     // A later cycle with the same history carries the chart over without rendering it again.
     const again = await Pipeline.open({ stateDir: state, outDir: path.join(dir, 'public'), sources, clock: fixedClock(new Date('2026-09-01T01:00:00Z')), simulated: false, http: { connectTimeoutMs: 500 } });
-    await again.cycle();
-    await again.close();
+    try {
+      await again.cycle();
+    } finally {
+      await again.close();
+    }
     const after = JSON.parse(fs.readFileSync(path.join(dir, 'public', '.manifest.json'), 'utf8'));
     expect(after.files['api/v1/counties/48201.chart.decade.png']).toEqual(chart);
     expect((await app.request('/api/v1/counties/99999')).status).toBe(404);
     expect((await app.request('/api/v1/counties/9999/history')).status).toBe(400);
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -5,7 +5,7 @@ import { manualClock } from '../src/clock.ts';
 import { Pipeline } from '../src/pipeline.ts';
 import { LOOPBACK_HTTP } from '../src/sources/http.ts';
 import { EVENT_SELECT, type EventRow } from '../src/state/events.ts';
-import { publicEvent } from '../src/publish/events.ts';
+import { publicEvent } from '../src/contract/events.ts';
 import { matches } from '../src/contract/events.ts';
 import { ColumnChunk, toColumns } from '../src/contract/event-columns.ts';
 import { ScriptedFeed, tempDir } from './scripted-feed.ts';

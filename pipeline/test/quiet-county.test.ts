@@ -6,7 +6,7 @@ import { manualClock } from '../src/clock.ts';
 import { Pipeline } from '../src/pipeline.ts';
 import { LOOPBACK_HTTP } from '../src/sources/http.ts';
 import { createApp } from '../src/serve/app.ts';
-import { PublishedTree } from '../src/serve/static-files.ts';
+import { PublishedTree } from '../src/publish/published-tree.ts';
 import { syncData } from '../src/accounts/sync.ts';
 import { ScriptedFeed, tempDir } from './scripted-feed.ts';
 import { sourceDef } from './shared-data.ts';

@@ -2,7 +2,6 @@
 // Also the contract tests (OpenAPI validity, every prebuilt JSON against its schema), bad input, and the host config.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -13,7 +12,7 @@ import { Simulator } from '../src/simulator/server.ts';
 import { countyStates } from '../src/simulator/formats.ts';
 import { parseRegistry, type SourceDef } from '../src/sources/registry.ts';
 import { Pipeline, type CycleSummary } from '../src/pipeline.ts';
-import { LOOPBACK_HTTP } from '../src/cli/start.ts';
+import { LOOPBACK_HTTP } from '../src/sources/http.ts';
 import { createApp, resolve } from '../src/serve/app.ts';
 import { startServer } from '../src/serve/server.ts';
 import { CATALOGUE } from '../src/contract/catalogue.ts';
@@ -22,15 +21,16 @@ import { fileFor, fileRoute, urlFor } from '../src/contract/urls.ts';
 import { readManifest } from '../src/publish/tree-writer.ts';
 import { vercelConfig } from '../src/publish/host-config.ts';
 import { routeLikeHost } from './host-router.ts';
-import { countyModel, importEagleI, importEia861, importOe417 } from '../src/history/import.ts';
+import { importEagleI, importEia861, importOe417 } from '../src/history/import.ts';
 import { deriveEpisodes } from '../src/history/derive.ts';
-import { loadCountyModel } from '../src/geo/county-model.ts';
+import { countyModel, loadCountyModel } from '../src/geo/county-model.ts';
 import { publishHistoryTree } from '../src/publish/reports.ts';
 import { sharedPath } from './shared-data.ts';
+import { closeAll, makeTempDir, removeTempDir } from './clean-machine.ts';
 
 const T0 = new Date('2026-09-01T08:00:00Z');
 const clock = manualClock(T0);
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'whole-run-'));
+const dir = makeTempDir('whole-run');
 const out = path.join(dir, 'public');
 const stateDir = path.join(dir, 'state');
 let sim: Simulator;
@@ -65,11 +65,7 @@ beforeAll(async () => {
   await pipeline.build(); // the county profile and history of Harris County
 });
 
-afterAll(async () => {
-  await pipeline?.close();
-  await sim?.stop();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => closeAll(() => pipeline?.close(), () => sim?.stop(), () => removeTempDir(dir)));
 
 describe('whole run', () => {
   it('polls every source over HTTP and publishes every county', () => {
@@ -101,8 +97,10 @@ describe('whole run', () => {
 
   it('applies the rules on every map entry', () => {
     const { data } = readJson('api/v1/live/map.json');
+    // Every member is an entry (no generated_at among them): five values, keyed by a FIPS or a USPS code.
+    expect(Object.keys(data).filter((k) => !/^(\d{5}|[A-Z]{2})$/.test(k))).toEqual([]);
     for (const [key, entry] of Object.entries(data)) {
-      if (key === 'generated_at') continue;
+      expect(entry, key).toHaveLength(5);
       const [outN, pct, , band] = entry as [number, number | null, number, number, number];
       if (pct === null) expect(band).toBe(-1);
       else expect(pct).toBeLessThanOrEqual(100);

@@ -3,8 +3,8 @@
 // counties of all rules are read before each cycle (the live core's hardened polling hook).
 import type { Db } from '../state/db.ts';
 import { EVENT_SELECT, type EventRow } from '../state/events.ts';
-import { publicEvent } from '../publish/events.ts';
-import { PublishedTree } from '../serve/static-files.ts';
+import { publicEvent } from '../contract/events.ts';
+import { PublishedTree } from '../publish/published-tree.ts';
 import { openAccountsDb, type Sql } from './sql.ts';
 import { AccountService } from './service.ts';
 import { DeliveryEngine, type RunStats } from './deliver.ts';

@@ -5,8 +5,7 @@ import { addCommonOptions, log, parseCommon } from './common.ts';
 import { Db } from '../state/db.ts';
 import { exportData } from '../history/export-data.ts';
 import { computeReports } from '../history/reports.ts';
-import { countyModel } from '../history/import.ts';
-import { loadCountyModel } from '../geo/county-model.ts';
+import { countyModel, loadCountyModel } from '../geo/county-model.ts';
 import { historySimulated } from '../publish/reports.ts';
 
 export function register(program: Command): void {

@@ -5,11 +5,12 @@ import { addCommonOptions, clockFor, log, parseCommon } from './common.ts';
 import { publishHistoryIfChanged } from '../publish/reports.ts';
 import { UsageError } from '../errors.ts';
 import { Db } from '../state/db.ts';
-import { countyModel, importCoverage, importEagleI, importEia861, importMcc, importOe417, type ImportSummary } from '../history/import.ts';
+import { importCoverage, importEagleI, importEia861, importMcc, importOe417, type ImportSummary } from '../history/import.ts';
 import { fetchToFile } from '../history/download.ts';
 import { deriveEpisodes } from '../history/derive.ts';
-import { loadCountyModel } from '../geo/county-model.ts';
+import { countyModel, loadCountyModel } from '../geo/county-model.ts';
 import { progressReporter } from './progress.ts';
+import { markHistoryChanged } from '../history/version.ts';
 
 export const IMPORT_KINDS = { eaglei: importEagleI, mcc: importMcc, coverage: importCoverage, oe417: importOe417, eia861: importEia861 } as const;
 
@@ -40,7 +41,7 @@ export function register(program: Command): void {
         // so the next publish re-reads it.
         const t1 = Date.now();
         const episodes = await deriveEpisodes(db, await countyModel(db, loadCountyModel()));
-        await db.run("INSERT OR REPLACE INTO meta VALUES ('history_version', ?)", [new Date().toISOString()]);
+        await markHistoryChanged(db);
         log(`derived ${episodes.toLocaleString('en-US')} county outage episodes · ${Date.now() - t1} ms`);
         const hs = await publishHistoryIfChanged(db, cfg.out, { now: clockFor(cfg, true)() });
         if (hs) log(`report tables published to ${cfg.out}: ${hs.written.toLocaleString('en-US')} files written, ${hs.unchanged.toLocaleString('en-US')} unchanged, ${hs.removed} removed · ${hs.ms} ms; county profiles and charts follow with the next \`outage build\` or poll cycle`);

@@ -13,15 +13,17 @@ import { pollLoop } from './poll.ts';
 import { progressReporter } from './progress.ts';
 import { SIMULATED_PREFIX, writeSimulatedHistory } from '../simulator/history.ts';
 import { writeSimulatedEia861, writeSimulatedOe417 } from '../simulator/reference-files.ts';
-import { countyModel, importEagleI, importEia861, importOe417, importKindOf } from '../history/import.ts';
+import { importEagleI, importEia861, importOe417, importKindOf } from '../history/import.ts';
 import { deriveEpisodes } from '../history/derive.ts';
-import { loadCountyModel } from '../geo/county-model.ts';
+import { countyModel, loadCountyModel } from '../geo/county-model.ts';
 import { IMPORT_KINDS } from './import.ts';
 import { publishHistoryIfChanged } from '../publish/reports.ts';
 import { UsageError } from '../errors.ts';
 import { AccountsRuntime } from '../accounts/runtime.ts';
+import { LOOPBACK_HTTP } from '../sources/http.ts';
+import { writeFileAtomic } from '../publish/atomic-write.ts';
+import { markHistoryChanged } from '../history/version.ts';
 
-const markHistoryChanged = (pipeline: Pipeline) => pipeline.db.run("INSERT OR REPLACE INTO meta VALUES ('history_version', ?)", [new Date().toISOString()]);
 
 /**
  * First start only: write a SIMULATED decade in the real EAGLE-I, OE-417 and EIA-861 formats and load it through the
@@ -40,7 +42,7 @@ async function loadSimulatedHistory(pipeline: Pipeline, stateDir: string): Promi
   for (const f of writeSimulatedOe417(dir, 1, 2015, 2024)) events += (await importOe417(pipeline.db, f)).rows_loaded;
   for (const f of writeSimulatedEia861(dir, 1, 2022, model)) await importEia861(pipeline.db, f);
   const episodes = await deriveEpisodes(pipeline.db, model);
-  await markHistoryChanged(pipeline);
+  await markHistoryChanged(pipeline.db);
   log(`history: SIMULATED 2015–2024 imported through the real importers: ${rows.toLocaleString('en-US')} EAGLE-I rows, ${events} OE-417 events, EIA-861 2022; ${episodes.toLocaleString('en-US')} episodes · ${Date.now() - t0} ms`);
 }
 
@@ -65,13 +67,9 @@ async function loadHistoryDir(pipeline: Pipeline, known: HistoryFile[]): Promise
     log(`history: ${kind} ${path.basename(file)}: ${s.rows_loaded.toLocaleString('en-US')} rows loaded, ${s.rows_rejected} rejected`);
   }
   await deriveEpisodes(pipeline.db, await countyModel(pipeline.db, loadCountyModel()));
-  await markHistoryChanged(pipeline);
+  await markHistoryChanged(pipeline.db);
 }
 
-/** Politeness limits are for real utility hosts; the loopback simulator is one host serving every source. */
-import { LOOPBACK_HTTP } from '../sources/http.ts';
-import { writeFileAtomic } from '../publish/atomic-write.ts';
-export { LOOPBACK_HTTP };
 
 /** The registry `start` polls: the built-in simulator's (default), or with `--live` the shipped registry of real feeds. */
 async function sourcesFor(raw: Record<string, unknown>, cfg: CommonConfig, clock: Clock): Promise<{ sources: SourceDef[]; sim: Simulator | null }> {

@@ -3,6 +3,7 @@
 import { EVENT_KINDS, type EventKind } from '../state/lifecycle.ts';
 import type { EventRow } from '../state/events.ts';
 import { findState } from '../geo/states.ts';
+import { loadAtlas } from '../geo/counties.ts';
 import { ApiError, badParam } from './errors.ts';
 
 export const EVENTS_DEFAULT_LIMIT = 100;
@@ -56,6 +57,9 @@ export function toPublic(e: EventRow, countyName: (fips: string) => string | und
     previous_customers_out: e.previous, etr: e.etr, previous_etr: e.previous_etr, title: `${LABEL[e.kind]}: ${where}${count}${etr}`, link,
   };
 }
+
+/** An event as published, with the county names of the atlas. */
+export const publicEvent = (e: EventRow): PublicEvent => toPublic(e, (fips) => loadAtlas().byFips.get(fips)?.name);
 
 // ---- cursors: opaque to clients ----
 export function encodeCursor(id: number): string {

@@ -1,5 +1,6 @@
 // The modelled county customer table (data/reference/county-customers-modelled.csv): the denominator's second half.
 // spec: Resources — Percentage denominator. Method and attribution: data/reference/README.md.
+import type { Db } from '../state/db.ts';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
@@ -18,5 +19,14 @@ export function loadCountyModel(file = MODEL_FILE): Map<string, number> {
     if (/^\d{5}$/.test(r.fips) && Number.isFinite(customers) && customers > 0) model.set(r.fips, customers);
   }
   if (file === MODEL_FILE) cached = model;
+  return model;
+}
+
+/** The county denominator's modelled half: MCC where it has been imported, the shipped model elsewhere. */
+export async function countyModel(db: Db, shipped: Map<string, number>): Promise<Map<string, number>> {
+  const rows = await db.all<{ fips: string; customers: number }>('SELECT fips, customers FROM county_customers_mcc');
+  if (rows.length === 0) return shipped;
+  const model = new Map(shipped);
+  for (const r of rows) if (r.customers > 0) model.set(r.fips, r.customers);
   return model;
 }

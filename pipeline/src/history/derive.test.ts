@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { Db } from '../state/db.ts';
-import { importEagleI, importMcc, countyModel } from './import.ts';
+import { importEagleI, importMcc } from './import.ts';
 import { countyHistories, deriveEpisodes } from './derive.ts';
 import { sharedPath } from '../../test/shared-data.ts';
-import { loadCountyModel } from '../geo/county-model.ts';
+import { countyModel, loadCountyModel } from '../geo/county-model.ts';
 
 /** The episode rule, written again independently over the raw CSV rows. */
 function episodesByHand(rows: Array<{ t: number; n: number }>, threshold: number) {

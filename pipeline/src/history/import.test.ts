@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Db } from '../state/db.ts';
-import { countyModel, importEagleI, importMcc } from './import.ts';
+import { countyModel } from '../geo/county-model.ts';
+import { importEagleI, importMcc } from './import.ts';
 import { sharedPath } from '../../test/shared-data.ts';
+import { testTempDir } from '../../test/clean-machine.ts';
 
 const tmpFile = (name: string, text: string) => {
-  const f = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'imp-')), name);
+  const f = path.join(testTempDir('imp'), name);
   fs.writeFileSync(f, text);
   return f;
 };

@@ -129,15 +129,6 @@ async function logImport(db: Db, kind: string, file: string, years: number[]): P
   await db.run(`INSERT INTO import_log SELECT ?, ?, ?, count(*), count(*) FILTER (WHERE reason IS NULL), count(reason), ? FROM staged`, [kind, path.basename(file), new Date().toISOString(), years.join(',')]);
 }
 
-/** The county denominator's modelled half: MCC where it has been imported, the shipped model elsewhere. */
-export async function countyModel(db: Db, shipped: Map<string, number>): Promise<Map<string, number>> {
-  const rows = await db.all<{ fips: string; customers: number }>('SELECT fips, customers FROM county_customers_mcc');
-  if (rows.length === 0) return shipped;
-  const model = new Map(shipped);
-  for (const r of rows) if (r.customers > 0) model.set(r.fips, r.customers);
-  return model;
-}
-
 type StageType = 'VARCHAR' | 'BIGINT' | 'DOUBLE';
 
 /** Stages rows parsed in JavaScript (spreadsheets) as `staged(ord, line, reason, …columns)`, through an appender. */

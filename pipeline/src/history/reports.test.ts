@@ -2,21 +2,21 @@
 // states, two years, known denominators via an MCC file), the real OE-417 workbook and the real EIA-861 files.
 // The reference below recomputes episodes and every total in plain TypeScript from the rows written, not from the
 // database.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
 import { Db } from '../state/db.ts';
-import { countyModel, importCoverage, importEagleI, importEia861, importMcc, importOe417 } from './import.ts';
+import { importCoverage, importEagleI, importEia861, importMcc, importOe417 } from './import.ts';
 import { deriveEpisodes } from './derive.ts';
 import { computeReports, type Reports, type Row } from './reports.ts';
-import { loadCountyModel } from '../geo/county-model.ts';
+import { countyModel, loadCountyModel } from '../geo/county-model.ts';
 import { sharedPath } from '../../test/shared-data.ts';
 import { MemoryTreeWriter } from '../publish/tree-writer.ts';
 import { publishReports } from '../publish/reports.ts';
 import { REPORT_COLUMNS } from '../contract/report-columns.ts';
 import { CHART_HEIGHT, CHART_WIDTH } from '../publish/charts.ts';
+import { closeAll, makeTempDir, removeTempDir } from '../../test/clean-machine.ts';
 
 const CUSTOMERS: Record<string, number> = { 10001: 100_000, 10003: 300_000, 10005: 150_000, 44001: 30_000, 44003: 90_000, 44005: 50_000, 44007: 400_000, 44009: 80_000 };
 const NAMES: Record<string, [string, string]> = { 10001: ['Kent', 'Delaware'], 10003: ['New Castle', 'Delaware'], 10005: ['Sussex', 'Delaware'], 44007: ['Providence', 'Rhode Island'], 44003: ['Kent', 'Rhode Island'] };
@@ -74,7 +74,8 @@ const round2 = (v: number) => Math.round(v * 100) / 100;
 
 let db: Db;
 let reports: Reports;
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'reports-'));
+const dir = makeTempDir('reports');
+afterAll(() => closeAll(() => db?.close(), () => removeTempDir(dir)));
 
 beforeAll(async () => {
   db = await Db.open(':memory:');

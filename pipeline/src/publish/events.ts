@@ -2,8 +2,7 @@
 // the latest page (/api/v1/events) and the unfiltered feeds. Sealed chunks are carried over without rendering.
 import type { Db } from '../state/db.ts';
 import { EVENT_SELECT, type EventRow } from '../state/events.ts';
-import { loadAtlas } from '../geo/counties.ts';
-import { EVENTS_CHUNK, EVENTS_DEFAULT_LIMIT, FEED_DEFAULT_LIMIT, toPublic, type PublicEvent } from '../contract/events.ts';
+import { EVENTS_CHUNK, EVENTS_DEFAULT_LIMIT, FEED_DEFAULT_LIMIT, publicEvent } from '../contract/events.ts';
 import { arrayView, pageEvents, type ChunkSummary, type EventIndex } from '../contract/event-pages.ts';
 import { toColumns } from '../contract/event-columns.ts';
 import { endpoint } from '../contract/catalogue.ts';
@@ -16,8 +15,6 @@ export const EVENTS_DIR = 'api/v1/_events';
 export const chunkFile = (n: number) => `${EVENTS_DIR}/chunk-${n}.json`;
 export const INDEX_FILE = `${EVENTS_DIR}/index.json`;
 
-const countyName = (fips: string) => loadAtlas().byFips.get(fips)?.name;
-export const publicEvent = (e: EventRow): PublicEvent => toPublic(e, countyName);
 
 /** Brings event_chunks up to date for every chunk that gained events since `afterId`. */
 async function refreshChunkSummaries(db: Db, afterId: number): Promise<void> {

@@ -8,13 +8,13 @@ import { loadAtlas } from '../geo/counties.ts';
 import { findState } from '../geo/states.ts';
 import { computeReports, groupBy, REPORT_FIRST_YEAR, type Reports, type Row } from '../history/reports.ts';
 import { CAUSES } from '../history/oe417.ts';
-import { countyModel } from '../history/import.ts';
-import { loadCountyModel } from '../geo/county-model.ts';
+import { countyModel, loadCountyModel } from '../geo/county-model.ts';
 import type { Db } from '../state/db.ts';
 import { putCsv, putJson } from './formats.ts';
 import { EVENTS_TOP, REPORT_COLUMNS } from '../contract/report-columns.ts';
 import { FsTreeWriter, type PublishStats, type TreeWriter } from './tree-writer.ts';
 import { renderChart, type ChartSpec } from './charts.ts';
+import { historyMarks, markHistoryPublished } from '../history/version.ts';
 
 export const REPORT_RULES = {
   episodes: 'County outage episodes from the EAGLE-I 15-minute series (see /api/v1/counties/{fips}/history episode_rule), counted in the year and month they started.',
@@ -145,10 +145,9 @@ export async function publishHistoryTree(db: Db, outDir: string, opts: { now: Da
  * `outage build` does). Returns null when nothing needed publishing.
  */
 export async function publishHistoryIfChanged(db: Db, outDir: string, opts: { now: Date; force?: boolean; renderCharts?: boolean }): Promise<(PublishStats & { charts: number; ms: number }) | null> {
-  const rows = await db.all<{ key: string; value: string }>("SELECT key, value FROM meta WHERE key IN ('history_version', 'history_published')");
-  const meta = Object.fromEntries(rows.map((r) => [r.key, r.value]));
-  if (!opts.force && (!meta.history_version || meta.history_version === meta.history_published)) return null;
+  const marks = await historyMarks(db);
+  if (!opts.force && (!marks.version || marks.version === marks.published)) return null;
   const stats = await publishHistoryTree(db, outDir, opts);
-  await db.run("INSERT OR REPLACE INTO meta VALUES ('history_published', ?)", [meta.history_version ?? '0']);
+  await markHistoryPublished(db, marks.version);
   return stats;
 }

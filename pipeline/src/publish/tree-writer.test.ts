@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { FsTreeWriter, MANIFEST, readManifest } from './tree-writer.ts';
 import { putJson } from './formats.ts';
-import { PublishedTree } from '../serve/static-files.ts';
+import { PublishedTree } from './published-tree.ts';
+import { testTempDir } from '../../test/clean-machine.ts';
 
-const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'tree-'));
+const tmp = () => testTempDir('tree');
 const publish = async (out: string, at: string, files: Record<string, unknown>) => {
   const w = new FsTreeWriter(out, new Date(at));
   for (const [f, data] of Object.entries(files)) putJson(w, f, data as Record<string, unknown>);

@@ -10,7 +10,7 @@ import type { AccountService } from '../accounts/service.ts';
 import { dataNotice } from '../contract/notice.ts';
 import { FRAMES_FILE } from '../publish/publish.ts';
 import { timelineDoc, type FrameRow } from '../publish/documents.ts';
-import { PublishedTree } from './static-files.ts';
+import { PublishedTree } from '../publish/published-tree.ts';
 import { landingPage } from './landing.ts';
 import { PublishedEvents } from './event-store.ts';
 import { pageEvents } from '../contract/event-pages.ts';

@@ -6,7 +6,7 @@ import { fileFor, urlFor } from '../contract/urls.ts';
 import { unknownCounty } from '../contract/errors.ts';
 import { dataNotice } from '../contract/notice.ts';
 import { ALERT_DEFAULTS, AREA_COLUMNS, DETAIL_NOTICE, INCIDENT_COLUMNS, areasGeoJson, filterAreas, filterIncidents, incidentsGeoJson, parseDetailFilters, toCsv, type AreaRecord, type IncidentRecord } from '../contract/county-detail.ts';
-import type { PublishedTree } from './static-files.ts';
+import type { PublishedTree } from '../publish/published-tree.ts';
 import { countyAlerts, countyAreas } from '../contract/county-answers.ts';
 import { MONTH_COLUMNS, YEAR_COLUMNS, historyDoc, profileDoc } from '../publish/county-profile.ts';
 import { renderChart, type ChartSpec } from '../publish/charts.ts';

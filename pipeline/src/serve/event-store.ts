@@ -4,7 +4,7 @@ import type { ChunkReader, ChunkView, EventIndex } from '../contract/event-pages
 import { ColumnChunk, type EventColumns } from '../contract/event-columns.ts';
 import { INDEX_FILE, chunkFile } from '../publish/events.ts';
 import { loadAtlas } from '../geo/counties.ts';
-import type { PublishedTree } from './static-files.ts';
+import type { PublishedTree } from '../publish/published-tree.ts';
 
 const countyName = (fips: string) => loadAtlas().byFips.get(fips)?.name;
 const EMPTY: ChunkView = { length: 0, id: () => 0, match: () => false, event: () => { throw new Error('empty chunk'); } };

@@ -10,7 +10,7 @@ import { loadAtlas } from '../geo/counties.ts';
 import { decadeReportSpec, reportDoc, stateTitle } from '../publish/reports.ts';
 import { REPORT_COLUMNS } from '../contract/report-columns.ts';
 import { REPORT_FIRST_YEAR, type Row } from '../history/reports.ts';
-import type { PublishedTree } from './static-files.ts';
+import type { PublishedTree } from '../publish/published-tree.ts';
 import { sendChart } from './county-detail-fn.ts';
 
 let reportStates: Set<string> | undefined;
