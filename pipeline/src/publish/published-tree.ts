@@ -1,7 +1,7 @@
 // Reads prebuilt files through the current manifest: content-hash ETags, and one generation per request.
 import fs from 'node:fs';
 import path from 'node:path';
-import { manifestName, objectPath, readManifest, type Manifest, type TreePart } from '../publish/tree-writer.ts';
+import { manifestName, objectPath, readManifest, type Manifest, type TreePart } from './tree-writer.ts';
 
 export interface StaticFile {
   body: Buffer;
