@@ -18,6 +18,14 @@ const QUERIES = Number(process.env.BENCH_QUERIES ?? 2000);
 
 export async function benchEvents(): Promise<Array<{ metric: string; value: string | number; target: string }>> {
   const dir = fs.mkdtempSync(path.join(ROOT, 'bench-results', 'events-'));
+  try {
+    return await benchIn(dir);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function benchIn(dir: string): Promise<Array<{ metric: string; value: string | number; target: string }>> {
   const db = await Db.open(path.join(dir, 'state'));
   const counties = loadAtlas().counties;
   await db.run('CREATE TEMP TABLE c AS SELECT * FROM (VALUES ' + counties.map((c, i) => `(${i}, '${c.fips}', '${c.state}')`).join(',') + ') t(i, fips, state)');
@@ -50,43 +58,45 @@ export async function benchEvents(): Promise<Array<{ metric: string; value: stri
 
   const server = await startServer({ outDir: out, port: 0 });
   const agent = new Agent({ connections: 4 });
-  const paths: string[] = [];
-  for (let i = 0; i < QUERIES; i++) {
-    const r = unit(9, 'q', i);
-    const c = counties[Math.floor(unit(9, 'c', i) * counties.length)];
-    if (r < 0.3) paths.push(`/api/v1/events?fips=${c.fips}`);
-    else if (r < 0.5) paths.push(`/api/v1/events?state=${c.state}&kind=outage_began`);
-    else if (r < 0.65) paths.push(`/api/v1/events?utility=${encodeURIComponent(`Utility ${c.state} 2`)}&limit=50`);
-    else if (r < 0.8) paths.push('/api/v1/events?min_customers=99990');
-    else if (r < 0.9) paths.push(`/api/v1/events?after=${encodeCursor(Math.floor(unit(9, 'a', i) * N))}&limit=100`);
-    else paths.push(`/api/v1/events?kind=major_event&since=2026-06-20`);
-  }
-  const timeAll = async (list: string[]) => {
-    const ms: number[] = [];
-    for (const p of list) {
-      const t0 = performance.now();
-      const res = await request(`${server.url}${p}`, { dispatcher: agent });
-      await res.body.arrayBuffer();
-      if (res.statusCode !== 200) throw new Error(`${p} → ${res.statusCode}`);
-      ms.push(performance.now() - t0);
+  try {
+    const paths: string[] = [];
+    for (let i = 0; i < QUERIES; i++) {
+      const r = unit(9, 'q', i);
+      const c = counties[Math.floor(unit(9, 'c', i) * counties.length)];
+      if (r < 0.3) paths.push(`/api/v1/events?fips=${c.fips}`);
+      else if (r < 0.5) paths.push(`/api/v1/events?state=${c.state}&kind=outage_began`);
+      else if (r < 0.65) paths.push(`/api/v1/events?utility=${encodeURIComponent(`Utility ${c.state} 2`)}&limit=50`);
+      else if (r < 0.8) paths.push('/api/v1/events?min_customers=99990');
+      else if (r < 0.9) paths.push(`/api/v1/events?after=${encodeCursor(Math.floor(unit(9, 'a', i) * N))}&limit=100`);
+      else paths.push(`/api/v1/events?kind=major_event&since=2026-06-20`);
     }
-    ms.sort((a, b) => a - b);
-    return { p50: ms[Math.floor(ms.length * 0.5)].toFixed(1), p99: ms[Math.floor(ms.length * 0.99)].toFixed(1) };
-  };
-  await timeAll(paths.slice(0, 200)); // warm the chunk cache as a running function instance would be
-  const events = await timeAll(paths);
-  const feeds = await timeAll(Array.from({ length: 200 }, (_, i) => `/feeds/events.${['rss', 'atom', 'json'][i % 3]}?state=${counties[Math.floor(unit(9, 'f', i) * counties.length)].state}`));
-  await server.close();
-  await agent.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-  return [
-    { metric: 'events stored', value: N, target: '1,000,000' },
-    { metric: 'events insert (ms)', value: insertMs, target: '' },
-    { metric: 'events first publish: 1,000 chunks + index + page + feeds (ms)', value: firstPublishMs, target: '' },
-    { metric: 'events publish after +500 events (ms) / files written', value: `${incrementalMs} / ${incremental.written}`, target: '' },
-    { metric: `filtered /api/v1/events p50 / p99 (ms, ${QUERIES} requests)`, value: `${events.p50} / ${events.p99}`, target: 'p99 ≤ 50' },
-    { metric: 'filtered feed generation p50 / p99 (ms)', value: `${feeds.p50} / ${feeds.p99}`, target: '' },
-  ];
+    const timeAll = async (list: string[]) => {
+      const ms: number[] = [];
+      for (const p of list) {
+        const t0 = performance.now();
+        const res = await request(`${server.url}${p}`, { dispatcher: agent });
+        await res.body.arrayBuffer();
+        if (res.statusCode !== 200) throw new Error(`${p} → ${res.statusCode}`);
+        ms.push(performance.now() - t0);
+      }
+      ms.sort((a, b) => a - b);
+      return { p50: ms[Math.floor(ms.length * 0.5)].toFixed(1), p99: ms[Math.floor(ms.length * 0.99)].toFixed(1) };
+    };
+    await timeAll(paths.slice(0, 200)); // warm the chunk cache as a running function instance would be
+    const events = await timeAll(paths);
+    const feeds = await timeAll(Array.from({ length: 200 }, (_, i) => `/feeds/events.${['rss', 'atom', 'json'][i % 3]}?state=${counties[Math.floor(unit(9, 'f', i) * counties.length)].state}`));
+    return [
+      { metric: 'events stored', value: N, target: '1,000,000' },
+      { metric: 'events insert (ms)', value: insertMs, target: '' },
+      { metric: 'events first publish: 1,000 chunks + index + page + feeds (ms)', value: firstPublishMs, target: '' },
+      { metric: 'events publish after +500 events (ms) / files written', value: `${incrementalMs} / ${incremental.written}`, target: '' },
+      { metric: `filtered /api/v1/events p50 / p99 (ms, ${QUERIES} requests)`, value: `${events.p50} / ${events.p99}`, target: 'p99 ≤ 50' },
+      { metric: 'filtered feed generation p50 / p99 (ms)', value: `${feeds.p50} / ${feeds.p99}`, target: '' },
+    ];
+  } finally {
+    await server.close();
+    await agent.close();
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) console.table(await benchEvents());

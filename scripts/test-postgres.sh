@@ -21,7 +21,9 @@ if [[ -z "$BIN" || ! -x "$BIN/initdb" ]]; then
   [[ "$(id -u)" != "0" ]] && sudo -n true 2>/dev/null && SUDO=(sudo -n)
   if command -v apt-get >/dev/null && { [[ "$(id -u)" == "0" ]] || [[ ${#SUDO[@]} -gt 0 ]]; }; then
     echo "test-postgres: installing the Debian postgresql package…"
-    ("${SUDO[@]}" apt-get update -qq && "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql) >/tmp/outage-apt-postgresql.log 2>&1 || { cat /tmp/outage-apt-postgresql.log; exit 1; }
+    LOG="$(mktemp /tmp/outage-apt-postgresql.XXXXXX)"
+    ("${SUDO[@]}" apt-get update -qq && "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql) >"$LOG" 2>&1 || { cat "$LOG"; rm -f "$LOG"; exit 1; }
+    rm -f "$LOG"
     BIN="$(bin_dir)"
   elif [[ "${CI:-}" == "true" ]]; then
     echo "test-postgres: PostgreSQL is not installed and cannot be installed here (need apt-get and root or sudo)." >&2

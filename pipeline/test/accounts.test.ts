@@ -2,9 +2,6 @@
 // Runs on PGlite, and on a real PostgreSQL server when OUTAGE_TEST_PG_URL is set (`npm test` does, via
 // scripts/test-postgres.sh).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { createApp } from '../src/serve/app.ts';
 import { AccountService } from '../src/accounts/service.ts';
 import { smtpMailer } from '../src/accounts/mailer.ts';
@@ -16,6 +13,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { buildOpenApi } from '../src/publish/openapi.ts';
 import { matchFunction } from '../src/contract/urls.ts';
+import { closeAll, makeTempDir, removeTempDir } from './clean-machine.ts';
 
 // Contract: every answer of a function route matches the OpenAPI schema of its status (the error body otherwise).
 const ajv = new Ajv2020({ allErrors: true, strict: false });
@@ -29,17 +27,18 @@ let smtp: Awaited<ReturnType<typeof smtpSink>>;
 const clock = manualClock(new Date('2026-09-01T08:00:00Z'));
 let app: ReturnType<typeof createApp>;
 let svc: AccountService;
+let outDir: string | undefined;
 
 beforeAll(async () => {
   ({ sql, drop } = await testDb());
   smtp = await smtpSink();
   svc = new AccountService({ sql, mailer: smtpMailer(smtp.url, 'alerts@outage.test'), baseUrl: 'https://outage.test', clock, safety: { allowLoopback: false } });
-  app = createApp({ outDir: fs.mkdtempSync(path.join(os.tmpdir(), 'acct-')), accounts: svc });
+  outDir = makeTempDir('acct');
+  app = createApp({ outDir, accounts: svc });
 });
 afterAll(async () => {
+  await closeAll(() => smtp?.close(), () => drop?.(), () => removeTempDir(outDir));
   expect(checkedResponses).toBeGreaterThan(40);
-  await smtp?.close();
-  await drop?.();
 });
 
 const call = async (method: string, url: string, body?: unknown, key?: string) => {

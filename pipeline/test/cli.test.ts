@@ -2,13 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import http from 'node:http';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { sharedPath } from './shared-data.ts';
+import { closeAll, testTempDir } from './clean-machine.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/outage.js', import.meta.url));
 const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000 });
@@ -21,7 +21,7 @@ describe('outage CLI', () => {
     [['poll', '--once', '--sources', '/nonexistent/sources.csv'], /Cannot read the source registry/],
     [['poll', '--once', '--now', 'soon'], /--now: Expected an ISO-8601 instant/],
   ])('%j → exit 2 with a message', (args, msg) => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-'));
+    const dir = testTempDir('cli');
     const r = run(...args, '--state', path.join(dir, 'state'), '--out', path.join(dir, 'public'));
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(msg);
@@ -37,20 +37,20 @@ describe('outage import from a URL', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as { port: number }).port;
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-url-'));
+    const dir = testTempDir('cli-url');
     const common = ['--state', path.join(dir, 'state'), '--out', path.join(dir, 'public'), '--now', '2026-09-01T00:00:00Z'];
+    const exec = (url: string) => promisify(execFile)(process.execPath, [BIN, 'import', 'oe417', url, ...common], { encoding: 'utf8', timeout: 55_000 }); // killed before the test times out
     try {
-      const ok = await promisify(execFile)(process.execPath, [BIN, 'import', 'oe417', `http://127.0.0.1:${port}/oe417/2020_Annual_Summary.xls`, ...common], { encoding: 'utf8' });
+      const ok = await exec(`http://127.0.0.1:${port}/oe417/2020_Annual_Summary.xls`);
       expect(ok.stderr).toMatch(/import oe417 2020_Annual_Summary\.xls: 383 rows read, 383 loaded, 0 rejected, years 2020/);
       expect(ok.stderr).toMatch(/report tables published/);
       const doc = JSON.parse(fs.readFileSync(path.join(dir, 'public/api/v1/reports/2020.data.disturbances.json'), 'utf8'));
       expect(doc.data.rows.length).toBe(383);
-      const missing = await promisify(execFile)(process.execPath, [BIN, 'import', 'oe417', `http://127.0.0.1:${port}/nope.xls`, ...common], { encoding: 'utf8' }).catch((e: { code: number; stderr: string }) => e);
+      const missing = await exec(`http://127.0.0.1:${port}/nope.xls`).catch((e: { code: number; stderr: string }) => e);
       expect(missing).toMatchObject({ code: 2 });
       expect((missing as { stderr: string }).stderr).toMatch(/Could not download .*HTTP 404\. Nothing was imported\./);
     } finally {
-      server.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      await closeAll(() => server.closeAllConnections(), () => new Promise((r) => server.close(r)));
     }
   }, 120_000);
 });

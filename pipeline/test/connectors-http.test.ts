@@ -35,14 +35,19 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => server.close());
+afterAll(() => {
+  server?.closeAllConnections();
+  server?.close();
+});
 
 const run = async (def: ReturnType<typeof sourceDef>) => {
   const http = new HttpClient();
-  const c = connectorFor(def.connector);
-  const snap = c.normalize(await c.fetch({ http: http.forSource(), source: def, priority: 0 }), def);
-  await http.close();
-  return snap;
+  try {
+    const c = connectorFor(def.connector);
+    return c.normalize(await c.fetch({ http: http.forSource(), source: def, priority: 0 }), def);
+  } finally {
+    await http.close();
+  }
 };
 
 describe('connectors over HTTP', () => {

@@ -3,7 +3,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { parse } from 'csv-parse/sync';
@@ -12,10 +11,11 @@ import { parseRegistry } from '../src/sources/registry.ts';
 import { Pipeline } from '../src/pipeline.ts';
 import { MemoryTreeWriter } from '../src/publish/tree-writer.ts';
 import { startServer } from '../src/serve/server.ts';
-import { LOOPBACK_HTTP } from '../src/cli/start.ts';
+import { LOOPBACK_HTTP } from '../src/sources/http.ts';
 import polyline from '@mapbox/polyline';
 import { quadkeyFor } from '../src/sources/kubra/clusters.ts';
 import { sharedPath } from './shared-data.ts';
+import { closeAll, testTempDir } from './clean-machine.ts';
 
 interface Version { version: number; file: string; at: string; sum: number; records: number }
 
@@ -33,7 +33,11 @@ async function replayServer(seq: string, wrap: (raw: Buffer, url: URL) => Buffer
     res.end(wrap(raw, new URL(req.url ?? '/', 'http://x')));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { state, server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  const close = () => new Promise<void>((r) => {
+    server.closeAllConnections();
+    server.close(() => r());
+  });
+  return { state, server, close, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
 const docOf = (mem: MemoryTreeWriter, rel: string) => JSON.parse(mem.files.get(rel)!.body.toString('utf8')).data;
@@ -45,7 +49,7 @@ describe('replay: FPL county outages during Hurricane Ian (2022)', () => {
   beforeAll(async () => {
     replay = await replayServer(seq, (raw) => raw);
   });
-  afterAll(() => replay.server.close());
+  afterAll(() => replay?.close());
 
   it('publishes the recorded Florida total at every replayed version', async () => {
     const clock = manualClock(new Date(all[0].at));
@@ -98,7 +102,7 @@ describe('replay: PG&E ArcGIS outage points (March 2024)', () => {
       return Buffer.from(JSON.stringify({ features: page, exceededTransferLimit: offset + count < records.length }));
     });
   });
-  afterAll(() => replay.server.close());
+  afterAll(() => replay?.close());
 
   it('turns every recorded point into an incident and adds them into California counties', async () => {
     const clock = manualClock(new Date(all[0].at));
@@ -134,15 +138,16 @@ describe('replay: the event stream during Hurricane Ian, through the real server
   beforeAll(async () => {
     replay = await replayServer(seq, (raw) => raw);
   });
-  afterAll(() => replay.server.close());
+  afterAll(() => replay?.close());
 
   it('opens, grows and restores county outages and flags FPL\'s major event once', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ian-events-'));
+    const dir = testTempDir('ian-events');
     const clock = manualClock(new Date(all[0].at));
     const { sources } = parseRegistry(`id,utility,state,connector,url,interval_min,tier\nfpl,Florida Power & Light,FL,fpl,${replay.base}/county.json,15,1\n`);
     const p = await Pipeline.open({ stateDir: path.join(dir, 'state'), outDir: path.join(dir, 'public'), sources, clock, simulated: false });
-    const server = await startServer({ outDir: path.join(dir, 'public'), port: 0 });
+    let server: Awaited<ReturnType<typeof startServer>> | undefined;
     try {
+      server = await startServer({ outDir: path.join(dir, 'public'), port: 0 });
       for (const v of all.filter((_, i) => i % 2 === 0)) {
         replay.state.file = v.file;
         clock.set(new Date(v.at));
@@ -175,9 +180,7 @@ describe('replay: the event stream during Hurricane Ian, through the real server
       const feed = await (await fetch(`${server.url}/feeds/events.json?fips=12071`)).json();
       expect(feed.items[0].url).toBe(`${server.url}/api/v1/live/counties/12071`);
     } finally {
-      await server.close();
-      await p.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      await closeAll(() => server?.close(), () => p.close());
     }
   });
 });
@@ -207,7 +210,7 @@ describe('replay: LG&E/KU outages from the Kubra cluster layer (August 2023)', (
       return json({ file_data: [...groups.values()].map((g) => (g.length === 1 ? rec(g[0]) : { desc: { cluster: true, n_out: g.length, cust_a: { val: g.reduce((s, r) => s + r.custAffected, 0) } }, geom: { p: [polyline.encode([[g[0].latitude, g[0].longitude]])] } })) });
     });
   });
-  afterAll(() => replay.server.close());
+  afterAll(() => replay?.close());
 
   it('walks the tiles down through clusters and finds every recorded outage', async () => {
     const clock = manualClock(new Date(all[0].at));

@@ -2,17 +2,17 @@
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MemoryTreeWriter } from '../src/publish/tree-writer.ts';
 import { putJson, putText } from '../src/publish/formats.ts';
+import { testTempDir } from './clean-machine.ts';
 
 const ROOT = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
 describe('site', () => {
   it('builds the landing page and docs index and ships /api/v1 files unchanged', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-'));
+    const dir = testTempDir('site');
     const pub = path.join(dir, 'public');
     const out = path.join(dir, 'dist');
     const mem = new MemoryTreeWriter(new Date('2026-09-01T08:00:00Z'));
@@ -25,6 +25,7 @@ describe('site', () => {
     }
     execFileSync(process.execPath, [path.join(ROOT, 'node_modules/astro/astro.js'), 'build', '--root', path.join(ROOT, 'site')], {
       cwd: ROOT, env: { ...process.env, OUTAGE_SITE_PUBLIC: pub, OUTAGE_SITE_OUT: out, ASTRO_TELEMETRY_DISABLED: '1' }, stdio: 'pipe',
+      timeout: 170_000, // the build is killed before the test's own timeout, so it never outlives the test
     });
     const index = fs.readFileSync(path.join(out, 'index.html'), 'utf8');
     expect(index).toContain('SIMULATED DATA');
@@ -34,6 +35,5 @@ describe('site', () => {
     expect(docs).toContain('/api/v1/reports/{year}/{state}/{county}/data');
     expect(docs).toContain('&lt;img src=&quot;https://YOUR-DEPLOYMENT/api/v1/reports/2024/tx/chart&quot; width=&quot;600&quot; height=&quot;315&quot;');
     expect(fs.readFileSync(path.join(out, 'api/v1/live/summary.json'))).toEqual(mem.files.get('api/v1/live/summary.json')!.body);
-    fs.rmSync(dir, { recursive: true, force: true });
   }, 180_000);
 });

@@ -1,13 +1,13 @@
 // The embedded account database: migrations apply in order, and one process at a time holds a data directory.
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { migrate, openPglite } from './sql.ts';
+import { testTempDir } from '../../test/clean-machine.ts';
 
 describe('embedded account database', () => {
   it('is locked to one process; a lock left by a dead process is taken over', async () => {
-    const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pgl-')), 'accounts');
+    const dir = path.join(testTempDir('pgl'), 'accounts');
     const a = await openPglite(dir);
     expect(await migrate(a)).toEqual([1, 2]);
     fs.writeFileSync(`${dir}.lock`, '1'); // pid 1 is alive (init): another process holds it

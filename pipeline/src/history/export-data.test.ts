@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Db } from '../state/db.ts';
 import { importEagleI } from './import.ts';
@@ -10,6 +9,7 @@ import { computeReports } from './reports.ts';
 import { importOe417 } from './import.ts';
 import { loadCountyModel } from '../geo/county-model.ts';
 import { sharedPath } from '../../test/shared-data.ts';
+import { testTempDir } from '../../test/clean-machine.ts';
 
 describe('researchers\' tables', () => {
   it('writes Parquet and CSV that DuckDB reads back, described by datapackage.json', async () => {
@@ -17,7 +17,7 @@ describe('researchers\' tables', () => {
     await importEagleI(db, sharedPath('history/eaglei/eaglei_outages_2024_harris_beryl_slice.csv'));
     await importOe417(db, sharedPath('history/oe417/2020_Annual_Summary.xls'));
     await deriveEpisodes(db, loadCountyModel());
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'data-'));
+    const dir = testTempDir('data');
     const reports = await computeReports(db, loadCountyModel(), new Date('2026-09-01T00:00:00Z'));
     const counts = await exportData(db, dir, { simulated: false, generated_at: '2026-09-01T00:00:00Z' }, reports);
     await exportData(db, dir, { simulated: false, generated_at: '2026-09-01T00:00:00Z' }, reports); // re-export replaces

@@ -2,18 +2,18 @@
 // layouts, and the import guarantees: re-importing replaces, a bad file changes nothing.
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Db } from '../state/db.ts';
 import { importCoverage, importEia861, importOe417 } from './import.ts';
 import { causeOf, statesIn } from './oe417.ts';
 import { countyKey } from './eia861.ts';
 import { sharedPath } from '../../test/shared-data.ts';
+import { testTempDir } from '../../test/clean-machine.ts';
 
 const OE417 = (f: string) => sharedPath(`history/oe417/${f}`);
 const EIA = (f: string) => sharedPath(`reference/eia861/${f}`);
 const tmpFile = (name: string, body: string | Buffer) => {
-  const f = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fed-')), name);
+  const f = path.join(testTempDir('fed'), name);
   fs.writeFileSync(f, body);
   return f;
 };
