@@ -19,6 +19,7 @@ import { countyHistories } from './history/derive.ts';
 import type { History } from './publish/county-profile.ts';
 import { FsTreeWriter, type PublishStats, type TreeWriter } from './publish/tree-writer.ts';
 import { publishLive } from './publish/publish.ts';
+import type { CoverageData } from './coverage/document.ts';
 import type { FrameRow } from './publish/documents.ts';
 export type { EventRow };
 import { TIMELINE_MAX_HOURS } from './contract/catalogue.ts';
@@ -38,6 +39,8 @@ export interface PipelineOptions {
   /** a writer other than the file system one (tests) */
   writer?: (now: Date) => TreeWriter;
   onProgress?: (done: number, total: number) => void;
+  /** /api/v1/coverage, published with every cycle (coverageFor in coverage/document.ts) */
+  coverage?: CoverageData;
 }
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
@@ -227,7 +230,7 @@ export class Pipeline {
     for (const r of await this.db.all<{ fips: string; at: string; n: number }>('SELECT fips, frame_at AS "at", customers_out AS n FROM county_frames WHERE frame_at > ? ORDER BY fips, frame_at', [new Date(now.getTime() - 24 * 3_600_000).toISOString()])) {
       (countySeries[r.fips] ??= []).push([r.at, r.n]);
     }
-    const stats = await publishLive(writer, { live, sources: this.opts.sources, statuses, frames, simulated: this.opts.simulated, now, totalCustomers: total, db: this.db, baseUrl: this.opts.baseUrl ?? DEFAULT_BASE_URL, histories, mcc, countySeries, renderCharts, health: await this.health(statuses, now) });
+    const stats = await publishLive(writer, { live, sources: this.opts.sources, statuses, frames, simulated: this.opts.simulated, now, totalCustomers: total, db: this.db, baseUrl: this.opts.baseUrl ?? DEFAULT_BASE_URL, histories, mcc, countySeries, renderCharts, health: await this.health(statuses, now), coverage: this.opts.coverage });
     return { stats, countiesOut: live.national.counties_out, customersOut: live.national.customers_out };
   }
 

@@ -24,11 +24,7 @@ beforeAll(async () => {
     if (url.pathname === '/nisc/summary.json') return file('payloads/kiuc/summary.json');
     if (url.pathname === '/fpl/main.json') return json(JSON.parse(fs.readFileSync(sharedPath('payloads/fpl/counties.json'), 'utf8')).main);
     if (url.pathname === '/fpl/nw.json') return json(JSON.parse(fs.readFileSync(sharedPath('payloads/fpl/counties.json'), 'utf8')).nw);
-    if (url.pathname === '/odin/records') {
-      const offset = Number(url.searchParams.get('offset'));
-      const limit = Number(url.searchParams.get('limit'));
-      return json({ total_count: odin.results.length, results: odin.results.slice(offset, offset + limit) });
-    }
+    if (url.pathname === '/odin/exports/json') return json(odin.results); // the export endpoint: a bare array
     res.writeHead(404);
     res.end();
   });
@@ -64,9 +60,9 @@ describe('connectors over HTTP', () => {
     const snap = await run(sourceDef({ connector: 'fpl', states: ['FL'], url: `${base}/fpl/main.json`, options: { nw_url: `${base}/fpl/nw.json` } }));
     expect(snap.customers_out).toBe(490);
   });
-  it('odin: pages until total_count', async () => {
-    const snap = await run(sourceDef({ connector: 'odin', states: ['OH'], url: `${base}/odin/records`, options: { page_size: 20 } }));
-    expect(hits.filter((h) => h.startsWith('/odin/records')).length).toBe(3);
+  it('odin: the whole data set in one export request', async () => {
+    const snap = await run(sourceDef({ connector: 'odin', states: ['OH'], url: `${base}/odin/exports/json` }));
+    expect(hits.filter((h) => h.startsWith('/odin/')).length).toBe(1);
     expect(snap.unit).toBe('meters');
     expect(snap.counties.length).toBeGreaterThan(10);
   });

@@ -1,24 +1,27 @@
 // `outage build`: republish the whole tree from stored state, without polling.
 import type { Command } from 'commander';
-import { addCommonOptions, clockFor, loadSources, log, parseCommon } from './common.ts';
+import { addCommonOptions, clockFor, loadSources, log, parseCommon, SHIPPED_REGISTRY } from './common.ts';
 import { Pipeline } from '../pipeline.ts';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { readManifest } from '../publish/tree-writer.ts';
 import { publishHistoryIfChanged } from '../publish/reports.ts';
+import { coverageFor } from '../coverage/document.ts';
 
 export function register(program: Command): void {
   addCommonOptions(program.command('build').description('republish the prebuilt tree from stored state (no polling)'))
     .option('--charts', 'also render every county and report chart whose data changed (slow: ~50 ms a chart)')
-    .action(async (raw: Record<string, unknown>) => {
+    .action(async (raw: Record<string, unknown>, cmd: Command) => {
       const cfg = parseCommon(raw);
       const t0 = Date.now();
       const simulatedRegistry = path.join(cfg.state, 'simulated-sources.csv');
-      const sourcesFile = existsSync(cfg.sources) || !existsSync(simulatedRegistry) ? cfg.sources : simulatedRegistry;
+      // The state `start` left is rebuilt from its own registry unless --sources names another.
+      const named = cmd.getOptionValueSource('sources') === 'cli';
+      const sourcesFile = named || !existsSync(simulatedRegistry) ? cfg.sources : simulatedRegistry;
       const sources = loadSources(sourcesFile, log);
       // Simulated data stays labelled: the registry `start` wrote, or a tree last published as simulated.
       const simulated = sourcesFile === simulatedRegistry || (readManifest(cfg.out)?.simulated ?? false);
-      const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock: clockFor(cfg, true), simulated, baseUrl: cfg.baseUrl });
+      const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock: clockFor(cfg, true), simulated, baseUrl: cfg.baseUrl, coverage: coverageFor(simulated ? path.resolve(SHIPPED_REGISTRY) : sourcesFile, { simulated }) });
       try {
         const stats = await pipeline.build({ charts: Boolean(raw.charts) });
         log(`build: ${stats.written} files written, ${stats.unchanged} unchanged, ${stats.removed} removed · ${Date.now() - t0} ms → ${cfg.out}`);

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { fixedClock, parseInstant, runningClock, systemClock, type Clock } from '../clock.ts';
 import { UsageError } from '../errors.ts';
 import { loadRegistry, type SourceDef } from '../sources/registry.ts';
+import { withOdinExclusions } from '../sources/odin/exclusions.ts';
 
 export interface CommonConfig {
   sources: string;
@@ -64,7 +65,7 @@ export function loadSources(file: string, log: (s: string) => void): SourceDef[]
   const { sources, problems } = loadRegistry(file);
   for (const p of problems) log(`registry ${path.basename(file)} line ${p.line}: ${p.message} (row skipped)`);
   if (sources.length === 0) throw new UsageError(`No usable source in ${file}.`);
-  return sources;
+  return withOdinExclusions(sources); // ODIN drops the utilities the deep rows poll
 }
 
 export const log = (s: string): void => void process.stderr.write(`${s}\n`);

@@ -6,6 +6,7 @@ import { Pipeline, formatSummary } from '../pipeline.ts';
 import type { Clock } from '../clock.ts';
 import { AccountsRuntime } from '../accounts/runtime.ts';
 import { loopWaitMs } from '../sources/scheduler.ts';
+import { coverageFor } from '../coverage/document.ts';
 
 export function register(program: Command): void {
   addCommonOptions(program.command('poll').description('poll the sources that are due, store what changed, republish the tree'))
@@ -20,7 +21,7 @@ export function register(program: Command): void {
       // Alert rules: their watched counties harden polling; each cycle's events are delivered from this process.
       // The pipeline first: its state lock keeps a second process away from the embedded account database too.
       let accounts: AccountsRuntime | null = null;
-      const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock, simulated: false, baseUrl: cfg.baseUrl, onProgress: progress.onProgress, watchedCounties: () => accounts?.watched ?? new Set() });
+      const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock, simulated: false, baseUrl: cfg.baseUrl, coverage: coverageFor(cfg.sources), onProgress: progress.onProgress, watchedCounties: () => accounts?.watched ?? new Set() });
       if (raw.deliveries !== false) {
         accounts = await AccountsRuntime.open({ stateDir: cfg.state, outDir: cfg.out, baseUrl: cfg.baseUrl, clock, log }).catch((err: Error) => {
           log(`deliveries: off (${err.message})`);

@@ -10,12 +10,13 @@ import { register as exportCmd } from './export.ts';
 import { register as simulate } from './simulate.ts';
 import { register as importCmd } from './import.ts';
 import { register as exportData } from './export-data.ts';
+import { register as coverage } from './coverage.ts';
 
 export function buildProgram(): Command {
   const program = new Command('outage')
     .description('US power outage data: poll utility feeds, publish a prebuilt /api/v1 tree, serve it')
     .showHelpAfterError()
     .exitOverride();
-  for (const r of [start, poll, build, serve, sources, simulate, exportCmd, hostConfig, importCmd, exportData]) r(program);
+  for (const r of [start, poll, build, serve, sources, simulate, exportCmd, hostConfig, importCmd, exportData, coverage]) r(program);
   return program;
 }

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import fs, { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { addCommonOptions, clockFor, loadSources, log, parseCommon, type CommonConfig } from './common.ts';
+import { addCommonOptions, clockFor, loadSources, log, parseCommon, SHIPPED_REGISTRY, type CommonConfig } from './common.ts';
 import type { Clock } from '../clock.ts';
 import type { SourceDef } from '../sources/registry.ts';
 import { Simulator } from '../simulator/server.ts';
@@ -23,6 +23,7 @@ import { AccountsRuntime } from '../accounts/runtime.ts';
 import { LOOPBACK_HTTP } from '../sources/http.ts';
 import { writeFileAtomic } from '../publish/atomic-write.ts';
 import { markHistoryChanged } from '../history/version.ts';
+import { coverageFor } from '../coverage/document.ts';
 
 
 /**
@@ -115,7 +116,7 @@ export function register(program: Command): void {
       const baseUrl = raw.baseUrl === 'http://127.0.0.1:8787' ? `http://127.0.0.1:${raw.port}` : cfg.baseUrl;
       // The pipeline first: its state lock keeps a second process away from the embedded account database too.
       let accounts: AccountsRuntime | null = null;
-      const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock, simulated: !live, http: live ? undefined : LOOPBACK_HTTP, baseUrl, onProgress: progress.onProgress, watchedCounties: () => accounts?.watched ?? new Set() });
+      const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock, simulated: !live, http: live ? undefined : LOOPBACK_HTTP, baseUrl, coverage: coverageFor(live ? cfg.sources : path.resolve(SHIPPED_REGISTRY), { simulated: !live }), onProgress: progress.onProgress, watchedCounties: () => accounts?.watched ?? new Set() });
       accounts = await AccountsRuntime.open({ stateDir: cfg.state, outDir: cfg.out, baseUrl, clock, log });
       await accounts.attach(pipeline.db);
       // Simulated history beside real feeds would mislead: --live imports only --history-dir.

@@ -197,6 +197,11 @@ export const CATALOGUE: readonly Endpoint[] = [
     ];
   }),
   {
+    id: 'coverage', path: '/api/v1/coverage', formats: ['json', 'csv'], cache: 'static', schema: 'Coverage',
+    summary: 'Coverage: how much of the US the registry\'s feeds cover, nationally and per state',
+    description: 'EIA-861 2018 customers of the nation (the 50 states and DC) and of each state and territory, split into customers covered by a utility\'s own feed, covered only by the ODIN baseline (an estimate from a recorded ODIN capture, see `odin_estimate`; ODIN counts meters) and not covered, with percentages (2 decimals); and the largest utilities not covered, with the reason: `gated` (needs credentials), `not_yet_wired` (no connector yet), `disabled`, `state_not_in_feed` (its feed covers other states) or `no_public_feed`. CSV: one row per scope with its largest uncovered utility; the full lists are in the JSON.',
+  },
+  {
     id: 'openapi', path: '/api/v1/openapi.json', formats: ['json'], cache: 'static', schema: 'OpenApiDocument',
     summary: 'This OpenAPI 3.1 document', description: 'Generated from the catalogue the service itself is built from.',
   },

@@ -29,6 +29,20 @@ const stateLive = obj({
   customers_tracked: int, pct_out: pct, band: bandS, magnitude: magS, level: levelS, counties_out: int,
 });
 
+const coverageShare = { type: 'number', description: 'Percent of the scope\'s customers (EIA-861 2018), 2 decimals.' };
+const uncoveredUtility = obj({
+  eia_id: int, utility: { type: 'string' }, states: { type: 'array', items: stateCode }, customers: int,
+  reason: { type: 'string', enum: ['gated', 'not_yet_wired', 'disabled', 'state_not_in_feed', 'no_public_feed'] },
+  source_id: { type: ['string', 'null'], description: 'The registry row that names the utility, if any.' }, detail: { type: 'string' },
+});
+const coverageScope = obj({
+  scope: { ...stateCode, description: '`US` (the 50 states and DC) or a postal code.' }, name: { type: 'string' },
+  territory: { type: 'boolean', description: 'A territory: listed, not counted in US.' },
+  customers: int, customers_own_feed: int, customers_odin_only: int, customers_not_covered: int,
+  pct_own_feed: coverageShare, pct_odin_only: coverageShare, pct_covered: coverageShare, pct_not_covered: coverageShare,
+  largest_uncovered: { type: 'array', items: uncoveredUtility },
+});
+
 export const mapEntry = {
   type: 'array', prefixItems: [int, pct, levelS, bandS, magS], minItems: 5, maxItems: 5,
   description: '[customers_out, pct_out, level, band, magnitude]',
@@ -41,6 +55,11 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
       status: { type: 'integer' }, code: { type: 'string', enum: [...ERROR_CODES] },
       message: { type: 'string' }, param: { type: 'string' }, allowed: { type: 'array', items: { type: 'string' } }, see: { type: 'string' },
     }, ['status', 'code', 'message']),
+  })),
+  Coverage: env(obj({
+    generated_at: generated, simulated: { type: 'boolean' }, registry: { type: 'string' }, method: { type: 'string' },
+    odin_estimate: obj({ method: { type: 'string' }, utilities: int }),
+    national: coverageScope, states: { type: 'array', items: coverageScope },
   })),
   LiveSummary: env(obj({
     generated_at: generated, simulated: { type: 'boolean' },

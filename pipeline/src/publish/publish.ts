@@ -16,6 +16,8 @@ import { publishCountyProfiles, type History } from './county-profile.ts';
 import { renderChart } from './charts.ts';
 import { decadeSpec, monthlySpec } from './chart-specs.ts';
 import type { Db } from '../state/db.ts';
+import { publishCoverage } from '../coverage/publish.ts';
+import type { CoverageData } from '../coverage/document.ts';
 import type { SourceHealth } from '../state/health.ts';
 
 /** Internal (never mirrored or routed): every stored frame, for the function layer's other `hours` values. */
@@ -41,6 +43,8 @@ export interface PublishInput {
   countySeries: Record<string, Array<[string, number]>>;
   /** each source's success rate, fetch time and stale minutes over 24 h and 7 days */
   health: Map<string, SourceHealth>;
+  /** /api/v1/coverage of the registry (coverage/document.ts coverageFor), computed once when the registry is loaded */
+  coverage?: CoverageData;
 }
 
 /** Internal (never mirrored or routed): the counties' last-24-hour series the function layer draws live charts from. */
@@ -92,6 +96,7 @@ export async function publishLive(w: TreeWriter, input: PublishInput): Promise<P
   publishCountyDetails(w, live.counties, await loadDetails(input.db, sources, live.counties.filter((c) => c.customers_out > 0).map((c) => c.fips)), sources, statuses, input.baseUrl, dataNotice(simulated));
   await publishQuietAreas(w, input.db, sources, live.counties);
   await publishEvents(w, input.db, { utilities: [...new Set(sources.map((s) => s.utility))], baseUrl: input.baseUrl, simulated, now });
+  if (input.coverage) publishCoverage(w, input.coverage);
   putRawJson(w, fileFor(endpoint('openapi'), {}, 'json'), buildOpenApi(simulated));
   putText(w, fileFor(endpoint('llms'), {}, 'txt'), buildLlmsTxt(simulated));
   return w.commit({ simulated, notice: dataNotice(simulated) });

@@ -33,6 +33,15 @@ describe('source registry', () => {
   it('refuses a file without the required columns, naming them', () => {
     expect(() => parseRegistry('id,utility,url\na,b,https://x')).toThrow(/lacks required column\(s\) state, connector, interval_min, tier/);
   });
+
+  it('reads eia_id as a list of EIA-861 utility numbers, on active and inactive rows', () => {
+    const r = parseRegistry(`${HEADER},eia_id,status,status_reason\n` +
+      'duke-ish,D,NC;SC,kubra,https://kubra.io/x/currentState,5,1,,5416;3046,active,\n' +
+      'none,N,FL,fpl,https://x.example/a.json,10,1,,,active,\n' +
+      'gated,G,NC,duke,https://x.example/b,10,1,,3046,gated,needs keys\n');
+    expect(r.sources.map((s) => [s.id, s.eia_ids])).toEqual([['duke-ish', ['5416', '3046']], ['none', []]]);
+    expect(r.inactive.map((s) => [s.id, s.eia_ids])).toEqual([['gated', ['3046']]]);
+  });
 });
 
 describe('the shipped example registry', () => {
@@ -57,8 +66,8 @@ describe('row status', () => {
     const r = parseRegistry(text);
     expect(r.sources.map((s) => s.id)).toEqual(['on', 'old']);
     expect(r.inactive).toEqual([
-      { line: 3, id: 'keyed', status: 'gated', status_reason: 'its API keys live in the page JavaScript' },
-      { line: 4, id: 'later', status: 'disabled', status_reason: 'not yet wired' },
+      { line: 3, id: 'keyed', status: 'gated', status_reason: 'its API keys live in the page JavaScript', eia_ids: [] },
+      { line: 4, id: 'later', status: 'disabled', status_reason: 'not yet wired', eia_ids: [] },
     ]);
     expect(r.problems).toEqual([{ line: 6, message: 'status: `paused` is not one of active, disabled, gated' }]);
   });

@@ -17,6 +17,8 @@ export interface InactiveSource {
   id: string;
   status: 'disabled' | 'gated';
   status_reason: string;
+  /** EIA-861 utility numbers of the row's `eia_id` column: coverage says why these utilities are not covered */
+  eia_ids: string[];
 }
 
 export interface SourceDef {
@@ -31,6 +33,8 @@ export interface SourceDef {
   options: Record<string, unknown>;
   /** customers the utility serves (e.g. from EIA-861), for coverage when the feed does not publish it */
   customers: number | null;
+  /** EIA-861 utility numbers (`eia_id`, `;`-separated): ODIN drops these utilities, coverage counts their customers */
+  eia_ids: string[];
 }
 
 export interface RegistryProblem {
@@ -48,7 +52,11 @@ export const rowSchema = z.object({
   tier: z.coerce.number().pipe(z.union([z.literal(1), z.literal(2), z.literal(3)], { error: 'tier must be 1, 2 or 3' })),
   options: z.string().optional(),
   customers: z.string().optional(),
+  eia_id: z.string().optional(),
 });
+
+/** `eia_id` split on `;` (as the registry writes several), blanks dropped; registry-check validates the numbers. */
+const eiaIdsOf = (v: string | undefined): string[] => (v ?? '').split(/[;|\s]+/).filter(Boolean);
 
 /** `allStatuses` validates and returns gated and disabled rows too (`sources check` looks at every row). */
 export function parseRegistry(text: string, opts: { allStatuses?: boolean } = {}): { sources: SourceDef[]; problems: RegistryProblem[]; inactive: InactiveSource[] } {
@@ -74,7 +82,7 @@ export function parseRegistry(text: string, opts: { allStatuses?: boolean } = {}
       continue;
     }
     if (status !== 'active') {
-      inactive.push({ line, id: record.id ?? '', status: status as InactiveSource['status'], status_reason: record.status_reason ?? '' });
+      inactive.push({ line, id: record.id ?? '', status: status as InactiveSource['status'], status_reason: record.status_reason ?? '', eia_ids: eiaIdsOf(record.eia_id) });
       if (!opts.allStatuses) continue;
     }
     const parsed = rowSchema.safeParse(record);
@@ -108,6 +116,7 @@ export function parseRegistry(text: string, opts: { allStatuses?: boolean } = {}
       id: r.id, utility: r.utility, states: states as string[], connector: r.connector, url: r.url,
       interval_min: r.interval_min, tier: r.tier as 1 | 2 | 3, options,
       customers: customers !== null && Number.isFinite(customers) && customers > 0 ? customers : null,
+      eia_ids: eiaIdsOf(r.eia_id),
     });
   }
   return { sources, problems, inactive };

@@ -1,20 +1,24 @@
-// ODIN fetch: pages `/records` with limit/offset until total_count is reached (option page_size, default 100).
+// ODIN fetch: one GET of the OpenDataSoft export endpoint, which answers the whole current data set (the paged
+// `/records` API stops at 10,000 records, which a big storm exceeds).
+import { SourceError } from '../../errors.ts';
 import type { FetchContext } from '../connector.ts';
-import { parseUpstream } from '../parse.ts';
-import { pageSchema, type OdinRecord } from './schema.ts';
 
-export async function fetch(ctx: FetchContext): Promise<{ total_count: number; results: OdinRecord[] }> {
-  const size = typeof ctx.source.options.page_size === 'number' ? ctx.source.options.page_size : 100;
-  const results: OdinRecord[] = [];
-  let total = 0;
-  for (let page = 0; page < 1000; page += 1) {
-    const u = new URL(ctx.source.url);
-    u.searchParams.set('limit', String(size));
-    u.searchParams.set('offset', String(results.length));
-    const data = parseUpstream(pageSchema, await ctx.http.getJson(u.href, ctx.priority), 'ODIN records page');
-    total = data.total_count;
-    results.push(...data.results);
-    if (data.results.length === 0 || results.length >= total) break;
+/** The fields normalize reads: asking only for them leaves out each record's county MultiPolygon (~4 kB). */
+export const ODIN_FIELDS = ['utility_id', 'name', 'communitydescriptor', 'county', 'state', 'metersaffected'] as const;
+
+/** The export URL to request: the registry's, with `select` added unless the row sets its own. */
+export function exportUrl(url: string): string {
+  const u = new URL(url);
+  if (/\/records\/?$/.test(u.pathname)) {
+    throw new SourceError('config', `ODIN url ${url} is the paged records API, which stops at 10,000 records; use the export endpoint …/datasets/<dataset>/exports/json`);
   }
-  return { total_count: total, results };
+  if (!/\/exports\/json\/?$/.test(u.pathname)) {
+    throw new SourceError('config', `ODIN url ${url} is not a JSON export; use …/datasets/<dataset>/exports/json`);
+  }
+  if (!u.searchParams.has('select')) u.searchParams.set('select', ODIN_FIELDS.join(','));
+  return u.href;
+}
+
+export async function fetch(ctx: FetchContext): Promise<unknown> {
+  return ctx.http.getJson(exportUrl(ctx.source.url), ctx.priority);
 }

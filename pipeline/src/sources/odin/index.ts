@@ -1,3 +1,3 @@
-// ORNL ODIN connector.
+// ORNL ODIN connector (national baseline, meters).
 export { fetch } from './fetch.ts';
 export { normalize } from './normalize.ts';

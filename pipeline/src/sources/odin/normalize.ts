@@ -1,22 +1,33 @@
 // ODIN normalize: one record per utility × county with `metersaffected` (meters, not customers: the snapshot's
-// unit says so and the notice travels to every output that uses it). FIPS from `communitydescriptor`.
+// unit says so and the notice travels to every output that uses it). FIPS from `communitydescriptor`. Utilities in
+// `exclude_utility_ids` (those with an active deep row, see exclusions.ts) are dropped, so nothing counts twice.
+import { SourceError } from '../../errors.ts';
 import type { SourceDef } from '../registry.ts';
 import { addCounty, emptySnapshot, type CountyCount, type Snapshot } from '../snapshot.ts';
-import { parseUpstream } from '../parse.ts';
 import { loadAtlas } from '../../geo/counties.ts';
-import { pageSchema } from './schema.ts';
+import { odinRecords, recordUtility, utilityKey } from './schema.ts';
 
 export const ODIN_NOTICE = 'ODIN counts are meters (service points) reported to ORNL, not customers.';
 
+/** The row's `exclude_utility_ids` option as canonical utility numbers. */
+export function excludedUtilities(source: SourceDef): Set<string> {
+  const v = source.options.exclude_utility_ids ?? [];
+  if (!Array.isArray(v) || v.some((x) => utilityKey(x) === null)) {
+    throw new SourceError('config', `${source.id}: options.exclude_utility_ids must be a list of utility numbers, got ${JSON.stringify(v)}`);
+  }
+  return new Set(v.map((x) => utilityKey(x) as string));
+}
+
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
-  const data = parseUpstream(pageSchema, raw, 'ODIN records');
+  const records = odinRecords(raw);
+  const skip = excludedUtilities(source);
   const snap = emptySnapshot(source.utility, 'meters');
   snap.notice = ODIN_NOTICE;
   const atlas = loadAtlas();
-  const skip = new Set(((source.options.exclude_utility_ids ?? []) as unknown[]).map(String));
   const counties = new Map<string, CountyCount>();
-  for (const r of data.results) {
-    if (r.utility_id !== null && r.utility_id !== undefined && skip.has(String(r.utility_id))) continue;
+  for (const r of records) {
+    const utility = recordUtility(r);
+    if (utility !== null && skip.has(utility)) continue;
     const fips = (r.communitydescriptor ?? '').padStart(5, '0');
     const meters = r.metersaffected;
     if (!/^\d{5}$/.test(fips) || !atlas.byFips.has(fips) || typeof meters !== 'number' || meters < 0) {
