@@ -15,6 +15,7 @@ import { evaluateCycle, type EventRow } from './state/events.ts';
 import { countyModel, loadCountyModel } from './geo/county-model.ts';
 import { loadAtlas } from './geo/counties.ts';
 import { prunePolls, sourceHealth, type SourceHealth } from './state/health.ts';
+import { reconcileWithOdin } from './state/reconcile.ts';
 import { countyHistories } from './history/derive.ts';
 import type { History } from './publish/county-profile.ts';
 import { FsTreeWriter, type PublishStats, type TreeWriter } from './publish/tree-writer.ts';
@@ -119,12 +120,14 @@ export class Pipeline {
     this.http.evict(2 * Math.max(...this.opts.sources.map((s) => s.interval_min), 15) * 60_000);
     const tPoll = Date.now();
     for (const o of outcomes) statuses.set(o.source.id, this.nextStatus(o, statuses.get(o.source.id), now, watched.has(o.source.id)));
+    const odin = this.opts.sources.find((s) => s.connector === 'odin');
+    const reconciled = reconcileWithOdin(this.opts.sources, statuses, odin ? this.known.get(odin.id) ?? null : null, new Set(outcomes.filter((o) => o.ok).map((o) => o.source.id)));
     const ctx: CycleContext = { sources: this.opts.sources, statuses, polled: new Set(outcomes.filter((o) => o.ok).map((o) => o.source.id)), now };
     const model = await countyModel(this.db, loadCountyModel());
     // One transaction: observations, statuses, outage states and events land together or not at all.
     const { live, events } = await this.db.transaction(async () => {
       await writeOutcomes(this.db, outcomes);
-      await saveStatuses(this.db, outcomes.map((o) => statuses.get(o.source.id)!));
+      await saveStatuses(this.db, [...new Set([...outcomes.map((o) => o.source.id), ...reconciled])].map((id) => statuses.get(id)!));
       const live = await computeLive(this.db, this.opts.sources, statuses, model, now);
       const events = await evaluateCycle(this.db, await observe(this.db, live, ctx), ctx);
       await recordFrame(this.db, live, now);

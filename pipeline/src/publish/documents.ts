@@ -3,6 +3,7 @@ import type { SourceDef } from '../sources/registry.ts';
 import type { CountyLive, LiveState } from '../state/rollup.ts';
 import type { SourceStatus } from '../state/status.ts';
 import type { SourceHealth } from '../state/health.ts';
+import { odinFlagged } from '../state/reconcile.ts';
 import { freshness, publishedInterval, staleAfterFor, staleAt, utilityPct } from '../sources/scheduler.ts';
 import { band, pctOut } from '../state/rules.ts';
 import { stateByFips } from '../geo/states.ts';
@@ -84,6 +85,7 @@ export function sourcesDoc(sources: SourceDef[], statuses: Map<string, SourceSta
       coverage: st?.basis ?? null, unit: st?.unit ?? null, notice: st?.notice ?? null,
       customers_out: st?.customers_out ?? null, customers_served: st?.customers_served ?? s.customers ?? null,
       pct_out: utilityPct(s, st), unmatched_names: st?.unmatched ?? 0, health: health.get(s.id) ?? null,
+      odin_delta_pct: st?.odin_delta_pct ?? null, odin_flagged: odinFlagged(st),
     };
   });
   const classes = { county: { customers: 0, utilities: 0 }, utility_total: { customers: 0, utilities: 0 }, outage_only: { customers: 0, utilities: 0 } };

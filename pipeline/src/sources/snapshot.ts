@@ -55,6 +55,8 @@ export interface Snapshot {
   notice: string | null;
   /** how the feed sees the utility (spec: `connector_coverage` classes) */
   basis: CoverageClass;
+  /** an aggregator's count per EIA-861 utility number (ODIN, every utility it lists): reconciliation with deep rows */
+  by_utility?: Record<string, number>;
 }
 
 export function emptySnapshot(utility: string, unit: Snapshot['unit'] = 'customers'): Snapshot {

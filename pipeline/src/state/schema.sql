@@ -14,6 +14,9 @@ CREATE TABLE IF NOT EXISTS source_status (
   hardened BOOLEAN NOT NULL DEFAULT false, next_due_at VARCHAR, basis VARCHAR, unit VARCHAR, notice VARCHAR,
   customers_out BIGINT, customers_served BIGINT, unmatched INTEGER NOT NULL DEFAULT 0
 );
+-- Reconciliation with ODIN (added later: appended so existing state databases keep their column order).
+ALTER TABLE source_status ADD COLUMN IF NOT EXISTS odin_delta_pct DOUBLE;
+ALTER TABLE source_status ADD COLUMN IF NOT EXISTS odin_disagree_cycles INTEGER DEFAULT 0;
 
 CREATE SEQUENCE IF NOT EXISTS poll_seq;
 CREATE TEMP TABLE IF NOT EXISTS polls_in (source_id VARCHAR, polled_at VARCHAR, ms INTEGER, ok BOOLEAN, reason VARCHAR, message VARCHAR, changed BOOLEAN, http_requests INTEGER);

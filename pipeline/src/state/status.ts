@@ -19,15 +19,20 @@ export interface SourceStatus {
   customers_out: number | null;
   customers_served: number | null;
   unmatched: number;
+  /** (deep − ODIN) / the larger of the two × 100, when both report the utility (state/reconcile.ts) */
+  odin_delta_pct: number | null;
+  /** consecutive reconciled cycles beyond the row's tolerance; flagged at 3 */
+  odin_disagree_cycles: number;
 }
 
-const COLUMNS = ['source_id', 'last_attempt_at', 'last_success_at', 'last_reason', 'last_error', 'consecutive_failures', 'snapshot_hash', 'hardened', 'next_due_at', 'basis', 'unit', 'notice', 'customers_out', 'customers_served', 'unmatched'] as const;
+const COLUMNS = ['source_id', 'last_attempt_at', 'last_success_at', 'last_reason', 'last_error', 'consecutive_failures', 'snapshot_hash', 'hardened', 'next_due_at', 'basis', 'unit', 'notice', 'customers_out', 'customers_served', 'unmatched', 'odin_delta_pct', 'odin_disagree_cycles'] as const;
+const INT_COLUMNS = new Set<string>(['consecutive_failures', 'customers_out', 'customers_served', 'unmatched', 'odin_disagree_cycles']);
 
 export function blankStatus(id: string): SourceStatus {
   return {
     source_id: id, last_attempt_at: null, last_success_at: null, last_reason: null, last_error: null, consecutive_failures: 0,
     snapshot_hash: null, hardened: false, next_due_at: null, basis: null, unit: null, notice: null, customers_out: null,
-    customers_served: null, unmatched: 0,
+    customers_served: null, unmatched: 0, odin_delta_pct: null, odin_disagree_cycles: 0,
   };
 }
 
@@ -43,9 +48,9 @@ export async function saveStatuses(db: Db, statuses: Iterable<SourceStatus>): Pr
   for (const s of statuses) {
     for (const c of COLUMNS) {
       const v = s[c];
-      const kind = c === 'consecutive_failures' || c === 'customers_out' || c === 'customers_served' || c === 'unmatched' ? 'int' : c === 'hardened' ? 'bool' : 'text';
-      if (kind === 'int' && v !== null) a.appendInteger(Number(v));
-      else put(a, v as string | number | boolean | null, kind === 'int' ? 'text' : kind);
+      const kind = INT_COLUMNS.has(c) ? 'int' : c === 'hardened' ? 'bool' : c === 'odin_delta_pct' ? 'real' : 'text';
+      if (kind === 'int' && v !== null && v !== undefined) a.appendInteger(Number(v));
+      else put(a, (v ?? null) as string | number | boolean | null, kind === 'int' ? 'text' : kind);
     }
     a.endRow();
   }

@@ -6,6 +6,7 @@ import type { SourceDef } from '../registry.ts';
 import { addCounty, emptySnapshot, type CountyCount, type Snapshot } from '../snapshot.ts';
 import { loadAtlas } from '../../geo/counties.ts';
 import { odinRecords, recordUtility, utilityKey } from './schema.ts';
+import { odinUtilities } from './utilities.ts';
 
 export const ODIN_NOTICE = 'ODIN counts are meters (service points) reported to ORNL, not customers.';
 
@@ -39,5 +40,6 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   snap.counties = [...counties.values()].sort((a, b) => a.fips.localeCompare(b.fips));
   snap.customers_out = snap.counties.reduce((s, c) => s + c.customers_out, 0);
   snap.basis = 'county';
+  snap.by_utility = Object.fromEntries(odinUtilities(records).filter((u) => u.utility_id !== null).map((u) => [u.utility_id!, u.meters]));
   return snap;
 }
