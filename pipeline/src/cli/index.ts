@@ -1,16 +1,23 @@
 // The `outage` CLI. The only place that calls process.exit.
 import { CommanderError } from 'commander';
-import { UsageError } from '../errors.ts';
+import { SourceError, UsageError } from '../errors.ts';
 import { buildProgram } from './program.ts';
 
 try {
   await buildProgram().parseAsync(process.argv);
+  // Let a large answer on a pipe drain before exiting (process.exit would cut it at 64 KB).
+  await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
   process.exit(0);
 } catch (err) {
   if (err instanceof CommanderError) process.exit(err.exitCode);
   if (err instanceof UsageError) {
     process.stderr.write(`outage: ${err.message}\n`);
     process.exit(2);
+  }
+  // A source that could not be fetched or parsed (sources probe/parse): its reason and message, no stack.
+  if (err instanceof SourceError) {
+    process.stderr.write(`outage: ${err.reason}: ${err.message}\n`);
+    process.exit(1);
   }
   process.stderr.write(`outage: ${(err as Error).stack ?? String(err)}\n`);
   process.exit(1);

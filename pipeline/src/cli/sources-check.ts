@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { CommanderError, Option, type Command } from 'commander';
 import { log } from './common.ts';
 import { EIA_DIR, loadEiaReference } from '../sources/eia-reference.ts';
+import { replayFixtures } from '../sources/replay.ts';
 import { checkRegistryFile, type CheckProblem, type CheckReport } from '../sources/registry-check.ts';
 
 /** `../shared/data` beside the repository: where a row's `fixture` path points. */
@@ -29,12 +30,12 @@ export function registerCheck(sources: Command): void {
     .addOption(new Option('--fixtures <dir>', 'directory the `fixture` column is relative to').default(FIXTURE_ROOT, '../shared/data beside the repository'))
     .option('--local', 'a local test registry: loopback hosts allowed, the shipped columns and status optional')
     .option('--json', 'print the problems as a JSON array instead of a table')
-    .action((_opts: unknown, cmd: Command) => {
+    .action(async (_opts: unknown, cmd: Command) => {
       const cfg: CheckConfig = {
         sources: path.resolve(String(optionValue(cmd, 'sources'))), eiaDir: path.resolve(String(cmd.getOptionValue('eiaDir'))),
         fixtures: path.resolve(String(cmd.getOptionValue('fixtures'))), shipped: cmd.getOptionValue('local') !== true, json: optionValue(cmd, 'json') === true,
       };
-      const report = runCheck(cfg);
+      const report = await runCheck(cfg);
       const errors = report.problems.filter((p) => p.severity === 'error').length;
       if (cfg.json) process.stdout.write(`${JSON.stringify(report.problems, null, 2)}\n`);
       else process.stdout.write(formatReport(report, cfg.sources));
@@ -43,12 +44,14 @@ export function registerCheck(sources: Command): void {
     });
 }
 
-function runCheck(cfg: CheckConfig): CheckReport {
+async function runCheck(cfg: CheckConfig): Promise<CheckReport> {
   const t0 = Date.now();
   const eia = loadEiaReference(cfg.eiaDir);
   const eiaNote = eia ? `EIA-861 ${eia.year} reference: ${path.dirname(eia.files.customers)}` : `EIA-861 reference not found in ${cfg.eiaDir}: eia_id, customers and states not checked`;
   const fixtureRoot = existsSync(cfg.fixtures) ? cfg.fixtures : null;
-  const report = checkRegistryFile(cfg.sources, { eia, fixtureRoot, shipped: cfg.shipped });
+  // A fixture may be a saved probe directory: replayed through the connector's real fetch code, on loopback only.
+  const options = { eia, fixtureRoot, shipped: cfg.shipped };
+  const report = checkRegistryFile(cfg.sources, { ...options, parseFixture: await replayFixtures(cfg.sources, options) });
   log(`${eiaNote}; fixtures: ${fixtureRoot ?? `${cfg.fixtures} not found`} · ${Date.now() - t0} ms`);
   return report;
 }

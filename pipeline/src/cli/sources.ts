@@ -6,6 +6,7 @@ import { loadStatuses, type SourceStatus } from '../state/status.ts';
 import { sourceHealth, type SourceHealth } from '../state/health.ts';
 import { freshness } from '../sources/scheduler.ts';
 import { registerCheck } from './sources-check.ts';
+import { registerParse, registerProbe } from './sources-probe.ts';
 
 export function register(program: Command): void {
   const sources = addCommonOptions(program.command('sources').description('list the registry with each source\'s live status'))
@@ -44,4 +45,6 @@ export function register(program: Command): void {
       })));
     });
   registerCheck(sources);
+  registerProbe(sources);
+  registerParse(sources);
 }
