@@ -11,7 +11,7 @@ import { dataNotice } from '../contract/notice.ts';
 import { FRAMES_FILE } from '../publish/publish.ts';
 import { timelineDoc, type FrameRow } from '../publish/documents.ts';
 import { PublishedTree } from '../publish/published-tree.ts';
-import { landingPage } from './landing.ts';
+import { landingRoutes } from './landing.ts';
 import { PublishedEvents } from './event-store.ts';
 import { pageEvents } from '../contract/event-pages.ts';
 import { EVENTS_DEFAULT_LIMIT, EVENTS_MAX_LIMIT, FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT, parseEventQuery } from '../contract/events.ts';
@@ -94,7 +94,7 @@ export function createApp(opts: AppOptions): Hono {
     return sendError(c, e);
   });
 
-  app.get('/', (c) => c.html(landingPage(tree.current()?.simulated ?? false, notice())));
+  app.route('/', landingRoutes(() => tree.current()?.simulated ?? false, notice));
 
   app.all('*', async (c) => {
     const method = c.req.method;

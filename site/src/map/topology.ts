@@ -1,0 +1,90 @@
+// The map's geometry: us-atlas counties and states (Census 2017, pre-projected to Albers USA, 975 × 610) re-snapped
+// to a quarter-pixel grid and thinned with Douglas–Peucker, so the whole country ships as ~180 KB gzipped TopoJSON.
+// Built from node_modules at build or first request, never committed.
+import atlas from 'us-atlas/counties-albers-10m.json' with { type: 'json' };
+import type { GeometryCollection, Topology } from 'topojson-specification';
+import { stateByFips } from '../../../pipeline/src/geo/states.ts';
+
+/** Grid step in map pixels: a quarter pixel at the map's natural width, below what any screen shows. */
+const GRID = 0.25;
+/** Douglas–Peucker tolerance in map pixels; arc end points are kept, so shared borders stay shared. */
+const TOLERANCE = 0.3;
+
+type Point = [number, number];
+type Source = Topology<{ counties: GeometryCollection<{ name: string }>; states: GeometryCollection<{ name: string }> }>;
+
+/** Absolute map coordinates of one delta-encoded arc. */
+function decodeArc(arc: Point[], t: { scale: [number, number]; translate: [number, number] }): Point[] {
+  let x = 0;
+  let y = 0;
+  return arc.map(([dx, dy]) => {
+    x += dx;
+    y += dy;
+    return [x * t.scale[0] + t.translate[0], y * t.scale[1] + t.translate[1]];
+  });
+}
+
+/** Douglas–Peucker on one arc, iterative (long coastlines would overflow a recursive one). */
+function simplify(pts: Point[], tolerance: number): Point[] {
+  if (pts.length < 3) return pts;
+  const keep = new Uint8Array(pts.length);
+  keep[0] = keep[pts.length - 1] = 1;
+  const stack: Array<[number, number]> = [[0, pts.length - 1]];
+  while (stack.length) {
+    const [a, b] = stack.pop()!;
+    const [ax, ay] = pts[a];
+    const [bx, by] = pts[b];
+    const len = Math.hypot(bx - ax, by - ay);
+    let far = -1;
+    let farDist = tolerance;
+    for (let i = a + 1; i < b; i++) {
+      const [px, py] = pts[i];
+      const d = len === 0 ? Math.hypot(px - ax, py - ay) : Math.abs((by - ay) * px - (bx - ax) * py + bx * ay - by * ax) / len;
+      if (d > farDist) [far, farDist] = [i, d];
+    }
+    if (far >= 0) {
+      keep[far] = 1;
+      stack.push([a, far], [far, b]);
+    }
+  }
+  return pts.filter((_, i) => keep[i]);
+}
+
+/** Back to delta-encoded grid integers; repeated points dropped, but an arc keeps two points so rings still close. */
+function encodeArc(pts: Point[]): Point[] {
+  const out: Point[] = [];
+  let px = 0;
+  let py = 0;
+  for (const [x, y] of pts) {
+    const gx = Math.round(x / GRID);
+    const gy = Math.round(y / GRID);
+    if (out.length > 0 && gx === px && gy === py) continue;
+    out.push([gx - px, gy - py]);
+    [px, py] = [gx, gy];
+  }
+  if (out.length < 2) out.push([0, 0]);
+  return out;
+}
+
+let cached: string | null = null;
+
+/** The site's TopoJSON: counties (id = FIPS, name, state code) and states (id = FIPS, name, code). */
+export function mapTopologyJson(): string {
+  if (cached) return cached;
+  const src = atlas as unknown as Source;
+  const t = src.transform!;
+  const arcs = src.arcs.map((arc) => encodeArc(simplify(decodeArc(arc as Point[], t as never), TOLERANCE)));
+  const counties = src.objects.counties.geometries.map((g) => ({
+    ...g, properties: { name: (g.properties as { name: string }).name, state: stateByFips(String(g.id).slice(0, 2))?.code ?? '' },
+  }));
+  const states = src.objects.states.geometries.map((g) => ({
+    ...g, properties: { name: (g.properties as { name: string }).name, code: stateByFips(String(g.id))?.code ?? '' },
+  }));
+  const topo = {
+    type: 'Topology', bbox: src.bbox, transform: { scale: [GRID, GRID], translate: [0, 0] },
+    objects: { counties: { type: 'GeometryCollection', geometries: counties }, states: { type: 'GeometryCollection', geometries: states } },
+    arcs,
+  };
+  cached = JSON.stringify(topo);
+  return cached;
+}
