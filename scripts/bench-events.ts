@@ -28,8 +28,13 @@ export async function benchEvents(): Promise<Array<{ metric: string; value: stri
 async function benchIn(dir: string): Promise<Array<{ metric: string; value: string | number; target: string }>> {
   const db = await Db.open(path.join(dir, 'state'));
   const counties = loadAtlas().counties;
-  await db.run('CREATE TEMP TABLE c AS SELECT * FROM (VALUES ' + counties.map((c, i) => `(${i}, '${c.fips}', '${c.state}')`).join(',') + ') t(i, fips, state)');
-  const kinds = "['outage_began','outage_grew','etr_changed','outage_improving','outage_restored','major_event','feed_stale','feed_recovered']";
+  await db.run(
+    'CREATE TEMP TABLE c AS SELECT * FROM (VALUES ' +
+      counties.map((c, i) => `(${i}, '${c.fips}', '${c.state}')`).join(',') +
+      ') t(i, fips, state)',
+  );
+  const kinds =
+    "['outage_began','outage_grew','etr_changed','outage_improving','outage_restored','major_event','feed_stale','feed_recovered']";
   let t = performance.now();
   await db.run(`INSERT INTO events
     SELECT r.i, strftime(TIMESTAMP '2026-06-01 00:00:00' + r.i * INTERVAL 2 SECOND, '%Y-%m-%dT%H:%M:%S.000Z'),
@@ -39,7 +44,9 @@ async function benchIn(dir: string): Promise<Array<{ metric: string; value: stri
       (hash(r.i, 'n') % 100000)::BIGINT, NULL, 500, NULL, NULL, NULL
     FROM range(1, ${N + 1}) r(i) JOIN c ON c.i = hash(r.i, 'c') % ${counties.length}`);
   const insertMs = Math.round(performance.now() - t);
-  const utilities = [...new Set(counties.map((c) => c.state))].flatMap((s) => [1, 2, 3].map((k) => `Utility ${s} ${k}`));
+  const utilities = [...new Set(counties.map((c) => c.state))].flatMap((s) =>
+    [1, 2, 3].map((k) => `Utility ${s} ${k}`),
+  );
   const out = path.join(dir, 'public');
   const now = new Date('2026-06-25T00:00:00Z');
   t = performance.now();
@@ -48,7 +55,9 @@ async function benchIn(dir: string): Promise<Array<{ metric: string; value: stri
   await w1.commit({ simulated: true, notice: 'bench' });
   const firstPublishMs = Math.round(performance.now() - t);
   // A cycle later: 500 new events; only the open chunk, the index, the latest page and the feeds change.
-  await db.run(`INSERT INTO events SELECT id + 500, event_at, kind, scope, fips, state, utility, area, source_id, outage_id, customers_out, pct_out, threshold, previous, etr, previous_etr FROM events WHERE id > ${N - 500}`);
+  await db.run(
+    `INSERT INTO events SELECT id + 500, event_at, kind, scope, fips, state, utility, area, source_id, outage_id, customers_out, pct_out, threshold, previous, etr, previous_etr FROM events WHERE id > ${N - 500}`,
+  );
   t = performance.now();
   const w2 = new FsTreeWriter(out, new Date(now.getTime() + 60_000));
   await publishEvents(w2, db, { utilities, baseUrl: 'http://127.0.0.1', simulated: true, now, retentionDays: 3650 });
@@ -84,13 +93,27 @@ async function benchIn(dir: string): Promise<Array<{ metric: string; value: stri
     };
     await timeAll(paths.slice(0, 200)); // warm the chunk cache as a running function instance would be
     const events = await timeAll(paths);
-    const feeds = await timeAll(Array.from({ length: 200 }, (_, i) => `/feeds/events.${['rss', 'atom', 'json'][i % 3]}?state=${counties[Math.floor(unit(9, 'f', i) * counties.length)].state}`));
+    const feeds = await timeAll(
+      Array.from(
+        { length: 200 },
+        (_, i) =>
+          `/feeds/events.${['rss', 'atom', 'json'][i % 3]}?state=${counties[Math.floor(unit(9, 'f', i) * counties.length)].state}`,
+      ),
+    );
     return [
       { metric: 'events stored', value: N, target: '1,000,000' },
       { metric: 'events insert (ms)', value: insertMs, target: '' },
       { metric: 'events first publish: 1,000 chunks + index + page + feeds (ms)', value: firstPublishMs, target: '' },
-      { metric: 'events publish after +500 events (ms) / files written', value: `${incrementalMs} / ${incremental.written}`, target: '' },
-      { metric: `filtered /api/v1/events p50 / p99 (ms, ${QUERIES} requests)`, value: `${events.p50} / ${events.p99}`, target: 'p99 ≤ 50' },
+      {
+        metric: 'events publish after +500 events (ms) / files written',
+        value: `${incrementalMs} / ${incremental.written}`,
+        target: '',
+      },
+      {
+        metric: `filtered /api/v1/events p50 / p99 (ms, ${QUERIES} requests)`,
+        value: `${events.p50} / ${events.p99}`,
+        target: 'p99 ≤ 50',
+      },
       { metric: 'filtered feed generation p50 / p99 (ms)', value: `${feeds.p50} / ${feeds.p99}`, target: '' },
     ];
   } finally {

@@ -35,13 +35,24 @@ try {
   // Generation happens in its own database so the import below starts cold.
   const gen = await Db.open(path.join(dir, 'gen'));
   const model = loadCountyModel();
-  const g = await time(() => writeSimulatedHistory(gen, path.join(dir, 'files'), model, { seed: 7, firstYear: YEAR, lastYear: YEAR, episodesPerYear: EPISODES }));
+  const g = await time(() =>
+    writeSimulatedHistory(gen, path.join(dir, 'files'), model, {
+      seed: 7,
+      firstYear: YEAR,
+      lastYear: YEAR,
+      episodesPerYear: EPISODES,
+    }),
+  );
   gen.close();
   const file = g.v[0];
   const bytes = fs.statSync(file).size;
   const oe417 = writeSimulatedOe417(path.join(dir, 'files'), 7, YEAR, YEAR);
   const eia = writeSimulatedEia861(path.join(dir, 'files'), 7, YEAR, model);
-  rows.push({ metric: `generate one EAGLE-I year (${(bytes / 1e9).toFixed(2)} GB CSV)`, value: `${(g.ms / 1000).toFixed(1)} s`, target: '' });
+  rows.push({
+    metric: `generate one EAGLE-I year (${(bytes / 1e9).toFixed(2)} GB CSV)`,
+    value: `${(g.ms / 1000).toFixed(1)} s`,
+    target: '',
+  });
 
   const db = await Db.open(path.join(dir, 'state'));
   const rssBefore = rssMb();
@@ -53,16 +64,30 @@ try {
   const rep = await time(() => computeReports(db, m, new Date(`${YEAR + 1}-06-01T00:00:00Z`)));
   const total = imp.ms + ep.ms + rep.ms;
   rows.push(
-    { metric: 'EAGLE-I rows imported / rejected', value: `${imp.v.rows_loaded.toLocaleString('en-US')} / ${imp.v.rows_rejected}`, target: '~25,000,000' },
+    {
+      metric: 'EAGLE-I rows imported / rejected',
+      value: `${imp.v.rows_loaded.toLocaleString('en-US')} / ${imp.v.rows_rejected}`,
+      target: '~25,000,000',
+    },
     { metric: 'import (s)', value: (imp.ms / 1000).toFixed(1), target: '' },
-    { metric: 'episodes derived (count / s)', value: `${ep.v.toLocaleString('en-US')} / ${(ep.ms / 1000).toFixed(1)}`, target: '' },
+    {
+      metric: 'episodes derived (count / s)',
+      value: `${ep.v.toLocaleString('en-US')} / ${(ep.ms / 1000).toFixed(1)}`,
+      target: '',
+    },
     { metric: 'all report tables computed (s)', value: (rep.ms / 1000).toFixed(1), target: '' },
     { metric: 'import + episodes + report tables (s)', value: (total / 1000).toFixed(1), target: '≤ 60' },
     { metric: 'peak RSS through import + reports (MB)', value: rssMb(), target: '≤ 4096' },
   );
   console.log(`import + reports: ${(total / 1000).toFixed(1)} s, peak RSS ${rssMb()} MB (before ${rssBefore} MB)`);
-  const pub = await time(() => publishHistoryTree(db, path.join(dir, 'public'), { now: new Date(`${YEAR + 1}-06-01T00:00:00Z`) }));
-  rows.push({ metric: 'report tree publish, first (files / s)', value: `${pub.v.written.toLocaleString('en-US')} / ${(pub.ms / 1000).toFixed(1)}`, target: '' });
+  const pub = await time(() =>
+    publishHistoryTree(db, path.join(dir, 'public'), { now: new Date(`${YEAR + 1}-06-01T00:00:00Z`) }),
+  );
+  rows.push({
+    metric: 'report tree publish, first (files / s)',
+    value: `${pub.v.written.toLocaleString('en-US')} / ${(pub.ms / 1000).toFixed(1)}`,
+    target: '',
+  });
   rows.push({ metric: 'peak RSS including the publish (MB)', value: rssMb(), target: '' });
 
   // Chart rendering: the first render initialises the renderer and is not counted.
@@ -74,23 +99,47 @@ try {
   });
   await renderChart(specs[0], new Date().toISOString());
   const sample: number[] = [];
-  for (const spec of [...specs.slice(0, 30), ...Array.from({ length: 10 }, (_, i) => decadeReportSpec('United States', rep.v.national, YEAR - i, true))]) {
+  for (const spec of [
+    ...specs.slice(0, 30),
+    ...Array.from({ length: 10 }, (_, i) => decadeReportSpec('United States', rep.v.national, YEAR - i, true)),
+  ]) {
     const t0 = performance.now();
     await renderChart(spec, new Date().toISOString());
     sample.push(performance.now() - t0);
   }
   sample.sort((a, b) => a - b);
-  rows.push({ metric: 'chart render median / p90 (ms, 40 county and report charts)', value: `${sample[20].toFixed(1)} / ${sample[36].toFixed(1)}`, target: 'median ≤ 50' });
+  rows.push({
+    metric: 'chart render median / p90 (ms, 40 county and report charts)',
+    value: `${sample[20].toFixed(1)} / ${sample[36].toFixed(1)}`,
+    target: 'median ≤ 50',
+  });
   if (process.env.BENCH_CHARTS !== '0') {
     const t0 = performance.now();
     for (const spec of specs) await renderChart(spec, new Date().toISOString());
     const s = (performance.now() - t0) / 1000;
-    rows.push({ metric: `full rebuild of every county chart (${specs.length.toLocaleString('en-US')} decade + monthly)`, value: `${s.toFixed(0)} s (${((s * 1000) / specs.length).toFixed(1)} ms each)`, target: '' });
+    rows.push({
+      metric: `full rebuild of every county chart (${specs.length.toLocaleString('en-US')} decade + monthly)`,
+      value: `${s.toFixed(0)} s (${((s * 1000) / specs.length).toFixed(1)} ms each)`,
+      target: '',
+    });
   }
   db.close();
   console.table(rows);
   fs.mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
-  fs.writeFileSync(path.join(ROOT, 'bench-results', 'history.json'), JSON.stringify({ at: new Date().toISOString(), node: process.version, cpus: os.cpus().length, episodes_per_county_year: EPISODES, rows }, null, 2));
+  fs.writeFileSync(
+    path.join(ROOT, 'bench-results', 'history.json'),
+    JSON.stringify(
+      {
+        at: new Date().toISOString(),
+        node: process.version,
+        cpus: os.cpus().length,
+        episodes_per_county_year: EPISODES,
+        rows,
+      },
+      null,
+      2,
+    ),
+  );
   console.log('written to bench-results/history.json');
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });

@@ -22,8 +22,25 @@ const AREAS = Number(process.env.BENCH_AREAS ?? 30);
 
 async function startSimulator(dir: string): Promise<{ url: string; registry: string; stop(): void }> {
   const registry = path.join(dir, 'sources.csv');
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/outage.js'), 'simulate', '--frozen', '--now', T0.toISOString(), '--sources', registry,
-    '--sim-sources', String(SOURCES), '--areas', String(AREAS), '--seed', '1'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(ROOT, 'bin/outage.js'),
+      'simulate',
+      '--frozen',
+      '--now',
+      T0.toISOString(),
+      '--sources',
+      registry,
+      '--sim-sources',
+      String(SOURCES),
+      '--areas',
+      String(AREAS),
+      '--seed',
+      '1',
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const stop = () => child.kill('SIGTERM');
   try {
     const line = await new Promise<string>((resolve, reject) => {
@@ -61,16 +78,28 @@ try {
   let peakHeap = 0;
   const sampler = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 20);
   const clock = manualClock(T0);
-  const p1 = await Pipeline.open({ stateDir: path.join(dir, 'state'), outDir: out, sources, clock, simulated: true, http: LOOPBACK_HTTP });
+  const p1 = await Pipeline.open({
+    stateDir: path.join(dir, 'state'),
+    outDir: out,
+    sources,
+    clock,
+    simulated: true,
+    http: LOOPBACK_HTTP,
+  });
   const full = await time(() => p1.cycle({ all: true }));
   const mem = (label: string) => {
     const m = process.memoryUsage();
-    console.log(`${label}: rss ${Math.round(m.rss / 1e6)} MB, heap ${Math.round(m.heapUsed / 1e6)} MB, external ${Math.round(m.external / 1e6)} MB`);
+    console.log(
+      `${label}: rss ${Math.round(m.rss / 1e6)} MB, heap ${Math.round(m.heapUsed / 1e6)} MB, external ${Math.round(m.external / 1e6)} MB`,
+    );
   };
   mem('after the full cycle');
   console.log(`peak heap during the full cycle: ${Math.round(peakHeap / 1e6)} MB`);
-  const counts = (await p1.db.all<{ areas: number; incidents: number; counties: number }>(
-    'SELECT (SELECT count(*) FROM obs_area)::INT AS areas, (SELECT count(*) FROM obs_incident)::INT AS incidents, (SELECT count(DISTINCT fips) FROM obs_county)::INT AS counties'))[0];
+  const counts = (
+    await p1.db.all<{ areas: number; incidents: number; counties: number }>(
+      'SELECT (SELECT count(*) FROM obs_area)::INT AS areas, (SELECT count(*) FROM obs_incident)::INT AS incidents, (SELECT count(DISTINCT fips) FROM obs_county)::INT AS counties',
+    )
+  )[0];
   // Thirty minutes on, the storm has moved: (nearly) every source has new data and the tree already exists.
   clock.advance(30 * 60_000);
   await moveSimulator(sim.url, clock());
@@ -81,7 +110,14 @@ try {
   mem('after the unchanged cycle');
   await p1.close();
   // And after a restart: no validators yet, every source re-fetched and re-normalised, nothing changes.
-  const p2 = await Pipeline.open({ stateDir: path.join(dir, 'state'), outDir: out, sources, clock, simulated: true, http: LOOPBACK_HTTP });
+  const p2 = await Pipeline.open({
+    stateDir: path.join(dir, 'state'),
+    outDir: out,
+    sources,
+    clock,
+    simulated: true,
+    http: LOOPBACK_HTTP,
+  });
   clock.advance(60_000);
   const restarted = await time(() => p2.cycle({ all: true }));
   await p2.close();
@@ -89,26 +125,62 @@ try {
   const rssMb = Math.round(process.resourceUsage().maxRSS / 1024);
   const rows: Array<{ metric: string; value: string | number; target: string }> = [
     { metric: 'sources polled', value: full.v.polled, target: '≥ 1000' },
-    { metric: 'counties published', value: Object.keys(readManifest(out)!.files).filter((f) => /^api\/v1\/live\/counties\/\d{5}\.json$/.test(f)).length, target: '≥ 3143' },
+    {
+      metric: 'counties published',
+      value: Object.keys(readManifest(out)!.files).filter((f) => /^api\/v1\/live\/counties\/\d{5}\.json$/.test(f))
+        .length,
+      target: '≥ 3143',
+    },
     { metric: 'areas stored', value: counts.areas, target: '≥ 30000' },
     { metric: 'incidents stored', value: counts.incidents, target: '' },
     { metric: 'first cycle, empty tree (ms)', value: full.ms, target: '' },
     { metric: 'full cycle, storm moved 30 min (ms)', value: changedCycle.ms, target: '≤ 5000' },
-    { metric: 'full cycle sources changed / files written', value: `${changedCycle.v.changed} / ${changedCycle.v.publish.written}`, target: '' },
-    { metric: 'full cycle phases poll/store/publish (ms)', value: `${changedCycle.v.phases.poll}/${changedCycle.v.phases.store}/${changedCycle.v.phases.publish}`, target: '' },
-    { metric: 'first cycle phases poll/store/publish (ms)', value: `${full.v.phases.poll}/${full.v.phases.store}/${full.v.phases.publish}`, target: '' },
-    { metric: 'unchanged cycle phases poll/store/publish (ms)', value: `${unchanged.v.phases.poll}/${unchanged.v.phases.store}/${unchanged.v.phases.publish}`, target: '' },
+    {
+      metric: 'full cycle sources changed / files written',
+      value: `${changedCycle.v.changed} / ${changedCycle.v.publish.written}`,
+      target: '',
+    },
+    {
+      metric: 'full cycle phases poll/store/publish (ms)',
+      value: `${changedCycle.v.phases.poll}/${changedCycle.v.phases.store}/${changedCycle.v.phases.publish}`,
+      target: '',
+    },
+    {
+      metric: 'first cycle phases poll/store/publish (ms)',
+      value: `${full.v.phases.poll}/${full.v.phases.store}/${full.v.phases.publish}`,
+      target: '',
+    },
+    {
+      metric: 'unchanged cycle phases poll/store/publish (ms)',
+      value: `${unchanged.v.phases.poll}/${unchanged.v.phases.store}/${unchanged.v.phases.publish}`,
+      target: '',
+    },
     { metric: 'first cycle files written', value: full.v.publish.written, target: '' },
     { metric: 'unchanged cycle (ms)', value: unchanged.ms, target: '≤ 1000' },
     { metric: 'unchanged cycle sources changed', value: unchanged.v.changed, target: '0' },
-    { metric: 'unchanged cycle files rewritten', value: unchanged.v.publish.written, target: '0 (1 = live/sources, whose updated_at is the fetch time)' },
+    {
+      metric: 'unchanged cycle files rewritten',
+      value: unchanged.v.publish.written,
+      target: '0 (1 = live/sources, whose updated_at is the fetch time)',
+    },
     { metric: 'unchanged cycle after a restart (ms)', value: restarted.ms, target: '' },
     { metric: 'unchanged cycle after a restart files rewritten', value: restarted.v.publish.written, target: '' },
     { metric: 'peak RSS of the pipeline (MB)', value: rssMb, target: '≤ 512' },
   ];
   rows.push(...(await benchEvents()));
   // Chart rendering (the first render initialises the WebAssembly renderer and is not counted).
-  const spec = decadeSpec({ name: 'Harris', state: 'TX' }, Array.from({ length: 10 }, (_, i) => ({ year: 2014 + i, episodes: 10 + i, customer_hours: 1e5 * (i + 1), max_out: 1e4 * i, longest_h: 3 + i, by_size: {} })), false);
+  const spec = decadeSpec(
+    { name: 'Harris', state: 'TX' },
+    Array.from({ length: 10 }, (_, i) => ({
+      year: 2014 + i,
+      episodes: 10 + i,
+      customer_hours: 1e5 * (i + 1),
+      max_out: 1e4 * i,
+      longest_h: 3 + i,
+      by_size: {},
+    })),
+    false,
+  );
   await renderChart(spec, new Date().toISOString());
   const renders: number[] = [];
   for (let i = 0; i < 30; i++) {
@@ -117,10 +189,27 @@ try {
     renders.push(performance.now() - t0);
   }
   renders.sort((a, b) => a - b);
-  rows.push({ metric: 'chart render median / p90 (ms, 30 decade charts)', value: `${renders[15].toFixed(1)} / ${renders[27].toFixed(1)}`, target: 'median ≤ 50' });
+  rows.push({
+    metric: 'chart render median / p90 (ms, 30 decade charts)',
+    value: `${renders[15].toFixed(1)} / ${renders[27].toFixed(1)}`,
+    target: 'median ≤ 50',
+  });
   console.table(rows);
   fs.mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
-  fs.writeFileSync(path.join(ROOT, 'bench-results', 'live.json'), JSON.stringify({ at: new Date().toISOString(), node: process.version, cpus: os.cpus().length, rows, failures: full.v.failures.slice(0, 5) }, null, 2));
+  fs.writeFileSync(
+    path.join(ROOT, 'bench-results', 'live.json'),
+    JSON.stringify(
+      {
+        at: new Date().toISOString(),
+        node: process.version,
+        cpus: os.cpus().length,
+        rows,
+        failures: full.v.failures.slice(0, 5),
+      },
+      null,
+      2,
+    ),
+  );
   console.log(`written to bench-results/live.json`);
 } finally {
   sim.stop();

@@ -26,7 +26,11 @@ const population = new Map();
 for (const z of zips) {
   if (!z.population) continue;
   let weights;
-  try { weights = JSON.parse(z.county_weights || '{}'); } catch { weights = {}; }
+  try {
+    weights = JSON.parse(z.county_weights || '{}');
+  } catch {
+    weights = {};
+  }
   const entries = Object.entries(weights);
   if (entries.length === 0) entries.push([String(z.county_fips), 100]);
   if (!entries.some(([fips]) => known.has(String(fips).padStart(5, '0')))) {

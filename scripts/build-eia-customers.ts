@@ -27,7 +27,13 @@ function salesRows(): Map<string, CustomerRow> {
     if (!r || (r.part !== 'A' && r.part !== 'C') || r.ownership === 'Behind the Meter') continue;
     const key = `${r.utility_number}|${r.state}`;
     const source = r.utility_number === ADJUSTMENT ? 'Sales_Ult_Cust (EIA state adjustment)' : 'Sales_Ult_Cust';
-    const prev = rows.get(key) ?? { utility_number: r.utility_number, utility_name: r.utility_name, state: r.state, customers: 0, customers_source: source };
+    const prev = rows.get(key) ?? {
+      utility_number: r.utility_number,
+      utility_name: r.utility_name,
+      state: r.state,
+      customers: 0,
+      customers_source: source,
+    };
     rows.set(key, { ...prev, customers: prev.customers + r.customers });
   }
   return rows;
@@ -42,7 +48,14 @@ function wiresOnlyRows(sales: Map<string, CustomerRow>): CustomerRow[] {
     const key = `${r.utility_number}|${r.state}`;
     const prev = out.get(key);
     // one row per standard (IEEE and the utility's own): the customers are the same, keep the larger
-    if (!prev || r.customers > prev.customers) out.set(key, { utility_number: r.utility_number, utility_name: r.utility_name, state: r.state, customers: r.customers, customers_source: 'Reliability' });
+    if (!prev || r.customers > prev.customers)
+      out.set(key, {
+        utility_number: r.utility_number,
+        utility_name: r.utility_name,
+        state: r.state,
+        customers: r.customers,
+        customers_source: 'Reliability',
+      });
   }
   return [...out.values()];
 }
@@ -54,21 +67,31 @@ function writeCsv(rel: string, columns: readonly string[], rows: object[]): void
 function main(): void {
   const sales = salesRows();
   const wires = wiresOnlyRows(sales);
-  const rows = [...sales.values(), ...wires].filter((r) => r.customers !== 0)
+  const rows = [...sales.values(), ...wires]
+    .filter((r) => r.customers !== 0)
     .sort((a, b) => a.state.localeCompare(b.state) || a.utility_number - b.utility_number);
   writeCsv('data/eia861-2018-customers.csv', CUSTOMER_COLUMNS, rows);
   const total = rows.reduce((s, r) => s + r.customers, 0);
-  console.log(`data/eia861-2018-customers.csv: ${rows.length} utility × state rows, ${total.toLocaleString('en-US')} customers; from Reliability: ${wires.map((w) => `${w.utility_number} ${w.utility_name} (${w.customers.toLocaleString('en-US')})`).join(', ')}`);
+  console.log(
+    `data/eia861-2018-customers.csv: ${rows.length} utility × state rows, ${total.toLocaleString('en-US')} customers; from Reliability: ${wires.map((w) => `${w.utility_number} ${w.utility_name} (${w.customers.toLocaleString('en-US')})`).join(', ')}`,
+  );
 
   const names = new Map(rows.map((r) => [String(r.utility_number), r.utility_name]));
   const odin = odinUtilities(odinRecords(JSON.parse(fs.readFileSync(path.join(SHARED, ODIN_SAMPLE), 'utf8'))));
   const odinRows = odin.map((u) => ({
-    utility_id: u.utility_id ?? '', name: u.name, states: u.states.join(';'), records: u.records, meters_out: u.meters,
-    eia_utility_name: u.utility_id ? names.get(u.utility_id) ?? '' : '', source: `${ODIN_SAMPLE} (outage-atlas spikes/odin @ 36d5e72)`,
+    utility_id: u.utility_id ?? '',
+    name: u.name,
+    states: u.states.join(';'),
+    records: u.records,
+    meters_out: u.meters,
+    eia_utility_name: u.utility_id ? (names.get(u.utility_id) ?? '') : '',
+    source: `${ODIN_SAMPLE} (outage-atlas spikes/odin @ 36d5e72)`,
   }));
   writeCsv('data/odin-sample-utilities.csv', ODIN_COLUMNS, odinRows);
   const unknown = odinRows.filter((r) => !r.eia_utility_name).map((r) => `${r.utility_id} ${r.name}`);
-  console.log(`data/odin-sample-utilities.csv: ${odinRows.length} utilities${unknown.length ? `; not an EIA-861 2018 utility with customers: ${unknown.join(', ')}` : ''}`);
+  console.log(
+    `data/odin-sample-utilities.csv: ${odinRows.length} utilities${unknown.length ? `; not an EIA-861 2018 utility with customers: ${unknown.join(', ')}` : ''}`,
+  );
 }
 
 main();

@@ -14,17 +14,42 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SHARED = path.resolve(ROOT, process.env.OUTAGE_SHARED_DATA ?? '../shared/data');
 const PEER_FILE = 'reference/peer-registries/outage-atlas-utilities.jsonl';
 const EIA_DIR = 'reference/eia861';
-const COLUMNS = ['id', 'utility', 'state', 'connector', 'url', 'interval_min', 'tier', 'options', 'customers', 'eia_id', 'platform',
-  'customers_source', 'map_page', 'provenance', 'status', 'status_reason', 'fixture'] as const;
+const COLUMNS = [
+  'id',
+  'utility',
+  'state',
+  'connector',
+  'url',
+  'interval_min',
+  'tier',
+  'options',
+  'customers',
+  'eia_id',
+  'platform',
+  'customers_source',
+  'map_page',
+  'provenance',
+  'status',
+  'status_reason',
+  'fixture',
+] as const;
 type Row = Record<(typeof COLUMNS)[number], string>;
-const ODIN_URL = 'https://ornl.opendatasoft.com/api/explore/v2.1/catalog/datasets/odin-real-time-outages-county/exports/json';
+const ODIN_URL =
+  'https://ornl.opendatasoft.com/api/explore/v2.1/catalog/datasets/odin-real-time-outages-county/exports/json';
 const GAP_LIMIT = 0.35;
 /** The 50 states and DC (FIPS ≤ 56): what ODIN covers and what the national share counts. */
 const US_STATES = STATES.filter((s) => Number(s.fips) <= 56).map((s) => s.code);
 
 // ---- EIA-861 2018 ----------------------------------------------------------------------------------------------
 
-interface Utility { id: number; name: string; ownership: string | null; states: Set<string>; customers: Map<string, number>; source: string }
+interface Utility {
+  id: number;
+  name: string;
+  ownership: string | null;
+  states: Set<string>;
+  customers: Map<string, number>;
+  source: string;
+}
 
 /** Wires utilities (not retail marketers, behind-the-meter solar or EIA's state adjustment rows). */
 const WIRES = new Set(['Investor Owned', 'Cooperative', 'Municipal', 'Political Subdivision', 'State', 'Federal']);
@@ -34,7 +59,11 @@ function loadEia(): { utilities: Map<number, Utility>; stateCustomers: Map<strin
   const utilities = new Map<number, Utility>();
   const get = (id: number, name: string): Utility => {
     let u = utilities.get(id);
-    if (!u) utilities.set(id, (u = { id, name, ownership: null, states: new Set(), customers: new Map(), source: 'EIA-861 2018' }));
+    if (!u)
+      utilities.set(
+        id,
+        (u = { id, name, ownership: null, states: new Set(), customers: new Map(), source: 'EIA-861 2018' }),
+      );
     return u;
   };
   const stateCustomers = new Map<string, number>();
@@ -49,7 +78,8 @@ function loadEia(): { utilities: Map<number, Utility>; stateCustomers: Map<strin
     u.ownership ??= r.ownership;
     u.customers.set(r.state, (u.customers.get(r.state) ?? 0) + r.customers);
   }
-  for (const { row: r } of parseTerritory(readWorkbook(path.join(dir, 'Service_Territory_2018.xlsx')))) if (r) get(r.utility_number, r.utility_name).states.add(r.state);
+  for (const { row: r } of parseTerritory(readWorkbook(path.join(dir, 'Service_Territory_2018.xlsx'))))
+    if (r) get(r.utility_number, r.utility_name).states.add(r.state);
   // ERCOT's wires companies (Oncor, CenterPoint, AEP Texas, TNMP) file no Sales_Ult_Cust rows: their customers are
   // counted under the retail providers (Part D). Reliability_States still gives each one's customer count.
   const noSales = new Set([...utilities.values()].filter((u) => total(u) === 0).map((u) => u.id));
@@ -64,20 +94,53 @@ function loadEia(): { utilities: Map<number, Utility>; stateCustomers: Map<strin
   return { utilities, stateCustomers };
 }
 
-const total = (u: Utility, states?: string[]) => [...u.customers].reduce((s, [st, n]) => s + (!states || states.includes(st) ? n : 0), 0);
+const total = (u: Utility, states?: string[]) =>
+  [...u.customers].reduce((s, [st, n]) => s + (!states || states.includes(st) ? n : 0), 0);
 
 // ---- matching peer names to EIA utility numbers ----------------------------------------------------------------
 
 const SYNONYMS: Array<[RegExp, string]> = [
-  [/&/g, ' AND '], [/\([A-Z]{2}\)/g, ' '], [/[^A-Z0-9 ]/g, ' '], [/\bE M C\b/g, 'EMC'], [/\bE P A\b/g, 'EPA'], [/\bE C C\b/g, 'ECC'],
-  [/\b(ELEC|EL)\b/g, 'ELECTRIC'], [/\bPWR\b/g, 'POWER'], [/\bLT\b/g, 'LIGHT'], [/\b(ASSN|ASSOC)\b/g, 'ASSOCIATION'],
-  [/\b(COOPERATIVE|CO OP)\b/g, 'COOP'], [/\bPUB\b/g, 'PUBLIC'], [/\b(SERV|SVC)\b/g, 'SERVICE'], [/\bCOMM\b/g, 'COMMISSION'],
-  [/\bILLUM\b/g, 'ILLUMINATING'], [/\b(UTILITIES|UTIL)\b/g, 'UTILITY'], [/\bNM\b/g, 'NEW MEXICO'], [/\bNH\b/g, 'NEW HAMPSHIRE'],
+  [/&/g, ' AND '],
+  [/\([A-Z]{2}\)/g, ' '],
+  [/[^A-Z0-9 ]/g, ' '],
+  [/\bE M C\b/g, 'EMC'],
+  [/\bE P A\b/g, 'EPA'],
+  [/\bE C C\b/g, 'ECC'],
+  [/\b(ELEC|EL)\b/g, 'ELECTRIC'],
+  [/\bPWR\b/g, 'POWER'],
+  [/\bLT\b/g, 'LIGHT'],
+  [/\b(ASSN|ASSOC)\b/g, 'ASSOCIATION'],
+  [/\b(COOPERATIVE|CO OP)\b/g, 'COOP'],
+  [/\bPUB\b/g, 'PUBLIC'],
+  [/\b(SERV|SVC)\b/g, 'SERVICE'],
+  [/\bCOMM\b/g, 'COMMISSION'],
+  [/\bILLUM\b/g, 'ILLUMINATING'],
+  [/\b(UTILITIES|UTIL)\b/g, 'UTILITY'],
+  [/\bNM\b/g, 'NEW MEXICO'],
+  [/\bNH\b/g, 'NEW HAMPSHIRE'],
   [/\b(INC|INCORPORATED|CO|CORP|CORPORATION|COMPANY|LLC|LTD|THE|OF|AND)\b/g, ' '],
 ];
 /** Words that say what kind of utility it is, not which one: a name needs at least one other word to match. */
-const GENERIC = new Set(['ELECTRIC', 'POWER', 'LIGHT', 'COOP', 'EMC', 'EPA', 'ECC', 'REMC', 'RECC', 'MEMBER', 'MEMBERSHIP',
-  'ASSOCIATION', 'RURAL', 'CITY', 'TOWN', 'UTILITY', 'ENERGY', 'SYSTEM']);
+const GENERIC = new Set([
+  'ELECTRIC',
+  'POWER',
+  'LIGHT',
+  'COOP',
+  'EMC',
+  'EPA',
+  'ECC',
+  'REMC',
+  'RECC',
+  'MEMBER',
+  'MEMBERSHIP',
+  'ASSOCIATION',
+  'RURAL',
+  'CITY',
+  'TOWN',
+  'UTILITY',
+  'ENERGY',
+  'SYSTEM',
+]);
 
 function nameTokens(name: string): string[] {
   let s = name.toUpperCase();
@@ -85,14 +148,17 @@ function nameTokens(name: string): string[] {
   return s.split(/\s+/).filter(Boolean);
 }
 
-interface Candidate { u: Utility; score: number }
+interface Candidate {
+  u: Utility;
+  score: number;
+}
 
 /** EIA utilities whose name holds every distinctive word of one of the peer's names, best first. */
 function candidates(names: string[], states: string[], utilities: Map<number, Utility>): Candidate[] {
   const wanted = names.map(nameTokens).filter((t) => t.some((w) => !GENERIC.has(w)));
   const out: Candidate[] = [];
   for (const u of utilities.values()) {
-    if (!u.ownership || !WIRES.has(u.ownership) && u.source === 'EIA-861 2018') continue;
+    if (!u.ownership || (!WIRES.has(u.ownership) && u.source === 'EIA-861 2018')) continue;
     if (states.length && !states.some((s) => u.states.has(s))) continue;
     const have = new Set(nameTokens(u.name));
     let score = 0;
@@ -103,14 +169,25 @@ function candidates(names: string[], states: string[], utilities: Map<number, Ut
     }
     if (score > 0) out.push({ u, score });
   }
-  return out.sort((a, b) => b.score - a.score || total(b.u, states.length ? states : undefined) - total(a.u, states.length ? states : undefined));
+  return out.sort(
+    (a, b) =>
+      b.score - a.score ||
+      total(b.u, states.length ? states : undefined) - total(a.u, states.length ? states : undefined),
+  );
 }
 
 // ---- the peer registry -----------------------------------------------------------------------------------------
 
 interface Peer {
-  id: string; name: string; adapter: string; match: string[]; config: Record<string, unknown>;
-  disabled?: boolean; _note?: string; _path: string; _commit: string;
+  id: string;
+  name: string;
+  adapter: string;
+  match: string[];
+  config: Record<string, unknown>;
+  disabled?: boolean;
+  _note?: string;
+  _path: string;
+  _commit: string;
 }
 
 /** "Farmers EC (Greenville, TX)" → "Farmers EC (Greenville)" and [TX]; "(MT/SD)" suffixes disappear. */
@@ -132,12 +209,28 @@ const trimSlash = (s: string) => s.replace(/\/+$/, '');
  * Milsoft-style viewer, CLECO's API is SEW SmartCMobile's ServiceAPI (`…/outage/alloutages/2/1`, as OPPD's).
  */
 const WIRED: Record<string, string> = {
-  kiuc: 'nisc', kubra: 'kubra', arcgis: 'arcgis', milsoft: 'milsoft', outageentry: 'outageentry', datacapable: 'datacapable',
-  ifactor: 'ifactor', omap: 'omap', pacificorp: 'pacificorp', smartc: 'smartc', wec: 'wec', fpl: 'fpl',
-  pge: 'arcgis', gvea: 'milsoft', cleco: 'smartc',
+  kiuc: 'nisc',
+  kubra: 'kubra',
+  arcgis: 'arcgis',
+  milsoft: 'milsoft',
+  outageentry: 'outageentry',
+  datacapable: 'datacapable',
+  ifactor: 'ifactor',
+  omap: 'omap',
+  pacificorp: 'pacificorp',
+  smartc: 'smartc',
+  wec: 'wec',
+  fpl: 'fpl',
+  pge: 'arcgis',
+  gvea: 'milsoft',
+  cleco: 'smartc',
 };
 
-interface Feed { connector: string; url: string; options: Record<string, unknown> }
+interface Feed {
+  connector: string;
+  url: string;
+  options: Record<string, unknown>;
+}
 
 /** The peer's fetch settings as one of our registry rows (url + options, as each connector's README says). */
 function feedOf(p: Peer): Feed {
@@ -146,23 +239,46 @@ function feedOf(p: Peer): Feed {
   const connector = WIRED[p.adapter] ?? p.adapter;
   const feed = (url: string, options: Record<string, unknown> = {}): Feed => ({ connector, url, options });
   switch (p.adapter) {
-    case 'kiuc': return feed(`${base}/summary.json`);
-    case 'kubra': return feed(`https://kubra.io/stormcenter/api/v1/stormcenters/${str(c.instance)}/views/${str(c.view)}/currentState?preview=false`);
-    case 'arcgis': return feed(`${base}/${str(c.layer)}`, arcgisOptions(c));
-    case 'pge': return feed(`${base}/${str(c.layer)}`, { fields: { customers_out: 'EST_CUSTOMERS', id: 'OUTAGE_ID' } });
-    case 'milsoft': return feed(`${base}/data/${str(c.file)}`);
+    case 'kiuc':
+      return feed(`${base}/summary.json`);
+    case 'kubra':
+      return feed(
+        `https://kubra.io/stormcenter/api/v1/stormcenters/${str(c.instance)}/views/${str(c.view)}/currentState?preview=false`,
+      );
+    case 'arcgis':
+      return feed(`${base}/${str(c.layer)}`, arcgisOptions(c));
+    case 'pge':
+      return feed(`${base}/${str(c.layer)}`, { fields: { customers_out: 'EST_CUSTOMERS', id: 'OUTAGE_ID' } });
+    case 'milsoft':
+      return feed(`${base}/data/${str(c.file)}`);
     // GVEA's data files have no .json suffix; the milsoft connector reads both forms.
-    case 'gvea': return feed(`${base}/data/outages`);
-    case 'outageentry': return feed('https://www.outageentry.com/Outage/ajax/ajaxShellOut.php', { client: str(c.client), service_index: Number(c.serviceIndex ?? 1) });
-    case 'ifactor': return feed(`${base}/metadata.json`, { reports: c.reports });
-    case 'omap': return feed(`${base}/api/Omap/Outage/Tabular?opco=${str(c.opco)}`);
-    case 'pacificorp': return feed(`${base}/etc/pcorp/datafiles/outagemap/map{ST}.json`, { states: c.states });
-    case 'wec': return feed(`${base}/outagesummary/view/OutageEventJSON`);
-    case 'fpl': return feed(`${base}/customer/outage/CountyOutages.json`, { nw_url: `${base}/northwest/customer/outage/CountyOutages.json` });
-    case 'duke': return feed(`https://prod.apigee.duke-energy.app/outage-maps/v1/counties?jurisdiction=${str(c.jurisdiction)}`);
+    case 'gvea':
+      return feed(`${base}/data/outages`);
+    case 'outageentry':
+      return feed('https://www.outageentry.com/Outage/ajax/ajaxShellOut.php', {
+        client: str(c.client),
+        service_index: Number(c.serviceIndex ?? 1),
+      });
+    case 'ifactor':
+      return feed(`${base}/metadata.json`, { reports: c.reports });
+    case 'omap':
+      return feed(`${base}/api/Omap/Outage/Tabular?opco=${str(c.opco)}`);
+    case 'pacificorp':
+      return feed(`${base}/etc/pcorp/datafiles/outagemap/map{ST}.json`, { states: c.states });
+    case 'wec':
+      return feed(`${base}/outagesummary/view/OutageEventJSON`);
+    case 'fpl':
+      return feed(`${base}/customer/outage/CountyOutages.json`, {
+        nw_url: `${base}/northwest/customer/outage/CountyOutages.json`,
+      });
+    case 'duke':
+      return feed(`https://prod.apigee.duke-energy.app/outage-maps/v1/counties?jurisdiction=${str(c.jurisdiction)}`);
     default: {
       const url = str(c.url) || UNWIRED_URLS[p.adapter];
-      if (!url) throw new Error(`Peer config ${p.id} (adapter ${p.adapter}) has no url and UNWIRED_URLS has none: add one to scripts/registry-overrides.ts`);
+      if (!url)
+        throw new Error(
+          `Peer config ${p.id} (adapter ${p.adapter}) has no url and UNWIRED_URLS has none: add one to scripts/registry-overrides.ts`,
+        );
       return feed(url);
     }
   }
@@ -208,7 +324,8 @@ function mapPageOf(p: Peer): string {
   const base = str(p.config.base);
   const slug = /outagemap-data\.cloud\.coop\/([^/]+)\//.exec(base)?.[1];
   if (slug) return `https://${slug}.outagemap.coop/`; // NISC serves each tenant's map at <slug>.outagemap.coop
-  if (p.adapter === 'outageentry') return `https://www.outageentry.com/Outage/outage.php?Client=${str(p.config.client)}&serviceIndex=${str(p.config.serviceIndex ?? 1)}`;
+  if (p.adapter === 'outageentry')
+    return `https://www.outageentry.com/Outage/outage.php?Client=${str(p.config.client)}&serviceIndex=${str(p.config.serviceIndex ?? 1)}`;
   return base ? `${new URL(base).origin}/` : '';
 }
 
@@ -221,13 +338,22 @@ function cadence(customers: number, ownership: string | null): { interval: numbe
 
 // ---- rows ------------------------------------------------------------------------------------------------------
 
-interface Built { row: Row; eia: Utility[]; states: string[]; customers: number; why: string; gapUnexplained: boolean }
+interface Built {
+  row: Row;
+  eia: Utility[];
+  states: string[];
+  customers: number;
+  why: string;
+  gapUnexplained: boolean;
+}
 
 function statusOf(p: Peer): { status: string; reason: string } {
   const o = OVERRIDES[p.id];
-  if (p.disabled || o?.disabled) return { status: 'disabled', reason: o?.disabled ?? 'parked by the peer (disabled: true)' };
+  if (p.disabled || o?.disabled)
+    return { status: 'disabled', reason: o?.disabled ?? 'parked by the peer (disabled: true)' };
   if (GATED[p.adapter]) return { status: 'gated', reason: GATED[p.adapter] };
-  if (p.config.requiresSecret) return { status: 'gated', reason: 'the feed needs a secret (the peer\'s requiresSecret)' };
+  if (p.config.requiresSecret)
+    return { status: 'gated', reason: "the feed needs a secret (the peer's requiresSecret)" };
   if (!WIRED[p.adapter]) return { status: 'disabled', reason: `not yet wired: no connector for ${p.adapter}` };
   return { status: 'active', reason: '' };
 }
@@ -244,11 +370,19 @@ function buildRow(p: Peer, utilities: Map<number, Utility>, explain: boolean): B
   const { utility, states: named } = splitName(p.name);
   const o = OVERRIDES[p.id] ?? {};
   const found = o.eia ? [] : candidates([...p.match, utility], o.states ?? named, utilities);
-  const eia = o.eia ? o.eia.map((id) => utilities.get(id) ?? fail(`${p.id}: EIA-861 2018 has no utility number ${id}; fix OVERRIDES`)) : found.slice(0, 1).map((c) => c.u);
-  if (!eia.length) fail(`No EIA-861 2018 utility matches ${p.id} (${p.match.join(' | ')}): add its eia to OVERRIDES in scripts/registry-overrides.ts`);
+  const eia = o.eia
+    ? o.eia.map((id) => utilities.get(id) ?? fail(`${p.id}: EIA-861 2018 has no utility number ${id}; fix OVERRIDES`))
+    : found.slice(0, 1).map((c) => c.u);
+  if (!eia.length)
+    fail(
+      `No EIA-861 2018 utility matches ${p.id} (${p.match.join(' | ')}): add its eia to OVERRIDES in scripts/registry-overrides.ts`,
+    );
   const eiaStates = new Set(eia.flatMap((u) => [...u.states]));
   const states = (o.states ?? (named.length ? named : statesOf(eia))).filter((s) => eiaStates.has(s));
-  if (!states.length) fail(`${p.id}: none of the states ${(o.states ?? named).join(';')} is an EIA-861 state of ${eia.map((u) => u.id).join(';')}`);
+  if (!states.length)
+    fail(
+      `${p.id}: none of the states ${(o.states ?? named).join(';')} is an EIA-861 state of ${eia.map((u) => u.id).join(';')}`,
+    );
   const customers = eia.reduce((s, u) => s + total(u, states), 0);
   const largest = [...eia].sort((a, b) => total(b, states) - total(a, states))[0];
   const { interval, tier } = cadence(customers, largest.ownership);
@@ -259,17 +393,35 @@ function buildRow(p: Peer, utilities: Map<number, Utility>, explain: boolean): B
   const { status, reason } = statusOf(p);
   const served = Number(p.config.servedTotal ?? NaN);
   const gap = Number.isFinite(served) && customers > 0 ? served / customers - 1 : 0;
-  const gapText = Math.abs(gap) > GAP_LIMIT
-    ? `customers differ from the peer's servedTotal ${served.toLocaleString('en-US')} by ${gap > 0 ? '+' : ''}${Math.round(gap * 100)} %${o.gap ? `: ${o.gap}` : ''}` : '';
+  const gapText =
+    Math.abs(gap) > GAP_LIMIT
+      ? `customers differ from the peer's servedTotal ${served.toLocaleString('en-US')} by ${gap > 0 ? '+' : ''}${Math.round(gap * 100)} %${o.gap ? `: ${o.gap}` : ''}`
+      : '';
   if (explain) {
-    const shown = found.slice(0, 4).map((c) => `${c.u.id} ${c.u.name} ${total(c.u, states)} (${[...c.u.states].join(';')}) ${c.score.toFixed(2)}`);
-    console.log(`${p.id} [${states.join(';')}] eia=${eia.map((u) => u.id).join(';')} customers=${customers} served=${str(p.config.servedTotal)}${gapText ? ' GAP' : ''} :: ${shown.join(' | ')}`);
+    const shown = found
+      .slice(0, 4)
+      .map((c) => `${c.u.id} ${c.u.name} ${total(c.u, states)} (${[...c.u.states].join(';')}) ${c.score.toFixed(2)}`);
+    console.log(
+      `${p.id} [${states.join(';')}] eia=${eia.map((u) => u.id).join(';')} customers=${customers} served=${str(p.config.servedTotal)}${gapText ? ' GAP' : ''} :: ${shown.join(' | ')}`,
+    );
   }
   const row: Row = {
-    id: p.id, utility, state: states.join(';'), connector: feed.connector, url: feed.url, interval_min: String(interval), tier: String(tier),
-    options: Object.keys(options).length ? JSON.stringify(options) : '', customers: String(customers), eia_id: eia.map((u) => u.id).join(';'),
-    platform: platformOf(p), customers_source: [...new Set(eia.map((u) => u.source))].join('; '), map_page: mapPageOf(p),
-    provenance: `outage-atlas ${p._path}@${p._commit.slice(0, 7)}; EIA-861 2018`, status, status_reason: [reason, gapText].filter(Boolean).join('; '),
+    id: p.id,
+    utility,
+    state: states.join(';'),
+    connector: feed.connector,
+    url: feed.url,
+    interval_min: String(interval),
+    tier: String(tier),
+    options: Object.keys(options).length ? JSON.stringify(options) : '',
+    customers: String(customers),
+    eia_id: eia.map((u) => u.id).join(';'),
+    platform: platformOf(p),
+    customers_source: [...new Set(eia.map((u) => u.source))].join('; '),
+    map_page: mapPageOf(p),
+    provenance: `outage-atlas ${p._path}@${p._commit.slice(0, 7)}; EIA-861 2018`,
+    status,
+    status_reason: [reason, gapText].filter(Boolean).join('; '),
     fixture: fixtureOf(p),
   };
   return { row, eia, states, customers, why: reason, gapUnexplained: gapText !== '' && !o.gap };
@@ -284,10 +436,22 @@ function fail(message: string): never {
 
 function odinRow(): Row {
   return {
-    id: 'odin', utility: 'ORNL ODIN (meters, national baseline)', state: US_STATES.join(';'), connector: 'odin', url: ODIN_URL, interval_min: '15',
-    tier: '1', options: '', customers: '', eia_id: '', platform: 'odin', customers_source: '',
+    id: 'odin',
+    utility: 'ORNL ODIN (meters, national baseline)',
+    state: US_STATES.join(';'),
+    connector: 'odin',
+    url: ODIN_URL,
+    interval_min: '15',
+    tier: '1',
+    options: '',
+    customers: '',
+    eia_id: '',
+    platform: 'odin',
+    customers_source: '',
     map_page: 'https://ornl.opendatasoft.com/explore/dataset/odin-real-time-outages-county/',
-    provenance: 'ORNL ODIN on OpenDataSoft, dataset odin-real-time-outages-county (export endpoint)', status: 'active', status_reason: '',
+    provenance: 'ORNL ODIN on OpenDataSoft, dataset odin-real-time-outages-county (export endpoint)',
+    status: 'active',
+    status_reason: '',
     fixture: 'payloads/odin/odin-records-sample.json',
   };
 }
@@ -299,14 +463,17 @@ function check(built: Built[], rows: Row[]): void {
   for (const r of rows) {
     if (ids.has(r.id)) fail(`id ${r.id} appears twice`);
     ids.add(r.id);
-    if (!/^https?:\/\//.test(r.url) || /example\.(com|org|net)|\b[A-Z]+_ID\b/.test(r.url)) fail(`${r.id}: url ${r.url} is not a real absolute URL`);
-    if (r.fixture && !fs.existsSync(path.join(SHARED, r.fixture))) fail(`${r.id}: fixture ${r.fixture} does not exist under ${SHARED}`);
+    if (!/^https?:\/\//.test(r.url) || /example\.(com|org|net)|\b[A-Z]+_ID\b/.test(r.url))
+      fail(`${r.id}: url ${r.url} is not a real absolute URL`);
+    if (r.fixture && !fs.existsSync(path.join(SHARED, r.fixture)))
+      fail(`${r.id}: fixture ${r.fixture} does not exist under ${SHARED}`);
   }
   const owner = new Map<number, string>();
   for (const b of built) {
     if (b.row.status !== 'active') continue;
     for (const u of b.eia) {
-      if (owner.has(u.id)) fail(`EIA utility ${u.id} (${u.name}) is in two active rows: ${owner.get(u.id)} and ${b.row.id}`);
+      if (owner.has(u.id))
+        fail(`EIA utility ${u.id} (${u.name}) is in two active rows: ${owner.get(u.id)} and ${b.row.id}`);
       owner.set(u.id, b.row.id);
     }
   }
@@ -314,30 +481,47 @@ function check(built: Built[], rows: Row[]): void {
 
 // ---- coverage and outputs --------------------------------------------------------------------------------------
 
-interface Uncovered { eia_id: number; utility: string; states: string; customers: number; reason: string }
+interface Uncovered {
+  eia_id: number;
+  utility: string;
+  states: string;
+  customers: number;
+  reason: string;
+}
 
 /** The largest wires utilities with no active row of their own, and why (gated, not yet wired, no feed known). */
 function uncovered(built: Built[], utilities: Map<number, Utility>, limit: number): Uncovered[] {
   const covered = new Set(built.filter((b) => b.row.status === 'active').flatMap((b) => b.eia.map((u) => u.id)));
-  const inactive = new Map(built.filter((b) => b.row.status !== 'active').flatMap((b) => b.eia.map((u) => [u.id, b] as const)));
+  const inactive = new Map(
+    built.filter((b) => b.row.status !== 'active').flatMap((b) => b.eia.map((u) => [u.id, b] as const)),
+  );
   return [...utilities.values()]
     .filter((u) => u.ownership && WIRES.has(u.ownership) && !covered.has(u.id))
-    .sort((a, b) => total(b) - total(a)).slice(0, limit)
+    .sort((a, b) => total(b) - total(a))
+    .slice(0, limit)
     .map((u) => {
       const b = inactive.get(u.id);
       let reason = 'no public feed known: not in the peer registry';
-      if (b) reason = `${b.row.status === 'gated' ? 'gated: ' : /^not yet wired/.test(b.why) ? '' : 'disabled: '}${b.why} (row ${b.row.id})`;
+      if (b)
+        reason = `${b.row.status === 'gated' ? 'gated: ' : /^not yet wired/.test(b.why) ? '' : 'disabled: '}${b.why} (row ${b.row.id})`;
       return { eia_id: u.id, utility: u.name, states: statesOf([u]).join(';'), customers: total(u), reason };
     });
 }
 
-function stateCoverage(built: Built[], stateCustomers: Map<string, number>): Array<{ state: string; customers: number; covered: number }> {
+function stateCoverage(
+  built: Built[],
+  stateCustomers: Map<string, number>,
+): Array<{ state: string; customers: number; covered: number }> {
   const covered = new Map<string, number>();
   for (const b of built) {
     if (b.row.status !== 'active') continue;
     for (const u of b.eia) for (const s of b.states) covered.set(s, (covered.get(s) ?? 0) + (u.customers.get(s) ?? 0));
   }
-  return US_STATES.map((state) => ({ state, customers: stateCustomers.get(state) ?? 0, covered: covered.get(state) ?? 0 }));
+  return US_STATES.map((state) => ({
+    state,
+    customers: stateCustomers.get(state) ?? 0,
+    covered: covered.get(state) ?? 0,
+  }));
 }
 
 /** Hosts that carry five or more active rows, most first. */
@@ -353,7 +537,10 @@ const fmt = (n: number) => n.toLocaleString('en-US');
 /** Rewrites the part of data/sources.md between the generated markers, so the figures there cannot drift. */
 function writeDocs(summary: string): void {
   const file = path.join(ROOT, 'data/sources.md');
-  const [start, end] = ['<!-- generated by scripts/build-registry.ts: start -->', '<!-- generated by scripts/build-registry.ts: end -->'];
+  const [start, end] = [
+    '<!-- generated by scripts/build-registry.ts: start -->',
+    '<!-- generated by scripts/build-registry.ts: end -->',
+  ];
   const text = fs.readFileSync(file, 'utf8');
   const a = text.indexOf(start);
   const b = text.indexOf(end);
@@ -365,13 +552,20 @@ function main(): void {
   const explain = process.argv.includes('--explain');
   const { utilities, stateCustomers } = loadEia();
   const usCustomers = US_STATES.reduce((sum, s) => sum + (stateCustomers.get(s) ?? 0), 0);
-  const peers: Peer[] = fs.readFileSync(path.join(SHARED, PEER_FILE), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const peers: Peer[] = fs
+    .readFileSync(path.join(SHARED, PEER_FILE), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   const built = peers.map((p) => buildRow(p, utilities, explain));
   const rows = [...built.map((b) => b.row), odinRow()].sort((a, b) => a.id.localeCompare(b.id));
   check(built, rows);
   fs.writeFileSync(path.join(ROOT, 'data/sources.csv'), stringify(rows, { header: true, columns: [...COLUMNS] }));
   const gaps = uncovered(built, utilities, 20);
-  fs.writeFileSync(path.join(ROOT, 'data/uncovered-utilities.csv'), stringify(gaps, { header: true, columns: ['eia_id', 'utility', 'states', 'customers', 'reason'] }));
+  fs.writeFileSync(
+    path.join(ROOT, 'data/uncovered-utilities.csv'),
+    stringify(gaps, { header: true, columns: ['eia_id', 'utility', 'states', 'customers', 'reason'] }),
+  );
 
   const active = rows.filter((r) => r.status === 'active');
   const deep = built.filter((b) => b.row.status === 'active');
@@ -381,32 +575,49 @@ function main(): void {
     const e = byPlatform.get(r.platform) ?? { rows: 0, customers: 0 };
     byPlatform.set(r.platform, { rows: e.rows + 1, customers: e.customers + Number(r.customers || 0) });
   }
-  const states = stateCoverage(built, stateCustomers).sort((a, b) => (b.customers - b.covered) - (a.customers - a.covered));
+  const states = stateCoverage(built, stateCustomers).sort(
+    (a, b) => b.customers - b.covered - (a.customers - a.covered),
+  );
   const lines = [
     `Rows: ${rows.length} (${active.length} active, ${rows.filter((r) => r.status === 'gated').length} gated, ${rows.filter((r) => r.status === 'disabled').length} disabled).`,
     '',
-    '| platform | active rows | customers (EIA-861 2018) |', '| --- | ---: | ---: |',
-    ...[...byPlatform].sort((a, b) => b[1].customers - a[1].customers).map(([p, e]) => `| ${p} | ${e.rows} | ${p === 'odin' ? '(baseline, meters)' : fmt(e.customers)} |`),
+    '| platform | active rows | customers (EIA-861 2018) |',
+    '| --- | ---: | ---: |',
+    ...[...byPlatform]
+      .sort((a, b) => b[1].customers - a[1].customers)
+      .map(([p, e]) => `| ${p} | ${e.rows} | ${p === 'odin' ? '(baseline, meters)' : fmt(e.customers)} |`),
     '',
     `Customers of the ${deep.length} active deep rows (utilities' own feeds): ${fmt(covered)} of ${fmt(usCustomers)} US customers = **${pct(covered, usCustomers)}**.`,
     '',
-    'Largest gaps by state (customers without an active deep row):', '',
-    '| state | customers | covered by own feeds | share |', '| --- | ---: | ---: | ---: |',
-    ...states.slice(0, 10).map((s) => `| ${s.state} | ${fmt(s.customers)} | ${fmt(s.covered)} | ${pct(s.covered, s.customers)} |`),
+    'Largest gaps by state (customers without an active deep row):',
     '',
-    'Hosts shared by five or more active rows (the scheduler polls each host with limited concurrency):', '',
+    '| state | customers | covered by own feeds | share |',
+    '| --- | ---: | ---: | ---: |',
+    ...states
+      .slice(0, 10)
+      .map((s) => `| ${s.state} | ${fmt(s.customers)} | ${fmt(s.covered)} | ${pct(s.covered, s.customers)} |`),
+    '',
+    'Hosts shared by five or more active rows (the scheduler polls each host with limited concurrency):',
+    '',
     ...hostsOf(active).map(([h, n]) => `- \`${h}\`: ${n} rows`),
     '',
     'The 20 largest EIA-861 utilities without an active row (also `data/uncovered-utilities.csv`; Puerto Rico is listed,',
-    'the national share above counts the 50 states and DC):', '',
-    '| eia_id | utility | states | customers | reason |', '| --- | --- | --- | ---: | --- |',
+    'the national share above counts the 50 states and DC):',
+    '',
+    '| eia_id | utility | states | customers | reason |',
+    '| --- | --- | --- | ---: | --- |',
     ...gaps.map((g) => `| ${g.eia_id} | ${g.utility} | ${g.states} | ${fmt(g.customers)} | ${g.reason} |`),
   ];
   writeDocs(lines.join('\n'));
   console.log(lines.join('\n'));
-  console.log(`\nDenominator: Sales_Ult_Cust_2018.xlsx, sheet States, TOTAL Customers (Count) column = residential + commercial + industrial + transportation, parts A, C and D, all utilities and all 50 states + DC, without Part B (energy-only: the same meters as Part C) and without Behind the Meter rows.`);
+  console.log(
+    `\nDenominator: Sales_Ult_Cust_2018.xlsx, sheet States, TOTAL Customers (Count) column = residential + commercial + industrial + transportation, parts A, C and D, all utilities and all 50 states + DC, without Part B (energy-only: the same meters as Part C) and without Behind the Meter rows.`,
+  );
   const unexplained = built.filter((b) => b.gapUnexplained).map((b) => b.row.id);
-  if (unexplained.length) console.warn(`\nRows whose customers differ from the peer's servedTotal by more than 35 % without an explanation in OVERRIDES: ${unexplained.join(', ')}`);
+  if (unexplained.length)
+    console.warn(
+      `\nRows whose customers differ from the peer's servedTotal by more than 35 % without an explanation in OVERRIDES: ${unexplained.join(', ')}`,
+    );
 }
 
 main();

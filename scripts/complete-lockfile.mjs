@@ -6,7 +6,18 @@
 import fs from 'node:fs';
 
 const OS = ['darwin', 'linux', 'win32', 'android', 'freebsd', 'openbsd', 'netbsd', 'sunos', 'aix', 'openharmony'];
-const CPU = { x64: 'x64', arm64: 'arm64', arm: 'arm', ia32: 'ia32', ppc64: 'ppc64', s390x: 's390x', riscv64: 'riscv64', loong64: 'loong64', mips64el: 'mips64el', wasm32: 'wasm32' };
+const CPU = {
+  x64: 'x64',
+  arm64: 'arm64',
+  arm: 'arm',
+  ia32: 'ia32',
+  ppc64: 'ppc64',
+  s390x: 's390x',
+  riscv64: 'riscv64',
+  loong64: 'loong64',
+  mips64el: 'mips64el',
+  wasm32: 'wasm32',
+};
 
 export function platformOf(name) {
   const parts = name.split('/').pop().split('-');
@@ -27,12 +38,18 @@ for (const [key, entry] of Object.entries(lock.packages)) {
     const p = platformOf(dep);
     if (!p) continue;
     lock.packages[`node_modules/${dep}`] = {
-      version: spec, optional: true, os: [p.os], cpu: [p.cpu], ...(p.libc ? { libc: [p.libc] } : {}),
+      version: spec,
+      optional: true,
+      os: [p.os],
+      cpu: [p.cpu],
+      ...(p.libc ? { libc: [p.libc] } : {}),
       ...(entry.dev ? { dev: true } : {}),
     };
     added += 1;
   }
 }
-lock.packages = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
+lock.packages = Object.fromEntries(
+  Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
+);
 fs.writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`complete-lockfile: added ${added} platform stub(s)`);

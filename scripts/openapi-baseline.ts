@@ -12,11 +12,15 @@ const breaks = previous ? breakingChanges(previous, doc) : [];
 if (breaks.length && !force) {
   console.error(`Not updating ${OPENAPI_BASELINE}: the generated document breaks v1 in ${breaks.length} place(s):`);
   for (const b of breaks.slice(0, 30)) console.error(`  ${b.at}: ${b.problem}`);
-  console.error('v1 is additive-only: add beside the old field/parameter instead, or ship the change under a new version.');
+  console.error(
+    'v1 is additive-only: add beside the old field/parameter instead, or ship the change under a new version.',
+  );
   console.error('Only for a change announced at least 90 days ahead: npm run openapi:baseline -- --force');
   process.exitCode = 1;
 } else {
   fs.writeFileSync(`${OPENAPI_BASELINE}.tmp`, `${JSON.stringify(doc, null, 2)}\n`);
   fs.renameSync(`${OPENAPI_BASELINE}.tmp`, OPENAPI_BASELINE);
-  console.log(`wrote ${OPENAPI_BASELINE} (${Object.keys(doc.paths as object).length} paths${breaks.length ? `, ${breaks.length} breaking change(s) accepted with --force` : ''})`);
+  console.log(
+    `wrote ${OPENAPI_BASELINE} (${Object.keys(doc.paths as object).length} paths${breaks.length ? `, ${breaks.length} breaking change(s) accepted with --force` : ''})`,
+  );
 }

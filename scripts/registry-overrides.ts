@@ -79,13 +79,29 @@ export const OVERRIDES: Record<string, Override> = {
   'tri-county-emc-tn': { states: ['TN', 'KY'] },
 
   // Customer gaps checked by hand (EIA-861 2018 kept as the count; the peer's servedTotal is a later or other figure).
-  'apex-electric-nc': { gap: 'EIA-861 2018 counts 21,229 for the Town of Apex, one of the fastest-growing towns in North Carolina; the peer\'s figure is years later (growth, not verified)' },
-  'farmers-ec-tx': { eia: [6182], gap: 'EIA-861 2018 counts 64,236 for Farmers Electric Coop (TX), whose Collin/Hunt county territory grows fast; the peer\'s figure is years later (growth, not verified)' },
-  'east-ms-epa': { eia: [5578], gap: 'EIA-861 2018 counts 12,783 (Reliability: 12,070) for East Mississippi Elec Pwr Assn, the only utility of that name; the peer\'s 37,759 is unexplained, EIA is kept' },
-  'grand-haven-blp': { gap: 'EIA-861 2018 counts 14,187 for the City of Grand Haven; the peer\'s 7,725 looks like a partial count (e.g. one customer class), EIA is kept' },
-  'mckenzie-ec-nd': { gap: 'EIA-861 2018 counts 12,753 in ND for McKenzie Electric Coop (oil-field growth); the peer\'s 4,807 is below it and unexplained, EIA is kept' },
-  'empire-liberty': { gap: 'Empire District Electric had 173,040 electric customers in 2018; the peer\'s 448,200 appears to count all Liberty central-region customers (gas and water too)' },
-  'uns-electric': { gap: 'UNS Electric had 97,926 customers in 2018; the peer\'s 21,000 does not match any UNS Electric figure, EIA is kept' },
+  'apex-electric-nc': {
+    gap: "EIA-861 2018 counts 21,229 for the Town of Apex, one of the fastest-growing towns in North Carolina; the peer's figure is years later (growth, not verified)",
+  },
+  'farmers-ec-tx': {
+    eia: [6182],
+    gap: "EIA-861 2018 counts 64,236 for Farmers Electric Coop (TX), whose Collin/Hunt county territory grows fast; the peer's figure is years later (growth, not verified)",
+  },
+  'east-ms-epa': {
+    eia: [5578],
+    gap: "EIA-861 2018 counts 12,783 (Reliability: 12,070) for East Mississippi Elec Pwr Assn, the only utility of that name; the peer's 37,759 is unexplained, EIA is kept",
+  },
+  'grand-haven-blp': {
+    gap: "EIA-861 2018 counts 14,187 for the City of Grand Haven; the peer's 7,725 looks like a partial count (e.g. one customer class), EIA is kept",
+  },
+  'mckenzie-ec-nd': {
+    gap: "EIA-861 2018 counts 12,753 in ND for McKenzie Electric Coop (oil-field growth); the peer's 4,807 is below it and unexplained, EIA is kept",
+  },
+  'empire-liberty': {
+    gap: "Empire District Electric had 173,040 electric customers in 2018; the peer's 448,200 appears to count all Liberty central-region customers (gas and water too)",
+  },
+  'uns-electric': {
+    gap: "UNS Electric had 97,926 customers in 2018; the peer's 21,000 does not match any UNS Electric figure, EIA is kept",
+  },
 
   // Tweaks to connector options.
   // The county count answer (customers served per county) is proven by CenterPoint's recorded capture only; on a
@@ -93,14 +109,18 @@ export const OVERRIDES: Record<string, Override> = {
   'centerpoint-houston-tx': { eia: [8901], options: { county_counts: true } },
 
   // Parked by the peer (its `disabled` flag); the reason in our words.
-  'cmp-maine': { disabled: 'parked by the peer: its ArcGIS host does not resolve on public DNS and its field names are unverified placeholders' },
+  'cmp-maine': {
+    disabled:
+      'parked by the peer: its ArcGIS host does not resolve on public DNS and its field names are unverified placeholders',
+  },
 };
 
 /** Adapters whose feeds need credentials or keys: the rows stay `gated`. We never take keys from page JavaScript. */
 export const GATED: Record<string, string> = {
   duke: 'needs API credentials (a consumer key and secret) that the public map embeds in its JavaScript and rotates; we never scrape keys from page JavaScript',
-  'el-paso': 'needs an x-api-key header and an AES key taken from the public map\'s JavaScript, and the answer is encrypted',
-  heco: 'needs a bearer token from the map\'s access-token endpoint, and the API is locked to the map\'s origin',
+  'el-paso':
+    "needs an x-api-key header and an AES key taken from the public map's JavaScript, and the answer is encrypted",
+  heco: "needs a bearer token from the map's access-token endpoint, and the API is locked to the map's origin",
 };
 
 /** Endpoints of single-utility adapters the peer config has no url for, from the peer README's request chains. */
@@ -131,25 +151,39 @@ export const UNWIRED_URLS: Record<string, string> = {
  */
 export const FIXTURES = {
   own: {
-    'dominion-va-nc': 'payloads/kubra/dominion-report.json', dte: 'payloads/kubra/thematic-sample.json',
-    kiuc: 'payloads/kiuc/summary.json', entergy: 'payloads/arcgis/entergy.json', sce: 'payloads/arcgis/sce.json',
-    pge: 'payloads/pge/calm.json', gvea: 'payloads/gvea/outages.json',
+    'dominion-va-nc': 'payloads/kubra/dominion-report.json',
+    dte: 'payloads/kubra/thematic-sample.json',
+    kiuc: 'payloads/kiuc/summary.json',
+    entergy: 'payloads/arcgis/entergy.json',
+    sce: 'payloads/arcgis/sce.json',
+    pge: 'payloads/pge/calm.json',
+    gvea: 'payloads/gvea/outages.json',
     'flint-emc': 'payloads/milsoft/flint-emc-boundaries-2026-10-10T1053Z.json',
     'centerpoint-houston-tx': 'payloads/datacapable/centerpoint-tx-bundle-2026-10-08T1403Z.json',
-    coned: 'payloads/ifactor/coned-bundle-2026-10-08T1905Z.json', ppl: 'payloads/omap/sample.json',
+    coned: 'payloads/ifactor/coned-bundle-2026-10-08T1905Z.json',
+    ppl: 'payloads/omap/sample.json',
     'shenandoah-valley-ec': 'payloads/outageentry/sample.json',
     pacificorp: 'payloads/pacificorp/rmp-maplistUT-2024-03-03T0045Z.json', // Rocky Mountain Power is PacifiCorp
-    'madison-ge': 'payloads/smartc/sample.json', 'we-energies': 'payloads/wec/we-energies-latest-2026-07-27T2113Z.json',
-    fpl: 'payloads/fpl/counties.json', 'duke-carolinas': 'payloads/duke/duke-energy-carolinas-counties-dorian-2019-09-06T1130Z.json',
+    'madison-ge': 'payloads/smartc/sample.json',
+    'we-energies': 'payloads/wec/we-energies-latest-2026-07-27T2113Z.json',
+    fpl: 'payloads/fpl/counties.json',
+    'duke-carolinas': 'payloads/duke/duke-energy-carolinas-counties-dorian-2019-09-06T1130Z.json',
   } as Record<string, string>,
   kubraThematic: 'payloads/kubra/thematic-sample.json',
   milsoftBoundaries: 'payloads/milsoft/flint-emc-boundaries-2026-10-10T1053Z.json',
   milsoftOutages: 'payloads/milsoft/flint-emc-outages-2026-10-10T1053Z.json',
   platform: {
-    kubra: 'payloads/kubra/dominion-report.json', kiuc: 'payloads/kiuc/summary.json', arcgis: 'payloads/arcgis/entergy.json',
+    kubra: 'payloads/kubra/dominion-report.json',
+    kiuc: 'payloads/kiuc/summary.json',
+    arcgis: 'payloads/arcgis/entergy.json',
     datacapable: 'payloads/datacapable/centerpoint-tx-bundle-2026-10-08T1403Z.json',
-    ifactor: 'payloads/ifactor/coned-bundle-2026-10-08T1905Z.json', outageentry: 'payloads/outageentry/sample.json',
-    omap: 'payloads/omap/sample.json', wec: 'payloads/wec/we-energies-latest-2026-07-27T2113Z.json',
-    cleco: 'payloads/smartc/oppd-serviceapi-bundle-2026-10-07T1501Z.json', duke: 'payloads/duke/carolinas.json', puget: 'payloads/puget/pse-outages-2026-03-13T2218Z.json', tep: 'payloads/tep/sample.json',
+    ifactor: 'payloads/ifactor/coned-bundle-2026-10-08T1905Z.json',
+    outageentry: 'payloads/outageentry/sample.json',
+    omap: 'payloads/omap/sample.json',
+    wec: 'payloads/wec/we-energies-latest-2026-07-27T2113Z.json',
+    cleco: 'payloads/smartc/oppd-serviceapi-bundle-2026-10-07T1501Z.json',
+    duke: 'payloads/duke/carolinas.json',
+    puget: 'payloads/puget/pse-outages-2026-03-13T2218Z.json',
+    tep: 'payloads/tep/sample.json',
   } as Record<string, string>,
 };

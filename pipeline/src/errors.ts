@@ -1,7 +1,15 @@
 // Typed errors thrown deep and handled in one place (the CLI, the cycle, the function layer).
 
 /** Why a poll failed, as recorded on the poll and published in `/live/sources` (`last_reason`). */
-export type SourceFailure = 'timeout' | 'network' | 'http_status' | 'too_large' | 'bad_body' | 'schema' | 'config' | 'implausible_value';
+export type SourceFailure =
+  | 'timeout'
+  | 'network'
+  | 'http_status'
+  | 'too_large'
+  | 'bad_body'
+  | 'schema'
+  | 'config'
+  | 'implausible_value';
 
 /** A source could not be polled: the reason is recorded on the poll and the cycle goes on. */
 export class SourceError extends Error {

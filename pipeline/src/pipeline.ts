@@ -64,16 +64,29 @@ export interface CycleSummary {
 }
 
 export function formatSummary(s: CycleSummary): string {
-  return `[${s.at}] cycle: sources ${s.ok} ok / ${s.failed} failed / ${s.stale} stale (${s.polled} polled, ${s.changed} changed) · ` +
+  return (
+    `[${s.at}] cycle: sources ${s.ok} ok / ${s.failed} failed / ${s.stale} stale (${s.polled} polled, ${s.changed} changed) · ` +
     `${s.countiesOut} counties out, ${s.customersOut.toLocaleString('en-US')} customers · ${s.events} events · ` +
-    `${s.publish.written} files written, ${s.publish.unchanged} unchanged · ${s.ms} ms`;
+    `${s.publish.written} files written, ${s.publish.unchanged} unchanged · ${s.ms} ms`
+  );
 }
 
 /** The summary of a cycle that found nothing to do. */
 function idleSummary(now: Date, started: number, stale: number): CycleSummary {
   return {
-    at: now.toISOString(), polled: 0, ok: 0, failed: 0, stale, changed: 0, events: 0, countiesOut: 0, customersOut: 0,
-    publish: { written: 0, unchanged: 0, removed: 0 }, ms: Date.now() - started, failures: [], phases: { poll: 0, store: 0, publish: 0 },
+    at: now.toISOString(),
+    polled: 0,
+    ok: 0,
+    failed: 0,
+    stale,
+    changed: 0,
+    events: 0,
+    countiesOut: 0,
+    customersOut: 0,
+    publish: { written: 0, unchanged: 0, removed: 0 },
+    ms: Date.now() - started,
+    failures: [],
+    phases: { poll: 0, store: 0, publish: 0 },
   };
 }
 
@@ -85,7 +98,11 @@ export class Pipeline {
   /** the clock time of the last cycle that evaluated state (null before the first) */
   private evaluatedAt: Date | null = null;
 
-  private constructor(private readonly opts: PipelineOptions, readonly db: Db, readonly http: HttpClient) {}
+  private constructor(
+    private readonly opts: PipelineOptions,
+    readonly db: Db,
+    readonly http: HttpClient,
+  ) {}
 
   static async open(opts: PipelineOptions): Promise<Pipeline> {
     // The county atlas takes seconds to build: build it before any request is in flight, so no deadline runs meanwhile.
@@ -108,26 +125,43 @@ export class Pipeline {
     const statuses = (this.statuses ??= await loadStatuses(this.db));
     const due = this.opts.sources.filter((s) => options.all || isDue(statuses.get(s.id), now));
     // Nothing due, no source crossing its stale time, no new timeline frame: no database or publish work at all.
-    if (due.length === 0 && !wakeReason(this.opts.sources, statuses, this.evaluatedAt, now)) return idleSummary(now, started, this.staleCount(statuses, now));
+    if (due.length === 0 && !wakeReason(this.opts.sources, statuses, this.evaluatedAt, now))
+      return idleSummary(now, started, this.staleCount(statuses, now));
     const watched = await this.watchedSources();
     let done = 0;
-    const outcomes = await Promise.all(due.map(async (s) => {
-      const o = await this.pollOne(s, statuses.get(s.id), now);
-      this.opts.onProgress?.(++done, due.length);
-      return o;
-    }));
+    const outcomes = await Promise.all(
+      due.map(async (s) => {
+        const o = await this.pollOne(s, statuses.get(s.id), now);
+        this.opts.onProgress?.(++done, due.length);
+        return o;
+      }),
+    );
     // Cached bodies outlive a source's longest (un-hardened) interval only if the upstream moved on to new URLs.
     this.http.evict(2 * Math.max(...this.opts.sources.map((s) => s.interval_min), 15) * 60_000);
     const tPoll = Date.now();
-    for (const o of outcomes) statuses.set(o.source.id, this.nextStatus(o, statuses.get(o.source.id), now, watched.has(o.source.id)));
+    for (const o of outcomes)
+      statuses.set(o.source.id, this.nextStatus(o, statuses.get(o.source.id), now, watched.has(o.source.id)));
     const odin = this.opts.sources.find((s) => s.connector === 'odin');
-    const reconciled = reconcileWithOdin(this.opts.sources, statuses, odin ? this.known.get(odin.id) ?? null : null, new Set(outcomes.filter((o) => o.ok).map((o) => o.source.id)));
-    const ctx: CycleContext = { sources: this.opts.sources, statuses, polled: new Set(outcomes.filter((o) => o.ok).map((o) => o.source.id)), now };
+    const reconciled = reconcileWithOdin(
+      this.opts.sources,
+      statuses,
+      odin ? (this.known.get(odin.id) ?? null) : null,
+      new Set(outcomes.filter((o) => o.ok).map((o) => o.source.id)),
+    );
+    const ctx: CycleContext = {
+      sources: this.opts.sources,
+      statuses,
+      polled: new Set(outcomes.filter((o) => o.ok).map((o) => o.source.id)),
+      now,
+    };
     const model = await countyModel(this.db, loadCountyModel());
     // One transaction: observations, statuses, outage states and events land together or not at all.
     const { live, events } = await this.db.transaction(async () => {
       await writeOutcomes(this.db, outcomes);
-      await saveStatuses(this.db, [...new Set([...outcomes.map((o) => o.source.id), ...reconciled])].map((id) => statuses.get(id)!));
+      await saveStatuses(
+        this.db,
+        [...new Set([...outcomes.map((o) => o.source.id), ...reconciled])].map((id) => statuses.get(id)!),
+      );
       const live = await computeLive(this.db, this.opts.sources, statuses, model, now);
       const events = await evaluateCycle(this.db, await observe(this.db, live, ctx), ctx);
       await recordFrame(this.db, live, now);
@@ -136,12 +170,22 @@ export class Pipeline {
     const tStore = Date.now();
     this.evaluatedAt = now;
     const publish = await this.publish(statuses, now, { live, model });
-    const failures = outcomes.filter((o) => !o.ok).map((o) => ({ source: o.source.id, reason: o.reason ?? '', message: o.message ?? '' }));
+    const failures = outcomes
+      .filter((o) => !o.ok)
+      .map((o) => ({ source: o.source.id, reason: o.reason ?? '', message: o.message ?? '' }));
     return {
-      at: now.toISOString(), polled: due.length, ok: outcomes.filter((o) => o.ok).length, failed: failures.length,
+      at: now.toISOString(),
+      polled: due.length,
+      ok: outcomes.filter((o) => o.ok).length,
+      failed: failures.length,
       stale: this.staleCount(statuses, now),
-      changed: outcomes.filter((o) => o.changed).length, events: events.length, countiesOut: publish.countiesOut, customersOut: publish.customersOut,
-      publish: publish.stats, ms: Date.now() - started, failures,
+      changed: outcomes.filter((o) => o.changed).length,
+      events: events.length,
+      countiesOut: publish.countiesOut,
+      customersOut: publish.customersOut,
+      publish: publish.stats,
+      ms: Date.now() - started,
+      failures,
       phases: { poll: tPoll - started, store: tStore - tPoll, publish: Date.now() - tStore },
     };
   }
@@ -169,19 +213,44 @@ export class Pipeline {
     const base = { source, at: now.toISOString(), snapshot: null, hash: null, changed: false };
     try {
       const connector = connectorFor(source.connector);
-      const raw = await withDeadline(connector.fetch({ http, source, priority: 4 - source.tier }), deadline, source, this.http.options.sourceDeadlineMs);
+      const raw = await withDeadline(
+        connector.fetch({ http, source, priority: 4 - source.tier }),
+        deadline,
+        source,
+        this.http.options.sourceDeadlineMs,
+      );
       // Every request answered 304 and we hold this source's snapshot: nothing to normalise or store.
       if (http.allNotModified && prev?.snapshot_hash && this.known.has(source.id)) {
-        return { ...base, ms: Date.now() - t0, ok: true, reason: null, message: null, snapshot: this.known.get(source.id)!, hash: prev.snapshot_hash, requests: http.requests };
+        return {
+          ...base,
+          ms: Date.now() - t0,
+          ok: true,
+          reason: null,
+          message: null,
+          snapshot: this.known.get(source.id)!,
+          hash: prev.snapshot_hash,
+          requests: http.requests,
+        };
       }
       const snapshot = quarantine(connector.normalize(raw, source), source);
       const hash = snapshotHash(snapshot);
       this.known.set(source.id, snapshot);
-      return { ...base, ms: Date.now() - t0, ok: true, reason: null, message: null, snapshot, hash, changed: hash !== prev?.snapshot_hash, requests: http.requests };
+      return {
+        ...base,
+        ms: Date.now() - t0,
+        ok: true,
+        reason: null,
+        message: null,
+        snapshot,
+        hash,
+        changed: hash !== prev?.snapshot_hash,
+        requests: http.requests,
+      };
     } catch (err) {
       const reason = err instanceof SourceError ? err.reason : 'bad_body';
       const message = err instanceof Error ? err.message : String(err);
-      const refusal = err instanceof SourceError && err.status ? { status: err.status, retryAfter: err.retryAfter } : null;
+      const refusal =
+        err instanceof SourceError && err.status ? { status: err.status, retryAfter: err.retryAfter } : null;
       return { ...base, ms: Date.now() - t0, ok: false, reason, message, requests: http.requests, refusal };
     }
   }
@@ -208,32 +277,63 @@ export class Pipeline {
     }
     const { interval, hardened } = effectiveInterval(o.source, s, watched);
     s.hardened = hardened;
-    s.next_due_at = new Date(now.getTime() + nextInterval(interval, s, o.ok ? null : o.refusal ?? null) * 60_000).toISOString();
+    s.next_due_at = new Date(
+      now.getTime() + nextInterval(interval, s, o.ok ? null : (o.refusal ?? null)) * 60_000,
+    ).toISOString();
     return s;
   }
 
   private async watchedSources(): Promise<Set<string>> {
     const counties = this.opts.watchedCounties?.() ?? new Set<string>();
     if (counties.size === 0) return new Set();
-    const rows = await this.db.all<{ source_id: string; fips: string }>('SELECT DISTINCT source_id, fips FROM obs_county');
+    const rows = await this.db.all<{ source_id: string; fips: string }>(
+      'SELECT DISTINCT source_id, fips FROM obs_county',
+    );
     return new Set(rows.filter((r) => counties.has(r.fips)).map((r) => r.source_id));
   }
 
   /** Publishes the cycle's rollups (or, for `build`, rollups computed from stored state). */
-  private async publish(statuses: Map<string, SourceStatus>, now: Date, computed: { live: LiveState; model: Map<string, number> } | null, renderCharts = false) {
+  private async publish(
+    statuses: Map<string, SourceStatus>,
+    now: Date,
+    computed: { live: LiveState; model: Map<string, number> } | null,
+    renderCharts = false,
+  ) {
     const model = computed?.model ?? (await countyModel(this.db, loadCountyModel()));
     const live = computed?.live ?? (await computeLive(this.db, this.opts.sources, statuses, model, now));
     const since = new Date(now.getTime() - TIMELINE_MAX_HOURS * 3_600_000).toISOString();
-    const frames = await this.db.all<FrameRow>('SELECT frame_at AS "at", state, customers_out, pct_out, band FROM state_frames WHERE frame_at > ? AND frame_at <= ? ORDER BY frame_at, state', [since, now.toISOString()]);
+    const frames = await this.db.all<FrameRow>(
+      'SELECT frame_at AS "at", state, customers_out, pct_out, band FROM state_frames WHERE frame_at > ? AND frame_at <= ? ORDER BY frame_at, state',
+      [since, now.toISOString()],
+    );
     const writer = this.opts.writer?.(now) ?? new FsTreeWriter(this.opts.outDir, now);
     let total = 0;
     for (const v of model.values()) total += v;
     const { histories, mcc } = await this.history();
     const countySeries: Record<string, Array<[string, number]>> = {};
-    for (const r of await this.db.all<{ fips: string; at: string; n: number }>('SELECT fips, frame_at AS "at", customers_out AS n FROM county_frames WHERE frame_at > ? ORDER BY fips, frame_at', [new Date(now.getTime() - 24 * 3_600_000).toISOString()])) {
+    for (const r of await this.db.all<{ fips: string; at: string; n: number }>(
+      'SELECT fips, frame_at AS "at", customers_out AS n FROM county_frames WHERE frame_at > ? ORDER BY fips, frame_at',
+      [new Date(now.getTime() - 24 * 3_600_000).toISOString()],
+    )) {
       (countySeries[r.fips] ??= []).push([r.at, r.n]);
     }
-    const stats = await publishLive(writer, { live, sources: this.opts.sources, statuses, frames, simulated: this.opts.simulated, now, totalCustomers: total, db: this.db, baseUrl: this.opts.baseUrl ?? DEFAULT_BASE_URL, histories, mcc, countySeries, renderCharts, health: await this.health(statuses, now), coverage: this.opts.coverage });
+    const stats = await publishLive(writer, {
+      live,
+      sources: this.opts.sources,
+      statuses,
+      frames,
+      simulated: this.opts.simulated,
+      now,
+      totalCustomers: total,
+      db: this.db,
+      baseUrl: this.opts.baseUrl ?? DEFAULT_BASE_URL,
+      histories,
+      mcc,
+      countySeries,
+      renderCharts,
+      health: await this.health(statuses, now),
+      coverage: this.opts.coverage,
+    });
     return { stats, countiesOut: live.national.counties_out, customersOut: live.national.customers_out };
   }
 
@@ -241,7 +341,8 @@ export class Pipeline {
 
   /** Source health over 24 h and 7 days, recomputed at most every 15 minutes (its windows move slowly). */
   private async health(statuses: Map<string, SourceStatus>, now: Date): Promise<Map<string, SourceHealth>> {
-    if (this.healthCache && now.getTime() - this.healthCache.at < 15 * 60_000 && now.getTime() >= this.healthCache.at) return this.healthCache.health;
+    if (this.healthCache && now.getTime() - this.healthCache.at < 15 * 60_000 && now.getTime() >= this.healthCache.at)
+      return this.healthCache.health;
     await prunePolls(this.db, now);
     this.healthCache = { at: now.getTime(), health: await sourceHealth(this.db, this.opts.sources, statuses, now) };
     return this.healthCache.health;
@@ -253,7 +354,9 @@ export class Pipeline {
   private async history(): Promise<{ histories: Map<string, History>; mcc: Set<string> }> {
     const version = (await historyMarks(this.db)).version ?? '0';
     if (this.historyCache?.version !== version) {
-      const mcc = new Set((await this.db.all<{ fips: string }>('SELECT fips FROM county_customers_mcc')).map((r) => r.fips));
+      const mcc = new Set(
+        (await this.db.all<{ fips: string }>('SELECT fips FROM county_customers_mcc')).map((r) => r.fips),
+      );
       this.historyCache = { version, histories: await countyHistories(this.db), mcc };
     }
     return this.historyCache;
@@ -267,9 +370,16 @@ export class Pipeline {
 
 /** A connector's request chain, cut off at the source's deadline even if the connector ignores the abort. */
 function withDeadline<T>(work: Promise<T>, signal: AbortSignal, source: SourceDef, ms: number): Promise<T> {
-  if (signal.aborted) return Promise.reject(new SourceError('timeout', `${source.id}: the ${ms} ms source deadline passed`));
+  if (signal.aborted)
+    return Promise.reject(new SourceError('timeout', `${source.id}: the ${ms} ms source deadline passed`));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new SourceError('timeout', `${source.id}: its request chain did not finish within the ${ms} ms source deadline`));
+    const onAbort = () =>
+      reject(
+        new SourceError(
+          'timeout',
+          `${source.id}: its request chain did not finish within the ${ms} ms source deadline`,
+        ),
+      );
     signal.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });

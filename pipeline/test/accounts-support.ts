@@ -33,15 +33,25 @@ export async function testDb(): Promise<{ sql: Sql; drop: () => Promise<void> }>
   };
 }
 
-export interface ReceivedMail { to: string; subject: string; text: string }
+export interface ReceivedMail {
+  to: string;
+  subject: string;
+  text: string;
+}
 
 export async function smtpSink(): Promise<{ url: string; mails: ReceivedMail[]; close: () => Promise<void> }> {
   const mails: ReceivedMail[] = [];
   const server = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
     onData(stream, session, cb) {
       simpleParser(stream).then((m) => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), subject: m.subject ?? '', text: m.text ?? '' });
+        mails.push({
+          to: session.envelope.rcptTo.map((r) => r.address).join(','),
+          subject: m.subject ?? '',
+          text: m.text ?? '',
+        });
         cb();
       }, cb);
     },
@@ -51,10 +61,18 @@ export async function smtpSink(): Promise<{ url: string; mails: ReceivedMail[]; 
   return { url: `smtp://127.0.0.1:${port}`, mails, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
-export interface Hit { headers: http.IncomingHttpHeaders; body: string; at: number }
+export interface Hit {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
 
 /** A webhook receiver: `behave` decides each answer (status, delay ms); every request is kept. */
-export async function receiver(behave: (hit: Hit, n: number) => { status: number; delayMs?: number; headers?: Record<string, string> } = () => ({ status: 200 })) {
+export async function receiver(
+  behave: (hit: Hit, n: number) => { status: number; delayMs?: number; headers?: Record<string, string> } = () => ({
+    status: 200,
+  }),
+) {
   const hits: Hit[] = [];
   const server = http.createServer((req, res) => {
     let body = '';
@@ -70,5 +88,14 @@ export async function receiver(behave: (hit: Hit, n: number) => { status: number
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as { port: number }).port;
-  return { url: `http://127.0.0.1:${port}/hook`, port, hits, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    port,
+    hits,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }

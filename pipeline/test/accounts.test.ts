@@ -32,24 +32,40 @@ let outDir: string | undefined;
 beforeAll(async () => {
   ({ sql, drop } = await testDb());
   smtp = await smtpSink();
-  svc = new AccountService({ sql, mailer: smtpMailer(smtp.url, 'alerts@outage.test'), baseUrl: 'https://outage.test', clock, safety: { allowLoopback: false } });
+  svc = new AccountService({
+    sql,
+    mailer: smtpMailer(smtp.url, 'alerts@outage.test'),
+    baseUrl: 'https://outage.test',
+    clock,
+    safety: { allowLoopback: false },
+  });
   outDir = makeTempDir('acct');
   app = createApp({ outDir, accounts: svc });
 });
 afterAll(async () => {
-  await closeAll(() => smtp?.close(), () => drop?.(), () => removeTempDir(outDir));
+  await closeAll(
+    () => smtp?.close(),
+    () => drop?.(),
+    () => removeTempDir(outDir),
+  );
   expect(checkedResponses).toBeGreaterThan(40);
 });
 
 const call = async (method: string, url: string, body?: unknown, key?: string) => {
-  const res = await app.request(url, { method, headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await app.request(url, {
+    method,
+    headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const text = await res.text();
   const parsed = text ? JSON.parse(text) : null;
   const fn = matchFunction(new URL(url, 'http://x').pathname).find((f) => f.fn.method === method)?.fn;
   const schema = res.status === fn?.status ? fn.schema : res.status >= 400 ? 'ErrorBody' : null;
   if (schema) {
     const validate = ajv.getSchema(`api#/components/schemas/${schema}`)!;
-    expect(validate(parsed), `${method} ${url} → ${res.status}: ${JSON.stringify(validate.errors?.slice(0, 2))}`).toBe(true);
+    expect(validate(parsed), `${method} ${url} → ${res.status}: ${JSON.stringify(validate.errors?.slice(0, 2))}`).toBe(
+      true,
+    );
     checkedResponses += 1;
   }
   return { status: res.status, headers: res.headers, body: parsed };
@@ -77,7 +93,10 @@ describe(`accounts (${PG_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
     const mail = lastMail('ana@example.org');
     expect(mail.subject).toMatch(/code: \d{6}/);
     expect(mail.text).toMatch(/https:\/\/outage\.test\/api\/v1\/accounts\/verify\?token=/);
-    const bad = await call('POST', '/api/v1/accounts/verify', { email: 'ana@example.org', code: '000000' === codeOf(mail) ? '111111' : '000000' });
+    const bad = await call('POST', '/api/v1/accounts/verify', {
+      email: 'ana@example.org',
+      code: '000000' === codeOf(mail) ? '111111' : '000000',
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.data.error.code).toBe('invalid_code');
     const ok = await call('POST', '/api/v1/accounts/verify', { email: 'ana@example.org', code: codeOf(mail) });
@@ -87,7 +106,9 @@ describe(`accounts (${PG_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
     const stored = await sql.query<{ hash: string }>('SELECT hash FROM api_keys');
     expect(JSON.stringify(stored)).not.toContain(key);
     // the code is single-use
-    expect((await call('POST', '/api/v1/accounts/verify', { email: 'ana@example.org', code: codeOf(mail) })).status).toBe(400);
+    expect(
+      (await call('POST', '/api/v1/accounts/verify', { email: 'ana@example.org', code: codeOf(mail) })).status,
+    ).toBe(400);
     const me = await call('GET', '/api/v1/account', undefined, key);
     expect(me.body.data.account.email).toBe('ana@example.org');
     expect(me.body.data.keys[0].last_used_at).not.toBeNull();
@@ -104,7 +125,10 @@ describe(`accounts (${PG_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
     await call('POST', '/api/v1/accounts', { email: 'bo@example.org' });
     const code = codeOf(lastMail('bo@example.org'));
     const wrong = code === '123456' ? '654321' : '123456';
-    for (let i = 0; i < 5; i++) expect((await call('POST', '/api/v1/accounts/verify', { email: 'bo@example.org', code: wrong })).status).toBe(400);
+    for (let i = 0; i < 5; i++)
+      expect((await call('POST', '/api/v1/accounts/verify', { email: 'bo@example.org', code: wrong })).status).toBe(
+        400,
+      );
     expect((await call('POST', '/api/v1/accounts/verify', { email: 'bo@example.org', code })).status).toBe(400);
   });
 
@@ -125,22 +149,36 @@ describe(`accounts (${PG_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
     expect((await call('DELETE', '/api/v1/keys/key_nothere', undefined, key)).body.data.error.code).toBe('unknown_key');
   });
 
-  it('creates, reads, changes and deletes rules; another account\'s rule is 404; bad input is a documented 4xx', async () => {
+  it("creates, reads, changes and deletes rules; another account's rule is 404; bad input is a documented 4xx", async () => {
     const key = await signUp('di@example.org');
     const other = await signUp('ed@example.org');
     const rule = {
-      name: 'Palm Beach', scope: { kind: 'county', fips: '12099' }, kinds: ['outage_began', 'outage_restored'], min_customers: 500,
-      quiet_hours: { start: '22:00', end: '07:00', timezone: 'America/New_York' }, watch: true,
-      channels: [{ type: 'webhook', url: 'https://hooks.example.com/outage' }, { type: 'email', to: 'di@example.org' }, { type: 'slack', url: 'https://hooks.slack.com/services/T/B/X' }],
+      name: 'Palm Beach',
+      scope: { kind: 'county', fips: '12099' },
+      kinds: ['outage_began', 'outage_restored'],
+      min_customers: 500,
+      quiet_hours: { start: '22:00', end: '07:00', timezone: 'America/New_York' },
+      watch: true,
+      channels: [
+        { type: 'webhook', url: 'https://hooks.example.com/outage' },
+        { type: 'email', to: 'di@example.org' },
+        { type: 'slack', url: 'https://hooks.slack.com/services/T/B/X' },
+      ],
     };
     const created = await call('POST', '/api/v1/rules', rule, key);
     expect(created.status).toBe(201);
     const id = created.body.data.id;
-    expect(created.body.data.channel_status.find((c: { type: string }) => c.type === 'webhook').signing_secret).toMatch(/^whsec_/);
+    expect(created.body.data.channel_status.find((c: { type: string }) => c.type === 'webhook').signing_secret).toMatch(
+      /^whsec_/,
+    );
     expect(created.body.data.watched_counties).toEqual(['12099']);
     expect(await svc.watchedCounties()).toEqual(new Set(['12099']));
     const got = await call('GET', `/api/v1/rules/${id}`, undefined, key);
-    expect(got.body.data).toMatchObject({ name: 'Palm Beach', min_customers: 500, scope: { kind: 'county', fips: '12099' } });
+    expect(got.body.data).toMatchObject({
+      name: 'Palm Beach',
+      min_customers: 500,
+      scope: { kind: 'county', fips: '12099' },
+    });
     expect(got.body.data.channel_status[0].signing_secret).toBeUndefined();
     expect((await call('GET', `/api/v1/rules/${id}`, undefined, other)).status).toBe(404);
     expect((await call('DELETE', `/api/v1/rules/${id}`, undefined, other)).body.data.error.code).toBe('unknown_rule');
@@ -153,9 +191,18 @@ describe(`accounts (${PG_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
       [{ ...rule, kinds: ['outage_exploded'] }, 400, 'invalid_body', 'kinds.0'],
       [{ ...rule, channels: [] }, 400, 'invalid_body', 'channels'],
       [{ ...rule, surprise: 1 }, 400, 'invalid_body'],
-      [{ ...rule, channels: [{ type: 'webhook', url: 'http://hooks.example.com/x' }] }, 400, 'unsafe_url', 'channels.0.url'],
+      [
+        { ...rule, channels: [{ type: 'webhook', url: 'http://hooks.example.com/x' }] },
+        400,
+        'unsafe_url',
+        'channels.0.url',
+      ],
       [{ ...rule, channels: [{ type: 'webhook', url: 'https://10.1.2.3/x' }] }, 400, 'unsafe_url'],
-      [{ ...rule, channels: [{ type: 'discord', url: 'https://169.254.169.254/latest/meta-data' }] }, 400, 'unsafe_url'],
+      [
+        { ...rule, channels: [{ type: 'discord', url: 'https://169.254.169.254/latest/meta-data' }] },
+        400,
+        'unsafe_url',
+      ],
       [{ ...rule, channels: [{ type: 'teams', url: 'https://localhost/x' }] }, 400, 'unsafe_url'],
       [{ ...rule, channels: [{ type: 'email', to: 'not-an-address' }] }, 400, 'invalid_body', 'channels.0.to'],
       [{ ...rule, scope: { kind: 'state', state: 'FL' } }, 403, 'forbidden_scope'],
@@ -168,13 +215,28 @@ describe(`accounts (${PG_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
       if (param) expect(r.body.data.error.param).toBe(param);
     }
     expect((await call('POST', '/api/v1/accounts', { email: 'nope' })).body.data.error.code).toBe('invalid_email');
-    expect((await call('POST', '/api/v1/rules', '[]', key)).body.data.error).toMatchObject({ code: 'invalid_body', param: 'body' });
+    expect((await call('POST', '/api/v1/rules', '[]', key)).body.data.error).toMatchObject({
+      code: 'invalid_body',
+      param: 'body',
+    });
     const huge = await call('POST', '/api/v1/rules', { ...rule, name: 'x'.repeat(70_000) }, key);
-    expect(huge.body.data.error).toMatchObject({ code: 'invalid_body', message: expect.stringMatching(/larger than 64 KB/) });
-    expect((await call('PATCH', `/api/v1/rules/${id}`, { min_pct: 120 }, key)).body.data.error).toMatchObject({ code: 'invalid_body', param: 'min_pct' });
-    expect((await call('GET', `/api/v1/rules/${id}/deliveries?limit=0`, undefined, key)).body.data.error).toMatchObject({ code: 'invalid_parameter', param: 'limit' });
-    expect((await call('POST', `/api/v1/rules/${id}/channels/ch_nothere/rotate-secret`, {}, key)).body.data.error.code).toBe('unknown_channel');
-    expect((await call('POST', `/api/v1/rules/${id}/channels/ch_nothere/enable`, undefined, key)).body.data.error.code).toBe('unknown_channel');
+    expect(huge.body.data.error).toMatchObject({
+      code: 'invalid_body',
+      message: expect.stringMatching(/larger than 64 KB/),
+    });
+    expect((await call('PATCH', `/api/v1/rules/${id}`, { min_pct: 120 }, key)).body.data.error).toMatchObject({
+      code: 'invalid_body',
+      param: 'min_pct',
+    });
+    expect((await call('GET', `/api/v1/rules/${id}/deliveries?limit=0`, undefined, key)).body.data.error).toMatchObject(
+      { code: 'invalid_parameter', param: 'limit' },
+    );
+    expect(
+      (await call('POST', `/api/v1/rules/${id}/channels/ch_nothere/rotate-secret`, {}, key)).body.data.error.code,
+    ).toBe('unknown_channel');
+    expect(
+      (await call('POST', `/api/v1/rules/${id}/channels/ch_nothere/enable`, undefined, key)).body.data.error.code,
+    ).toBe('unknown_channel');
     expect((await call('GET', '/api/v1/accounts/verify?token=forged')).body.data.error.code).toBe('invalid_code');
     expect((await call('DELETE', `/api/v1/rules/${id}`, undefined, key)).status).toBe(204);
     expect((await call('GET', `/api/v1/rules/${id}`, undefined, key)).status).toBe(404);
@@ -182,26 +244,110 @@ describe(`accounts (${PG_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
 
   it(`watches at most 25 counties per account (403 forbidden_scope beyond)`, async () => {
     const key = await signUp('wa@example.org');
-    const counties = ['12086', '12011', '12099', '12087', '12021', '12071', '12015', '12027', '12043', '12051', '12085', '12111', '12061', '12009', '12117', '12095', '12097', '12105', '12057', '12103', '12101', '12053', '12017', '12119', '12069', '12083'];
+    const counties = [
+      '12086',
+      '12011',
+      '12099',
+      '12087',
+      '12021',
+      '12071',
+      '12015',
+      '12027',
+      '12043',
+      '12051',
+      '12085',
+      '12111',
+      '12061',
+      '12009',
+      '12117',
+      '12095',
+      '12097',
+      '12105',
+      '12057',
+      '12103',
+      '12101',
+      '12053',
+      '12017',
+      '12119',
+      '12069',
+      '12083',
+    ];
     for (const fips of counties.slice(0, 25)) {
-      expect((await call('POST', '/api/v1/rules', { name: fips, scope: { kind: 'county', fips }, watch: true, channels: [{ type: 'email', to: 'wa@example.org' }] }, key)).status).toBe(201);
+      expect(
+        (
+          await call(
+            'POST',
+            '/api/v1/rules',
+            {
+              name: fips,
+              scope: { kind: 'county', fips },
+              watch: true,
+              channels: [{ type: 'email', to: 'wa@example.org' }],
+            },
+            key,
+          )
+        ).status,
+      ).toBe(201);
     }
-    const over = await call('POST', '/api/v1/rules', { name: 'one more', scope: { kind: 'county', fips: counties[25] }, watch: true, channels: [{ type: 'email', to: 'wa@example.org' }] }, key);
+    const over = await call(
+      'POST',
+      '/api/v1/rules',
+      {
+        name: 'one more',
+        scope: { kind: 'county', fips: counties[25] },
+        watch: true,
+        channels: [{ type: 'email', to: 'wa@example.org' }],
+      },
+      key,
+    );
     expect(over.status).toBe(403);
-    expect(over.body.data.error).toMatchObject({ code: 'forbidden_scope', message: expect.stringMatching(/at most 25 counties/) });
+    expect(over.body.data.error).toMatchObject({
+      code: 'forbidden_scope',
+      message: expect.stringMatching(/at most 25 counties/),
+    });
     // a second rule on a county already watched costs nothing
-    expect((await call('POST', '/api/v1/rules', { name: 'again', scope: { kind: 'county', fips: counties[0] }, watch: true, channels: [{ type: 'email', to: 'wa@example.org' }] }, key)).status).toBe(201);
+    expect(
+      (
+        await call(
+          'POST',
+          '/api/v1/rules',
+          {
+            name: 'again',
+            scope: { kind: 'county', fips: counties[0] },
+            watch: true,
+            channels: [{ type: 'email', to: 'wa@example.org' }],
+          },
+          key,
+        )
+      ).status,
+    ).toBe(201);
   });
 
   it('rotates a webhook secret with a grace window, and POST /api/v1/alerts/subscribe stays 410', async () => {
     const key = await signUp('fa@example.org');
-    const created = await call('POST', '/api/v1/rules', { name: 'TX', scope: { kind: 'state', state: 'tx' }, channels: [{ type: 'webhook', url: 'https://hooks.example.com/tx' }] }, key);
+    const created = await call(
+      'POST',
+      '/api/v1/rules',
+      {
+        name: 'TX',
+        scope: { kind: 'state', state: 'tx' },
+        channels: [{ type: 'webhook', url: 'https://hooks.example.com/tx' }],
+      },
+      key,
+    );
     const ch = created.body.data.channel_status[0];
-    const rotated = await call('POST', `/api/v1/rules/${created.body.data.id}/channels/${ch.id}/rotate-secret`, { grace_hours: 2 }, key);
+    const rotated = await call(
+      'POST',
+      `/api/v1/rules/${created.body.data.id}/channels/${ch.id}/rotate-secret`,
+      { grace_hours: 2 },
+      key,
+    );
     expect(rotated.status).toBe(200);
     expect(rotated.body.data.secret).not.toBe(ch.signing_secret);
     expect(Date.parse(rotated.body.data.previous_secret_expires_at) - clock().getTime()).toBe(2 * 3_600_000);
-    const [row] = await sql.query<{ previous_secret: string }>('SELECT previous_secret FROM channels WHERE id = $1', [ch.id]);
+    const [row] = await sql.query<{ previous_secret: string }>('SELECT previous_secret FROM channels WHERE id = $1', [
+      ch.id,
+    ]);
     expect(row.previous_secret).toBe(ch.signing_secret);
     const gone = await call('POST', '/api/v1/alerts/subscribe', { email: 'x@y.z' });
     expect(gone.status).toBe(410);

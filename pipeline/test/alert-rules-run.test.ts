@@ -33,28 +33,82 @@ beforeAll(async () => {
   sources = parseRegistry(sim.registryCsv()).sources;
   ({ sql, drop } = await testDb());
   hook = await receiver();
-  rt = await AccountsRuntime.open({ stateDir: dir, outDir: out, baseUrl: 'https://outage.test', clock, log: () => {}, mailer: logMailer(() => {}), sql, safety: { allowLoopback: true } });
-  pipeline = await Pipeline.open({ stateDir: path.join(dir, 'state'), outDir: out, sources, clock, simulated: true, http: LOOPBACK_HTTP, watchedCounties: () => rt.watched });
+  rt = await AccountsRuntime.open({
+    stateDir: dir,
+    outDir: out,
+    baseUrl: 'https://outage.test',
+    clock,
+    log: () => {},
+    mailer: logMailer(() => {}),
+    sql,
+    safety: { allowLoopback: true },
+  });
+  pipeline = await Pipeline.open({
+    stateDir: path.join(dir, 'state'),
+    outDir: out,
+    sources,
+    clock,
+    simulated: true,
+    http: LOOPBACK_HTTP,
+    watchedCounties: () => rt.watched,
+  });
   await rt.attach(pipeline.db); // an empty event stream: the cursor starts at 0
 });
 
-afterAll(() => closeAll(() => pipeline?.close(), () => rt?.close(), () => hook?.close(), () => sim?.stop(), () => drop?.(), () => removeTempDir(dir)));
+afterAll(() =>
+  closeAll(
+    () => pipeline?.close(),
+    () => rt?.close(),
+    () => hook?.close(),
+    () => sim?.stop(),
+    () => drop?.(),
+    () => removeTempDir(dir),
+  ),
+);
 
 describe('alert rules in a running pipeline', () => {
-  it('delivers the cycle\'s events and a sync push for the rule\'s county, and hardens the watched county\'s sources', async () => {
+  it("delivers the cycle's events and a sync push for the rule's county, and hardens the watched county's sources", async () => {
     await pipeline.cycle({ all: true });
     // the county with the most customers out
-    const map = JSON.parse(fs.readFileSync(path.join(out, 'api/v1/live/map.json'), 'utf8')).data as Record<string, number[]>;
-    const [fips] = Object.entries(map).filter(([k]) => /^\d{5}$/.test(k)).sort((a, b) => b[1][0] - a[1][0])[0];
+    const map = JSON.parse(fs.readFileSync(path.join(out, 'api/v1/live/map.json'), 'utf8')).data as Record<
+      string,
+      number[]
+    >;
+    const [fips] = Object.entries(map)
+      .filter(([k]) => /^\d{5}$/.test(k))
+      .sort((a, b) => b[1][0] - a[1][0])[0];
     const now = clock();
-    await sql.query('INSERT INTO accounts (id, email, created_at, verified_at) VALUES ($1, $2, $3, $3)', ['acct_run', 'run@example.org', now]);
-    const account = { id: 'acct_run', email: 'run@example.org', created_at: now.toISOString(), verified_at: now.toISOString() };
-    const rule = await rt.service.createRule(account, { name: 'Worst county', scope: { kind: 'county', fips }, watch: true, sync_interval_min: 15, channels: [{ type: 'webhook', url: hook.url }] });
+    await sql.query('INSERT INTO accounts (id, email, created_at, verified_at) VALUES ($1, $2, $3, $3)', [
+      'acct_run',
+      'run@example.org',
+      now,
+    ]);
+    const account = {
+      id: 'acct_run',
+      email: 'run@example.org',
+      created_at: now.toISOString(),
+      verified_at: now.toISOString(),
+    };
+    const rule = await rt.service.createRule(account, {
+      name: 'Worst county',
+      scope: { kind: 'county', fips },
+      watch: true,
+      sync_interval_min: 15,
+      channels: [{ type: 'webhook', url: hook.url }],
+    });
     const secret = rule.channel_status[0].signing_secret!;
     const d = await rt.afterCycle(pipeline.db);
     expect(d.events).toBeGreaterThan(0);
     const bodies = hook.hits.map((h) => ({ h, b: JSON.parse(h.body) }));
-    for (const { h } of bodies) expect(verifySignature(h.headers['service-signature'] as string, h.body, [secret], Math.floor(clock().getTime() / 1000))).toBe(true);
+    for (const { h } of bodies)
+      expect(
+        verifySignature(
+          h.headers['service-signature'] as string,
+          h.body,
+          [secret],
+          Math.floor(clock().getTime() / 1000),
+        ),
+      ).toBe(true);
     const events = bodies.filter(({ b }) => b.type.startsWith('event.'));
     expect(events.length).toBeGreaterThan(0);
     expect(events.every(({ b }) => b.data.fips === fips)).toBe(true);
@@ -68,10 +122,13 @@ describe('alert rules in a running pipeline', () => {
     clock.advance(60_000);
     await pipeline.cycle({ all: true });
     const doc = JSON.parse(fs.readFileSync(path.join(out, 'api/v1/live/sources.json'), 'utf8')).data;
-    const covering = JSON.parse(fs.readFileSync(path.join(out, `api/v1/live/counties/${fips}.json`), 'utf8')).data.sources.map((s: { source_id: string }) => s.source_id);
+    const covering = JSON.parse(
+      fs.readFileSync(path.join(out, `api/v1/live/counties/${fips}.json`), 'utf8'),
+    ).data.sources.map((s: { source_id: string }) => s.source_id);
     const rows = doc.sources.filter((s: { id: string }) => covering.includes(s.id));
     expect(rows.length).toBeGreaterThan(0);
-    for (const s of rows) expect(s.interval_min).toBe(Math.max(2, Math.ceil(sources.find((x) => x.id === s.id)!.interval_min / 3)));
+    for (const s of rows)
+      expect(s.interval_min).toBe(Math.max(2, Math.ceil(sources.find((x) => x.id === s.id)!.interval_min / 3)));
     // the second cycle's deliveries carry only events the first batch did not
     const firstIds = new Set(hook.hits.map((h) => h.headers['service-event-id']));
     const firstCount = hook.hits.length;
@@ -89,14 +146,33 @@ describe('alert rules in a running pipeline', () => {
     expect(hook.hits.length).toBe(settled);
   }, 120_000);
 
-  it('starts a new account database at the newest stored event: the stream\'s history is not delivered to today\'s rules', async () => {
+  it("starts a new account database at the newest stored event: the stream's history is not delivered to today's rules", async () => {
     const fresh = await testDb();
-    const rt2 = await AccountsRuntime.open({ stateDir: dir, outDir: out, baseUrl: 'https://outage.test', clock, log: () => {}, mailer: logMailer(() => {}), sql: fresh.sql, safety: { allowLoopback: true } });
+    const rt2 = await AccountsRuntime.open({
+      stateDir: dir,
+      outDir: out,
+      baseUrl: 'https://outage.test',
+      clock,
+      log: () => {},
+      mailer: logMailer(() => {}),
+      sql: fresh.sql,
+      safety: { allowLoopback: true },
+    });
     try {
       const now = clock();
-      await fresh.sql.query('INSERT INTO accounts (id, email, created_at, verified_at) VALUES ($1, $2, $3, $3)', ['acct_new', 'new@example.org', now]);
-      await rt2.service.createRule({ id: 'acct_new', email: 'new@example.org', created_at: now.toISOString(), verified_at: now.toISOString() },
-        { name: 'Everything in every state', scope: { kind: 'state', state: 'FL' }, channels: [{ type: 'webhook', url: hook.url }] });
+      await fresh.sql.query('INSERT INTO accounts (id, email, created_at, verified_at) VALUES ($1, $2, $3, $3)', [
+        'acct_new',
+        'new@example.org',
+        now,
+      ]);
+      await rt2.service.createRule(
+        { id: 'acct_new', email: 'new@example.org', created_at: now.toISOString(), verified_at: now.toISOString() },
+        {
+          name: 'Everything in every state',
+          scope: { kind: 'state', state: 'FL' },
+          channels: [{ type: 'webhook', url: hook.url }],
+        },
+      );
       await rt2.attach(pipeline.db);
       const [{ max }] = await pipeline.db.all<{ max: number }>('SELECT max(id)::INT AS max FROM events');
       expect(max).toBeGreaterThan(0);

@@ -18,11 +18,17 @@ export async function findChromium(): Promise<{ path: string | null; reason: str
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
   const timer = setTimeout(() => child.kill('SIGTERM'), 900_000);
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve).on('error', () => resolve(null)));
+  const code = await new Promise<number | null>((resolve) =>
+    child.on('close', resolve).on('error', () => resolve(null)),
+  );
   clearTimeout(timer);
   const found = stdout.trim().split('\n').at(-1) ?? '';
   if (code === 0 && found) return { path: found, reason: '' };
-  const reason = (stderr.trim() || `scripts/install-chromium.sh exited with ${code}`).split('\n').filter((l) => l.startsWith('install-chromium:')).join(' ') || stderr.trim();
+  const reason =
+    (stderr.trim() || `scripts/install-chromium.sh exited with ${code}`)
+      .split('\n')
+      .filter((l) => l.startsWith('install-chromium:'))
+      .join(' ') || stderr.trim();
   if (process.env.CI === 'true') throw new Error(`Browser tests need Chromium and CI must run them: ${reason}`);
   return { path: null, reason };
 }
@@ -33,7 +39,17 @@ export async function findChromium(): Promise<{ path: string | null; reason: str
  */
 export function launchChromium(executablePath: string): Promise<Browser> {
   return chromium.launch({
-    executablePath, headless: true, chromiumSandbox: false,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    executablePath,
+    headless: true,
+    chromiumSandbox: false,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
   });
 }

@@ -62,11 +62,16 @@ export default function setup(): () => void {
     const left = fs.readdirSync(runDir).filter((n) => !TOOL_CACHE.test(n));
     removeTempDir(runDir);
     const appeared = projectEntries(shared).filter((n) => !before.has(n));
-    if (appeared.length > 0) console.warn(`New test temp entries in ${shared} during this run (this run's or another's): ${appeared.join(', ')}`);
+    if (appeared.length > 0)
+      console.warn(
+        `New test temp entries in ${shared} during this run (this run's or another's): ${appeared.join(', ')}`,
+      );
     if (left.length === 0) return;
     process.exitCode = 1; // vitest only logs an error thrown here: this is what fails the run
-    throw new Error(`The test run left ${left.length} temp entries behind: ${left.join(', ')}. Make them with testTempDir or `
-      + 'makeTempDir from pipeline/test/clean-machine.ts and remove them in afterAll or finally (close servers and stop '
-      + 'processes there too), so they go even when a test fails.');
+    throw new Error(
+      `The test run left ${left.length} temp entries behind: ${left.join(', ')}. Make them with testTempDir or ` +
+        'makeTempDir from pipeline/test/clean-machine.ts and remove them in afterAll or finally (close servers and stop ' +
+        'processes there too), so they go even when a test fails.',
+    );
   };
 }

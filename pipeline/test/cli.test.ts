@@ -32,25 +32,44 @@ describe('outage CLI', () => {
 describe('outage import from a URL', () => {
   it('downloads, imports through the real importer, publishes the report tables; a missing URL is a clear error', async () => {
     const server = http.createServer((req, res) => {
-      if (req.url === '/oe417/2020_Annual_Summary.xls') fs.createReadStream(sharedPath('history/oe417/2020_Annual_Summary.xls')).pipe(res);
+      if (req.url === '/oe417/2020_Annual_Summary.xls')
+        fs.createReadStream(sharedPath('history/oe417/2020_Annual_Summary.xls')).pipe(res);
       else res.writeHead(404).end();
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as { port: number }).port;
     const dir = testTempDir('cli-url');
-    const common = ['--state', path.join(dir, 'state'), '--out', path.join(dir, 'public'), '--now', '2026-09-01T00:00:00Z'];
-    const exec = (url: string) => promisify(execFile)(process.execPath, [BIN, 'import', 'oe417', url, ...common], { encoding: 'utf8', timeout: 55_000 }); // killed before the test times out
+    const common = [
+      '--state',
+      path.join(dir, 'state'),
+      '--out',
+      path.join(dir, 'public'),
+      '--now',
+      '2026-09-01T00:00:00Z',
+    ];
+    const exec = (url: string) =>
+      promisify(execFile)(process.execPath, [BIN, 'import', 'oe417', url, ...common], {
+        encoding: 'utf8',
+        timeout: 55_000,
+      }); // killed before the test times out
     try {
       const ok = await exec(`http://127.0.0.1:${port}/oe417/2020_Annual_Summary.xls`);
-      expect(ok.stderr).toMatch(/import oe417 2020_Annual_Summary\.xls: 383 rows read, 383 loaded, 0 rejected, years 2020/);
+      expect(ok.stderr).toMatch(
+        /import oe417 2020_Annual_Summary\.xls: 383 rows read, 383 loaded, 0 rejected, years 2020/,
+      );
       expect(ok.stderr).toMatch(/report tables published/);
-      const doc = JSON.parse(fs.readFileSync(path.join(dir, 'public/api/v1/reports/2020.data.disturbances.json'), 'utf8'));
+      const doc = JSON.parse(
+        fs.readFileSync(path.join(dir, 'public/api/v1/reports/2020.data.disturbances.json'), 'utf8'),
+      );
       expect(doc.data.rows.length).toBe(383);
       const missing = await exec(`http://127.0.0.1:${port}/nope.xls`).catch((e: { code: number; stderr: string }) => e);
       expect(missing).toMatchObject({ code: 2 });
       expect((missing as { stderr: string }).stderr).toMatch(/Could not download .*HTTP 404\. Nothing was imported\./);
     } finally {
-      await closeAll(() => server.closeAllConnections(), () => new Promise((r) => server.close(r)));
+      await closeAll(
+        () => server.closeAllConnections(),
+        () => new Promise((r) => server.close(r)),
+      );
     }
   }, 120_000);
 });

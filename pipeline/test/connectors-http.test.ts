@@ -18,12 +18,28 @@ beforeAll(async () => {
     hits.push(url.pathname + url.search);
     const json = (v: unknown) => res.end(JSON.stringify(v));
     const file = (rel: string) => res.end(fs.readFileSync(sharedPath(rel)));
-    if (url.pathname.endsWith('/currentState')) return json({ stormcenterDeploymentId: 'dep-1', data: { interval_generation_data: 'data/abc-123' } });
-    if (url.pathname.endsWith('/configuration/dep-1')) return json({ config: { reports: { data: { interval_generation_data: [{ id: 'town', type: 'town' }, { id: 'county', type: 'county' }] } } } });
-    if (url.pathname === '/data/abc-123/public/reports/county_report.json') return file('payloads/kubra/dominion-report.json');
+    if (url.pathname.endsWith('/currentState'))
+      return json({ stormcenterDeploymentId: 'dep-1', data: { interval_generation_data: 'data/abc-123' } });
+    if (url.pathname.endsWith('/configuration/dep-1'))
+      return json({
+        config: {
+          reports: {
+            data: {
+              interval_generation_data: [
+                { id: 'town', type: 'town' },
+                { id: 'county', type: 'county' },
+              ],
+            },
+          },
+        },
+      });
+    if (url.pathname === '/data/abc-123/public/reports/county_report.json')
+      return file('payloads/kubra/dominion-report.json');
     if (url.pathname === '/nisc/summary.json') return file('payloads/kiuc/summary.json');
-    if (url.pathname === '/fpl/main.json') return json(JSON.parse(fs.readFileSync(sharedPath('payloads/fpl/counties.json'), 'utf8')).main);
-    if (url.pathname === '/fpl/nw.json') return json(JSON.parse(fs.readFileSync(sharedPath('payloads/fpl/counties.json'), 'utf8')).nw);
+    if (url.pathname === '/fpl/main.json')
+      return json(JSON.parse(fs.readFileSync(sharedPath('payloads/fpl/counties.json'), 'utf8')).main);
+    if (url.pathname === '/fpl/nw.json')
+      return json(JSON.parse(fs.readFileSync(sharedPath('payloads/fpl/counties.json'), 'utf8')).nw);
     if (url.pathname === '/odin/exports/json') return json(odin.results); // the export endpoint: a bare array
     res.writeHead(404);
     res.end();
@@ -48,7 +64,13 @@ const run = async (def: ReturnType<typeof sourceDef>) => {
 
 describe('connectors over HTTP', () => {
   it('kubra: currentState → configuration → the county report of every region', async () => {
-    const snap = await run(sourceDef({ connector: 'kubra', states: ['VA', 'NC'], url: `${base}/stormcenter/api/v1/stormcenters/i/views/v/currentState?preview=false` }));
+    const snap = await run(
+      sourceDef({
+        connector: 'kubra',
+        states: ['VA', 'NC'],
+        url: `${base}/stormcenter/api/v1/stormcenters/i/views/v/currentState?preview=false`,
+      }),
+    );
     expect(hits).toContain('/stormcenter/api/v1/stormcenters/i/views/v/configuration/dep-1?preview=false');
     expect(new Set(snap.counties.map((c) => c.fips.slice(0, 2)))).toEqual(new Set(['37', '51']));
   });
@@ -57,7 +79,14 @@ describe('connectors over HTTP', () => {
     expect(snap.counties[0].fips).toBe('15007');
   });
   it('fpl: main and northwest lists', async () => {
-    const snap = await run(sourceDef({ connector: 'fpl', states: ['FL'], url: `${base}/fpl/main.json`, options: { nw_url: `${base}/fpl/nw.json` } }));
+    const snap = await run(
+      sourceDef({
+        connector: 'fpl',
+        states: ['FL'],
+        url: `${base}/fpl/main.json`,
+        options: { nw_url: `${base}/fpl/nw.json` },
+      }),
+    );
     expect(snap.customers_out).toBe(490);
   });
   it('odin: the whole data set in one export request', async () => {

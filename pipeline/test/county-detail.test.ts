@@ -35,17 +35,36 @@ beforeAll(async () => {
   sim = new Simulator({ clock, seed: 1, epoch: new Date('2026-09-01T00:00:00Z'), sources: 60, areasPerCounty: 4 });
   await sim.start();
   const { sources } = parseRegistry(sim.registryCsv());
-  pipeline = await Pipeline.open({ stateDir: path.join(dir, 'state'), outDir: path.join(dir, 'public'), sources, clock, simulated: true, http: LOOPBACK_HTTP });
+  pipeline = await Pipeline.open({
+    stateDir: path.join(dir, 'state'),
+    outDir: path.join(dir, 'public'),
+    sources,
+    clock,
+    simulated: true,
+    http: LOOPBACK_HTTP,
+  });
   await pipeline.cycle({ all: true });
   server = await startServer({ outDir: path.join(dir, 'public'), port: 0 });
   const pick = async (sql: string) => (await pipeline.db.all<{ fips: string }>(sql))[0]?.fips ?? '';
-  kubraCounty = await pick("SELECT a.fips FROM obs_area a GROUP BY a.fips HAVING sum(a.customers_out) > 0 AND bool_or(a.masked) ORDER BY sum(a.customers_out) DESC LIMIT 1");
-  if (!kubraCounty) kubraCounty = await pick('SELECT fips FROM obs_area GROUP BY fips ORDER BY sum(customers_out) DESC LIMIT 1');
+  kubraCounty = await pick(
+    'SELECT a.fips FROM obs_area a GROUP BY a.fips HAVING sum(a.customers_out) > 0 AND bool_or(a.masked) ORDER BY sum(a.customers_out) DESC LIMIT 1',
+  );
+  if (!kubraCounty)
+    kubraCounty = await pick('SELECT fips FROM obs_area GROUP BY fips ORDER BY sum(customers_out) DESC LIMIT 1');
   incidentCounty = await pick('SELECT fips FROM obs_incident GROUP BY fips ORDER BY count(*) DESC LIMIT 1');
-  quietCounty = await pick('SELECT fips FROM obs_county GROUP BY fips HAVING sum(customers_out) = 0 ORDER BY fips LIMIT 1');
+  quietCounty = await pick(
+    'SELECT fips FROM obs_county GROUP BY fips HAVING sum(customers_out) = 0 ORDER BY fips LIMIT 1',
+  );
 });
 
-afterAll(() => closeAll(() => server?.close(), () => pipeline?.close(), () => sim?.stop(), () => removeTempDir(dir)));
+afterAll(() =>
+  closeAll(
+    () => server?.close(),
+    () => pipeline?.close(),
+    () => sim?.stop(),
+    () => removeTempDir(dir),
+  ),
+);
 
 describe('county areas', () => {
   it('lists municipalities with masked counts kept honest, with meta', async () => {
@@ -60,7 +79,9 @@ describe('county areas', () => {
     const active = await json(`/api/v1/live/counties/${kubraCounty}/areas?active=true&min_customers=2`);
     expect(active.body.meta.filters).toEqual({ active: true, min_customers: 2 });
     // the filter keeps exactly the unfiltered rows it should, and some (but not all) of them
-    const expected = body.data.areas.filter((a: { active: boolean; out_lower: number }) => a.active && a.out_lower >= 2);
+    const expected = body.data.areas.filter(
+      (a: { active: boolean; out_lower: number }) => a.active && a.out_lower >= 2,
+    );
     expect(expected.length).toBeGreaterThan(0);
     expect(expected.length).toBeLessThan(body.data.areas.length);
     expect(active.body.data.areas).toEqual(expected);
@@ -72,11 +93,15 @@ describe('county areas', () => {
     const file = path.join(dir, 'areas.csv');
     fs.writeFileSync(file, csv.text);
     const db = await Db.open(':memory:');
-    const rows = await db.all<{ n: number; out: number }>(`SELECT count(*)::INT AS n, sum(customers_out)::INT AS out FROM read_csv('${file}', header = true)`);
+    const rows = await db.all<{ n: number; out: number }>(
+      `SELECT count(*)::INT AS n, sum(customers_out)::INT AS out FROM read_csv('${file}', header = true)`,
+    );
     db.close();
     const { body } = await json(`/api/v1/live/counties/${kubraCounty}/areas`);
     expect(rows[0].n).toBe(body.data.areas.length);
-    expect(rows[0].out).toBe(body.data.areas.reduce((s: number, a: { customers_out: number }) => s + a.customers_out, 0));
+    expect(rows[0].out).toBe(
+      body.data.areas.reduce((s: number, a: { customers_out: number }) => s + a.customers_out, 0),
+    );
   });
 
   it('GeoJSON is valid RFC 7946 with a metadata block', async () => {
@@ -97,7 +122,9 @@ describe('county incidents', () => {
     expect(typeof i.crew_status).toBe('string');
     expect(typeof i.cause).toBe('string');
     // a threshold from the data itself (the median), so the filter keeps some incidents and drops others
-    const counts = body.data.incidents.map((x: { customers_out: number }) => x.customers_out).sort((a: number, b: number) => a - b);
+    const counts = body.data.incidents
+      .map((x: { customers_out: number }) => x.customers_out)
+      .sort((a: number, b: number) => a - b);
     const min = counts[Math.floor(counts.length / 2)];
     const expected = body.data.incidents.filter((x: { customers_out: number }) => x.customers_out >= min);
     expect(counts[0]).toBeLessThan(min);
@@ -115,7 +142,9 @@ describe('county incidents', () => {
     const file = path.join(dir, 'incidents.csv');
     fs.writeFileSync(file, csv.text);
     const db = await Db.open(':memory:');
-    const rows = await db.all<{ n: number }>(`SELECT count(*)::INT AS n FROM read_csv('${file}', header = true) WHERE etr IS NOT NULL`);
+    const rows = await db.all<{ n: number }>(
+      `SELECT count(*)::INT AS n FROM read_csv('${file}', header = true) WHERE etr IS NOT NULL`,
+    );
     db.close();
     expect(rows[0].n).toBeGreaterThan(0);
   });

@@ -25,8 +25,17 @@ describe('county profile and history', () => {
     await deriveEpisodes(db, await countyModel(db, loadCountyModel()));
     db.close();
     // One source that cannot be reached: the cycle still publishes (and records the failure).
-    const { sources } = parseRegistry('id,utility,state,connector,url,interval_min,tier\nx,Unreachable Power,TX,nisc,http://127.0.0.1:9/summary.json,15,3\n');
-    const p = await Pipeline.open({ stateDir: state, outDir: path.join(dir, 'public'), sources, clock: fixedClock(new Date('2026-09-01T00:00:00Z')), simulated: false, http: { connectTimeoutMs: 500 } });
+    const { sources } = parseRegistry(
+      'id,utility,state,connector,url,interval_min,tier\nx,Unreachable Power,TX,nisc,http://127.0.0.1:9/summary.json,15,3\n',
+    );
+    const p = await Pipeline.open({
+      stateDir: state,
+      outDir: path.join(dir, 'public'),
+      sources,
+      clock: fixedClock(new Date('2026-09-01T00:00:00Z')),
+      simulated: false,
+      http: { connectTimeoutMs: 500 },
+    });
     try {
       expect((await p.cycle()).failed).toBe(1);
       const cycleManifest = JSON.parse(fs.readFileSync(path.join(dir, 'public', '.manifest.json'), 'utf8'));
@@ -37,13 +46,21 @@ describe('county profile and history', () => {
     }
     const app = createApp({ outDir: path.join(dir, 'public') });
     const profile = (await (await app.request('/api/v1/counties/48201')).json()).data;
-    expect(profile).toMatchObject({ fips: '48201', name: 'Harris', state: 'TX', customers_source: 'eaglei_mcc', history_loaded: true });
+    expect(profile).toMatchObject({
+      fips: '48201',
+      name: 'Harris',
+      state: 'TX',
+      customers_source: 'eaglei_mcc',
+      history_loaded: true,
+    });
     expect(profile.years[0]).toMatchObject({ year: 2024 });
     expect(profile.neighbours).toContain('48157'); // Fort Bend
     const history = (await (await app.request('/api/v1/counties/48201/history')).json()).data;
     expect(history.worst_events[0].peak).toBe(1_660_703);
     expect(history.episode_rule.gap_minutes).toBe(60);
-    const csv = parse(await (await app.request('/api/v1/counties/48201/history?format=csv')).text(), { columns: true }) as Array<Record<string, string>>;
+    const csv = parse(await (await app.request('/api/v1/counties/48201/history?format=csv')).text(), {
+      columns: true,
+    }) as Array<Record<string, string>>;
     expect(csv.reduce((s, r) => s + Number(r.episodes), 0)).toBe(profile.years[0].episodes);
     const quiet = await app.request('/api/v1/counties/01001');
     expect(quiet.status).toBe(200);
@@ -51,7 +68,12 @@ describe('county profile and history', () => {
     const quietCsv = await (await app.request('/api/v1/counties/01001/history?format=csv')).text();
     expect(quietCsv.trim()).toBe('fips,name,state,year,month,episodes,customer_hours,max_out');
     // Charts: prebuilt for the county with history, drawn by the function layer for the others; all 1200 × 630.
-    for (const url of ['/api/v1/counties/48201/chart/decade', '/api/v1/counties/48201/chart/monthly', '/api/v1/counties/48201/chart/live', '/api/v1/counties/01001/chart/decade']) {
+    for (const url of [
+      '/api/v1/counties/48201/chart/decade',
+      '/api/v1/counties/48201/chart/monthly',
+      '/api/v1/counties/48201/chart/live',
+      '/api/v1/counties/01001/chart/decade',
+    ]) {
       const res = await app.request(url);
       expect(res.status, url).toBe(200);
       expect(res.headers.get('content-type')).toBe('image/png');
@@ -62,7 +84,14 @@ describe('county profile and history', () => {
     const chart = manifest.files['api/v1/counties/48201.chart.decade.png'];
     expect(chart).toBeDefined();
     // A later cycle with the same history carries the chart over without rendering it again.
-    const again = await Pipeline.open({ stateDir: state, outDir: path.join(dir, 'public'), sources, clock: fixedClock(new Date('2026-09-01T01:00:00Z')), simulated: false, http: { connectTimeoutMs: 500 } });
+    const again = await Pipeline.open({
+      stateDir: state,
+      outDir: path.join(dir, 'public'),
+      sources,
+      clock: fixedClock(new Date('2026-09-01T01:00:00Z')),
+      simulated: false,
+      http: { connectTimeoutMs: 500 },
+    });
     try {
       await again.cycle();
     } finally {

@@ -26,10 +26,25 @@ const engines: DeliveryEngine[] = [];
 beforeAll(async () => {
   ({ sql, drop } = await testDb());
   smtp = await smtpSink();
-  svc = new AccountService({ sql, mailer: smtpMailer(smtp.url, 'alerts@outage.test'), baseUrl: 'https://outage.test', clock, safety });
+  svc = new AccountService({
+    sql,
+    mailer: smtpMailer(smtp.url, 'alerts@outage.test'),
+    baseUrl: 'https://outage.test',
+    clock,
+    safety,
+  });
   const now = clock();
-  await sql.query('INSERT INTO accounts (id, email, created_at, verified_at) VALUES ($1, $2, $3, $3)', ['acct_test', 'owner@example.org', now]);
-  account = { id: 'acct_test', email: 'owner@example.org', created_at: now.toISOString(), verified_at: now.toISOString() };
+  await sql.query('INSERT INTO accounts (id, email, created_at, verified_at) VALUES ($1, $2, $3, $3)', [
+    'acct_test',
+    'owner@example.org',
+    now,
+  ]);
+  account = {
+    id: 'acct_test',
+    email: 'owner@example.org',
+    created_at: now.toISOString(),
+    verified_at: now.toISOString(),
+  };
 });
 afterEach(async () => {
   await sql.query('DELETE FROM rules');
@@ -41,7 +56,17 @@ afterAll(async () => {
 });
 
 function engine(over: Partial<ConstructorParameters<typeof DeliveryEngine>[0]> = {}): DeliveryEngine {
-  const e = new DeliveryEngine({ sql, mailer: smtpMailer(smtp.url, 'alerts@outage.test'), baseUrl: 'https://outage.test', clock, safety, jitter: 0, retrySchedule: [30, 120, 600], timeoutMs: 2_000, ...over });
+  const e = new DeliveryEngine({
+    sql,
+    mailer: smtpMailer(smtp.url, 'alerts@outage.test'),
+    baseUrl: 'https://outage.test',
+    clock,
+    safety,
+    jitter: 0,
+    retrySchedule: [30, 120, 600],
+    timeoutMs: 2_000,
+    ...over,
+  });
   engines.push(e);
   return e;
 }
@@ -49,9 +74,26 @@ function engine(over: Partial<ConstructorParameters<typeof DeliveryEngine>[0]> =
 function event(over: Partial<PublicEvent> = {}): PublicEvent {
   eventId += 1;
   return {
-    id: eventId, at: clock().toISOString(), kind: 'outage_began', scope: 'county', fips: '12086', state: 'FL', states: ['FL'], utility: null, area: null, source_id: null,
-    outage_id: `county|12086|${eventId}`, customers_out: 5_000, pct_out: 0.4, threshold: 500, previous_customers_out: null, etr: null, previous_etr: null,
-    title: 'Outage began: Miami-Dade, FL — 5,000 customers out', link: '/api/v1/live/counties/12086', ...over,
+    id: eventId,
+    at: clock().toISOString(),
+    kind: 'outage_began',
+    scope: 'county',
+    fips: '12086',
+    state: 'FL',
+    states: ['FL'],
+    utility: null,
+    area: null,
+    source_id: null,
+    outage_id: `county|12086|${eventId}`,
+    customers_out: 5_000,
+    pct_out: 0.4,
+    threshold: 500,
+    previous_customers_out: null,
+    etr: null,
+    previous_etr: null,
+    title: 'Outage began: Miami-Dade, FL — 5,000 customers out',
+    link: '/api/v1/live/counties/12086',
+    ...over,
   };
 }
 
@@ -64,7 +106,13 @@ describe('signatures', () => {
     const body = JSON.stringify({ id: 'dlv_1', type: 'event.outage_began', data: { note: 'ünïcode ✓' } });
     const t = 1_788_000_000;
     const header = signatureHeader(['whsec_new', 'whsec_old'], t, body);
-    const openssl = (secret: string) => execFileSync('openssl', ['dgst', '-sha256', '-hmac', secret, '-hex'], { input: Buffer.from(`${t}.${body}`, 'utf8') }).toString().trim().split('= ')[1];
+    const openssl = (secret: string) =>
+      execFileSync('openssl', ['dgst', '-sha256', '-hmac', secret, '-hex'], {
+        input: Buffer.from(`${t}.${body}`, 'utf8'),
+      })
+        .toString()
+        .trim()
+        .split('= ')[1];
     expect(header).toBe(`t=${t},v1=${openssl('whsec_new')},v1=${openssl('whsec_old')}`);
     expect(verifySignature(header, body, ['whsec_old'], t + 10)).toBe(true);
     expect(verifySignature(header, body, ['whsec_other'], t + 10)).toBe(false);
@@ -101,11 +149,29 @@ describe('delivery', () => {
       expect(processed.size).toBe(1);
       // the same delivery id and event id on every attempt; each attempt signed with the channel secret
       expect(new Set(r.hits.map((h) => h.headers['service-delivery-id'])).size).toBe(1);
-      for (const h of r.hits) expect(verifySignature(h.headers['service-signature'] as string, h.body, [secret], Math.floor(clock().getTime() / 1000) - 3600)).toBe(true);
-      expect(JSON.parse(r.hits[0].body)).toMatchObject({ type: 'event.outage_began', rule: { name: 'Miami-Dade' }, data: { id: eventId, fips: '12086' } });
+      for (const h of r.hits)
+        expect(
+          verifySignature(
+            h.headers['service-signature'] as string,
+            h.body,
+            [secret],
+            Math.floor(clock().getTime() / 1000) - 3600,
+          ),
+        ).toBe(true);
+      expect(JSON.parse(r.hits[0].body)).toMatchObject({
+        type: 'event.outage_began',
+        rule: { name: 'Miami-Dade' },
+        data: { id: eventId, fips: '12086' },
+      });
       const log = await svc.deliveries(account, created.id, undefined);
       expect(log[0]).toMatchObject({ status: 'delivered', attempts: 3 });
-      expect(log[0].attempt_log.map((a: { outcome: string; status_code: number }) => [a.outcome, a.status_code])).toEqual([['http_error', 503], ['http_error', 503], ['delivered', 200]]);
+      expect(
+        log[0].attempt_log.map((a: { outcome: string; status_code: number }) => [a.outcome, a.status_code]),
+      ).toEqual([
+        ['http_error', 503],
+        ['http_error', 503],
+        ['delivered', 200],
+      ]);
       expect(log[0].attempt_log.every((a: { latency_ms: number }) => a.latency_ms >= 0)).toBe(true);
       // the log of finished deliveries is kept 30 days
       expect(await e.prune()).toBe(0);
@@ -126,7 +192,9 @@ describe('delivery', () => {
       expect(await e.runDue()).toMatchObject({ attempted: 1, retrying: 1 });
       clock.advance(30_000);
       expect(await e.runDue()).toMatchObject({ attempted: 1, delivered: 1 });
-      const [attempt] = await sql.query<{ outcome: string; error: string }>("SELECT outcome, error FROM delivery_attempts WHERE outcome = 'timeout'");
+      const [attempt] = await sql.query<{ outcome: string; error: string }>(
+        "SELECT outcome, error FROM delivery_attempts WHERE outcome = 'timeout'",
+      );
       expect(attempt.error).toMatch(/no answer within 300 ms/);
     } finally {
       await r.close();
@@ -140,7 +208,10 @@ describe('delivery', () => {
       const a = engine();
       await a.ingest([event(), event()]);
       // engine A leases one delivery and "crashes" before sending it
-      await sql.query(`UPDATE deliveries SET lease_until = $1 WHERE id = (SELECT id FROM deliveries WHERE status = 'pending' ORDER BY id LIMIT 1)`, [new Date(clock().getTime() + 60_000)]);
+      await sql.query(
+        `UPDATE deliveries SET lease_until = $1 WHERE id = (SELECT id FROM deliveries WHERE status = 'pending' ORDER BY id LIMIT 1)`,
+        [new Date(clock().getTime() + 60_000)],
+      );
       const b = engine();
       expect((await b.runDue()).delivered).toBe(1); // the other one
       clock.advance(61_000); // the lease of the crashed worker runs out
@@ -155,24 +226,53 @@ describe('delivery', () => {
   });
 
   it('refuses private addresses after DNS resolution, on redirects, and at save time', async () => {
-    const r = await receiver((_, n) => (n === 1 ? { status: 307, headers: { location: 'http://169.254.169.254/latest/meta-data/' } } : { status: 200 }));
+    const r = await receiver((_, n) =>
+      n === 1 ? { status: 307, headers: { location: 'http://169.254.169.254/latest/meta-data/' } } : { status: 200 },
+    );
     try {
       // a public-looking name whose DNS answer is private
       const resolver = ((host: string, _opts: unknown, cb: (e: Error | null, a: dns.LookupAddress[]) => void) =>
-        cb(null, [{ address: host === 'evil.example.com' ? '10.0.0.7' : '127.0.0.1', family: 4 }])) as unknown as typeof dns.lookup;
+        cb(null, [
+          { address: host === 'evil.example.com' ? '10.0.0.7' : '127.0.0.1', family: 4 },
+        ])) as unknown as typeof dns.lookup;
       const e = engine({ resolver });
-      await rule([{ type: 'webhook', url: `http://evil.example.com:${r.port}/hook` }, { type: 'webhook', url: r.url }]);
+      await rule([
+        { type: 'webhook', url: `http://evil.example.com:${r.port}/hook` },
+        { type: 'webhook', url: r.url },
+      ]);
       await e.ingest([event()]);
       await e.runDue();
-      const outcomes = await sql.query<{ outcome: string; error: string }>('SELECT outcome, error FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id ORDER BY a.id DESC LIMIT 2');
+      const outcomes = await sql.query<{ outcome: string; error: string }>(
+        'SELECT outcome, error FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id ORDER BY a.id DESC LIMIT 2',
+      );
       expect(outcomes.map((o) => o.outcome)).toEqual(['blocked', 'blocked']);
       expect(outcomes.map((o) => o.error).join(' ')).toMatch(/10\.0\.0\.7 is a private/);
       expect(outcomes.map((o) => o.error).join(' ')).toMatch(/169\.254\.169\.254 is a private, link-local/);
       expect(r.hits.length).toBe(1); // only the redirecting hop was reached; the metadata address never was
       // at save time, without the loopback allowance (production): private IPs, loopback names, plain http
-      const strict = new AccountService({ sql, mailer: smtpMailer(smtp.url, 'x@outage.test'), baseUrl: 'https://outage.test', clock, safety: { allowLoopback: false } });
-      for (const url of ['https://192.168.1.10/x', 'https://[::1]/x', 'https://[::ffff:10.0.0.1]/x', 'https://127.0.0.1/x', 'http://hooks.example.com/x', 'https://metadata.google.internal/x']) {
-        await expect(strict.createRule(account, { name: 'x', scope: { kind: 'county', fips: '12086' }, channels: [{ type: 'webhook', url }] }), url).rejects.toMatchObject({ body: { code: 'unsafe_url' } });
+      const strict = new AccountService({
+        sql,
+        mailer: smtpMailer(smtp.url, 'x@outage.test'),
+        baseUrl: 'https://outage.test',
+        clock,
+        safety: { allowLoopback: false },
+      });
+      for (const url of [
+        'https://192.168.1.10/x',
+        'https://[::1]/x',
+        'https://[::ffff:10.0.0.1]/x',
+        'https://127.0.0.1/x',
+        'http://hooks.example.com/x',
+        'https://metadata.google.internal/x',
+      ]) {
+        await expect(
+          strict.createRule(account, {
+            name: 'x',
+            scope: { kind: 'county', fips: '12086' },
+            channels: [{ type: 'webhook', url }],
+          }),
+          url,
+        ).rejects.toMatchObject({ body: { code: 'unsafe_url' } });
       }
     } finally {
       await r.close();
@@ -182,14 +282,28 @@ describe('delivery', () => {
   it('speaks Slack, Discord and Teams incoming-webhook formats, and sends email over SMTP', async () => {
     const r = await receiver();
     try {
-      await rule([{ type: 'slack', url: `${r.url}/slack` }, { type: 'discord', url: `${r.url}/discord` }, { type: 'teams', url: `${r.url}/teams` }, { type: 'email', to: 'oncall@example.org' }]);
+      await rule([
+        { type: 'slack', url: `${r.url}/slack` },
+        { type: 'discord', url: `${r.url}/discord` },
+        { type: 'teams', url: `${r.url}/teams` },
+        { type: 'email', to: 'oncall@example.org' },
+      ]);
       const e = engine();
       await e.ingest([event({ kind: 'etr_changed', etr: '2026-09-01T18:00:00Z' })]);
       expect((await e.runDue()).delivered).toBe(4);
       const bodies = r.hits.map((h) => JSON.parse(h.body));
-      expect(bodies.find((b) => b.blocks)).toMatchObject({ text: expect.stringContaining('Miami-Dade'), blocks: [{ type: 'section' }] });
-      expect(bodies.find((b) => b.embeds)).toMatchObject({ content: expect.any(String), embeds: [{ url: 'https://outage.test/api/v1/live/counties/12086' }] });
-      expect(bodies.find((b) => b['@type'] === 'MessageCard')).toMatchObject({ summary: expect.any(String), potentialAction: [{ '@type': 'OpenUri' }] });
+      expect(bodies.find((b) => b.blocks)).toMatchObject({
+        text: expect.stringContaining('Miami-Dade'),
+        blocks: [{ type: 'section' }],
+      });
+      expect(bodies.find((b) => b.embeds)).toMatchObject({
+        content: expect.any(String),
+        embeds: [{ url: 'https://outage.test/api/v1/live/counties/12086' }],
+      });
+      expect(bodies.find((b) => b['@type'] === 'MessageCard')).toMatchObject({
+        summary: expect.any(String),
+        potentialAction: [{ '@type': 'OpenUri' }],
+      });
       expect(r.hits.every((h) => !h.headers['service-signature'])).toBe(true);
       const mail = smtp.mails.find((m) => m.to === 'oncall@example.org')!;
       expect(mail.subject).toMatch(/Miami-Dade/);
@@ -209,7 +323,9 @@ describe('delivery', () => {
         await e.runDue();
         clock.advance(3_600_000);
       }
-      const [ch] = await sql.query<{ status: string; disabled_reason: string }>('SELECT status, disabled_reason FROM channels');
+      const [ch] = await sql.query<{ status: string; disabled_reason: string }>(
+        'SELECT status, disabled_reason FROM channels',
+      );
       expect(ch.status).toBe('disabled');
       expect(Number(/(\d+) failed attempts in a row/.exec(ch.disabled_reason)![1])).toBeGreaterThanOrEqual(15);
       const held = await sql.query<{ status: string }>("SELECT status FROM deliveries WHERE status = 'held'");

@@ -13,16 +13,35 @@ import { FsTreeWriter } from '../src/publish/tree-writer.ts';
 import { checkDeprecation } from '../src/contract/v1-headers.ts';
 import { routeLikeHost } from './host-router.ts';
 
-const T = vi.hoisted(() => ({ since: '2026-10-01', sunset: '2027-01-15', link: 'https://outage.example/docs/migrating' }));
+const T = vi.hoisted(() => ({
+  since: '2026-10-01',
+  sunset: '2027-01-15',
+  link: 'https://outage.example/docs/migrating',
+}));
 vi.mock('../src/contract/catalogue.ts', async (importOriginal) => {
   const real = await importOriginal<typeof import('../src/contract/catalogue.ts')>();
-  const entry = { ...real.endpoint('live.summary'), id: 'test.deprecated', path: '/api/v1/test/deprecated', summary: 'Test-only deprecated entry', deprecated: T };
-  const fn = { ...real.FUNCTION_ENDPOINTS.find((f) => f.id === 'keys.list')!, id: 'test.deprecated.fn', path: '/api/v1/test/deprecated-fn', deprecated: T };
+  const entry = {
+    ...real.endpoint('live.summary'),
+    id: 'test.deprecated',
+    path: '/api/v1/test/deprecated',
+    summary: 'Test-only deprecated entry',
+    deprecated: T,
+  };
+  const fn = {
+    ...real.FUNCTION_ENDPOINTS.find((f) => f.id === 'keys.list')!,
+    id: 'test.deprecated.fn',
+    path: '/api/v1/test/deprecated-fn',
+    deprecated: T,
+  };
   return { ...real, CATALOGUE: [...real.CATALOGUE, entry], FUNCTION_ENDPOINTS: [...real.FUNCTION_ENDPOINTS, fn] };
 });
 
 // Worked out by hand: 2026-10-01T00:00:00Z is 1790812800 s after the epoch; 2027-01-15 is a Friday, 106 days later.
-const EXPECTED = { deprecation: '@1790812800', sunset: 'Fri, 15 Jan 2027 00:00:00 GMT', link: '<https://outage.example/docs/migrating>; rel="deprecation"; type="text/html"' };
+const EXPECTED = {
+  deprecation: '@1790812800',
+  sunset: 'Fri, 15 Jan 2027 00:00:00 GMT',
+  link: '<https://outage.example/docs/migrating>; rel="deprecation"; type="text/html"',
+};
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deprecation-'));
 const files = ['api/v1/test/deprecated.json', 'api/v1/live/summary.json'];
 const app = createApp({ outDir: dir });
@@ -72,8 +91,14 @@ describe('a deprecated entry', () => {
     const doc = buildOpenApi(false) as any;
     const op = doc.paths['/api/v1/test/deprecated'].get;
     const fnOp = doc.paths['/api/v1/test/deprecated-fn'].get;
-    expect([op.deprecated, fnOp.deprecated, doc.paths['/api/v1/live/summary'].get.deprecated]).toEqual([true, true, undefined]);
-    expect(Object.keys(op.responses['200'].headers)).toEqual(expect.arrayContaining(['Deprecation', 'Sunset', 'Link', 'X-Request-Id']));
+    expect([op.deprecated, fnOp.deprecated, doc.paths['/api/v1/live/summary'].get.deprecated]).toEqual([
+      true,
+      true,
+      undefined,
+    ]);
+    expect(Object.keys(op.responses['200'].headers)).toEqual(
+      expect.arrayContaining(['Deprecation', 'Sunset', 'Link', 'X-Request-Id']),
+    );
     expect(op.description).toContain('answers until 2027-01-15');
     expect(doc.info.description).toMatch(/\*\*Deprecation\.\*\*[^\n]*at least 90 days before its sunset/);
     const res = await new Validator().validate(doc);
@@ -83,14 +108,18 @@ describe('a deprecated entry', () => {
 
 describe('the notice policy', () => {
   it('refuses a sunset less than 90 days after the deprecation', () => {
-    expect(() => checkDeprecation('x', { ...T, sunset: '2026-12-29' })).toThrow(/89 days after the deprecation; v1 promises at least 90. Move `sunset` to 2026-12-30/);
+    expect(() => checkDeprecation('x', { ...T, sunset: '2026-12-29' })).toThrow(
+      /89 days after the deprecation; v1 promises at least 90. Move `sunset` to 2026-12-30/,
+    );
     expect(() => checkDeprecation('x', { ...T, sunset: '2026-12-30' })).not.toThrow();
     expect(() => checkDeprecation('x', { ...T, since: 'soon' })).toThrow(/expected ISO dates/);
   });
 
   it('is documented in the README, and no current endpoint is deprecated', async () => {
     const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    expect(readme).toMatch(/### Deprecation[\s\S]*`Sunset: <HTTP-date>`[\s\S]*at least 90 days after the\s+deprecation/);
+    expect(readme).toMatch(
+      /### Deprecation[\s\S]*`Sunset: <HTTP-date>`[\s\S]*at least 90 days after the\s+deprecation/,
+    );
     const real = await vi.importActual<typeof import('../src/contract/catalogue.ts')>('../src/contract/catalogue.ts');
     expect(real.CATALOGUE.length).toBeGreaterThan(20);
     expect([...real.CATALOGUE, ...real.FUNCTION_ENDPOINTS].filter((e) => e.deprecated).map((e) => e.id)).toEqual([]);

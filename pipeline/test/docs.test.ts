@@ -21,7 +21,10 @@ function section(md: string, heading: string): string {
 const flagsIn = (text: string) => [...new Set([...text.matchAll(/`(--[a-z][\w-]*)/g)].map((m) => m[1]))].sort();
 /** Every command and subcommand, by its full name (`sources check`). */
 const allCommands = (cmds: readonly Command[], prefix = ''): Array<[string, Command]> =>
-  cmds.flatMap((c) => [[`${prefix}${c.name()}`, c] as [string, Command], ...allCommands(c.commands, `${prefix}${c.name()} `)]);
+  cmds.flatMap((c) => [
+    [`${prefix}${c.name()}`, c] as [string, Command],
+    ...allCommands(c.commands, `${prefix}${c.name()} `),
+  ]);
 
 describe('README', () => {
   it('documents every endpoint', () => {
@@ -46,14 +49,18 @@ describe('README', () => {
       const documented = flagsIn(options);
       const own = cmd.options.map((o) => o.long!).filter((f) => !common.has(f));
       for (const f of own) if (!documented.includes(f)) gaps.push(`${name}: ${f} is not in its row`);
-      for (const f of documented) if (!own.includes(f)) gaps.push(`${name}: its row lists ${f}, which it does not take`);
-      for (const a of cmd.registeredArguments) if (!options.includes(`<${a.name()}`)) gaps.push(`${name}: <${a.name()}> is not in its row`);
+      for (const f of documented)
+        if (!own.includes(f)) gaps.push(`${name}: its row lists ${f}, which it does not take`);
+      for (const a of cmd.registeredArguments)
+        if (!options.includes(`<${a.name()}`)) gaps.push(`${name}: <${a.name()}> is not in its row`);
     }
     expect(gaps).toEqual([]);
   });
   it('documents every connector and every error code', () => {
     for (const c of CONNECTORS) expect(readme).toContain(`\`${c}\``);
-    const codes = ((SCHEMAS.ErrorBody as any).properties.data.properties.error.properties.code.enum as string[]).filter((c) => c !== 'internal');
+    const codes = ((SCHEMAS.ErrorBody as any).properties.data.properties.error.properties.code.enum as string[]).filter(
+      (c) => c !== 'internal',
+    );
     for (const code of codes) expect(readme, code).toContain(code === 'gone' ? '410 Gone' : `\`${code}\``);
   });
   it('has the quickstart with exactly the two commands', () => {

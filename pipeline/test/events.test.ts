@@ -37,7 +37,14 @@ beforeAll(async () => {
   sim = new Simulator({ clock, seed: 1, epoch: new Date('2026-09-01T00:00:00Z'), sources: 40, areasPerCounty: 2 });
   await sim.start();
   sources = parseRegistry(sim.registryCsv()).sources;
-  pipeline = await Pipeline.open({ stateDir: path.join(dir, 'state'), outDir: path.join(dir, 'public'), sources, clock, simulated: true, http: LOOPBACK_HTTP });
+  pipeline = await Pipeline.open({
+    stateDir: path.join(dir, 'state'),
+    outDir: path.join(dir, 'public'),
+    sources,
+    clock,
+    simulated: true,
+    http: LOOPBACK_HTTP,
+  });
   server = await startServer({ outDir: path.join(dir, 'public'), port: 0 });
   for (let i = 0; i < 4; i++) {
     await pipeline.cycle({ all: true });
@@ -45,11 +52,20 @@ beforeAll(async () => {
   }
 });
 
-afterAll(() => closeAll(() => server?.close(), () => pipeline?.close(), () => sim?.stop(), () => removeTempDir(dir)));
+afterAll(() =>
+  closeAll(
+    () => server?.close(),
+    () => pipeline?.close(),
+    () => sim?.stop(),
+    () => removeTempDir(dir),
+  ),
+);
 
 describe('event stream', () => {
   it('records outages opening in every scope as the storm arrives', async () => {
-    const rows = await pipeline.db.all<{ scope: string; kind: string; n: number }>('SELECT scope, kind, count(*)::INT AS n FROM events GROUP BY ALL');
+    const rows = await pipeline.db.all<{ scope: string; kind: string; n: number }>(
+      'SELECT scope, kind, count(*)::INT AS n FROM events GROUP BY ALL',
+    );
     const began = Object.fromEntries(rows.filter((r) => r.kind === 'outage_began').map((r) => [r.scope, r.n]));
     expect(began.county).toBeGreaterThan(0);
     expect(began.municipality).toBeGreaterThan(0);
@@ -67,7 +83,9 @@ describe('event stream', () => {
     const filtered = await getJson(`/api/v1/events?fips=${county.fips}&kind=outage_began`);
     expect(filtered.status).toBe(200);
     expect(filtered.body.data.events.length).toBeGreaterThan(0);
-    expect(filtered.body.data.events.every((e: PublicEvent) => e.fips === county.fips && e.kind === 'outage_began')).toBe(true);
+    expect(
+      filtered.body.data.events.every((e: PublicEvent) => e.fips === county.fips && e.kind === 'outage_began'),
+    ).toBe(true);
     expect(filtered.body.data.filters).toEqual({ fips: county.fips, kind: ['outage_began'] });
     const byState = await getJson(`/api/v1/events?state=${county.state.toLowerCase()}&limit=5`);
     expect(byState.body.data.events.length).toBeGreaterThan(0); // the county's own events are in its state
@@ -76,8 +94,12 @@ describe('event stream', () => {
 
   it('answers bad input with documented 4xx bodies, never a 500', async () => {
     for (const [q, status, param] of [
-      ['kind=explosion', 400, 'kind'], ['min_customers=ten', 400, 'min_customers'], ['limit=501', 400, 'limit'],
-      ['after=garbage!!', 400, 'after'], ['since=last%20tuesday', 400, 'since'], ['utility=No%20Such%20Power', 400, 'utility'],
+      ['kind=explosion', 400, 'kind'],
+      ['min_customers=ten', 400, 'min_customers'],
+      ['limit=501', 400, 'limit'],
+      ['after=garbage!!', 400, 'after'],
+      ['since=last%20tuesday', 400, 'since'],
+      ['utility=No%20Such%20Power', 400, 'utility'],
     ] as const) {
       const r = await getJson(`/api/v1/events?${q}`);
       expect(r.status, q).toBe(status);
@@ -111,7 +133,12 @@ describe('event stream', () => {
 
   it('publishes feeds a real parser reads back, and JSON Feed 1.1 that validates', async () => {
     const parser = new Parser();
-    for (const p of ['/feeds/events.rss', '/api/v1/feeds/events.rss', '/feeds/events.atom', '/feeds/events.rss?kind=outage_began&limit=5']) {
+    for (const p of [
+      '/feeds/events.rss',
+      '/api/v1/feeds/events.rss',
+      '/feeds/events.atom',
+      '/feeds/events.rss?kind=outage_began&limit=5',
+    ]) {
       const r = await get(p);
       expect(r.status, p).toBe(200);
       const feed = await parser.parseString(r.text);
@@ -123,7 +150,9 @@ describe('event stream', () => {
     expect((await get('/feeds/events.atom')).type).toMatch(/application\/atom\+xml/);
     const ajv = new Ajv2020({ strict: false });
     addFormats.default(ajv);
-    const validate = ajv.compile(JSON.parse(fs.readFileSync(new URL('./jsonfeed-1.1.schema.json', import.meta.url), 'utf8')));
+    const validate = ajv.compile(
+      JSON.parse(fs.readFileSync(new URL('./jsonfeed-1.1.schema.json', import.meta.url), 'utf8')),
+    );
     for (const p of ['/feeds/events.json', '/api/v1/feeds/events.json?state=FL']) {
       const r = await get(p);
       expect(r.type).toMatch(/application\/feed\+json/);
@@ -137,7 +166,14 @@ describe('event stream', () => {
     const before = await pipeline.db.all<EventRow>(`${EVENT_SELECT} ORDER BY id`);
     expect(before.length).toBeGreaterThan(0);
     await pipeline.close();
-    pipeline = await Pipeline.open({ stateDir: path.join(dir, 'state'), outDir: path.join(dir, 'public'), sources, clock, simulated: true, http: LOOPBACK_HTTP });
+    pipeline = await Pipeline.open({
+      stateDir: path.join(dir, 'state'),
+      outDir: path.join(dir, 'public'),
+      sources,
+      clock,
+      simulated: true,
+      http: LOOPBACK_HTTP,
+    });
     clock.advance(30 * 60_000);
     await pipeline.cycle({ all: true });
     const after = await pipeline.db.all<EventRow>(`${EVENT_SELECT} ORDER BY id`);

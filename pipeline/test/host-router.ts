@@ -2,16 +2,26 @@
 // middlewarePath: the built edge middleware), to prove the host answers every request the way the local server does.
 import type { HostRoute } from '../src/publish/host-config.ts';
 
-export type HostOutcome = { kind: 'file'; file: string; headers: Record<string, string> } | { kind: 'function'; headers: Record<string, string> };
+export type HostOutcome =
+  | { kind: 'file'; file: string; headers: Record<string, string> }
+  | { kind: 'function'; headers: Record<string, string> };
 
-export function routeLikeHost(routes: HostRoute[], method: string, pathname: string, query: URLSearchParams, exists: (file: string) => boolean): HostOutcome {
+export function routeLikeHost(
+  routes: HostRoute[],
+  method: string,
+  pathname: string,
+  query: URLSearchParams,
+  exists: (file: string) => boolean,
+): HostOutcome {
   const headers: Record<string, string> = {};
   for (const r of routes) {
     const m = new RegExp(r.src).exec(pathname);
     if (!m) continue;
     if (r.methods && !r.methods.includes(method)) continue;
-    if (r.has && !r.has.every((h) => query.has(h.key) && (h.value === undefined || query.get(h.key) === h.value))) continue;
-    if (r.missing && r.missing.some((h) => query.has(h.key) && (h.value === undefined || query.get(h.key) === h.value))) continue;
+    if (r.has && !r.has.every((h) => query.has(h.key) && (h.value === undefined || query.get(h.key) === h.value)))
+      continue;
+    if (r.missing && r.missing.some((h) => query.has(h.key) && (h.value === undefined || query.get(h.key) === h.value)))
+      continue;
     if (r.continue) {
       Object.assign(headers, r.headers ?? {});
       continue;
@@ -41,7 +51,12 @@ export interface HostResponse {
  * replace the request headers), then the routes. A file answers 200; a function route calls `fn` with the request as
  * the middleware left it. The host's headers (routes, then middleware) are set over the function's.
  */
-export async function requestLikeHost(routes: HostRoute[], middleware: Record<string, Handler>, req: Request, opts: { exists: (file: string) => boolean; fn: Handler }): Promise<HostResponse> {
+export async function requestLikeHost(
+  routes: HostRoute[],
+  middleware: Record<string, Handler>,
+  req: Request,
+  opts: { exists: (file: string) => boolean; fn: Handler },
+): Promise<HostResponse> {
   const url = new URL(req.url);
   let reqHeaders = new Headers(req.headers);
   const added = new Headers();
@@ -50,11 +65,13 @@ export async function requestLikeHost(routes: HostRoute[], middleware: Record<st
     const run = middleware[mw.middlewarePath!];
     if (!run) throw new Error(`The config names middleware \`${mw.middlewarePath}\` but no such function was built.`);
     const res = await run(new Request(url, { method: req.method, headers: reqHeaders }));
-    if (res.headers.get('x-middleware-next') !== '1') return { kind: 'middleware', status: res.status, headers: res.headers };
+    if (res.headers.get('x-middleware-next') !== '1')
+      return { kind: 'middleware', status: res.status, headers: res.headers };
     const override = res.headers.get('x-middleware-override-headers');
     if (override !== null) {
       reqHeaders = new Headers();
-      for (const name of override.split(',').filter(Boolean)) reqHeaders.set(name, res.headers.get(`x-middleware-request-${name}`) ?? '');
+      for (const name of override.split(',').filter(Boolean))
+        reqHeaders.set(name, res.headers.get(`x-middleware-request-${name}`) ?? '');
     }
     for (const [k, v] of res.headers) if (!k.startsWith('x-middleware-')) added.set(k, v);
   }

@@ -16,17 +16,41 @@ let wallMs = 0;
 
 beforeAll(async () => {
   await feed.start();
-  feed.set('/good/0/query', { features: [{ attributes: { OUTAGE_ID: 'g', EST_CUSTOMERS: 700 }, geometry: { x: -80.45, y: 25.6 } }] });
-  feed.set('/sentinel/0/query', { body: '{"features":[{"attributes":{"OUTAGE_ID":"s","EST_CUSTOMERS":9223372036854776000},"geometry":{"x":-82.46,"y":27.95}}]}' });
-  feed.set('/negative/0/query', { features: [{ attributes: { OUTAGE_ID: 'n', EST_CUSTOMERS: -999999 }, geometry: { x: -81.38, y: 28.54 } }] });
+  feed.set('/good/0/query', {
+    features: [{ attributes: { OUTAGE_ID: 'g', EST_CUSTOMERS: 700 }, geometry: { x: -80.45, y: 25.6 } }],
+  });
+  feed.set('/sentinel/0/query', {
+    body: '{"features":[{"attributes":{"OUTAGE_ID":"s","EST_CUSTOMERS":9223372036854776000},"geometry":{"x":-82.46,"y":27.95}}]}',
+  });
+  feed.set('/negative/0/query', {
+    features: [{ attributes: { OUTAGE_ID: 'n', EST_CUSTOMERS: -999999 }, geometry: { x: -81.38, y: 28.54 } }],
+  });
   feed.set('/drip/0/query', { body: JSON.stringify({ features: [] }), dripMs: 5000 });
   const registry = path.join(tmp.dir, 'sources.csv');
-  fs.writeFileSync(registry, ['id,utility,state,connector,url,interval_min,tier',
-    ...['good', 'sentinel', 'negative', 'drip'].map((id) => `${id},${id} power,FL,arcgis,${feed.base}/${id}/0,10,2`)].join('\n'));
+  fs.writeFileSync(
+    registry,
+    [
+      'id,utility,state,connector,url,interval_min,tier',
+      ...['good', 'sentinel', 'negative', 'drip'].map((id) => `${id},${id} power,FL,arcgis,${feed.base}/${id}/0,10,2`),
+    ].join('\n'),
+  );
   const t0 = Date.now();
   // Async: the scripted upstream answers from this process's event loop.
-  run = await runCli([BIN, 'poll', '--once', '--no-deliveries', '--sources', registry, '--state', path.join(tmp.dir, 'state'), '--out', out],
-    { OUTAGE_REQUEST_DEADLINE_MS: '4000', OUTAGE_SOURCE_DEADLINE_MS: '6000' });
+  run = await runCli(
+    [
+      BIN,
+      'poll',
+      '--once',
+      '--no-deliveries',
+      '--sources',
+      registry,
+      '--state',
+      path.join(tmp.dir, 'state'),
+      '--out',
+      out,
+    ],
+    { OUTAGE_REQUEST_DEADLINE_MS: '4000', OUTAGE_SOURCE_DEADLINE_MS: '6000' },
+  );
   wallMs = Date.now() - t0;
 }, 150_000);
 afterAll(async () => {
@@ -37,22 +61,48 @@ afterAll(async () => {
 const data = (rel: string) => JSON.parse(fs.readFileSync(path.join(out, 'api/v1', rel), 'utf8')).data;
 
 describe('poll --once beside hostile sources', () => {
-  it('exits 0 and finishes near its deadline, not the drip\'s pace', () => {
+  it("exits 0 and finishes near its deadline, not the drip's pace", () => {
     expect(run.status, String(run.stderr)).toBe(0);
     expect(wallMs).toBeLessThan(60_000);
   });
   it('publishes the healthy source and marks the others with their reasons', () => {
     expect(data('live/map.json')['12086'][0]).toBe(700);
-    const reasons = Object.fromEntries((data('live/sources.json').sources as Array<{ id: string; last_error: { reason: string } | null }>).map((s) => [s.id, s.last_error?.reason ?? null]));
+    const reasons = Object.fromEntries(
+      (data('live/sources.json').sources as Array<{ id: string; last_error: { reason: string } | null }>).map((s) => [
+        s.id,
+        s.last_error?.reason ?? null,
+      ]),
+    );
     // The ArcGIS reader takes a negative count as no count (0 out); quarantine catches what a connector passes on.
     expect(reasons).toEqual({ good: null, sentinel: 'implausible_value', negative: null, drip: 'timeout' });
   });
-  it('publishes each source\'s health over 24 h and 7 days, also in `outage sources`', async () => {
-    const byId = Object.fromEntries((data('live/sources.json').sources as Array<{ id: string; health: { last_24h: { polls: number; success_rate: number } } }>).map((s) => [s.id, s.health.last_24h]));
+  it("publishes each source's health over 24 h and 7 days, also in `outage sources`", async () => {
+    const byId = Object.fromEntries(
+      (
+        data('live/sources.json').sources as Array<{
+          id: string;
+          health: { last_24h: { polls: number; success_rate: number } };
+        }>
+      ).map((s) => [s.id, s.health.last_24h]),
+    );
     expect(byId.good).toMatchObject({ polls: 1, success_rate: 1 });
     expect(byId.sentinel).toMatchObject({ polls: 1, success_rate: 0 });
-    const listed = await runCli([BIN, 'sources', '--json', '--sources', path.join(tmp.dir, 'sources.csv'), '--state', path.join(tmp.dir, 'state')], {});
-    const rows = JSON.parse(listed.stdout) as Array<{ id: string; health: { last_7d: { polls: number; success_rate: number } } }>;
+    const listed = await runCli(
+      [
+        BIN,
+        'sources',
+        '--json',
+        '--sources',
+        path.join(tmp.dir, 'sources.csv'),
+        '--state',
+        path.join(tmp.dir, 'state'),
+      ],
+      {},
+    );
+    const rows = JSON.parse(listed.stdout) as Array<{
+      id: string;
+      health: { last_7d: { polls: number; success_rate: number } };
+    }>;
     expect(rows.find((r) => r.id === 'drip')?.health.last_7d).toMatchObject({ polls: 1, success_rate: 0 });
   });
   it('publishes nothing absurd', () => {
@@ -66,7 +116,10 @@ describe('poll --once beside hostile sources', () => {
   });
 });
 
-function runCli(args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function runCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { env: { ...process.env, ...env } });
     let stdout = '';

@@ -13,7 +13,9 @@ import { sourceDef } from './shared-data.ts';
 
 const WAKE_NC = { x: -78.64, y: 35.78 };
 const HENRICO_VA = { x: -77.4, y: 37.6 };
-const pts = (...p: Array<[string, { x: number; y: number }, number]>) => ({ features: p.map(([id, g, n]) => ({ attributes: { OUTAGE_ID: id, EST_CUSTOMERS: n }, geometry: g })) });
+const pts = (...p: Array<[string, { x: number; y: number }, number]>) => ({
+  features: p.map(([id, g, n]) => ({ attributes: { OUTAGE_ID: id, EST_CUSTOMERS: n }, geometry: g })),
+});
 
 const feed = new ScriptedFeed();
 const tmp = tempDir('multistate');
@@ -22,8 +24,22 @@ let rows: EventRow[] = [];
 
 beforeAll(async () => {
   await feed.start();
-  const source = sourceDef({ id: 'dom', utility: 'Two-State Power', connector: 'arcgis', states: ['VA', 'NC'], url: `${feed.base}/l/0`, customers: 100_000 });
-  const p = await Pipeline.open({ stateDir: path.join(tmp.dir, 'state'), outDir: path.join(tmp.dir, 'public'), sources: [source], clock, simulated: false, http: LOOPBACK_HTTP });
+  const source = sourceDef({
+    id: 'dom',
+    utility: 'Two-State Power',
+    connector: 'arcgis',
+    states: ['VA', 'NC'],
+    url: `${feed.base}/l/0`,
+    customers: 100_000,
+  });
+  const p = await Pipeline.open({
+    stateDir: path.join(tmp.dir, 'state'),
+    outDir: path.join(tmp.dir, 'public'),
+    sources: [source],
+    clock,
+    simulated: false,
+    http: LOOPBACK_HTTP,
+  });
   try {
     feed.set('/l/0/query', pts(['a', WAKE_NC, 4000]));
     await p.cycle({ all: true });
@@ -42,7 +58,11 @@ afterAll(async () => {
 
 describe('a VA;NC utility', () => {
   it('stamps its outage events with the states where customers are out, most first', () => {
-    expect(rows.map((r) => [r.kind, r.state])).toEqual([['outage_began', 'NC'], ['outage_grew', 'NC;VA'], ['major_event', 'NC;VA']]);
+    expect(rows.map((r) => [r.kind, r.state])).toEqual([
+      ['outage_began', 'NC'],
+      ['outage_grew', 'NC;VA'],
+      ['major_event', 'NC;VA'],
+    ]);
     const grew = publicEvent(rows[1]);
     expect(grew.state).toBe('NC');
     expect(grew.states).toEqual(['NC', 'VA']);
@@ -51,7 +71,11 @@ describe('a VA;NC utility', () => {
   it('is found by ?state=NC and ?state=VA, in both the plain and the column filters', () => {
     expect(rows.length).toBeGreaterThan(0);
     const chunk = new ColumnChunk(toColumns(rows), () => undefined);
-    for (const [state, want] of [['NC', 3], ['VA', 2], ['FL', 0]] as const) {
+    for (const [state, want] of [
+      ['NC', 3],
+      ['VA', 2],
+      ['FL', 0],
+    ] as const) {
       expect(rows.filter((r) => matches(publicEvent(r), { state })).length, state).toBe(want);
       expect(rows.filter((_, i) => chunk.match(i, { state })).length, state).toBe(want);
     }

@@ -15,17 +15,51 @@ const tmp = tempDir('reconcile');
 const out = path.join(tmp.dir, 'public');
 const clock = manualClock(new Date('2026-09-01T00:00:00Z'));
 let pipeline: Pipeline;
-const odinRecord = (utility_id: string, fips: string, meters: number) => ({ utility_id, name: `U,${utility_id}`, communitydescriptor: fips, county: 'x', state: 'Florida', metersaffected: meters });
-const deep = (n: number) => ({ features: n ? [{ attributes: { OUTAGE_ID: 'd', EST_CUSTOMERS: n }, geometry: { x: -80.45, y: 25.6 } }] : [] });
-const row = (id: string) => JSON.parse(fs.readFileSync(path.join(out, 'api/v1/live/sources.json'), 'utf8')).data.sources.find((s: { id: string }) => s.id === id);
+const odinRecord = (utility_id: string, fips: string, meters: number) => ({
+  utility_id,
+  name: `U,${utility_id}`,
+  communitydescriptor: fips,
+  county: 'x',
+  state: 'Florida',
+  metersaffected: meters,
+});
+const deep = (n: number) => ({
+  features: n ? [{ attributes: { OUTAGE_ID: 'd', EST_CUSTOMERS: n }, geometry: { x: -80.45, y: 25.6 } }] : [],
+});
+const row = (id: string) =>
+  JSON.parse(fs.readFileSync(path.join(out, 'api/v1/live/sources.json'), 'utf8')).data.sources.find(
+    (s: { id: string }) => s.id === id,
+  );
 
 beforeAll(async () => {
   await feed.start();
   const sources = withOdinExclusions([
-    sourceDef({ id: 'odin', utility: 'ODIN', connector: 'odin', states: ['FL'], url: `${feed.base}/odin/exports/json`, interval_min: 15 }),
-    sourceDef({ id: 'deep', utility: 'Deep Power', connector: 'arcgis', states: ['FL'], url: `${feed.base}/deep/0`, eia_ids: ['12345'], customers: 50_000 }),
+    sourceDef({
+      id: 'odin',
+      utility: 'ODIN',
+      connector: 'odin',
+      states: ['FL'],
+      url: `${feed.base}/odin/exports/json`,
+      interval_min: 15,
+    }),
+    sourceDef({
+      id: 'deep',
+      utility: 'Deep Power',
+      connector: 'arcgis',
+      states: ['FL'],
+      url: `${feed.base}/deep/0`,
+      eia_ids: ['12345'],
+      customers: 50_000,
+    }),
   ]);
-  pipeline = await Pipeline.open({ stateDir: path.join(tmp.dir, 'state'), outDir: out, sources, clock, simulated: false, http: LOOPBACK_HTTP });
+  pipeline = await Pipeline.open({
+    stateDir: path.join(tmp.dir, 'state'),
+    outDir: out,
+    sources,
+    clock,
+    simulated: false,
+    http: LOOPBACK_HTTP,
+  });
 });
 afterAll(async () => {
   await pipeline?.close();
@@ -39,7 +73,7 @@ const cycle = async () => {
 };
 
 describe('reconciliation with ODIN', () => {
-  it('records the difference for the deep row and leaves ODIN\'s copy of it out of the map', async () => {
+  it("records the difference for the deep row and leaves ODIN's copy of it out of the map", async () => {
     feed.set('/odin/exports/json', [odinRecord('12345', '12086', 1000), odinRecord('99999', '12011', 300)]);
     feed.set('/deep/0/query', deep(950));
     await cycle();

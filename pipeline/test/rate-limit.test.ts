@@ -15,17 +15,26 @@ import { rateLimitsFromEnv } from '../src/serve/rate-limit.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rate-limit-'));
 const T0 = new Date('2026-09-01T08:00:00Z');
-const limits = { query: { perMinute: 6, burst: 3 }, account: { perMinute: 2, burst: 2 }, clientHeader: 'x-forwarded-for' };
+const limits = {
+  query: { perMinute: 6, burst: 3 },
+  account: { perMinute: 2, burst: 2 },
+  clientHeader: 'x-forwarded-for',
+};
 
 beforeAll(async () => {
   const w = new FsTreeWriter(dir, T0);
-  const body = Buffer.from(JSON.stringify({ data: { generated_at: T0.toISOString(), frames: [{ at: T0.toISOString(), states: {} }] } }));
+  const body = Buffer.from(
+    JSON.stringify({ data: { generated_at: T0.toISOString(), frames: [{ at: T0.toISOString(), states: {} }] } }),
+  );
   for (const f of ['api/v1/live/summary.json', 'api/v1/live/timeline.json', FRAMES_FILE]) w.put(f, () => body, body);
   await w.commit({ simulated: false, notice: 'test' });
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const from = (ip: string, init: RequestInit = {}) => ({ ...init, headers: { 'X-Forwarded-For': ip, ...(init.headers ?? {}) } });
+const from = (ip: string, init: RequestInit = {}) => ({
+  ...init,
+  headers: { 'X-Forwarded-For': ip, ...(init.headers ?? {}) },
+});
 const statuses = async (n: number, go: () => Response | Promise<Response>) => {
   const out: number[] = [];
   for (let i = 0; i < n; i++) out.push((await go()).status);
@@ -60,16 +69,24 @@ describe('per-client rate limits', () => {
     // the account routes: 503 without an account database, until the bucket of 2 is spent
     const account = () => app.request('/api/v1/rules', from('203.0.113.7'));
     expect(await statuses(3, account)).toEqual([503, 503, 429]);
-    expect((await app.request('/api/v1/accounts', from('203.0.113.7', { method: 'POST', body: '{}' }))).status).toBe(429);
+    expect((await app.request('/api/v1/accounts', from('203.0.113.7', { method: 'POST', body: '{}' }))).status).toBe(
+      429,
+    );
   });
 
   it('never limits prebuilt files, bad requests or the 410', async () => {
     const app = createApp({ outDir: dir, clock: manualClock(T0), rateLimits: limits });
     await statuses(3, () => app.request('/api/v1/live/timeline?hours=3', from('203.0.113.9')));
     expect((await app.request('/api/v1/live/timeline?hours=3', from('203.0.113.9'))).status).toBe(429);
-    expect(await statuses(20, () => app.request('/api/v1/live/summary', from('203.0.113.9')))).toEqual(Array(20).fill(200));
-    expect(await statuses(5, () => app.request('/api/v1/live/counties/123', from('203.0.113.9')))).toEqual(Array(5).fill(400));
-    expect(await statuses(5, () => app.request('/api/v1/alerts/subscribe', from('203.0.113.9', { method: 'POST' })))).toEqual(Array(5).fill(410));
+    expect(await statuses(20, () => app.request('/api/v1/live/summary', from('203.0.113.9')))).toEqual(
+      Array(20).fill(200),
+    );
+    expect(await statuses(5, () => app.request('/api/v1/live/counties/123', from('203.0.113.9')))).toEqual(
+      Array(5).fill(400),
+    );
+    expect(
+      await statuses(5, () => app.request('/api/v1/alerts/subscribe', from('203.0.113.9', { method: 'POST' }))),
+    ).toEqual(Array(5).fill(410));
   });
 
   it('does not limit requests from this machine (tests, benchmarks) and ignores a forged header from a public peer', async () => {
@@ -79,7 +96,9 @@ describe('per-client rate limits', () => {
     // A peer on a public address is the client, whatever X-Forwarded-For it sends (one bucket despite four names).
     const peer = { incoming: { socket: { remoteAddress: '192.0.2.50' } } };
     let n = 0;
-    const spoofed = await statuses(4, () => app.request('/api/v1/live/timeline?hours=5', from(`198.51.100.${++n}`), peer));
+    const spoofed = await statuses(4, () =>
+      app.request('/api/v1/live/timeline?hours=5', from(`198.51.100.${++n}`), peer),
+    );
     expect(spoofed).toEqual([200, 200, 200, 429]);
   });
 });
@@ -88,7 +107,8 @@ describe('over a real socket', () => {
   it('takes the client from X-Forwarded-For behind a local proxy, and leaves local callers alone', async () => {
     const server = await startServer({ outDir: dir, port: 0, clock: manualClock(T0), rateLimits: limits });
     try {
-      const get = (headers: Record<string, string> = {}) => fetch(`${server.url}/api/v1/live/timeline?hours=6`, { headers });
+      const get = (headers: Record<string, string> = {}) =>
+        fetch(`${server.url}/api/v1/live/timeline?hours=6`, { headers });
       expect(await statuses(4, () => get())).toEqual([200, 200, 200, 200]);
       const proxied = await statuses(4, () => get({ 'X-Forwarded-For': '203.0.113.77, 10.0.0.2' }));
       expect(proxied).toEqual([200, 200, 200, 429]);
@@ -100,11 +120,30 @@ describe('over a real socket', () => {
 
 describe('configuration and documentation', () => {
   it('has documented defaults, overridable by the environment', () => {
-    expect(rateLimitsFromEnv({})).toEqual({ query: { perMinute: 120, burst: 60 }, account: { perMinute: 30, burst: 10 }, clientHeader: 'x-forwarded-for' });
-    expect(rateLimitsFromEnv({ RATE_LIMIT_QUERY_PER_MIN: '0', RATE_LIMIT_ACCOUNT_BURST: '4', RATE_LIMIT_CLIENT_HEADER: 'X-Real-IP' })).toEqual({ query: { perMinute: 0, burst: 60 }, account: { perMinute: 30, burst: 4 }, clientHeader: 'x-real-ip' });
-    expect(() => rateLimitsFromEnv({ RATE_LIMIT_QUERY_BURST: 'lots' })).toThrow(/`RATE_LIMIT_QUERY_BURST` to be a whole number/);
+    expect(rateLimitsFromEnv({})).toEqual({
+      query: { perMinute: 120, burst: 60 },
+      account: { perMinute: 30, burst: 10 },
+      clientHeader: 'x-forwarded-for',
+    });
+    expect(
+      rateLimitsFromEnv({
+        RATE_LIMIT_QUERY_PER_MIN: '0',
+        RATE_LIMIT_ACCOUNT_BURST: '4',
+        RATE_LIMIT_CLIENT_HEADER: 'X-Real-IP',
+      }),
+    ).toEqual({ query: { perMinute: 0, burst: 60 }, account: { perMinute: 30, burst: 4 }, clientHeader: 'x-real-ip' });
+    expect(() => rateLimitsFromEnv({ RATE_LIMIT_QUERY_BURST: 'lots' })).toThrow(
+      /`RATE_LIMIT_QUERY_BURST` to be a whole number/,
+    );
     const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    for (const v of ['RATE_LIMIT_QUERY_PER_MIN', 'RATE_LIMIT_QUERY_BURST', 'RATE_LIMIT_ACCOUNT_PER_MIN', 'RATE_LIMIT_ACCOUNT_BURST', 'RATE_LIMIT_CLIENT_HEADER']) expect(readme, v).toContain(`\`${v}\``);
+    for (const v of [
+      'RATE_LIMIT_QUERY_PER_MIN',
+      'RATE_LIMIT_QUERY_BURST',
+      'RATE_LIMIT_ACCOUNT_PER_MIN',
+      'RATE_LIMIT_ACCOUNT_BURST',
+      'RATE_LIMIT_CLIENT_HEADER',
+    ])
+      expect(readme, v).toContain(`\`${v}\``);
   });
 
   it('documents the 429 on exactly the limited operations', () => {
@@ -112,9 +151,12 @@ describe('configuration and documentation', () => {
     const filtered = CATALOGUE.filter((e) => e.functionParams?.length);
     const accounts = FUNCTION_ENDPOINTS.filter((f) => f.id !== 'alerts.subscribe');
     expect(filtered.length).toBeGreaterThan(5);
-    for (const e of filtered) expect(doc.paths[e.path].get.responses['429']?.headers?.['Retry-After'], e.id).toBeDefined();
-    for (const f of accounts) expect(doc.paths[f.path][f.method.toLowerCase()].responses['429']?.headers?.['Retry-After'], f.id).toBeDefined();
-    for (const e of CATALOGUE.filter((x) => !x.functionParams?.length)) expect(doc.paths[e.path].get.responses['429'], e.id).toBeUndefined();
+    for (const e of filtered)
+      expect(doc.paths[e.path].get.responses['429']?.headers?.['Retry-After'], e.id).toBeDefined();
+    for (const f of accounts)
+      expect(doc.paths[f.path][f.method.toLowerCase()].responses['429']?.headers?.['Retry-After'], f.id).toBeDefined();
+    for (const e of CATALOGUE.filter((x) => !x.functionParams?.length))
+      expect(doc.paths[e.path].get.responses['429'], e.id).toBeUndefined();
     expect(doc.paths['/api/v1/alerts/subscribe'].post.responses['429']).toBeUndefined();
   });
 });

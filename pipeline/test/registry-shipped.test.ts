@@ -35,7 +35,9 @@ async function run(args: string[]): Promise<{ out: string; error: CommanderError
   if (!sources.commands.some((c) => c.name() === 'check')) registerCheck(sources);
   sources.exitOverride();
   let out = '';
-  const write = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((out += String(s)), true));
+  const write = vi
+    .spyOn(process.stdout, 'write')
+    .mockImplementation((s: string | Uint8Array) => ((out += String(s)), true));
   const log = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
   try {
     await program.parseAsync(['node', 'outage', 'sources', 'check', ...args]);
@@ -54,29 +56,63 @@ describe('outage sources check', () => {
   const HEADER = 'id,utility,state,connector,url,interval_min,tier';
   beforeAll(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'sources-check-'));
-    writeFileSync(path.join(dir, 'bad.csv'), `${HEADER}\nok-row,Kauai,HI,nisc,https://outagemap-data.cloud.coop/kiuc/Hosted_Outage_Map/summary.json,15,3\nbad-row,Example,HI,nisc,https://outages.example.com/data/summary.json,15,3\n`);
-    writeFileSync(path.join(dir, 'eia.csv'), `${HEADER},eia_id\nok-row,Kauai,HI,nisc,https://outagemap-data.cloud.coop/kiuc/Hosted_Outage_Map/summary.json,15,3,424242\n`);
-    writeFileSync(path.join(dir, 'good.csv'), `${HEADER}\nok-row,Kauai,HI,nisc,https://outagemap-data.cloud.coop/kiuc/Hosted_Outage_Map/summary.json,15,3\n`);
+    writeFileSync(
+      path.join(dir, 'bad.csv'),
+      `${HEADER}\nok-row,Kauai,HI,nisc,https://outagemap-data.cloud.coop/kiuc/Hosted_Outage_Map/summary.json,15,3\nbad-row,Example,HI,nisc,https://outages.example.com/data/summary.json,15,3\n`,
+    );
+    writeFileSync(
+      path.join(dir, 'eia.csv'),
+      `${HEADER},eia_id\nok-row,Kauai,HI,nisc,https://outagemap-data.cloud.coop/kiuc/Hosted_Outage_Map/summary.json,15,3,424242\n`,
+    );
+    writeFileSync(
+      path.join(dir, 'good.csv'),
+      `${HEADER}\nok-row,Kauai,HI,nisc,https://outagemap-data.cloud.coop/kiuc/Hosted_Outage_Map/summary.json,15,3\n`,
+    );
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   afterEach(() => vi.restoreAllMocks());
 
   it('prints the table and a summary, and exits 1 on an error', async () => {
-    const { out, error } = await run(['--sources', path.join(dir, 'bad.csv'), '--local', '--eia-dir', path.join(dir, 'none')]);
+    const { out, error } = await run([
+      '--sources',
+      path.join(dir, 'bad.csv'),
+      '--local',
+      '--eia-dir',
+      path.join(dir, 'none'),
+    ]);
     expect(error?.exitCode).toBe(1);
     const lines = out.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^line\s+severity\s+id\s+column\s+message$/);
-    expect(lines.filter((l) => /^3\s+error\s+bad-row\s+url\s+host `outages\.example\.com` is a placeholder/.test(l))).toHaveLength(1);
-    expect(lines.some((l) => /^-\s+warning\s+eia_id\s+the EIA-861 reference files are not available/.test(l))).toBe(true);
+    expect(
+      lines.filter((l) => /^3\s+error\s+bad-row\s+url\s+host `outages\.example\.com` is a placeholder/.test(l)),
+    ).toHaveLength(1);
+    expect(lines.some((l) => /^-\s+warning\s+eia_id\s+the EIA-861 reference files are not available/.test(l))).toBe(
+      true,
+    );
     expect(lines.at(-1)).toMatch(/^FAILED: .*bad\.csv: 2 rows \(2 \(empty\)\), 1 error\(s\), \d+ warning\(s\)$/);
   });
 
-  it('passes with warnings only, and --json prints the problems array (the parent command\'s --json too)', async () => {
-    const { out, error } = await run(['--sources', path.join(dir, 'good.csv'), '--local', '--json', '--eia-dir', path.join(dir, 'none')]);
+  it("passes with warnings only, and --json prints the problems array (the parent command's --json too)", async () => {
+    const { out, error } = await run([
+      '--sources',
+      path.join(dir, 'good.csv'),
+      '--local',
+      '--json',
+      '--eia-dir',
+      path.join(dir, 'none'),
+    ]);
     expect(error).toBeNull();
     // commander hands --json to the parent `sources` command, which has one too; the check still sees it
     const problems = JSON.parse(out) as CheckProblem[];
-    expect(problems).toEqual([{ line: 0, id: null, severity: 'warning', column: 'eia_id', message: expect.stringMatching(/EIA-861 reference files are not available/) }]);
+    expect(problems).toEqual([
+      {
+        line: 0,
+        id: null,
+        severity: 'warning',
+        column: 'eia_id',
+        message: expect.stringMatching(/EIA-861 reference files are not available/),
+      },
+    ]);
   });
 
   it('reads the EIA-861 files from --eia-dir, and says so when they are not there', async () => {

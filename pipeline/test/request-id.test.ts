@@ -39,10 +39,15 @@ beforeAll(async () => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const viaHost = (method: string, url: string, headers: Record<string, string> = {}) =>
-  requestLikeHost(routes, { [MIDDLEWARE]: middleware }, new Request(new URL(url, 'https://outage.example'), { method, headers }), {
-    exists: (f) => f === SUMMARY,
-    fn: (req) => app.fetch(req),
-  });
+  requestLikeHost(
+    routes,
+    { [MIDDLEWARE]: middleware },
+    new Request(new URL(url, 'https://outage.example'), { method, headers }),
+    {
+      exists: (f) => f === SUMMARY,
+      fn: (req) => app.fetch(req),
+    },
+  );
 
 describe('X-Request-Id on the deployed host', () => {
   it('runs the middleware before any route, on v1 paths only', () => {
@@ -78,21 +83,36 @@ describe('X-Request-Id on the deployed host', () => {
     const r = await viaHost('GET', '/api/v1/live/counties/123', { 'X-Request-Id': mine, 'If-None-Match': '"x"' });
     expect(r.headers.get('x-request-id')).toMatch(UUID);
     expect(r.headers.get('x-request-id')).not.toBe(mine);
-    const forwarded = await middleware(new Request('https://outage.example/api/v1/live/map', { headers: { 'If-None-Match': '"x"' } }));
-    expect(forwarded.headers.get('x-middleware-override-headers')!.split(',')).toEqual(['if-none-match', 'x-request-id']);
+    const forwarded = await middleware(
+      new Request('https://outage.example/api/v1/live/map', { headers: { 'If-None-Match': '"x"' } }),
+    );
+    expect(forwarded.headers.get('x-middleware-override-headers')!.split(',')).toEqual([
+      'if-none-match',
+      'x-request-id',
+    ]);
     expect(forwarded.headers.get('x-middleware-request-if-none-match')).toBe('"x"');
   });
 
   it('never repeats an id across many requests', async () => {
     const ids = new Set<string>();
-    for (let i = 0; i < 20; i++) ids.add((await viaHost(i % 2 ? 'GET' : 'POST', i % 2 ? '/api/v1/live/summary' : '/api/v1/alerts/subscribe')).headers.get('x-request-id')!);
+    for (let i = 0; i < 20; i++)
+      ids.add(
+        (
+          await viaHost(i % 2 ? 'GET' : 'POST', i % 2 ? '/api/v1/live/summary' : '/api/v1/alerts/subscribe')
+        ).headers.get('x-request-id')!,
+      );
     expect(ids.size).toBe(20);
   });
 });
 
 describe('X-Request-Id on the local server', () => {
   it('sets a fresh UUID on files, function answers and errors alike', async () => {
-    const responses = [await app.request('/api/v1/live/summary'), await app.request('/api/v1/live/summary'), await app.request('/api/v1/alerts/subscribe', { method: 'POST' }), await app.request('/api/v1/nope')];
+    const responses = [
+      await app.request('/api/v1/live/summary'),
+      await app.request('/api/v1/live/summary'),
+      await app.request('/api/v1/alerts/subscribe', { method: 'POST' }),
+      await app.request('/api/v1/nope'),
+    ];
     expect(responses.map((r) => r.status)).toEqual([200, 200, 410, 404]);
     const ids = responses.map((r) => r.headers.get('x-request-id')!);
     for (const id of ids) expect(id).toMatch(UUID);
@@ -101,7 +121,9 @@ describe('X-Request-Id on the local server', () => {
 
   it('keeps the id the edge forwarded, and ignores one that is not a UUID', async () => {
     const edge = '3f2a9c1e-8b7d-4c6e-9f01-23456789abcd';
-    expect((await app.request('/api/v1/live/summary', { headers: { 'X-Request-Id': edge } })).headers.get('x-request-id')).toBe(edge);
+    expect(
+      (await app.request('/api/v1/live/summary', { headers: { 'X-Request-Id': edge } })).headers.get('x-request-id'),
+    ).toBe(edge);
     const r = await app.request('/api/v1/live/summary', { headers: { 'X-Request-Id': '<script>1</script>' } });
     expect(r.headers.get('x-request-id')).toMatch(UUID);
   });

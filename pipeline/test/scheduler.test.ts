@@ -19,7 +19,11 @@ const layer = (n: number) => ({ features: [{ attributes: { OUTAGE_ID: 'a', EST_C
 describe('staleness follows the published interval', () => {
   const src = sourceDef({ interval_min: 30 });
   const now = new Date('2026-09-01T12:00:00Z');
-  const status = { ...blankStatus('test'), hardened: true, last_success_at: new Date(now.getTime() - 30 * 60_000).toISOString() };
+  const status = {
+    ...blankStatus('test'),
+    hardened: true,
+    last_success_at: new Date(now.getTime() - 30 * 60_000).toISOString(),
+  };
   it('a hardened 30-minute source publishes 10 and is stale after max(20, 2 × 10 + 5) = 25 minutes', () => {
     expect(publishedInterval(src, status)).toBe(10);
     expect(staleAt(src, status)).toBe('2026-09-01T11:55:00.000Z');
@@ -33,8 +37,12 @@ describe('back-off', () => {
     expect(nextInterval(5, { consecutive_failures: 1, last_reason: 'http_status' }, { status: 429 })).toBe(10);
     expect(nextInterval(5, { consecutive_failures: 3, last_reason: 'http_status' }, { status: 403 })).toBe(40);
     expect(nextInterval(5, { consecutive_failures: 9, last_reason: 'http_status' }, { status: 429 })).toBe(60);
-    expect(nextInterval(5, { consecutive_failures: 1, last_reason: 'http_status' }, { status: 503, retryAfter: 1200 })).toBe(20);
-    expect(nextInterval(15, { consecutive_failures: 1, last_reason: 'http_status' }, { status: 503, retryAfter: 1 })).toBe(15);
+    expect(
+      nextInterval(5, { consecutive_failures: 1, last_reason: 'http_status' }, { status: 503, retryAfter: 1200 }),
+    ).toBe(20);
+    expect(
+      nextInterval(15, { consecutive_failures: 1, last_reason: 'http_status' }, { status: 503, retryAfter: 1 }),
+    ).toBe(15);
     expect(nextInterval(5, { consecutive_failures: 1, last_reason: 'timeout' }, null)).toBe(5);
   });
 });
@@ -53,9 +61,25 @@ describe('cadence over a simulated hour', () => {
     feed.set(`/${name}-15/0/query`, layer(out));
     feed.set(`/${name}-60/0/query`, layer(out));
     const clock = manualClock(new Date('2026-09-01T00:00:00Z'));
-    const mk = (id: string, interval: number) => sourceDef({ id, connector: 'arcgis', states: ['FL'], url: `${feed.base}/${id}/0`, interval_min: interval, customers: 10_000, options: {} });
+    const mk = (id: string, interval: number) =>
+      sourceDef({
+        id,
+        connector: 'arcgis',
+        states: ['FL'],
+        url: `${feed.base}/${id}/0`,
+        interval_min: interval,
+        customers: 10_000,
+        options: {},
+      });
     const sources = [mk(`${name}-15`, 15), mk(`${name}-60`, 60)];
-    const p = await Pipeline.open({ stateDir: path.join(tmp.dir, name), outDir: path.join(tmp.dir, `${name}-public`), sources, clock, simulated: false, http: LOOPBACK_HTTP });
+    const p = await Pipeline.open({
+      stateDir: path.join(tmp.dir, name),
+      outDir: path.join(tmp.dir, `${name}-public`),
+      sources,
+      clock,
+      simulated: false,
+      http: LOOPBACK_HTTP,
+    });
     const polled: string[] = [];
     try {
       for (let minute = 0; minute < 60; minute += 1) {
@@ -92,13 +116,35 @@ describe('poll loop', () => {
     tmp.remove();
   });
 
-  for (const [signal, cycles] of [['SIGTERM', 3], ['SIGINT', 1]] as const) {
+  for (const [signal, cycles] of [
+    ['SIGTERM', 3],
+    ['SIGINT', 1],
+  ] as const) {
     it(`sleeps between due sources and stops cleanly on ${signal}`, async () => {
       feed.set('/loop/0/query', layer(10));
       feed.hits.length = 0;
       const registry = path.join(tmp.dir, 'sources.csv');
-      fs.writeFileSync(registry, `id,utility,state,connector,url,interval_min,tier\nloop,Loop Utility,FL,arcgis,${feed.base}/loop/0,1,3\n`);
-      const child = spawn(process.execPath, [BIN, 'poll', '--no-deliveries', '--sources', registry, '--state', path.join(tmp.dir, `state-${signal}`), '--out', path.join(tmp.dir, `public-${signal}`), '--speed', '30'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      fs.writeFileSync(
+        registry,
+        `id,utility,state,connector,url,interval_min,tier\nloop,Loop Utility,FL,arcgis,${feed.base}/loop/0,1,3\n`,
+      );
+      const child = spawn(
+        process.execPath,
+        [
+          BIN,
+          'poll',
+          '--no-deliveries',
+          '--sources',
+          registry,
+          '--state',
+          path.join(tmp.dir, `state-${signal}`),
+          '--out',
+          path.join(tmp.dir, `public-${signal}`),
+          '--speed',
+          '30',
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let log = '';
       child.stdout.on('data', (d) => (log += d));
       child.stderr.on('data', (d) => (log += d));

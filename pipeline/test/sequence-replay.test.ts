@@ -17,11 +17,25 @@ import { quadkeyFor } from '../src/sources/kubra/clusters.ts';
 import { sharedPath } from './shared-data.ts';
 import { closeAll, testTempDir } from './clean-machine.ts';
 
-interface Version { version: number; file: string; at: string; sum: number; records: number }
+interface Version {
+  version: number;
+  file: string;
+  at: string;
+  sum: number;
+  records: number;
+}
 
 function versions(seq: string): Version[] {
-  const rows = parse(fs.readFileSync(sharedPath(`sequences/${seq}/index.csv`)), { columns: true }) as Array<Record<string, string>>;
-  return rows.map((r) => ({ version: +r.version, file: r.file, at: r.commit_time_utc, sum: +r.sum_value, records: +r.records }));
+  const rows = parse(fs.readFileSync(sharedPath(`sequences/${seq}/index.csv`)), { columns: true }) as Array<
+    Record<string, string>
+  >;
+  return rows.map((r) => ({
+    version: +r.version,
+    file: r.file,
+    at: r.commit_time_utc,
+    sum: +r.sum_value,
+    records: +r.records,
+  }));
 }
 
 /** Serves whichever recorded version is current; `wrap` turns the recorded file into the HTTP body. */
@@ -33,10 +47,11 @@ async function replayServer(seq: string, wrap: (raw: Buffer, url: URL) => Buffer
     res.end(wrap(raw, new URL(req.url ?? '/', 'http://x')));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const close = () => new Promise<void>((r) => {
-    server.closeAllConnections();
-    server.close(() => r());
-  });
+  const close = () =>
+    new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    });
   return { state, server, close, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
@@ -54,8 +69,17 @@ describe('replay: FPL county outages during Hurricane Ian (2022)', () => {
   it('publishes the recorded Florida total at every replayed version', async () => {
     const clock = manualClock(new Date(all[0].at));
     const mem = new MemoryTreeWriter(clock());
-    const { sources } = parseRegistry(`id,utility,state,connector,url,interval_min,tier\nfpl,Florida Power & Light,FL,fpl,${replay.base}/county.json,15,1\n`);
-    const p = await Pipeline.open({ stateDir: ':memory:', outDir: '', sources, clock, simulated: false, writer: (now) => ((mem.now = now), mem) });
+    const { sources } = parseRegistry(
+      `id,utility,state,connector,url,interval_min,tier\nfpl,Florida Power & Light,FL,fpl,${replay.base}/county.json,15,1\n`,
+    );
+    const p = await Pipeline.open({
+      stateDir: ':memory:',
+      outDir: '',
+      sources,
+      clock,
+      simulated: false,
+      writer: (now) => ((mem.now = now), mem),
+    });
     try {
       const picked = all.filter((_, i) => i % 5 === 0 || i === all.length - 1);
       let changedCycles = 0;
@@ -97,7 +121,8 @@ describe('replay: PG&E ArcGIS outage points (March 2024)', () => {
       const offset = Number(url.searchParams.get('resultOffset') ?? 0);
       const count = Number(url.searchParams.get('resultRecordCount') ?? 1000);
       const page = records.slice(offset, offset + count).map(({ geometry_x: _x, geometry_y: _y, ...attributes }) => ({
-        attributes, geometry: { x: attributes.OUTAGE_LONGITUDE as number, y: attributes.OUTAGE_LATITUDE as number },
+        attributes,
+        geometry: { x: attributes.OUTAGE_LONGITUDE as number, y: attributes.OUTAGE_LATITUDE as number },
       }));
       return Buffer.from(JSON.stringify({ features: page, exceededTransferLimit: offset + count < records.length }));
     });
@@ -108,18 +133,31 @@ describe('replay: PG&E ArcGIS outage points (March 2024)', () => {
     const clock = manualClock(new Date(all[0].at));
     const mem = new MemoryTreeWriter(clock());
     const options = JSON.stringify({ mode: 'incidents', page_size: 50 }).replace(/"/g, '""');
-    const { sources } = parseRegistry(`id,utility,state,connector,url,interval_min,tier,options\npge,Pacific Gas & Electric,CA,arcgis,${replay.base}/arcgis/rest/services/Outages/MapServer/5,10,1,"${options}"\n`);
-    const p = await Pipeline.open({ stateDir: ':memory:', outDir: '', sources, clock, simulated: false, writer: (now) => ((mem.now = now), mem) });
+    const { sources } = parseRegistry(
+      `id,utility,state,connector,url,interval_min,tier,options\npge,Pacific Gas & Electric,CA,arcgis,${replay.base}/arcgis/rest/services/Outages/MapServer/5,10,1,"${options}"\n`,
+    );
+    const p = await Pipeline.open({
+      stateDir: ':memory:',
+      outDir: '',
+      sources,
+      clock,
+      simulated: false,
+      writer: (now) => ((mem.now = now), mem),
+    });
     try {
       for (const v of all.filter((_, i) => i % 10 === 0)) {
         replay.state.file = v.file;
         clock.set(new Date(v.at));
         const s = await p.cycle({ all: true });
         expect(s.failed).toBe(0);
-        const incidents = await p.db.all<{ n: number; customers: number }>('SELECT count(*)::INT AS n, coalesce(sum(customers_out), 0)::INT AS customers FROM obs_incident');
+        const incidents = await p.db.all<{ n: number; customers: number }>(
+          'SELECT count(*)::INT AS n, coalesce(sum(customers_out), 0)::INT AS customers FROM obs_incident',
+        );
         expect(incidents[0].n, `version ${v.version}`).toBe(v.records);
         expect(incidents[0].customers).toBe(v.sum);
-        const located = await p.db.all<{ customers: number }>("SELECT coalesce(sum(customers_out), 0)::INT AS customers FROM obs_incident WHERE fips LIKE '06%'");
+        const located = await p.db.all<{ customers: number }>(
+          "SELECT coalesce(sum(customers_out), 0)::INT AS customers FROM obs_incident WHERE fips LIKE '06%'",
+        );
         expect(docOf(mem, 'api/v1/live/map.json').CA[0]).toBe(located[0].customers);
         expect(located[0].customers).toBeGreaterThan(0.9 * v.sum);
       }
@@ -140,11 +178,19 @@ describe('replay: the event stream during Hurricane Ian, through the real server
   });
   afterAll(() => replay?.close());
 
-  it('opens, grows and restores county outages and flags FPL\'s major event once', async () => {
+  it("opens, grows and restores county outages and flags FPL's major event once", async () => {
     const dir = testTempDir('ian-events');
     const clock = manualClock(new Date(all[0].at));
-    const { sources } = parseRegistry(`id,utility,state,connector,url,interval_min,tier\nfpl,Florida Power & Light,FL,fpl,${replay.base}/county.json,15,1\n`);
-    const p = await Pipeline.open({ stateDir: path.join(dir, 'state'), outDir: path.join(dir, 'public'), sources, clock, simulated: false });
+    const { sources } = parseRegistry(
+      `id,utility,state,connector,url,interval_min,tier\nfpl,Florida Power & Light,FL,fpl,${replay.base}/county.json,15,1\n`,
+    );
+    const p = await Pipeline.open({
+      stateDir: path.join(dir, 'state'),
+      outDir: path.join(dir, 'public'),
+      sources,
+      clock,
+      simulated: false,
+    });
     let server: Awaited<ReturnType<typeof startServer>> | undefined;
     try {
       server = await startServer({ outDir: path.join(dir, 'public'), port: 0 });
@@ -153,20 +199,30 @@ describe('replay: the event stream during Hurricane Ian, through the real server
         clock.set(new Date(v.at));
         expect((await p.cycle({ all: true })).failed).toBe(0);
       }
-      const lee = (await (await fetch(`${server.url}/api/v1/events?fips=12071&limit=500`)).json()).data.events as Array<{ kind: string; customers_out: number; outage_id: string; threshold: number }>;
+      const lee = (await (await fetch(`${server.url}/api/v1/events?fips=12071&limit=500`)).json()).data
+        .events as Array<{ kind: string; customers_out: number; outage_id: string; threshold: number }>;
       expect(lee[0].kind).toBe('outage_began');
       const grew = lee.filter((e) => e.kind === 'outage_grew');
       expect(grew.length).toBeGreaterThanOrEqual(3);
-      for (let i = 1; i < grew.length; i++) expect(grew[i].customers_out).toBeGreaterThanOrEqual(grew[i - 1].customers_out * 1.5);
+      for (let i = 1; i < grew.length; i++)
+        expect(grew[i].customers_out).toBeGreaterThanOrEqual(grew[i - 1].customers_out * 1.5);
       expect(lee.every((e) => e.threshold === lee[0].threshold)).toBe(true);
 
-      const utility = (await (await fetch(`${server.url}/api/v1/events?utility=${encodeURIComponent('Florida Power & Light')}&kind=major_event,outage_began`)).json()).data.events as Array<{ kind: string; scope: string; pct_out: number }>;
+      const utility = (
+        await (
+          await fetch(
+            `${server.url}/api/v1/events?utility=${encodeURIComponent('Florida Power & Light')}&kind=major_event,outage_began`,
+          )
+        ).json()
+      ).data.events as Array<{ kind: string; scope: string; pct_out: number }>;
       const major = utility.filter((e) => e.kind === 'major_event');
       expect(major).toHaveLength(1);
       expect(major[0].pct_out).toBeGreaterThanOrEqual(10);
 
       // Every restored outage was opened first, and closed only once.
-      const rows = await p.db.all<{ outage_id: string; kind: string; id: number }>("SELECT outage_id, kind, id FROM events WHERE kind IN ('outage_began', 'outage_restored') ORDER BY id");
+      const rows = await p.db.all<{ outage_id: string; kind: string; id: number }>(
+        "SELECT outage_id, kind, id FROM events WHERE kind IN ('outage_began', 'outage_restored') ORDER BY id",
+      );
       const openIds = new Set<string>();
       let restored = 0;
       for (const r of rows) {
@@ -180,7 +236,10 @@ describe('replay: the event stream during Hurricane Ian, through the real server
       const feed = await (await fetch(`${server.url}/feeds/events.json?fips=12071`)).json();
       expect(feed.items[0].url).toBe(`${server.url}/api/v1/live/counties/12071`);
     } finally {
-      await closeAll(() => server?.close(), () => p.close());
+      await closeAll(
+        () => server?.close(),
+        () => p.close(),
+      );
     }
   });
 });
@@ -190,24 +249,74 @@ describe('replay: LG&E/KU outages from the Kubra cluster layer (August 2023)', (
   // shape (quadkey-addressed, clustered above zoom 10, points as encoded polylines, sharded by {qkh}).
   const seq = 'lgeku-kubra-incidents-aug-2023';
   const all = versions(seq);
-  type Rec = { id: string; etr: string; cause: string; custAffected: number; crewStatus: string | null; startTime: string; latitude: number; longitude: number };
+  type Rec = {
+    id: string;
+    etr: string;
+    cause: string;
+    custAffected: number;
+    crewStatus: string | null;
+    startTime: string;
+    latitude: number;
+    longitude: number;
+  };
   let replay: Awaited<ReturnType<typeof replayServer>>;
   beforeAll(async () => {
     replay = await replayServer(seq, (raw, url) => {
       const recs = JSON.parse(raw.toString('utf8')) as Rec[];
       const json = (v: unknown) => Buffer.from(JSON.stringify(v));
-      if (url.pathname.endsWith('/currentState')) return json({ stormcenterDeploymentId: 'd1', data: { interval_generation_data: 'data/g0', cluster_interval_generation_data: 'cluster-data/{qkh}/g1/g2' } });
-      if (url.pathname.includes('/configuration/')) return json({ config: { reports: [{ id: 'county', type: 'county' }], layers: { data: { interval_generation_data: [{ id: 'cluster-1', type: 'CLUSTER_LAYER_1' }] } } } });
-      if (url.pathname.endsWith('_report.json')) return json({ file_data: { areas: [], totals: { cust_a: { val: recs.reduce((s, r) => s + r.custAffected, 0) }, cust_s: 1_000_000 } } });
+      if (url.pathname.endsWith('/currentState'))
+        return json({
+          stormcenterDeploymentId: 'd1',
+          data: { interval_generation_data: 'data/g0', cluster_interval_generation_data: 'cluster-data/{qkh}/g1/g2' },
+        });
+      if (url.pathname.includes('/configuration/'))
+        return json({
+          config: {
+            reports: [{ id: 'county', type: 'county' }],
+            layers: { data: { interval_generation_data: [{ id: 'cluster-1', type: 'CLUSTER_LAYER_1' }] } },
+          },
+        });
+      if (url.pathname.endsWith('_report.json'))
+        return json({
+          file_data: {
+            areas: [],
+            totals: { cust_a: { val: recs.reduce((s, r) => s + r.custAffected, 0) }, cust_s: 1_000_000 },
+          },
+        });
       const q = /\/public\/cluster-1\/([0-3]+)\.json$/.exec(url.pathname)?.[1] ?? '';
       const shard = /cluster-data\/(\d{3})\//.exec(url.pathname)?.[1];
       if (shard !== q.slice(-3).split('').reverse().join('')) return json({ error: 'wrong shard' });
       const inside = recs.filter((r) => quadkeyFor(r.longitude, r.latitude, q.length) === q);
-      const rec = (r: Rec) => ({ id: `x-${r.id}`, desc: { cluster: false, inc_id: r.id, cust_a: { val: r.custAffected }, etr: r.etr, start_time: r.startTime, cause: { 'EN-US': r.cause }, crew_status: r.crewStatus }, geom: { p: [polyline.encode([[r.latitude, r.longitude]])] } });
+      const rec = (r: Rec) => ({
+        id: `x-${r.id}`,
+        desc: {
+          cluster: false,
+          inc_id: r.id,
+          cust_a: { val: r.custAffected },
+          etr: r.etr,
+          start_time: r.startTime,
+          cause: { 'EN-US': r.cause },
+          crew_status: r.crewStatus,
+        },
+        geom: { p: [polyline.encode([[r.latitude, r.longitude]])] },
+      });
       if (q.length >= 11) return json({ file_data: inside.map(rec) });
       const groups = new Map<string, Rec[]>();
-      for (const r of inside) groups.set(quadkeyFor(r.longitude, r.latitude, q.length + 1), [...(groups.get(quadkeyFor(r.longitude, r.latitude, q.length + 1)) ?? []), r]);
-      return json({ file_data: [...groups.values()].map((g) => (g.length === 1 ? rec(g[0]) : { desc: { cluster: true, n_out: g.length, cust_a: { val: g.reduce((s, r) => s + r.custAffected, 0) } }, geom: { p: [polyline.encode([[g[0].latitude, g[0].longitude]])] } })) });
+      for (const r of inside)
+        groups.set(quadkeyFor(r.longitude, r.latitude, q.length + 1), [
+          ...(groups.get(quadkeyFor(r.longitude, r.latitude, q.length + 1)) ?? []),
+          r,
+        ]);
+      return json({
+        file_data: [...groups.values()].map((g) =>
+          g.length === 1
+            ? rec(g[0])
+            : {
+                desc: { cluster: true, n_out: g.length, cust_a: { val: g.reduce((s, r) => s + r.custAffected, 0) } },
+                geom: { p: [polyline.encode([[g[0].latitude, g[0].longitude]])] },
+              },
+        ),
+      });
     });
   });
   afterAll(() => replay?.close());
@@ -215,9 +324,22 @@ describe('replay: LG&E/KU outages from the Kubra cluster layer (August 2023)', (
   it('walks the tiles down through clusters and finds every recorded outage', async () => {
     const clock = manualClock(new Date(all[0].at));
     const mem = new MemoryTreeWriter(clock());
-    const options = JSON.stringify({ incidents: true, bbox: [-89.6, 36.5, -81.9, 39.2], min_zoom: 6 }).replace(/"/g, '""'); // Kentucky
-    const { sources } = parseRegistry(`id,utility,state,connector,url,interval_min,tier,options\nlgeku,LG&E and KU,KY,kubra,${replay.base}/stormcenter/api/v1/stormcenters/i/views/v/currentState?preview=false,15,1,"${options}"\n`);
-    const p = await Pipeline.open({ stateDir: ':memory:', outDir: '', sources, clock, simulated: false, http: LOOPBACK_HTTP, writer: (now) => ((mem.now = now), mem) });
+    const options = JSON.stringify({ incidents: true, bbox: [-89.6, 36.5, -81.9, 39.2], min_zoom: 6 }).replace(
+      /"/g,
+      '""',
+    ); // Kentucky
+    const { sources } = parseRegistry(
+      `id,utility,state,connector,url,interval_min,tier,options\nlgeku,LG&E and KU,KY,kubra,${replay.base}/stormcenter/api/v1/stormcenters/i/views/v/currentState?preview=false,15,1,"${options}"\n`,
+    );
+    const p = await Pipeline.open({
+      stateDir: ':memory:',
+      outDir: '',
+      sources,
+      clock,
+      simulated: false,
+      http: LOOPBACK_HTTP,
+      writer: (now) => ((mem.now = now), mem),
+    });
     try {
       for (const v of all.filter((_, i) => i % 12 === 0)) {
         replay.state.file = v.file;
@@ -225,14 +347,17 @@ describe('replay: LG&E/KU outages from the Kubra cluster layer (August 2023)', (
         const s = await p.cycle({ all: true });
         expect(s.failures).toEqual([]);
         const rows = await p.db.all<{ n: number; customers: number; located: number; ky: number }>(
-          "SELECT count(*)::INT AS n, sum(customers_out)::INT AS customers, count(fips)::INT AS located, count(*) FILTER (WHERE fips LIKE '21%')::INT AS ky FROM obs_incident");
+          "SELECT count(*)::INT AS n, sum(customers_out)::INT AS customers, count(fips)::INT AS located, count(*) FILTER (WHERE fips LIKE '21%')::INT AS ky FROM obs_incident",
+        );
         expect(rows[0].n, `version ${v.version}`).toBe(v.records);
         expect(rows[0].customers).toBe(v.sum);
         expect(rows[0].located).toBe(v.records);
         // LG&E/KU also serves a few customers just over the line (Virginia, Tennessee): nearly all are in Kentucky.
         expect(rows[0].ky).toBeGreaterThanOrEqual(Math.floor(v.records * 0.95));
       }
-      const [one] = await p.db.all<{ cause: string; started_at: string }>('SELECT cause, started_at FROM obs_incident LIMIT 1');
+      const [one] = await p.db.all<{ cause: string; started_at: string }>(
+        'SELECT cause, started_at FROM obs_incident LIMIT 1',
+      );
       expect(one.cause.length).toBeGreaterThan(0);
       expect(one.started_at).toMatch(/^2023-08-/);
     } finally {

@@ -17,7 +17,16 @@ export function sharedJson(rel: string): unknown {
 
 export function sourceDef(over: Partial<SourceDef> = {}): SourceDef {
   return {
-    id: 'test', utility: 'Test Utility', states: ['FL'], connector: 'fpl', url: 'http://127.0.0.1/x',
-    interval_min: 10, tier: 2, options: {}, customers: null, eia_ids: [], ...over,
+    id: 'test',
+    utility: 'Test Utility',
+    states: ['FL'],
+    connector: 'fpl',
+    url: 'http://127.0.0.1/x',
+    interval_min: 10,
+    tier: 2,
+    options: {},
+    customers: null,
+    eia_ids: [],
+    ...over,
   };
 }

@@ -25,7 +25,9 @@ const NOTHING_OUT_HEX = '#f2f2ef';
 const NO_FEED_HEX = '#c2c2c2';
 const NO_FEED_STATE = 'WA'; // its sources are left out of the registry, so its counties have no feed
 const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
-const ALBERS = createRequire(import.meta.url)('us-atlas/counties-albers-10m.json') as { objects: { counties: { geometries: unknown[] } } };
+const ALBERS = createRequire(import.meta.url)('us-atlas/counties-albers-10m.json') as {
+  objects: { counties: { geometries: unknown[] } };
+};
 
 const chromiumPath = await findChromium();
 if (!chromiumPath.path) console.warn(`site-map: SKIPPED, no Chromium: ${chromiumPath.reason}`);
@@ -43,22 +45,27 @@ const api = async <T>(p: string): Promise<{ data: T; cacheControl: string }> => 
   const res = await fetch(`${server.url}${p}`);
   return { data: ((await res.json()) as { data: T }).data, cacheControl: res.headers.get('cache-control') ?? '' };
 };
-const fills = () => page.evaluate(() => Object.fromEntries([...document.querySelectorAll('path.county')]
-  .map((p) => [p.getAttribute('data-fips'), getComputedStyle(p).fill])));
+const fills = () =>
+  page.evaluate(() =>
+    Object.fromEntries(
+      [...document.querySelectorAll('path.county')].map((p) => [p.getAttribute('data-fips'), getComputedStyle(p).fill]),
+    ),
+  );
 const counties = (m: Record<string, MapEntry>) => Object.entries(m).filter(([k]) => /^\d{5}$/.test(k));
 /** A point inside the county's shape (not just its box), in page coordinates, for a real pointer move. */
-const insidePoint = (fips: string) => page.evaluate((f) => {
-  const p = document.querySelector<SVGPathElement>(`path.county[data-fips="${f}"]`)!;
-  const b = p.getBBox();
-  const m = p.getScreenCTM()!;
-  for (let i = 1; i < 10; i++) {
-    for (let j = 1; j < 10; j++) {
-      const pt = new DOMPoint(b.x + (b.width * i) / 10, b.y + (b.height * j) / 10);
-      if (p.isPointInFill(pt)) return { x: pt.matrixTransform(m).x, y: pt.matrixTransform(m).y };
+const insidePoint = (fips: string) =>
+  page.evaluate((f) => {
+    const p = document.querySelector<SVGPathElement>(`path.county[data-fips="${f}"]`)!;
+    const b = p.getBBox();
+    const m = p.getScreenCTM()!;
+    for (let i = 1; i < 10; i++) {
+      for (let j = 1; j < 10; j++) {
+        const pt = new DOMPoint(b.x + (b.width * i) / 10, b.y + (b.height * j) / 10);
+        if (p.isPointInFill(pt)) return { x: pt.matrixTransform(m).x, y: pt.matrixTransform(m).y };
+      }
     }
-  }
-  throw new Error(`no point found inside county ${f}`);
-}, fips);
+    throw new Error(`no point found inside county ${f}`);
+  }, fips);
 
 describe.skipIf(!chromiumPath.path)('live county map in Chromium', () => {
   beforeAll(async () => {
@@ -66,22 +73,41 @@ describe.skipIf(!chromiumPath.path)('live county map in Chromium', () => {
     sim = new Simulator({ clock, seed: 1, epoch: new Date('2026-09-01T00:00:00Z'), sources: 10, areasPerCounty: 1 });
     await sim.start();
     const sources = parseRegistry(sim.registryCsv()).sources.filter((s) => !s.states.includes(NO_FEED_STATE));
-    pipeline = await Pipeline.open({ stateDir: path.join(dir, 'state'), outDir: path.join(dir, 'public'), sources, clock, simulated: true, http: LOOPBACK_HTTP });
+    pipeline = await Pipeline.open({
+      stateDir: path.join(dir, 'state'),
+      outDir: path.join(dir, 'public'),
+      sources,
+      clock,
+      simulated: true,
+      http: LOOPBACK_HTTP,
+    });
     await pipeline.cycle({ all: true });
     server = await startServer({ outDir: path.join(dir, 'public'), port: 0 });
     browser = await launchChromium(chromiumPath.path!);
     page = await browser.newPage({ viewport: { width: 1100, height: 1250 } });
-    page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(m.text());
+    });
     page.on('pageerror', (e) => problems.push(e.message));
     // The page's clock stands still at the cycle's time: its refresh timer fires only when the test moves it.
     await page.clock.install({ time: T0 });
     await page.clock.pauseAt(new Date(T0.getTime() + 1_000));
     await page.goto(`${server.url}/`);
     await page.locator('#map-figure[aria-busy="false"]').waitFor({ timeout: 30_000 });
-    await page.evaluate(() => { (window as unknown as { notReloaded: boolean }).notReloaded = true; });
+    await page.evaluate(() => {
+      (window as unknown as { notReloaded: boolean }).notReloaded = true;
+    });
   }, 180_000);
 
-  afterAll(() => closeAll(() => browser?.close(), () => server?.close(), () => pipeline?.close(), () => sim?.stop(), () => removeTempDir(dir)));
+  afterAll(() =>
+    closeAll(
+      () => browser?.close(),
+      () => server?.close(),
+      () => pipeline?.close(),
+      () => sim?.stop(),
+      () => removeTempDir(dir),
+    ),
+  );
 
   it('draws one shape per county and fills each by its band in /api/v1/live/map', async () => {
     const { data: map } = await api<Record<string, MapEntry>>('/api/v1/live/map');
@@ -103,10 +129,20 @@ describe.skipIf(!chromiumPath.path)('live county map in Chromium', () => {
   });
 
   it('shows a legend with the band thresholds 1, 3, 10, 25 and 50 % and the three non-band fills', async () => {
-    const items = await page.locator('.legend li').evaluateAll((lis) => lis.map((li) => ({
-      text: li.textContent!.trim(), fill: getComputedStyle(li.querySelector('rect')!).fill,
-    })));
-    expect(items.slice(0, 6).map((i) => i.text)).toEqual(['under 1 % out', '1–3 % out', '3–10 % out', '10–25 % out', '25–50 % out', '50 % or more out']);
+    const items = await page.locator('.legend li').evaluateAll((lis) =>
+      lis.map((li) => ({
+        text: li.textContent!.trim(),
+        fill: getComputedStyle(li.querySelector('rect')!).fill,
+      })),
+    );
+    expect(items.slice(0, 6).map((i) => i.text)).toEqual([
+      'under 1 % out',
+      '1–3 % out',
+      '3–10 % out',
+      '10–25 % out',
+      '25–50 % out',
+      '50 % or more out',
+    ]);
     expect(items.slice(0, 6).map((i) => i.fill)).toEqual(BAND_HEX.map(rgb));
     expect(items.slice(6)).toEqual([
       { text: 'nothing reported out', fill: rgb(NOTHING_OUT_HEX) },
@@ -116,7 +152,9 @@ describe.skipIf(!chromiumPath.path)('live county map in Chromium', () => {
   });
 
   it('shows the headline figures of /api/v1/live/summary under the SIMULATED banner', async () => {
-    const { data: s } = await api<{ simulated: boolean; generated_at: string; national: Record<string, number> }>('/api/v1/live/summary');
+    const { data: s } = await api<{ simulated: boolean; generated_at: string; national: Record<string, number> }>(
+      '/api/v1/live/summary',
+    );
     const { data: src } = await api<{ sources: Array<{ freshness: string }> }>('/api/v1/live/sources');
     expect(s.simulated).toBe(true);
     await expect.poll(() => page.locator('#simulated-banner').isVisible()).toBe(true);
@@ -135,7 +173,9 @@ describe.skipIf(!chromiumPath.path)('live county map in Chromium', () => {
   it('names the county, customers out, pct_out and band on hover and on keyboard focus, worst county first', async () => {
     const { data: map } = await api<Record<string, MapEntry>>('/api/v1/live/map');
     const names = loadAtlas().byFips;
-    const [fips, [customers, pct, , band]] = counties(map).filter(([f]) => names.has(f)).sort((a, b) => b[1][0] - a[1][0])[0];
+    const [fips, [customers, pct, , band]] = counties(map)
+      .filter(([f]) => names.has(f))
+      .sort((a, b) => b[1][0] - a[1][0])[0];
     const point = await insidePoint(fips);
     await page.mouse.move(point.x, point.y);
     const tip = page.locator('#map-tooltip');
@@ -151,12 +191,14 @@ describe.skipIf(!chromiumPath.path)('live county map in Chromium', () => {
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-fips'))).toBe(fips);
     expect(await page.evaluate(() => document.activeElement?.getAttribute('href'))).toBe(`/counties/${fips}`);
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toContain(customers.toLocaleString('en-US'));
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toContain(
+      customers.toLocaleString('en-US'),
+    );
     expect(await tip.getAttribute('data-fips')).toBe(fips);
     expect(await page.locator('#top-counties-body tr').first().getAttribute('data-fips')).toBe(fips);
   });
 
-  it('shows the next cycle on the interval of the map\'s Cache-Control, without a reload', async () => {
+  it("shows the next cycle on the interval of the map's Cache-Control, without a reload", async () => {
     const before = await api<Record<string, MapEntry>>('/api/v1/live/map');
     clock.advance(30 * 60_000);
     await pipeline.cycle({ all: true });
@@ -165,14 +207,22 @@ describe.skipIf(!chromiumPath.path)('live county map in Chromium', () => {
     const maxAge = Number(/max-age=(\d+)/.exec(after.cacheControl)![1]);
     const drawn = new Set(Object.keys(await fills()));
     const changed = counties(after.data).filter(([f, e]) => before.data[f]?.[3] !== e[3] && drawn.has(f));
-    const gone = counties(before.data).filter(([f]) => !after.data[f] && drawn.has(f)).map(([f]) => f);
+    const gone = counties(before.data)
+      .filter(([f]) => !after.data[f] && drawn.has(f))
+      .map(([f]) => f);
     expect(changed.length).toBeGreaterThan(0);
     await page.clock.fastForward(maxAge * 1000 - 2_000);
     expect(await page.locator('#map-figure').getAttribute('data-generated-at')).not.toBe(s.generated_at); // not yet
     await page.clock.fastForward(3_000);
-    await page.waitForFunction((at) => document.getElementById('map-figure')!.dataset.generatedAt === at, s.generated_at, { timeout: 20_000 });
+    await page.waitForFunction(
+      (at) => document.getElementById('map-figure')!.dataset.generatedAt === at,
+      s.generated_at,
+      { timeout: 20_000 },
+    );
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
-    expect(await page.locator('[data-figure="customers_out"]').textContent()).toBe(`${s.national.customers_out.toLocaleString('en-US')} customers out`);
+    expect(await page.locator('[data-figure="customers_out"]').textContent()).toBe(
+      `${s.national.customers_out.toLocaleString('en-US')} customers out`,
+    );
     const shown = await fills();
     for (const [fips, [, pct, , band]] of changed) {
       expect(shown[fips], fips).toBe(band < 0 || pct === null ? 'url("#hatch-untrusted")' : rgb(BAND_HEX[band]));
@@ -193,7 +243,11 @@ describe.skipIf(!chromiumPath.path)('live county map in Chromium', () => {
       await route.fulfill({ response: res, json: body });
     });
     await page.clock.fastForward(Number(/max-age=(\d+)/.exec(cacheControl)![1]) * 1000 + 1_000);
-    await page.waitForFunction((f) => document.querySelector(`path.county[data-fips="${f}"]`)?.classList.contains('fill-untrusted'), target, { timeout: 20_000 });
+    await page.waitForFunction(
+      (f) => document.querySelector(`path.county[data-fips="${f}"]`)?.classList.contains('fill-untrusted'),
+      target,
+      { timeout: 20_000 },
+    );
     await page.unroute('**/api/v1/live/map');
     expect((await fills())[target]).toBe('url("#hatch-untrusted")');
     const point = await insidePoint(target);
@@ -211,7 +265,8 @@ describe.skipIf(!chromiumPath.path)('live county map in Chromium', () => {
     await page.mouse.move(2, 2);
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur()); // the whole map, no tooltip
     await page.screenshot({ path: file });
-    if (process.env.OUTAGE_SCREENSHOT_DIR) fs.copyFileSync(file, path.join(process.env.OUTAGE_SCREENSHOT_DIR, 'live-map.png'));
+    if (process.env.OUTAGE_SCREENSHOT_DIR)
+      fs.copyFileSync(file, path.join(process.env.OUTAGE_SCREENSHOT_DIR, 'live-map.png'));
     expect(PNG.sync.read(fs.readFileSync(file)).width).toBe(1100);
     // The map alone (the legend's swatches would hold every colour anyway): pixels of the worst county's band,
     // of "no feed" (Washington) and of "nothing out" are on screen.
@@ -223,7 +278,8 @@ describe.skipIf(!chromiumPath.path)('live county map in Chromium', () => {
     }
     const { data: map } = await api<Record<string, MapEntry>>('/api/v1/live/map');
     const worst = counties(map).sort((a, b) => b[1][0] - a[1][0])[0][1][3];
-    for (const hex of [BAND_HEX[worst], NO_FEED_HEX, NOTHING_OUT_HEX]) expect(pixels.get(hex) ?? 0, hex).toBeGreaterThan(50);
+    for (const hex of [BAND_HEX[worst], NO_FEED_HEX, NOTHING_OUT_HEX])
+      expect(pixels.get(hex) ?? 0, hex).toBeGreaterThan(50);
     expect(problems).toEqual([]); // no console errors while the map was used
     const first = page.locator('.out a').first();
     const fips = await first.getAttribute('data-fips');

@@ -23,17 +23,27 @@ describe('site', () => {
       fs.mkdirSync(path.dirname(path.join(pub, rel)), { recursive: true });
       fs.writeFileSync(path.join(pub, rel), body);
     }
-    execFileSync(process.execPath, [path.join(ROOT, 'node_modules/astro/astro.js'), 'build', '--root', path.join(ROOT, 'site')], {
-      cwd: ROOT, env: { ...process.env, OUTAGE_SITE_PUBLIC: pub, OUTAGE_SITE_OUT: out, ASTRO_TELEMETRY_DISABLED: '1' }, stdio: 'pipe',
-      timeout: 170_000, // the build is killed before the test's own timeout, so it never outlives the test
-    });
+    execFileSync(
+      process.execPath,
+      [path.join(ROOT, 'node_modules/astro/astro.js'), 'build', '--root', path.join(ROOT, 'site')],
+      {
+        cwd: ROOT,
+        env: { ...process.env, OUTAGE_SITE_PUBLIC: pub, OUTAGE_SITE_OUT: out, ASTRO_TELEMETRY_DISABLED: '1' },
+        stdio: 'pipe',
+        timeout: 170_000, // the build is killed before the test's own timeout, so it never outlives the test
+      },
+    );
     const index = fs.readFileSync(path.join(out, 'index.html'), 'utf8');
     expect(index).toContain('SIMULATED DATA');
     expect(index).toContain('1,234 customers out');
     const docs = fs.readFileSync(path.join(out, 'docs/index.html'), 'utf8');
     expect(docs).toContain('/api/v1/live/counties/{fips}');
     expect(docs).toContain('/api/v1/reports/{year}/{state}/{county}/data');
-    expect(docs).toContain('&lt;img src=&quot;https://YOUR-DEPLOYMENT/api/v1/reports/2024/tx/chart&quot; width=&quot;600&quot; height=&quot;315&quot;');
-    expect(fs.readFileSync(path.join(out, 'api/v1/live/summary.json'))).toEqual(mem.files.get('api/v1/live/summary.json')!.body);
+    expect(docs).toContain(
+      '&lt;img src=&quot;https://YOUR-DEPLOYMENT/api/v1/reports/2024/tx/chart&quot; width=&quot;600&quot; height=&quot;315&quot;',
+    );
+    expect(fs.readFileSync(path.join(out, 'api/v1/live/summary.json'))).toEqual(
+      mem.files.get('api/v1/live/summary.json')!.body,
+    );
   }, 180_000);
 });

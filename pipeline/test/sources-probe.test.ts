@@ -21,32 +21,81 @@ import { loadAtlas } from '../src/geo/counties.ts';
 import { closeAll, makeTempDir, removeTempDir, testTempDir } from './clean-machine.ts';
 import { sharedJson, sharedPath, sourceDef } from './shared-data.ts';
 
-interface Reply { status?: number; headers?: Record<string, string>; body: Buffer }
-interface Case { source: SourceDef; routes: Record<string, Reply>; check: (s: Snapshot) => void }
+interface Reply {
+  status?: number;
+  headers?: Record<string, string>;
+  body: Buffer;
+}
+interface Case {
+  source: SourceDef;
+  routes: Record<string, Reply>;
+  check: (s: Snapshot) => void;
+}
 
 const file = (rel: string): Buffer => fs.readFileSync(sharedPath(rel));
 const json = (v: unknown): Buffer => Buffer.from(JSON.stringify(v));
 const sum = <T>(xs: T[], f: (x: T) => number): number => xs.reduce((n, x) => n + f(x), 0);
 const countyOut = (s: Snapshot) => sum(s.counties, (c) => c.customers_out);
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const keyOf = (method: string, url: string) => `${method} ${new URL(url, 'http://x').pathname}${new URL(url, 'http://x').search}`;
+const keyOf = (method: string, url: string) =>
+  `${method} ${new URL(url, 'http://x').pathname}${new URL(url, 'http://x').search}`;
 
 /** Every connector's request chain over the real payloads (as its own fetch.test.ts serves them), with checks derived from the payloads. */
 function cases(a: string, b: string): Case[] {
-  const src = (connector: ConnectorName, states: string[], url: string, options: Record<string, unknown> = {}) => sourceDef({ id: `${connector}-test`, utility: `${connector} test`, connector, states, url, options });
-  const dominion = sharedJson('payloads/kubra/dominion-report.json') as { file_data: { areas: Array<{ areas: Array<{ cust_a: { val: number } }> }> } };
-  const kiuc = sharedJson('payloads/kiuc/summary.json') as { regionDataSets: Array<{ regions: Array<{ numberOut: number; numberServed: number }> }> };
-  const sce = sharedJson('payloads/arcgis/sce.json') as { features: Array<{ attributes: { NoOfAffectedCust_Inci: number } }> };
-  const odin = sharedJson('payloads/odin/odin-records-sample.json') as { results: Array<{ communitydescriptor: string | null; metersaffected: number }> };
-  const fpl = sharedJson('payloads/fpl/counties.json') as Record<'main' | 'nw', { outages: Array<Record<string, string>> }>;
-  const flint = sharedJson('payloads/milsoft/flint-emc-outagesummary-2026-10-10T1053Z.json') as { customersOutNow: number };
-  const entry = sharedJson('payloads/outageentry/sample.json') as { 0: { markers: Array<{ consumers_affected: string }> } };
-  const cnp = (sharedJson('payloads/datacapable/centerpoint-tx-bundle-2026-10-08T1403Z.json') as { reports: { events: Array<{ numPeople: number; status: string }>; counties: Array<{ customersServed: number }> } }).reports;
-  const coned = sharedJson('payloads/ifactor/coned-bundle-2026-10-08T1905Z.json') as { summary: { summaryFileData: { total_cust_a: { val: number } } }; nyc: unknown; westchester: unknown };
+  const src = (connector: ConnectorName, states: string[], url: string, options: Record<string, unknown> = {}) =>
+    sourceDef({ id: `${connector}-test`, utility: `${connector} test`, connector, states, url, options });
+  const dominion = sharedJson('payloads/kubra/dominion-report.json') as {
+    file_data: { areas: Array<{ areas: Array<{ cust_a: { val: number } }> }> };
+  };
+  const kiuc = sharedJson('payloads/kiuc/summary.json') as {
+    regionDataSets: Array<{ regions: Array<{ numberOut: number; numberServed: number }> }>;
+  };
+  const sce = sharedJson('payloads/arcgis/sce.json') as {
+    features: Array<{ attributes: { NoOfAffectedCust_Inci: number } }>;
+  };
+  const odin = sharedJson('payloads/odin/odin-records-sample.json') as {
+    results: Array<{ communitydescriptor: string | null; metersaffected: number }>;
+  };
+  const fpl = sharedJson('payloads/fpl/counties.json') as Record<
+    'main' | 'nw',
+    { outages: Array<Record<string, string>> }
+  >;
+  const flint = sharedJson('payloads/milsoft/flint-emc-outagesummary-2026-10-10T1053Z.json') as {
+    customersOutNow: number;
+  };
+  const entry = sharedJson('payloads/outageentry/sample.json') as {
+    0: { markers: Array<{ consumers_affected: string }> };
+  };
+  const cnp = (
+    sharedJson('payloads/datacapable/centerpoint-tx-bundle-2026-10-08T1403Z.json') as {
+      reports: { events: Array<{ numPeople: number; status: string }>; counties: Array<{ customersServed: number }> };
+    }
+  ).reports;
+  const coned = sharedJson('payloads/ifactor/coned-bundle-2026-10-08T1905Z.json') as {
+    summary: { summaryFileData: { total_cust_a: { val: number } } };
+    nyc: unknown;
+    westchester: unknown;
+  };
   const omap = sharedJson('payloads/omap/sample.json') as { nc: string };
-  const rmp = sharedJson('payloads/pacificorp/rmp-maplistUT-2024-03-03T0045Z.json') as { count: number; totalState: number; outages: Array<{ icon: string; custOut: number }>; zips: unknown; counties: unknown };
-  const oppd = (sharedJson('payloads/smartc/oppd-serviceapi-bundle-2026-10-07T1501Z.json') as { reports: { events: { data: Array<{ affectedCount: number }> }; counties: unknown; accounts: { data: { count: number } } } }).reports;
-  const we = sharedJson('payloads/wec/we-energies-latest-2026-07-27T2113Z.json') as { events: Array<{ Slices: Array<{ AffectedCusts: number }> }> };
+  const rmp = sharedJson('payloads/pacificorp/rmp-maplistUT-2024-03-03T0045Z.json') as {
+    count: number;
+    totalState: number;
+    outages: Array<{ icon: string; custOut: number }>;
+    zips: unknown;
+    counties: unknown;
+  };
+  const oppd = (
+    sharedJson('payloads/smartc/oppd-serviceapi-bundle-2026-10-07T1501Z.json') as {
+      reports: {
+        events: { data: Array<{ affectedCount: number }> };
+        counties: unknown;
+        accounts: { data: { count: number } };
+      };
+    }
+  ).reports;
+  const we = sharedJson('payloads/wec/we-energies-latest-2026-07-27T2113Z.json') as {
+    events: Array<{ Slices: Array<{ AffectedCusts: number }> }>;
+  };
   const ok = (body: Buffer, headers: Record<string, string> = {}): Reply => ({ body, headers });
   const kubra = '/stormcenter/api/v1/stormcenters/i/views/v';
   const odinExport = '/api/explore/v2.1/catalog/datasets/odin-real-time-outages-county/exports/json';
@@ -55,59 +104,179 @@ function cases(a: string, b: string): Case[] {
   const pcorp = '/etc/pcorp/datafiles/outagemap';
   const rmpDate = { date: 'Sun, 03 Mar 2024 00:45:28 GMT' };
   return [
-    { source: src('kubra', ['VA', 'NC'], `${a}${kubra}/currentState?preview=false`), routes: {
-      [`GET ${kubra}/currentState?preview=false`]: ok(json({ stormcenterDeploymentId: 'dep-1', data: { interval_generation_data: 'data/abc-123' } })),
-      [`GET ${kubra}/configuration/dep-1?preview=false`]: ok(json({ config: { reports: { data: { interval_generation_data: [{ id: 'town', type: 'town' }, { id: 'county', type: 'county' }] } } } })),
-      'GET /data/abc-123/public/reports/county_report.json': ok(file('payloads/kubra/dominion-report.json')),
-    }, check: (s) => expect(countyOut(s)).toBe(sum(dominion.file_data.areas.flatMap((region) => region.areas), (c) => c.cust_a.val)) },
-    { source: src('nisc', ['HI'], `${a}/kiuc/Hosted_Outage_Map/summary.json`), routes: { 'GET /kiuc/Hosted_Outage_Map/summary.json': ok(file('payloads/kiuc/summary.json')) },
-      check: (s) => expect(s.counties).toEqual([{ fips: '15007', customers_out: kiuc.regionDataSets[0].regions[0].numberOut, customers_served: kiuc.regionDataSets[0].regions[0].numberServed }]) },
-    { source: src('arcgis', ['CA'], arcgis), routes: { [keyOf('GET', queryUrl(arcgis, {}, 0))]: ok(file('payloads/arcgis/sce.json')) },
-      check: (s) => expect(s.customers_out ?? countyOut(s)).toBe(sum(sce.features, (f) => f.attributes.NoOfAffectedCust_Inci)) },
+    {
+      source: src('kubra', ['VA', 'NC'], `${a}${kubra}/currentState?preview=false`),
+      routes: {
+        [`GET ${kubra}/currentState?preview=false`]: ok(
+          json({ stormcenterDeploymentId: 'dep-1', data: { interval_generation_data: 'data/abc-123' } }),
+        ),
+        [`GET ${kubra}/configuration/dep-1?preview=false`]: ok(
+          json({
+            config: {
+              reports: {
+                data: {
+                  interval_generation_data: [
+                    { id: 'town', type: 'town' },
+                    { id: 'county', type: 'county' },
+                  ],
+                },
+              },
+            },
+          }),
+        ),
+        'GET /data/abc-123/public/reports/county_report.json': ok(file('payloads/kubra/dominion-report.json')),
+      },
+      check: (s) =>
+        expect(countyOut(s)).toBe(
+          sum(
+            dominion.file_data.areas.flatMap((region) => region.areas),
+            (c) => c.cust_a.val,
+          ),
+        ),
+    },
+    {
+      source: src('nisc', ['HI'], `${a}/kiuc/Hosted_Outage_Map/summary.json`),
+      routes: { 'GET /kiuc/Hosted_Outage_Map/summary.json': ok(file('payloads/kiuc/summary.json')) },
+      check: (s) =>
+        expect(s.counties).toEqual([
+          {
+            fips: '15007',
+            customers_out: kiuc.regionDataSets[0].regions[0].numberOut,
+            customers_served: kiuc.regionDataSets[0].regions[0].numberServed,
+          },
+        ]),
+    },
+    {
+      source: src('arcgis', ['CA'], arcgis),
+      routes: { [keyOf('GET', queryUrl(arcgis, {}, 0))]: ok(file('payloads/arcgis/sce.json')) },
+      check: (s) =>
+        expect(s.customers_out ?? countyOut(s)).toBe(sum(sce.features, (f) => f.attributes.NoOfAffectedCust_Inci)),
+    },
     // The export endpoint answers the whole data set as one array (its `select` query is matched by path here).
-    { source: src('odin', ['OH'], `${a}${odinExport}`), routes: { [`GET ${odinExport}`]: ok(json(odin.results)) },
-      check: (s) => expect(countyOut(s)).toBe(sum(odin.results.filter((r) => /^\d{5}$/.test((r.communitydescriptor ?? '').padStart(5, '0'))), (r) => r.metersaffected)) },
-    { source: src('fpl', ['FL'], `${a}/fpl/main.json`, { nw_url: `${b}/fpl/nw.json` }), routes: { 'GET /fpl/main.json': ok(json(fpl.main)), 'GET /fpl/nw.json': ok(json(fpl.nw)) },
-      check: (s) => expect(s.customers_out).toBe(sum([...fpl.main.outages, ...fpl.nw.outages], (o) => Number(o['Customers Out'].replace(/,/g, '')))) },
-    { source: src('milsoft', ['GA'], `${a}/flint/data/boundaries.json`), routes: {
-      'GET /flint/data/boundaries.json': ok(file('payloads/milsoft/flint-emc-boundaries-2026-10-10T1053Z.json')),
-      'GET /flint/data/outageSummary.json': ok(file('payloads/milsoft/flint-emc-outagesummary-2026-10-10T1053Z.json')),
-    }, check: (s) => expect(s.customers_out).toBe(flint.customersOutNow) },
-    { source: src('outageentry', ['VA'], `${a}/Outage/ajax/ajaxShellOut.php`, { client: 'svec', service_index: 1 }), routes: { 'POST /Outage/ajax/ajaxShellOut.php': ok(file('payloads/outageentry/sample.json'), { 'content-type': 'text/html; charset=UTF-8' }) },
-      check: (s) => expect(s.customers_out).toBe(sum(entry[0].markers, (m) => Number(m.consumers_affected))) },
-    { source: src('datacapable', ['TX'], `${a}/datacapable/v2/p/centerpoint/r/texas/map/events`, { county_counts: true }), routes: {
-      'GET /datacapable/v2/p/centerpoint/r/texas/map/events': ok(json(cnp.events)),
-      'GET /datacapable/v2/p/centerpoint/r/texas/map/events/count?types=COUNTY': ok(json(cnp.counties)),
-    }, check: (s) => {
-      expect(s.customers_served).toBe(sum(cnp.counties, (c) => c.customersServed));
-      expect(s.customers_out).toBe(sum(cnp.events.filter((e) => e.status !== 'Planned Outage'), (e) => e.numPeople));
-    } },
+    {
+      source: src('odin', ['OH'], `${a}${odinExport}`),
+      routes: { [`GET ${odinExport}`]: ok(json(odin.results)) },
+      check: (s) =>
+        expect(countyOut(s)).toBe(
+          sum(
+            odin.results.filter((r) => /^\d{5}$/.test((r.communitydescriptor ?? '').padStart(5, '0'))),
+            (r) => r.metersaffected,
+          ),
+        ),
+    },
+    {
+      source: src('fpl', ['FL'], `${a}/fpl/main.json`, { nw_url: `${b}/fpl/nw.json` }),
+      routes: { 'GET /fpl/main.json': ok(json(fpl.main)), 'GET /fpl/nw.json': ok(json(fpl.nw)) },
+      check: (s) =>
+        expect(s.customers_out).toBe(
+          sum([...fpl.main.outages, ...fpl.nw.outages], (o) => Number(o['Customers Out'].replace(/,/g, ''))),
+        ),
+    },
+    {
+      source: src('milsoft', ['GA'], `${a}/flint/data/boundaries.json`),
+      routes: {
+        'GET /flint/data/boundaries.json': ok(file('payloads/milsoft/flint-emc-boundaries-2026-10-10T1053Z.json')),
+        'GET /flint/data/outageSummary.json': ok(
+          file('payloads/milsoft/flint-emc-outagesummary-2026-10-10T1053Z.json'),
+        ),
+      },
+      check: (s) => expect(s.customers_out).toBe(flint.customersOutNow),
+    },
+    {
+      source: src('outageentry', ['VA'], `${a}/Outage/ajax/ajaxShellOut.php`, { client: 'svec', service_index: 1 }),
+      routes: {
+        'POST /Outage/ajax/ajaxShellOut.php': ok(file('payloads/outageentry/sample.json'), {
+          'content-type': 'text/html; charset=UTF-8',
+        }),
+      },
+      check: (s) => expect(s.customers_out).toBe(sum(entry[0].markers, (m) => Number(m.consumers_affected))),
+    },
+    {
+      source: src('datacapable', ['TX'], `${a}/datacapable/v2/p/centerpoint/r/texas/map/events`, {
+        county_counts: true,
+      }),
+      routes: {
+        'GET /datacapable/v2/p/centerpoint/r/texas/map/events': ok(json(cnp.events)),
+        'GET /datacapable/v2/p/centerpoint/r/texas/map/events/count?types=COUNTY': ok(json(cnp.counties)),
+      },
+      check: (s) => {
+        expect(s.customers_served).toBe(sum(cnp.counties, (c) => c.customersServed));
+        expect(s.customers_out).toBe(
+          sum(
+            cnp.events.filter((e) => e.status !== 'Planned Outage'),
+            (e) => e.numPeople,
+          ),
+        );
+      },
+    },
     // The newest directory is half written (no Westchester report yet): the probe records the 404 and the step back.
-    { source: src('ifactor', ['NY'], `${a}/coned/ifd/metadata.json`, { reports: ['report_nyc.json', 'report_westchester.json'] }), routes: {
-      'GET /coned/ifd/metadata.json': ok(json({ directory: NEWEST })),
-      [`GET /coned/ifd/${NEWEST}/data.json`]: ok(json(coned.summary)), [`GET /coned/ifd/${NEWEST}/report_nyc.json`]: ok(json(coned.nyc)),
-      [`GET /coned/ifd/${EARLIER}/data.json`]: ok(json(coned.summary)), [`GET /coned/ifd/${EARLIER}/report_nyc.json`]: ok(json(coned.nyc)),
-      [`GET /coned/ifd/${EARLIER}/report_westchester.json`]: ok(json(coned.westchester)),
-    }, check: (s) => expect(s.customers_out).toBe(coned.summary.summaryFileData.total_cust_a.val) },
-    { source: src('omap', ['PA'], `${a}/OMAP/api/Omap/Outage/Tabular?opco=PA`), routes: { 'GET /OMAP/api/Omap/Outage/Tabular?opco=PA': ok(file('payloads/omap/sample.json')) },
-      check: (s) => expect(s.customers_out).toBe(Number(omap.nc)) },
-    { source: src('pacificorp', ['UT'], `${a}${pcorp}/map{ST}.json`, { states: ['UT'] }), routes: {
-      [`GET ${pcorp}/mapUT.json`]: ok(json({ count: rmp.count, totalState: rmp.totalState, outages: rmp.outages }), rmpDate),
-      [`GET ${pcorp}/listUT.json`]: ok(json({ count: rmp.count, totalState: rmp.totalState, zips: rmp.zips, counties: rmp.counties }), rmpDate),
-    }, check: (s) => {
-      expect(s.customers_out).toBe(rmp.totalState - sum(rmp.outages.filter((o) => o.icon === 'planned'), (o) => o.custOut));
-      expect(s.incidents.some((i) => i.started_at !== null)).toBe(true); // the saved Date gives the local times their year
-    } },
-    { source: src('smartc', ['NE'], `${a}/ServiceAPI/api/1/outage/alloutages/2/1/false`), routes: {
-      'GET /ServiceAPI/api/1/outage/alloutages/2/1/false': ok(json(oppd.events)),
-      'GET /ServiceAPI/api/1/outage/AllOutagesListView/2/1/false': ok(json(oppd.counties)),
-      'GET /ServiceAPI/api/1/Account/Count': ok(json(oppd.accounts)),
-    }, check: (s) => {
-      expect(s.customers_out).toBe(sum(oppd.events.data, (e) => e.affectedCount));
-      expect(s.customers_served).toBe(oppd.accounts.data.count);
-    } },
-    { source: src('wec', ['WI', 'MI'], `${a}/outagesummary/view/OutageEventJSON`), routes: { 'GET /outagesummary/view/OutageEventJSON': ok(json(we.events), { date: 'Mon, 27 Jul 2026 21:13:16 GMT' }) },
-      check: (s) => expect(s.customers_out).toBe(sum(we.events.flatMap((e) => e.Slices), (x) => x.AffectedCusts)) },
+    {
+      source: src('ifactor', ['NY'], `${a}/coned/ifd/metadata.json`, {
+        reports: ['report_nyc.json', 'report_westchester.json'],
+      }),
+      routes: {
+        'GET /coned/ifd/metadata.json': ok(json({ directory: NEWEST })),
+        [`GET /coned/ifd/${NEWEST}/data.json`]: ok(json(coned.summary)),
+        [`GET /coned/ifd/${NEWEST}/report_nyc.json`]: ok(json(coned.nyc)),
+        [`GET /coned/ifd/${EARLIER}/data.json`]: ok(json(coned.summary)),
+        [`GET /coned/ifd/${EARLIER}/report_nyc.json`]: ok(json(coned.nyc)),
+        [`GET /coned/ifd/${EARLIER}/report_westchester.json`]: ok(json(coned.westchester)),
+      },
+      check: (s) => expect(s.customers_out).toBe(coned.summary.summaryFileData.total_cust_a.val),
+    },
+    {
+      source: src('omap', ['PA'], `${a}/OMAP/api/Omap/Outage/Tabular?opco=PA`),
+      routes: { 'GET /OMAP/api/Omap/Outage/Tabular?opco=PA': ok(file('payloads/omap/sample.json')) },
+      check: (s) => expect(s.customers_out).toBe(Number(omap.nc)),
+    },
+    {
+      source: src('pacificorp', ['UT'], `${a}${pcorp}/map{ST}.json`, { states: ['UT'] }),
+      routes: {
+        [`GET ${pcorp}/mapUT.json`]: ok(
+          json({ count: rmp.count, totalState: rmp.totalState, outages: rmp.outages }),
+          rmpDate,
+        ),
+        [`GET ${pcorp}/listUT.json`]: ok(
+          json({ count: rmp.count, totalState: rmp.totalState, zips: rmp.zips, counties: rmp.counties }),
+          rmpDate,
+        ),
+      },
+      check: (s) => {
+        expect(s.customers_out).toBe(
+          rmp.totalState -
+            sum(
+              rmp.outages.filter((o) => o.icon === 'planned'),
+              (o) => o.custOut,
+            ),
+        );
+        expect(s.incidents.some((i) => i.started_at !== null)).toBe(true); // the saved Date gives the local times their year
+      },
+    },
+    {
+      source: src('smartc', ['NE'], `${a}/ServiceAPI/api/1/outage/alloutages/2/1/false`),
+      routes: {
+        'GET /ServiceAPI/api/1/outage/alloutages/2/1/false': ok(json(oppd.events)),
+        'GET /ServiceAPI/api/1/outage/AllOutagesListView/2/1/false': ok(json(oppd.counties)),
+        'GET /ServiceAPI/api/1/Account/Count': ok(json(oppd.accounts)),
+      },
+      check: (s) => {
+        expect(s.customers_out).toBe(sum(oppd.events.data, (e) => e.affectedCount));
+        expect(s.customers_served).toBe(oppd.accounts.data.count);
+      },
+    },
+    {
+      source: src('wec', ['WI', 'MI'], `${a}/outagesummary/view/OutageEventJSON`),
+      routes: {
+        'GET /outagesummary/view/OutageEventJSON': ok(json(we.events), { date: 'Mon, 27 Jul 2026 21:13:16 GMT' }),
+      },
+      check: (s) =>
+        expect(s.customers_out).toBe(
+          sum(
+            we.events.flatMap((e) => e.Slices),
+            (x) => x.AffectedCusts,
+          ),
+        ),
+    },
   ];
 }
 
@@ -130,7 +299,11 @@ async function upstream(routes: () => Record<string, Reply>) {
   });
   server.keepAliveTimeout = 60_000; // the first county lookup blocks the loop for seconds: keep pooled sockets open
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const close = () => closeAll(() => server.closeAllConnections(), () => new Promise((r) => server.close(r)));
+  const close = () =>
+    closeAll(
+      () => server.closeAllConnections(),
+      () => new Promise((r) => server.close(r)),
+    );
   return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits, sent, agents, close };
 }
 
@@ -159,7 +332,11 @@ describe('a saved probe replays offline to the snapshot polling gives, for every
     routes = Object.assign({}, ...all.map((c) => c.routes));
   });
   afterAll(async () => {
-    await closeAll(() => a?.close(), () => b?.close(), () => removeTempDir(dir));
+    await closeAll(
+      () => a?.close(),
+      () => b?.close(),
+      () => removeTempDir(dir),
+    );
   });
 
   it('covers every connector of connectors.ts', async () => {
@@ -167,7 +344,21 @@ describe('a saved probe replays offline to the snapshot polling gives, for every
     expect(all.map((c) => c.source.connector).sort()).toEqual([...CONNECTORS].sort());
   });
 
-  it.each(['kubra', 'nisc', 'arcgis', 'odin', 'fpl', 'milsoft', 'outageentry', 'datacapable', 'ifactor', 'omap', 'pacificorp', 'smartc', 'wec'])('%s', async (name) => {
+  it.each([
+    'kubra',
+    'nisc',
+    'arcgis',
+    'odin',
+    'fpl',
+    'milsoft',
+    'outageentry',
+    'datacapable',
+    'ifactor',
+    'omap',
+    'pacificorp',
+    'smartc',
+    'wec',
+  ])('%s', async (name) => {
     const c = all.find((x) => x.source.connector === name)!;
     const polled = await poll(c.source);
     c.check(polled);
@@ -184,7 +375,10 @@ describe('a saved probe replays offline to the snapshot polling gives, for every
     for (const r of withBody) {
       const bytes = fs.readFileSync(path.join(saved, r.file!));
       const key = keyOf(r.method, r.url);
-      expect(bytes.equals([a, b].find((u) => r.url.startsWith(u.base))!.sent.get(key)!), `${r.file} is byte-exact`).toBe(true);
+      expect(
+        bytes.equals([a, b].find((u) => r.url.startsWith(u.base))!.sent.get(key)!),
+        `${r.file} is byte-exact`,
+      ).toBe(true);
       expect(r.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
     }
     expect(new Set([...a.agents, ...b.agents])).toEqual(new Set([DEFAULT_HTTP.userAgent]));
@@ -200,24 +394,39 @@ describe('a saved probe replays offline to the snapshot polling gives, for every
   it('ifactor: the probe records the 404 of the half-written directory, and the replay steps back the same way', () => {
     const index = JSON.parse(fs.readFileSync(path.join(dir, 'ifactor', 'index.json'), 'utf8')) as ProbeIndex;
     const missing = index.requests.filter((r) => r.status === 404);
-    expect(missing.map((r) => new URL(r.url).pathname)).toEqual(['/coned/ifd/2026_10_08_19_05_00/report_westchester.json']);
+    expect(missing.map((r) => new URL(r.url).pathname)).toEqual([
+      '/coned/ifd/2026_10_08_19_05_00/report_westchester.json',
+    ]);
     expect(missing[0]).toMatchObject({ file: null, error: expect.stringMatching(/^http_status: .*answered HTTP 404/) });
   });
 
   it('outageentry: index.json keeps the POST form, and a replay with other options misses it and says so', async () => {
     const saved = loadProbe(path.join(dir, 'outageentry'));
-    expect(saved.index.requests[0]).toMatchObject({ method: 'POST', request_body: 'action=get&client=svec&target=cfa_device_markers&serviceIndex=1' });
+    expect(saved.index.requests[0]).toMatchObject({
+      method: 'POST',
+      request_body: 'action=get&client=svec&target=cfa_device_markers&serviceIndex=1',
+    });
     const other = savedSourceDef(saved, { connector: 'outageentry', options: { client: 'GREYS' } });
-    await expect(replayProbe(saved, other)).rejects.toThrow(/answered HTTP 404.*holds no answer for POST http:\/\/127\.0\.0\.1:\d+\/Outage\/ajax\/ajaxShellOut\.php \(body "action=get&client=GREYS/);
+    await expect(replayProbe(saved, other)).rejects.toThrow(
+      /answered HTTP 404.*holds no answer for POST http:\/\/127\.0\.0\.1:\d+\/Outage\/ajax\/ajaxShellOut\.php \(body "action=get&client=GREYS/,
+    );
   });
 });
 
 const BIN = fileURLToPath(new URL('../../bin/outage.js', import.meta.url));
-interface Exit { code: number; stdout: string; stderr: string }
+interface Exit {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 /** The real CLI as a child process; killed before the test's own timeout so it never outlives the test. */
 async function cli(...args: string[]): Promise<Exit> {
   try {
-    const r = await promisify(execFile)(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 150_000, maxBuffer: 64 << 20 });
+    const r = await promisify(execFile)(process.execPath, [BIN, ...args], {
+      encoding: 'utf8',
+      timeout: 150_000,
+      maxBuffer: 64 << 20,
+    });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (err) {
     const e = err as { code: number | string; stdout: string; stderr: string; killed?: boolean };
@@ -228,7 +437,9 @@ async function cli(...args: string[]): Promise<Exit> {
 
 describe('outage sources probe / parse (the real CLI, loopback only)', () => {
   const DATE = 'Mon, 27 Jul 2026 21:13:16 GMT';
-  const we = sharedJson('payloads/wec/we-energies-latest-2026-07-27T2113Z.json') as { events: Array<{ Slices: Array<{ AffectedCusts: number }> }> };
+  const we = sharedJson('payloads/wec/we-energies-latest-2026-07-27T2113Z.json') as {
+    events: Array<{ Slices: Array<{ AffectedCusts: number }> }>;
+  };
   const body = Buffer.from(JSON.stringify(we.events));
   const held: http.ServerResponse[] = [];
   const agents: string[] = [];
@@ -240,9 +451,13 @@ describe('outage sources probe / parse (the real CLI, loopback only)', () => {
     server = http.createServer((req, res) => {
       agents.push(String(req.headers['user-agent']));
       const p = req.url ?? '';
-      if (p === '/outagesummary/view/OutageEventJSON') return void res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', date: DATE }).end(body);
+      if (p === '/outagesummary/view/OutageEventJSON')
+        return void res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', date: DATE }).end(body);
       if (p.startsWith('/slow/')) return void held.push(res); // never answers: the request deadline must end it
-      if (p.startsWith('/html/')) return void res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><body>Outage map</body></html>');
+      if (p.startsWith('/html/'))
+        return void res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end('<!doctype html><html><body>Outage map</body></html>');
       if (p.startsWith('/busy/')) return void res.writeHead(429, { 'retry-after': '120' }).end('slow down');
       res.writeHead(404).end('not found');
     });
@@ -250,14 +465,27 @@ describe('outage sources probe / parse (the real CLI, loopback only)', () => {
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     dir = makeTempDir('sources-probe-cli');
     registry = path.join(dir, 'sources.csv');
-    const row = (id: string, prefix: string) => `${id},We Energies,WI;MI,wec,${base}${prefix}/outagesummary/view/OutageEventJSON,10,2,,1148141,active,`;
-    fs.writeFileSync(registry, [
-      'id,utility,state,connector,url,interval_min,tier,options,customers,status,status_reason',
-      row('we-energies', ''), row('missing', '/missing'), row('slow', '/slow'), row('html', '/html'), row('busy', '/busy'),
-    ].join('\n') + '\n');
+    const row = (id: string, prefix: string) =>
+      `${id},We Energies,WI;MI,wec,${base}${prefix}/outagesummary/view/OutageEventJSON,10,2,,1148141,active,`;
+    fs.writeFileSync(
+      registry,
+      [
+        'id,utility,state,connector,url,interval_min,tier,options,customers,status,status_reason',
+        row('we-energies', ''),
+        row('missing', '/missing'),
+        row('slow', '/slow'),
+        row('html', '/html'),
+        row('busy', '/busy'),
+      ].join('\n') + '\n',
+    );
   });
   afterAll(async () => {
-    await closeAll(() => held.forEach((r) => r.destroy()), () => server?.closeAllConnections(), () => new Promise((r) => server?.close(r)), () => removeTempDir(dir));
+    await closeAll(
+      () => held.forEach((r) => r.destroy()),
+      () => server?.closeAllConnections(),
+      () => new Promise((r) => server?.close(r)),
+      () => removeTempDir(dir),
+    );
   });
 
   it('--save writes the body byte for byte and a complete index.json; parse replays it to the same --json report', async () => {
@@ -267,20 +495,45 @@ describe('outage sources probe / parse (the real CLI, loopback only)', () => {
     expect(fs.readFileSync(path.join(saved, '01-OutageEventJSON.json')).equals(body)).toBe(true);
     const index = JSON.parse(fs.readFileSync(path.join(saved, 'index.json'), 'utf8')) as ProbeIndex;
     expect(index).toMatchObject({
-      format: 'outage-probe/1', user_agent: DEFAULT_HTTP.userAgent, result: { ok: true },
-      source: { id: 'we-energies', connector: 'wec', url: `${base}/outagesummary/view/OutageEventJSON`, states: ['WI', 'MI'], options: {}, customers: 1148141 },
+      format: 'outage-probe/1',
+      user_agent: DEFAULT_HTTP.userAgent,
+      result: { ok: true },
+      source: {
+        id: 'we-energies',
+        connector: 'wec',
+        url: `${base}/outagesummary/view/OutageEventJSON`,
+        states: ['WI', 'MI'],
+        options: {},
+        customers: 1148141,
+      },
     });
-    expect(index.requests).toEqual([{
-      seq: 1, method: 'GET', url: `${base}/outagesummary/view/OutageEventJSON`, request_body: null, status: 200,
-      headers: { 'content-type': 'application/json; charset=utf-8', date: DATE }, file: '01-OutageEventJSON.json', bytes: body.length,
-      sha256: createHash('sha256').update(body).digest('hex'), at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), ms: expect.any(Number), error: null,
-    }]);
+    expect(index.requests).toEqual([
+      {
+        seq: 1,
+        method: 'GET',
+        url: `${base}/outagesummary/view/OutageEventJSON`,
+        request_body: null,
+        status: 200,
+        headers: { 'content-type': 'application/json; charset=utf-8', date: DATE },
+        file: '01-OutageEventJSON.json',
+        bytes: body.length,
+        sha256: createHash('sha256').update(body).digest('hex'),
+        at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        ms: expect.any(Number),
+        error: null,
+      },
+    ]);
     expect(Date.parse(index.probed_at)).toBeGreaterThan(Date.now() - 300_000);
     expect(agents).toContain(DEFAULT_HTTP.userAgent);
     const report = JSON.parse(probe.stdout);
-    const out = sum(we.events.flatMap((e) => e.Slices), (x) => x.AffectedCusts);
+    const out = sum(
+      we.events.flatMap((e) => e.Slices),
+      (x) => x.AffectedCusts,
+    );
     expect(report.snapshot.customers_out).toBe(out);
-    expect(report.national.customers_out).toBe(sum(report.snapshot.counties as Array<{ customers_out: number }>, (c) => c.customers_out));
+    expect(report.national.customers_out).toBe(
+      sum(report.snapshot.counties as Array<{ customers_out: number }>, (c) => c.customers_out),
+    );
     expect(report.states.map((s: { state: string }) => s.state).sort()).toEqual(['MI', 'WI']);
 
     // Offline: the saved directory replayed through the wec fetch gives the same report (the table form and single
@@ -293,19 +546,38 @@ describe('outage sources probe / parse (the real CLI, loopback only)', () => {
 
   it('a 404, a timeout, an HTML page and a 429 with Retry-After: a clear message and exit 1', async () => {
     const run = (id: string, ...more: string[]) => cli('sources', 'probe', id, '--sources', registry, ...more);
-    const [missing, slow, html, busy] = await Promise.all([run('missing'), run('slow', '--timeout', '1'), run('html'), run('busy')]);
+    const [missing, slow, html, busy] = await Promise.all([
+      run('missing'),
+      run('slow', '--timeout', '1'),
+      run('html'),
+      run('busy'),
+    ]);
     const expectations: Array<[Exit, number, RegExp]> = [
-      [missing, 1, /^outage: http_status: probe missing: http:\/\/127\.0\.0\.1:\d+\/missing\/outagesummary\/view\/OutageEventJSON answered HTTP 404; check the row's url/m],
+      [
+        missing,
+        1,
+        /^outage: http_status: probe missing: http:\/\/127\.0\.0\.1:\d+\/missing\/outagesummary\/view\/OutageEventJSON answered HTTP 404; check the row's url/m,
+      ],
       [slow, 1, /^outage: timeout: probe slow: .*no complete answer within the 1000 ms request deadline/m],
-      [html, 1, /^outage: bad_body: probe html: .* did not return JSON \(starts with "<!doctype html>.*\); the answer is not JSON/m],
-      [busy, 1, /^outage: http_status: probe busy: .* answered HTTP 429 \(Retry-After 120 s\); the host asks us to slow down/m],
+      [
+        html,
+        1,
+        /^outage: bad_body: probe html: .* did not return JSON \(starts with "<!doctype html>.*\); the answer is not JSON/m,
+      ],
+      [
+        busy,
+        1,
+        /^outage: http_status: probe busy: .* answered HTTP 429 \(Retry-After 120 s\); the host asks us to slow down/m,
+      ],
     ];
     for (const [r, code, message] of expectations) {
       expect(r.stderr).toMatch(message);
       expect(r.code, r.stderr).toBe(code);
       expect(r.stderr, 'no stack trace').not.toMatch(/\n\s+at /);
     }
-    expect(missing.stderr).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/missing\/outagesummary\/view\/OutageEventJSON → 404/);
+    expect(missing.stderr).toMatch(
+      /GET http:\/\/127\.0\.0\.1:\d+\/missing\/outagesummary\/view\/OutageEventJSON → 404/,
+    );
   }, 180_000);
 
   it('parse: a payload that does not parse exits 1 naming the file and the field', async () => {
@@ -314,11 +586,26 @@ describe('outage sources probe / parse (the real CLI, loopback only)', () => {
     fs.writeFileSync(broken, JSON.stringify({ events: [{ Slices: 'none' }] }));
     const probeDir = path.join(t, 'probe');
     fs.mkdirSync(probeDir);
-    fs.writeFileSync(path.join(probeDir, 'index.json'), JSON.stringify({ source: { states: ['WI'] }, requests: [{ url: 'https://www.we-energies.com/outagesummary/view/OutageEventJSON', status: 'ok' }] }));
+    fs.writeFileSync(
+      path.join(probeDir, 'index.json'),
+      JSON.stringify({
+        source: { states: ['WI'] },
+        requests: [{ url: 'https://www.we-energies.com/outagesummary/view/OutageEventJSON', status: 'ok' }],
+      }),
+    );
     const parse = (...args: string[]) => cli('sources', 'parse', ...args);
-    const results = await Promise.all([parse('--connector', 'wec', '--states', 'WI', broken), parse('--connector', 'wec', probeDir)]);
+    const results = await Promise.all([
+      parse('--connector', 'wec', '--states', 'WI', broken),
+      parse('--connector', 'wec', probeDir),
+    ]);
     const expectations: Array<[number, RegExp]> = [
-      [1, new RegExp(`^outage: schema: ${esc(broken)}: WEC OutageEventJSON answer has an unexpected shape: events\\.0\\.Slices: `, 'm')],
+      [
+        1,
+        new RegExp(
+          `^outage: schema: ${esc(broken)}: WEC OutageEventJSON answer has an unexpected shape: events\\.0\\.Slices: `,
+          'm',
+        ),
+      ],
       [1, new RegExp(`^outage: schema: ${esc(path.join(probeDir, 'index.json'))}: requests\\.0\\.status: `, 'm')],
     ];
     expectations.forEach(([code, message], i) => {

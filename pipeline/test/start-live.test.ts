@@ -16,10 +16,18 @@ let log = '';
 
 beforeAll(async () => {
   await feed.start();
-  feed.set('/fl/0/query', { features: [{ attributes: { OUTAGE_ID: 'x', EST_CUSTOMERS: 1200 }, geometry: { x: -80.45, y: 25.6 } }] });
+  feed.set('/fl/0/query', {
+    features: [{ attributes: { OUTAGE_ID: 'x', EST_CUSTOMERS: 1200 }, geometry: { x: -80.45, y: 25.6 } }],
+  });
   const registry = path.join(tmp.dir, 'real.csv');
-  fs.writeFileSync(registry, `id,utility,state,connector,url,interval_min,tier,status\nfl-real,Real Florida Power,FL,arcgis,${feed.base}/fl/0,10,1,active\n`);
-  child = spawn(process.execPath, [BIN, 'start', '--live', '--sources', registry, '--port', '0'], { cwd: tmp.dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  fs.writeFileSync(
+    registry,
+    `id,utility,state,connector,url,interval_min,tier,status\nfl-real,Real Florida Power,FL,arcgis,${feed.base}/fl/0,10,1,active\n`,
+  );
+  child = spawn(process.execPath, [BIN, 'start', '--live', '--sources', registry, '--port', '0'], {
+    cwd: tmp.dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout!.on('data', (d) => (log += d));
   child.stderr!.on('data', (d) => (log += d));
   const end = Date.now() + 90_000;
@@ -52,7 +60,9 @@ describe('start --live', () => {
     const res = await fetch(`${url}/api/v1/live/map`);
     expect(res.headers.get('x-data-notice') ?? '').not.toMatch(/SIMULATED/);
     expect(((await res.json()) as { data: Record<string, number[]> }).data['12086'][0]).toBe(1200);
-    const sources = (await (await fetch(`${url}/api/v1/live/sources`)).json()) as { data: { simulated: boolean; sources: Array<{ id: string }> } };
+    const sources = (await (await fetch(`${url}/api/v1/live/sources`)).json()) as {
+      data: { simulated: boolean; sources: Array<{ id: string }> };
+    };
     expect(sources.data.simulated).toBe(false);
     expect(sources.data.sources.map((s) => s.id)).toEqual(['fl-real']);
   });

@@ -39,12 +39,14 @@ let pipeline: Pipeline;
 let first: CycleSummary;
 
 const readJson = (rel: string) => JSON.parse(fs.readFileSync(path.join(out, rel), 'utf8'));
-const countyFile = (fips: string, format: 'json' | 'csv' = 'json') => fileFor(CATALOGUE.find((e) => e.id === 'live.county')!, { fips }, format);
+const countyFile = (fips: string, format: 'json' | 'csv' = 'json') =>
+  fileFor(CATALOGUE.find((e) => e.id === 'live.county')!, { fips }, format);
 
 /** What the simulator says is out in each county right now (all utilities added up). */
 function truth(at: Date): Map<string, number> {
   const m = new Map<string, number>();
-  for (const u of sim.utilities) for (const c of countyStates(sim.scenario, u, at)) m.set(c.fips, (m.get(c.fips) ?? 0) + c.out);
+  for (const u of sim.utilities)
+    for (const c of countyStates(sim.scenario, u, at)) m.set(c.fips, (m.get(c.fips) ?? 0) + c.out);
   return m;
 }
 
@@ -53,28 +55,48 @@ beforeAll(async () => {
   await sim.start();
   const reg = parseRegistry(sim.registryCsv());
   sources = reg.sources;
-  pipeline = await Pipeline.open({ stateDir, outDir: out, sources, clock, simulated: true, http: { ...LOOPBACK_HTTP, bodyTimeoutMs: 1500, connectTimeoutMs: 1500 } });
+  pipeline = await Pipeline.open({
+    stateDir,
+    outDir: out,
+    sources,
+    clock,
+    simulated: true,
+    http: { ...LOOPBACK_HTTP, bodyTimeoutMs: 1500, connectTimeoutMs: 1500 },
+  });
   first = await pipeline.cycle();
   // History through the real importers on real files: the Harris County Beryl slice, OE-417 2020, EIA-861 2018.
   await importEagleI(pipeline.db, sharedPath('history/eaglei/eaglei_outages_2024_harris_beryl_slice.csv'));
   await importOe417(pipeline.db, sharedPath('history/oe417/2020_Annual_Summary.xls'));
-  for (const f of ['Service_Territory_2018.xlsx', 'Reliability_2018.xlsx']) await importEia861(pipeline.db, sharedPath(`reference/eia861/${f}`));
+  for (const f of ['Service_Territory_2018.xlsx', 'Reliability_2018.xlsx'])
+    await importEia861(pipeline.db, sharedPath(`reference/eia861/${f}`));
   await deriveEpisodes(pipeline.db, await countyModel(pipeline.db, loadCountyModel()));
   await publishHistoryTree(pipeline.db, out, { now: clock() });
   await pipeline.db.run("INSERT OR REPLACE INTO meta VALUES ('history_version', 'imported')");
   await pipeline.build(); // the county profile and history of Harris County
 });
 
-afterAll(() => closeAll(() => pipeline?.close(), () => sim?.stop(), () => removeTempDir(dir)));
+afterAll(() =>
+  closeAll(
+    () => pipeline?.close(),
+    () => sim?.stop(),
+    () => removeTempDir(dir),
+  ),
+);
 
 describe('whole run', () => {
   it('polls every source over HTTP and publishes every county', () => {
     expect(first.failed, JSON.stringify(first.failures.slice(0, 3))).toBe(0);
     expect(first.ok).toBe(sources.length);
-    expect(sim.utilities.some((u) => u.connector === 'kubra') && sim.utilities.some((u) => u.connector === 'nisc') && sim.utilities.some((u) => u.connector === 'arcgis')).toBe(true);
+    expect(
+      sim.utilities.some((u) => u.connector === 'kubra') &&
+        sim.utilities.some((u) => u.connector === 'nisc') &&
+        sim.utilities.some((u) => u.connector === 'arcgis'),
+    ).toBe(true);
     const manifest = readManifest(out)!;
     expect(manifest.simulated).toBe(true);
-    expect(Object.keys(manifest.files).filter((f) => /^api\/v1\/live\/counties\/\d{5}\.json$/.test(f)).length).toBeGreaterThanOrEqual(3143);
+    expect(
+      Object.keys(manifest.files).filter((f) => /^api\/v1\/live\/counties\/\d{5}\.json$/.test(f)).length,
+    ).toBeGreaterThanOrEqual(3143);
   });
 
   it('publishes exactly what the simulated utilities report, overlapping sources added up', () => {
@@ -142,16 +164,30 @@ describe('whole run', () => {
     victims.forEach((v) => sim.setFault(v.id, null));
     expect(s.ok).toBe(sources.length - 4);
     expect(Object.fromEntries(s.failures.map((f) => [f.source, f.reason]))).toEqual({
-      [victims[0].id]: 'timeout', [victims[1].id]: 'http_status', [victims[2].id]: 'bad_body', [victims[3].id]: 'schema',
+      [victims[0].id]: 'timeout',
+      [victims[1].id]: 'http_status',
+      [victims[2].id]: 'bad_body',
+      [victims[3].id]: 'schema',
     });
-    const list = readJson('api/v1/live/sources.json').data.sources as Array<{ id: string; last_error: { reason: string } | null; freshness: string }>;
+    const list = readJson('api/v1/live/sources.json').data.sources as Array<{
+      id: string;
+      last_error: { reason: string } | null;
+      freshness: string;
+    }>;
     expect(list.find((x) => x.id === victims[1].id)?.last_error?.reason).toBe('http_status');
   });
 
   it('marks sources stale after 2 × interval + 5 minutes (minimum 20) without a successful fetch', async () => {
     const victim = sources.find((s) => s.connector === 'nisc')!;
-    type Entry = { id: string; freshness: string; updated_at: string; last_success_at: string; stale_after_min: number };
-    const entryOf = () => (readJson('api/v1/live/sources.json').data.sources as Entry[]).find((x) => x.id === victim.id)!;
+    type Entry = {
+      id: string;
+      freshness: string;
+      updated_at: string;
+      last_success_at: string;
+      stale_after_min: number;
+    };
+    const entryOf = () =>
+      (readJson('api/v1/live/sources.json').data.sources as Entry[]).find((x) => x.id === victim.id)!;
     const lastSuccess = Date.parse(entryOf().last_success_at);
     sim.setFault(victim.id, 'http500');
     const limit = entryOf().stale_after_min;
@@ -166,10 +202,19 @@ describe('whole run', () => {
     expect(entry.freshness).toBe('stale');
     expect(entry.updated_at).toBe(clock().toISOString());
     expect(entry.last_success_at).toBe(new Date(lastSuccess).toISOString());
-    const county = readJson(countyFile(sim.utilities.find((u) => u.id === victim.id)!.counties.keys().next().value!)).data;
+    const county = readJson(
+      countyFile(
+        sim.utilities
+          .find((u) => u.id === victim.id)!
+          .counties.keys()
+          .next().value!,
+      ),
+    ).data;
     expect(county.stale).toBe(true);
     await pipeline.cycle({ all: true });
-    const back = (readJson('api/v1/live/sources.json').data.sources as Array<{ id: string; freshness: string }>).find((x) => x.id === victim.id)!;
+    const back = (readJson('api/v1/live/sources.json').data.sources as Array<{ id: string; freshness: string }>).find(
+      (x) => x.id === victim.id,
+    )!;
     expect(back.freshness).toBe('fresh');
   });
 
@@ -205,7 +250,10 @@ describe('contract', () => {
     addFormats.default(ajv);
     ajv.addSchema({ $id: 'api', components: { schemas: SCHEMAS } });
     let checked = 0;
-    for (const file of [...Object.keys(readManifest(out)!.files), ...Object.keys(readManifest(out, 'history')!.files)]) {
+    for (const file of [
+      ...Object.keys(readManifest(out)!.files),
+      ...Object.keys(readManifest(out, 'history')!.files),
+    ]) {
       const route = fileRoute(file);
       if (!route || route.format !== 'json' || route.endpoint.id === 'openapi') continue;
       const e = route.endpoint;
@@ -269,23 +317,40 @@ describe('bad input and the function layer', () => {
       return (await res.json()).data;
     };
     const harris = await get('/api/v1/reports/2024/tx/48201/data');
-    expect(harris.summary).toMatchObject({ fips: '48201', coverage: 'observed', episodes: 1, max_out: 1_660_703, episodes_by_size: { major: 1 } });
+    expect(harris.summary).toMatchObject({
+      fips: '48201',
+      coverage: 'observed',
+      episodes: 1,
+      max_out: 1_660_703,
+      episodes_by_size: { major: 1 },
+    });
     expect(harris.summary.utilities.length).toBeGreaterThan(0);
     const dallas = await get('/api/v1/reports/2024/tx/48113/data?table=summary');
     expect(dallas).toMatchObject({ loaded: true, summary: { coverage: 'zero', episodes: 0 } });
     expect((await get('/api/v1/reports/2019/tx/48113/data')).loaded).toBe(false);
     const years = (await get('/api/v1/reports/2024/tx/48113/data?table=years')).rows;
-    expect(years.map((r: { year: number }) => r.year)).toEqual(Array.from({ length: years.length }, (_, i) => 2014 + i));
-    expect(years.find((r: { year: number }) => r.year === 2024)).toMatchObject({ loaded: true, coverage: 'zero', episodes: 0 });
+    expect(years.map((r: { year: number }) => r.year)).toEqual(
+      Array.from({ length: years.length }, (_, i) => 2014 + i),
+    );
+    expect(years.find((r: { year: number }) => r.year === 2024)).toMatchObject({
+      loaded: true,
+      coverage: 'zero',
+      episodes: 0,
+    });
     expect(years.find((r: { year: number }) => r.year === 2020)).toMatchObject({ loaded: false, episodes: null });
-    expect((await get('/api/v1/reports/data')).rows.find((r: { year: number }) => r.year === 2024)).toMatchObject({ loaded: true, peak_out: 1_660_703 });
+    expect((await get('/api/v1/reports/data')).rows.find((r: { year: number }) => r.year === 2024)).toMatchObject({
+      loaded: true,
+      peak_out: 1_660_703,
+    });
     expect((await get('/api/v1/reports/2020/data?table=disturbances')).rows.length).toBe(383);
     const redirect = await app().request('/api/v1/reports/2024/TX/data?table=months');
     expect(redirect.status).toBe(308);
     expect(redirect.headers.get('location')).toBe('/api/v1/reports/2024/tx/data?table=months');
     const csv = await app().request('/api/v1/reports/2024/tx/data?table=counties&format=csv');
     expect(csv.headers.get('content-type')).toMatch(/text\/csv/);
-    expect((parse(await csv.text(), { columns: true }) as Array<{ fips: string }>).find((r) => r.fips === '48201')).toMatchObject({ episodes: '1', coverage: 'observed' });
+    expect(
+      (parse(await csv.text(), { columns: true }) as Array<{ fips: string }>).find((r) => r.fips === '48201'),
+    ).toMatchObject({ episodes: '1', coverage: 'observed' });
     const chart = await app().request('/api/v1/reports/2017/ak/chart'); // no file: drawn on request
     expect(chart.headers.get('content-type')).toBe('image/png');
   });
@@ -312,25 +377,62 @@ describe('host config', () => {
     const { routes } = vercelConfig(true);
     const exists = (f: string) => fs.existsSync(path.join(out, f));
     const requests: Array<[string, string]> = [
-      ['GET', '/api/v1/live/summary'], ['GET', '/api/v1/live/map'], ['GET', '/api/v1/live/top'], ['GET', '/api/v1/live/timeline'],
-      ['GET', '/api/v1/live/timeline?hours=6'], ['GET', '/api/v1/live/sources'], ['GET', '/api/v1/live/counties/12086'],
-      ['GET', '/api/v1/live/counties/12086?format=csv'], ['GET', '/api/v1/live/counties/12086?format=json'],
-      ['GET', '/api/v1/live/counties/12086?format=xml'], ['GET', '/api/v1/live/counties/99999'], ['GET', '/api/v1/live/counties/123'],
-      ['GET', '/api/v1/openapi.json'], ['GET', '/llms.txt'], ['POST', '/api/v1/alerts/subscribe'], ['POST', '/api/v1/live/map'],
-      ['GET', '/api/v1/unknown'], ['HEAD', '/api/v1/live/map'],
-      ['GET', '/api/v1/reports/data'], ['GET', '/api/v1/reports/data?table=states&format=csv'], ['GET', '/api/v1/reports/data?table=nope'],
-      ['GET', '/api/v1/reports/2024/TX/data'], ['GET', '/api/v1/reports/2024/tx/48201/data?table=events'], ['GET', '/api/v1/reports/2024/tx/48113/data'],
-      ['GET', '/api/v1/reports/1999/data'], ['GET', '/api/v1/reports/2024/chart'], ['GET', '/api/v1/reports/causes?format=csv'],
-      ['POST', '/api/v1/accounts'], ['POST', '/api/v1/rules'], ['GET', '/api/v1/rules/rule_x/deliveries'], ['DELETE', '/api/v1/keys/key_1'],
-      ['PATCH', '/api/v1/rules/rule_x'], ['POST', '/api/v1/rules/rule_x/channels/ch_y/rotate-secret'], ['PUT', '/api/v1/rules'],
-      ...Object.keys(readManifest(out, 'history')!.files).filter((_, i) => i % 40 === 0).map((f) => {
-        const r = fileRoute(f)!;
-        return ['GET', urlFor(r.endpoint, r.params, { ...(r.format === r.endpoint.formats[0] ? {} : { format: r.format }), ...(r.table ? { table: r.table } : {}) })] as [string, string];
-      }),
-      ...Object.keys(readManifest(out)!.files).filter((f) => !f.includes('/_')).slice(0, 400).map((f) => {
-        const r = fileRoute(f)!;
-        return ['GET', urlFor(r.endpoint, r.params, r.format === r.endpoint.formats[0] ? {} : { format: r.format })] as [string, string];
-      }),
+      ['GET', '/api/v1/live/summary'],
+      ['GET', '/api/v1/live/map'],
+      ['GET', '/api/v1/live/top'],
+      ['GET', '/api/v1/live/timeline'],
+      ['GET', '/api/v1/live/timeline?hours=6'],
+      ['GET', '/api/v1/live/sources'],
+      ['GET', '/api/v1/live/counties/12086'],
+      ['GET', '/api/v1/live/counties/12086?format=csv'],
+      ['GET', '/api/v1/live/counties/12086?format=json'],
+      ['GET', '/api/v1/live/counties/12086?format=xml'],
+      ['GET', '/api/v1/live/counties/99999'],
+      ['GET', '/api/v1/live/counties/123'],
+      ['GET', '/api/v1/openapi.json'],
+      ['GET', '/llms.txt'],
+      ['POST', '/api/v1/alerts/subscribe'],
+      ['POST', '/api/v1/live/map'],
+      ['GET', '/api/v1/unknown'],
+      ['HEAD', '/api/v1/live/map'],
+      ['GET', '/api/v1/reports/data'],
+      ['GET', '/api/v1/reports/data?table=states&format=csv'],
+      ['GET', '/api/v1/reports/data?table=nope'],
+      ['GET', '/api/v1/reports/2024/TX/data'],
+      ['GET', '/api/v1/reports/2024/tx/48201/data?table=events'],
+      ['GET', '/api/v1/reports/2024/tx/48113/data'],
+      ['GET', '/api/v1/reports/1999/data'],
+      ['GET', '/api/v1/reports/2024/chart'],
+      ['GET', '/api/v1/reports/causes?format=csv'],
+      ['POST', '/api/v1/accounts'],
+      ['POST', '/api/v1/rules'],
+      ['GET', '/api/v1/rules/rule_x/deliveries'],
+      ['DELETE', '/api/v1/keys/key_1'],
+      ['PATCH', '/api/v1/rules/rule_x'],
+      ['POST', '/api/v1/rules/rule_x/channels/ch_y/rotate-secret'],
+      ['PUT', '/api/v1/rules'],
+      ...Object.keys(readManifest(out, 'history')!.files)
+        .filter((_, i) => i % 40 === 0)
+        .map((f) => {
+          const r = fileRoute(f)!;
+          return [
+            'GET',
+            urlFor(r.endpoint, r.params, {
+              ...(r.format === r.endpoint.formats[0] ? {} : { format: r.format }),
+              ...(r.table ? { table: r.table } : {}),
+            }),
+          ] as [string, string];
+        }),
+      ...Object.keys(readManifest(out)!.files)
+        .filter((f) => !f.includes('/_'))
+        .slice(0, 400)
+        .map((f) => {
+          const r = fileRoute(f)!;
+          return [
+            'GET',
+            urlFor(r.endpoint, r.params, r.format === r.endpoint.formats[0] ? {} : { format: r.format }),
+          ] as [string, string];
+        }),
     ];
     for (const [method, url] of requests) {
       const u = new URL(url, 'http://x');

@@ -7,7 +7,10 @@ import type { ChannelKind } from './rules.ts';
 /** The largest body a delivery may carry (a sync push of a large state is trimmed to fit: `truncated: true`). */
 export const MAX_BODY_BYTES = 512 * 1024;
 
-export interface RuleRef { id: string; name: string }
+export interface RuleRef {
+  id: string;
+  name: string;
+}
 
 export interface WebhookEnvelope {
   /** the delivery id: the same on every retry of this delivery */
@@ -26,21 +29,49 @@ export function webhookBody(deliveryId: string, type: string, createdAt: string,
 const absolute = (baseUrl: string, link: string) => new URL(link, baseUrl).toString();
 
 /** The chat or email rendering of an event. */
-export function messageBody(kind: Exclude<ChannelKind, 'webhook'>, e: PublicEvent, rule: RuleRef, baseUrl: string, to?: string): string {
+export function messageBody(
+  kind: Exclude<ChannelKind, 'webhook'>,
+  e: PublicEvent,
+  rule: RuleRef,
+  baseUrl: string,
+  to?: string,
+): string {
   const url = absolute(baseUrl, e.link);
   const line = `${e.title}`;
-  const detail = [e.etr ? `Estimated restoration: ${e.etr}` : '', e.pct_out !== null ? `${e.pct_out} % of customers` : '', `Rule: ${rule.name}`].filter(Boolean).join(' · ');
+  const detail = [
+    e.etr ? `Estimated restoration: ${e.etr}` : '',
+    e.pct_out !== null ? `${e.pct_out} % of customers` : '',
+    `Rule: ${rule.name}`,
+  ]
+    .filter(Boolean)
+    .join(' · ');
   switch (kind) {
     case 'slack':
-      return JSON.stringify({ text: line, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `*${line}*\n${detail}\n<${url}|Live status>` } }] });
+      return JSON.stringify({
+        text: line,
+        blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `*${line}*\n${detail}\n<${url}|Live status>` } }],
+      });
     case 'discord':
-      return JSON.stringify({ content: line, embeds: [{ title: line, description: detail, url, timestamp: e.at }], allowed_mentions: { parse: [] } });
+      return JSON.stringify({
+        content: line,
+        embeds: [{ title: line, description: detail, url, timestamp: e.at }],
+        allowed_mentions: { parse: [] },
+      });
     case 'teams':
       return JSON.stringify({
-        '@type': 'MessageCard', '@context': 'https://schema.org/extensions', summary: line, themeColor: 'B91C1C', title: line, text: detail,
+        '@type': 'MessageCard',
+        '@context': 'https://schema.org/extensions',
+        summary: line,
+        themeColor: 'B91C1C',
+        title: line,
+        text: detail,
         potentialAction: [{ '@type': 'OpenUri', name: 'Live status', targets: [{ os: 'default', uri: url }] }],
       });
     case 'email':
-      return JSON.stringify({ to, subject: line, text: `${line}\n\n${detail}\n\nLive status: ${url}\n\n— US Power Outage Data. You get this because of the alert rule "${rule.name}".` });
+      return JSON.stringify({
+        to,
+        subject: line,
+        text: `${line}\n\n${detail}\n\nLive status: ${url}\n\n— US Power Outage Data. You get this because of the alert rule "${rule.name}".`,
+      });
   }
 }

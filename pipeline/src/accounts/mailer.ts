@@ -2,8 +2,14 @@
 // MAIL_FROM. Without SMTP_URL messages are written to the log (the embedded default), never silently dropped.
 import nodemailer from 'nodemailer';
 
-export interface Mail { to: string; subject: string; text: string }
-export interface Mailer { send(m: Mail): Promise<void> }
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+export interface Mailer {
+  send(m: Mail): Promise<void>;
+}
 
 export function smtpMailer(url: string, from: string): Mailer {
   const transport = nodemailer.createTransport(url);
@@ -15,5 +21,7 @@ export function logMailer(log: (s: string) => void): Mailer {
 }
 
 export function mailerFromEnv(log: (s: string) => void, env = process.env): Mailer {
-  return env.SMTP_URL ? smtpMailer(env.SMTP_URL, env.MAIL_FROM ?? 'US Power Outage Data <alerts@localhost>') : logMailer(log);
+  return env.SMTP_URL
+    ? smtpMailer(env.SMTP_URL, env.MAIL_FROM ?? 'US Power Outage Data <alerts@localhost>')
+    : logMailer(log);
 }

@@ -4,13 +4,24 @@
 import { z } from 'zod';
 import { EVENT_KINDS } from '../state/lifecycle.ts';
 import { ruleInput, rulePatch, CHANNEL_KINDS, MAX_WATCHED_PER_ACCOUNT, SYNC_MIN_INTERVAL } from './rules.ts';
-import { RETRY_SCHEDULE_S, MAX_ATTEMPTS, DISABLE_AFTER_FAILURES, DISABLE_AFTER_HOURS, DELIVERY_TIMEOUT_MS, MAX_REDIRECTS } from './deliver.ts';
+import {
+  RETRY_SCHEDULE_S,
+  MAX_ATTEMPTS,
+  DISABLE_AFTER_FAILURES,
+  DISABLE_AFTER_HOURS,
+  DELIVERY_TIMEOUT_MS,
+  MAX_REDIRECTS,
+} from './deliver.ts';
 import { SIGNATURE_TOLERANCE_S } from './signing.ts';
 import { MAX_BODY_BYTES } from './channels.ts';
 import { VERIFY_TTL_MIN, VERIFY_MAX_TRIES, ROTATION_GRACE_H } from './service.ts';
 
 const env = (inner: Record<string, unknown>) => ({ type: 'object', required: ['data'], properties: { data: inner } });
-const obj = (props: Record<string, unknown>, required = Object.keys(props)) => ({ type: 'object', required, properties: props });
+const obj = (props: Record<string, unknown>, required = Object.keys(props)) => ({
+  type: 'object',
+  required,
+  properties: props,
+});
 const str = { type: 'string' };
 const time = { type: 'string', format: 'date-time' };
 const nullableTime = { type: ['string', 'null'], format: 'date-time' };
@@ -19,17 +30,72 @@ const jsonSchema = (s: z.ZodTypeAny) => {
   return rest;
 };
 
-const key = obj({ id: str, prefix: str, name: { type: ['string', 'null'] }, created_at: time, last_used_at: nullableTime, revoked_at: nullableTime });
-const channelStatus = obj({ id: str, type: { enum: [...CHANNEL_KINDS] }, target: str, status: { enum: ['active', 'disabled'] }, consecutive_failures: { type: 'integer' }, disabled_at: nullableTime, disabled_reason: { type: ['string', 'null'] }, signing_secret: { ...str, description: 'Webhook channels, in the create response (and when channels change) only.' } },
-  ['id', 'type', 'target', 'status', 'consecutive_failures', 'disabled_at', 'disabled_reason']);
-const ruleDoc = { type: 'object', required: ['id', 'name', 'scope', 'kinds', 'channels', 'channel_status', 'watched_counties'], properties: { id: str, ...(jsonSchema(ruleInput).properties as object), watched_counties: { type: 'array', items: str }, created_at: time, updated_at: time, next_sync_at: nullableTime, channel_status: { type: 'array', items: channelStatus }, definition: { type: 'object' } } };
+const key = obj({
+  id: str,
+  prefix: str,
+  name: { type: ['string', 'null'] },
+  created_at: time,
+  last_used_at: nullableTime,
+  revoked_at: nullableTime,
+});
+const channelStatus = obj(
+  {
+    id: str,
+    type: { enum: [...CHANNEL_KINDS] },
+    target: str,
+    status: { enum: ['active', 'disabled'] },
+    consecutive_failures: { type: 'integer' },
+    disabled_at: nullableTime,
+    disabled_reason: { type: ['string', 'null'] },
+    signing_secret: {
+      ...str,
+      description: 'Webhook channels, in the create response (and when channels change) only.',
+    },
+  },
+  ['id', 'type', 'target', 'status', 'consecutive_failures', 'disabled_at', 'disabled_reason'],
+);
+const ruleDoc = {
+  type: 'object',
+  required: ['id', 'name', 'scope', 'kinds', 'channels', 'channel_status', 'watched_counties'],
+  properties: {
+    id: str,
+    ...(jsonSchema(ruleInput).properties as object),
+    watched_counties: { type: 'array', items: str },
+    created_at: time,
+    updated_at: time,
+    next_sync_at: nullableTime,
+    channel_status: { type: 'array', items: channelStatus },
+    definition: { type: 'object' },
+  },
+};
 
 export const ACCOUNT_SCHEMAS: Record<string, unknown> = {
   AccountRequest: obj({ email: { type: 'string', format: 'email' } }),
-  VerifyRequest: { oneOf: [obj({ email: { type: 'string', format: 'email' }, code: { type: 'string', pattern: '^\\d{6}$' } }), obj({ token: str })] },
+  VerifyRequest: {
+    oneOf: [
+      obj({ email: { type: 'string', format: 'email' }, code: { type: 'string', pattern: '^\\d{6}$' } }),
+      obj({ token: str }),
+    ],
+  },
   VerificationSent: env(obj({ account_id: str, expires_at: time })),
-  Verified: env(obj({ account: obj({ id: str, email: str, created_at: time, verified_at: nullableTime }), api_key: obj({ id: str, key: { ...str, description: 'Shown only here: `Authorization: Bearer <key>`.' }, prefix: str, created_at: time }) })),
-  AccountDoc: env(obj({ account: { type: 'object' }, keys: { type: 'array', items: key }, notices: { type: 'array', items: obj({ at: time, kind: str, message: str }) } })),
+  Verified: env(
+    obj({
+      account: obj({ id: str, email: str, created_at: time, verified_at: nullableTime }),
+      api_key: obj({
+        id: str,
+        key: { ...str, description: 'Shown only here: `Authorization: Bearer <key>`.' },
+        prefix: str,
+        created_at: time,
+      }),
+    }),
+  ),
+  AccountDoc: env(
+    obj({
+      account: { type: 'object' },
+      keys: { type: 'array', items: key },
+      notices: { type: 'array', items: obj({ at: time, kind: str, message: str }) },
+    }),
+  ),
   KeyList: env(obj({ keys: { type: 'array', items: key } })),
   KeyRequest: obj({ name: { type: 'string', maxLength: 80 } }, []),
   NewKey: env(obj({ id: str, key: str, prefix: str, created_at: time })),
@@ -39,41 +105,100 @@ export const ACCOUNT_SCHEMAS: Record<string, unknown> = {
   RuleList: env(obj({ rules: { type: 'array', items: ruleDoc } })),
   RotateRequest: obj({ grace_hours: { type: 'number', minimum: 0, maximum: 168, default: ROTATION_GRACE_H } }, []),
   RotatedSecret: env(obj({ channel_id: str, secret: str, previous_secret_expires_at: time })),
-  DeliveryLog: env(obj({
-    deliveries: {
-      type: 'array', items: obj({
-        id: str, channel_id: str, kind: { enum: ['event', 'sync'] }, event_id: { type: ['integer', 'null'] }, status: { enum: ['pending', 'delivered', 'failed', 'held'] }, attempts: { type: 'integer' },
-        created_at: time, next_attempt_at: time, delivered_at: nullableTime,
-        attempt_log: { type: 'array', items: obj({ at: str, outcome: { enum: ['delivered', 'http_error', 'timeout', 'blocked', 'error'] }, status_code: { type: ['integer', 'null'] }, latency_ms: { type: 'integer' }, error: { type: ['string', 'null'] } }) },
-      }),
-    },
-  })),
+  DeliveryLog: env(
+    obj({
+      deliveries: {
+        type: 'array',
+        items: obj({
+          id: str,
+          channel_id: str,
+          kind: { enum: ['event', 'sync'] },
+          event_id: { type: ['integer', 'null'] },
+          status: { enum: ['pending', 'delivered', 'failed', 'held'] },
+          attempts: { type: 'integer' },
+          created_at: time,
+          next_attempt_at: time,
+          delivered_at: nullableTime,
+          attempt_log: {
+            type: 'array',
+            items: obj({
+              at: str,
+              outcome: { enum: ['delivered', 'http_error', 'timeout', 'blocked', 'error'] },
+              status_code: { type: ['integer', 'null'] },
+              latency_ms: { type: 'integer' },
+              error: { type: ['string', 'null'] },
+            }),
+          },
+        }),
+      },
+    }),
+  ),
   WebhookEvent: {
-    type: 'object', required: ['id', 'type', 'created_at', 'rule', 'data'],
-    description: 'The body of an event webhook. `id` is the delivery id (the same on every retry); deduplicate on the Service-Event-Id header (`evt_<event id>`), which is the same for every rule and channel the event reaches.',
-    properties: { id: str, type: { enum: EVENT_KINDS.map((k) => `event.${k}`) }, created_at: time, rule: obj({ id: str, name: str }), data: { $ref: '#/components/schemas/Event' } },
+    type: 'object',
+    required: ['id', 'type', 'created_at', 'rule', 'data'],
+    description:
+      'The body of an event webhook. `id` is the delivery id (the same on every retry); deduplicate on the Service-Event-Id header (`evt_<event id>`), which is the same for every rule and channel the event reaches.',
+    properties: {
+      id: str,
+      type: { enum: EVENT_KINDS.map((k) => `event.${k}`) },
+      created_at: time,
+      rule: obj({ id: str, name: str }),
+      data: { $ref: '#/components/schemas/Event' },
+    },
   },
   SyncPush: {
-    type: 'object', required: ['id', 'type', 'created_at', 'rule', 'data'],
+    type: 'object',
+    required: ['id', 'type', 'created_at', 'rule', 'data'],
     description: `The body of a scheduled data sync push (type \`sync.snapshot\`), sent to a rule's webhook channels every \`sync_interval_min\` minutes (≥ ${SYNC_MIN_INTERVAL}, on multiples of the interval since 00:00 UTC). \`data\` holds, for the rule's scope, the county snapshot(s) as /api/v1/live/counties/{fips}, their areas, incidents and alert status, and the state summary. Bodies are capped at ${MAX_BODY_BYTES / 1024} KB: longer lists are cut and \`truncated\` is true.`,
     properties: {
-      id: str, type: { const: 'sync.snapshot' }, created_at: time, rule: obj({ id: str, name: str }),
-      data: obj({ scope: { type: 'object' }, generated_at: { type: ['string', 'null'] }, counties: { type: 'array' }, areas: { type: 'array' }, incidents: { type: 'array' }, alerts: { type: 'array' }, states: { type: 'array' }, truncated: { type: 'boolean' } }),
+      id: str,
+      type: { const: 'sync.snapshot' },
+      created_at: time,
+      rule: obj({ id: str, name: str }),
+      data: obj({
+        scope: { type: 'object' },
+        generated_at: { type: ['string', 'null'] },
+        counties: { type: 'array' },
+        areas: { type: 'array' },
+        incidents: { type: 'array' },
+        alerts: { type: 'array' },
+        states: { type: 'array' },
+        truncated: { type: 'boolean' },
+      }),
     },
   },
 };
 
 const signatureDoc = [
-  '**Signature.** Every webhook request carries `Service-Signature: t=<unix seconds>,v1=<hex>`: v1 is the lower-case hex HMAC-SHA256, keyed with the channel\'s signing secret (its UTF-8 bytes, `whsec_` prefix included), of the string `<t>.<raw body>` — the timestamp, a full stop, and the exact bytes of the body.',
+  "**Signature.** Every webhook request carries `Service-Signature: t=<unix seconds>,v1=<hex>`: v1 is the lower-case hex HMAC-SHA256, keyed with the channel's signing secret (its UTF-8 bytes, `whsec_` prefix included), of the string `<t>.<raw body>` — the timestamp, a full stop, and the exact bytes of the body.",
   `During a secret rotation (default grace ${ROTATION_GRACE_H} h) the header carries one v1 per valid secret: accept the request if any matches. Reject timestamps more than ${SIGNATURE_TOLERANCE_S} seconds from your clock (replays).`,
   'Verification in Node.js: `const [t, ...v1] = header.split(",")…; const want = crypto.createHmac("sha256", secret).update(`${t}.${rawBody}`).digest("hex"); ok = v1.some(s => crypto.timingSafeEqual(Buffer.from(s, "hex"), Buffer.from(want, "hex"))) && Math.abs(Date.now()/1000 - t) <= 300` (the service ships this as `verifySignature` in `pipeline/src/accounts/signing.ts`).',
   '**Headers.** `Service-Event-Id` (`evt_<event id>`, or `sync:<rule>:<slot>` for a sync push: deduplicate on it), `Service-Delivery-Id`, `Service-Event-Type`, `Service-Delivery-Attempt`, `Content-Type: application/json`.',
   `**Delivery.** At least once. Answer 2xx within ${DELIVERY_TIMEOUT_MS / 1000} s; anything else (or no answer) is retried after ${RETRY_SCHEDULE_S.map((s) => (s < 3600 ? `${s / 60} min` : `${s / 3600} h`)).join(', ')} (± 20 % jitter) — ${MAX_ATTEMPTS} attempts in all, then the delivery is marked failed. Redirects: only 307/308, at most ${MAX_REDIRECTS}, each target checked again. A channel failing ${DISABLE_AFTER_FAILURES} attempts in a row over at least ${DISABLE_AFTER_HOURS} h is disabled (its deliveries held, the account notified by notice and email) until re-enabled.`,
   '**Safety.** Webhook and chat URLs must be https and may not resolve (at delivery time, for every redirect) to private, loopback, link-local, shared, multicast or reserved addresses, including cloud metadata services.',
-  '**Chat channels** (slack, discord, teams) receive their services\' incoming-webhook formats (Slack `text` + `blocks`, Discord `content` + `embeds`, Teams `MessageCard`), unsigned; email channels a plain-text message. Rule matching: see RuleInput.',
+  "**Chat channels** (slack, discord, teams) receive their services' incoming-webhook formats (Slack `text` + `blocks`, Discord `content` + `embeds`, Teams `MessageCard`), unsigned; email channels a plain-text message. Rule matching: see RuleInput.",
 ].join('\n\n');
 
-const exampleEvent = { id: 184, at: '2026-09-01T08:15:00.000Z', kind: 'outage_began', scope: 'county', fips: '12086', state: 'FL', utility: null, area: null, source_id: null, outage_id: 'county|12086|2026-09-01T08:15:00.000Z', customers_out: 48211, pct_out: 4.12, threshold: 500, previous_customers_out: null, etr: null, previous_etr: null, title: 'Outage began: Miami-Dade, FL — 48,211 customers out', link: '/api/v1/live/counties/12086' };
+const exampleEvent = {
+  id: 184,
+  at: '2026-09-01T08:15:00.000Z',
+  kind: 'outage_began',
+  scope: 'county',
+  fips: '12086',
+  state: 'FL',
+  utility: null,
+  area: null,
+  source_id: null,
+  outage_id: 'county|12086|2026-09-01T08:15:00.000Z',
+  customers_out: 48211,
+  pct_out: 4.12,
+  threshold: 500,
+  previous_customers_out: null,
+  etr: null,
+  previous_etr: null,
+  title: 'Outage began: Miami-Dade, FL — 48,211 customers out',
+  link: '/api/v1/live/counties/12086',
+};
 
 export function webhooksSection(): Record<string, unknown> {
   const op = (kind: string, schema: string, example: unknown) => ({
@@ -81,17 +206,47 @@ export function webhooksSection(): Record<string, unknown> {
       summary: kind === 'sync' ? 'Scheduled data sync push' : `Event ${kind}`,
       description: signatureDoc,
       parameters: [
-        { name: 'Service-Signature', in: 'header', required: true, schema: { type: 'string', pattern: '^t=\\d+(,v1=[0-9a-f]{64})+$' } },
+        {
+          name: 'Service-Signature',
+          in: 'header',
+          required: true,
+          schema: { type: 'string', pattern: '^t=\\d+(,v1=[0-9a-f]{64})+$' },
+        },
         { name: 'Service-Event-Id', in: 'header', required: true, schema: { type: 'string' } },
         { name: 'Service-Delivery-Id', in: 'header', required: true, schema: { type: 'string' } },
       ],
-      requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` }, example } } },
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` }, example } },
+      },
       responses: { '2XX': { description: 'Received. Anything else is retried.' } },
     },
   });
   const out: Record<string, unknown> = {};
-  for (const kind of EVENT_KINDS) out[`event.${kind}`] = op(kind, 'WebhookEvent', { id: 'dlv_Q2x8aL0pZk3v', type: `event.${kind}`, created_at: '2026-09-01T08:15:04.000Z', rule: { id: 'rule_7hK2xP0qLm9a', name: 'Miami-Dade outages' }, data: { ...exampleEvent, kind } });
-  out['sync.snapshot'] = op('sync', 'SyncPush', { id: 'dlv_b8Rk1mZ2xQ0p', type: 'sync.snapshot', created_at: '2026-09-01T09:00:00.000Z', rule: { id: 'rule_7hK2xP0qLm9a', name: 'Miami-Dade outages' }, data: { scope: { kind: 'county', fips: '12086' }, generated_at: '2026-09-01T08:59:10.000Z', counties: [], areas: [], incidents: [], alerts: [], states: [], truncated: false } });
+  for (const kind of EVENT_KINDS)
+    out[`event.${kind}`] = op(kind, 'WebhookEvent', {
+      id: 'dlv_Q2x8aL0pZk3v',
+      type: `event.${kind}`,
+      created_at: '2026-09-01T08:15:04.000Z',
+      rule: { id: 'rule_7hK2xP0qLm9a', name: 'Miami-Dade outages' },
+      data: { ...exampleEvent, kind },
+    });
+  out['sync.snapshot'] = op('sync', 'SyncPush', {
+    id: 'dlv_b8Rk1mZ2xQ0p',
+    type: 'sync.snapshot',
+    created_at: '2026-09-01T09:00:00.000Z',
+    rule: { id: 'rule_7hK2xP0qLm9a', name: 'Miami-Dade outages' },
+    data: {
+      scope: { kind: 'county', fips: '12086' },
+      generated_at: '2026-09-01T08:59:10.000Z',
+      counties: [],
+      areas: [],
+      incidents: [],
+      alerts: [],
+      states: [],
+      truncated: false,
+    },
+  });
   return out;
 }
 

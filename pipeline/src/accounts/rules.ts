@@ -37,22 +37,42 @@ export const channelInput = z.discriminatedUnion('type', [
 ]);
 export type ChannelInput = z.infer<typeof channelInput>;
 
-export const ruleInput = z.object({
-  name: z.string().min(1).max(120),
-  scope: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('county'), fips: z.string().regex(/^\d{5}$/, 'a 5-digit county FIPS code') }).strict(),
-    z.object({ kind: z.literal('state'), state: z.string().regex(/^[A-Za-z]{2}$/, 'a USPS state code').transform((s) => s.toUpperCase()) }).strict(),
-    z.object({ kind: z.literal('utility'), utility: z.string().min(1).max(200) }).strict(),
-    z.object({ kind: z.literal('municipality'), fips: z.string().regex(/^\d{5}$/, 'a 5-digit county FIPS code'), name: z.string().min(1).max(200) }).strict(),
-  ]),
-  kinds: z.array(z.enum(EVENT_KINDS as unknown as [string, ...string[]])).min(1).max(EVENT_KINDS.length).default([...OUTAGE_KINDS]),
-  min_customers: z.number().int().min(0).max(100_000_000).default(0),
-  min_pct: z.number().min(0).max(100).nullable().default(null),
-  quiet_hours: z.object({ start: hhmm, end: hhmm, timezone }).strict().nullable().default(null),
-  watch: z.boolean().default(false),
-  sync_interval_min: z.number().int().min(SYNC_MIN_INTERVAL).max(1440).nullable().default(null),
-  channels: z.array(channelInput).min(1).max(10),
-}).strict();
+export const ruleInput = z
+  .object({
+    name: z.string().min(1).max(120),
+    scope: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('county'), fips: z.string().regex(/^\d{5}$/, 'a 5-digit county FIPS code') }).strict(),
+      z
+        .object({
+          kind: z.literal('state'),
+          state: z
+            .string()
+            .regex(/^[A-Za-z]{2}$/, 'a USPS state code')
+            .transform((s) => s.toUpperCase()),
+        })
+        .strict(),
+      z.object({ kind: z.literal('utility'), utility: z.string().min(1).max(200) }).strict(),
+      z
+        .object({
+          kind: z.literal('municipality'),
+          fips: z.string().regex(/^\d{5}$/, 'a 5-digit county FIPS code'),
+          name: z.string().min(1).max(200),
+        })
+        .strict(),
+    ]),
+    kinds: z
+      .array(z.enum(EVENT_KINDS as unknown as [string, ...string[]]))
+      .min(1)
+      .max(EVENT_KINDS.length)
+      .default([...OUTAGE_KINDS]),
+    min_customers: z.number().int().min(0).max(100_000_000).default(0),
+    min_pct: z.number().min(0).max(100).nullable().default(null),
+    quiet_hours: z.object({ start: hhmm, end: hhmm, timezone }).strict().nullable().default(null),
+    watch: z.boolean().default(false),
+    sync_interval_min: z.number().int().min(SYNC_MIN_INTERVAL).max(1440).nullable().default(null),
+    channels: z.array(channelInput).min(1).max(10),
+  })
+  .strict();
 export type RuleInput = z.infer<typeof ruleInput>;
 /** PATCH: any subset; channels, when given, replace the rule's channels (secrets of kept webhook URLs are kept). */
 export const rulePatch = ruleInput.partial().strict();
@@ -76,19 +96,27 @@ export interface Rule {
 
 export function scopeColumns(scope: RuleInput['scope']): Pick<Rule, 'scope_kind' | 'scope_value' | 'scope_state'> {
   switch (scope.kind) {
-    case 'county': return { scope_kind: 'county', scope_value: scope.fips, scope_state: null };
-    case 'state': return { scope_kind: 'state', scope_value: scope.state, scope_state: null };
-    case 'utility': return { scope_kind: 'utility', scope_value: scope.utility, scope_state: null };
-    case 'municipality': return { scope_kind: 'municipality', scope_value: scope.name, scope_state: scope.fips };
+    case 'county':
+      return { scope_kind: 'county', scope_value: scope.fips, scope_state: null };
+    case 'state':
+      return { scope_kind: 'state', scope_value: scope.state, scope_state: null };
+    case 'utility':
+      return { scope_kind: 'utility', scope_value: scope.utility, scope_state: null };
+    case 'municipality':
+      return { scope_kind: 'municipality', scope_value: scope.name, scope_state: scope.fips };
   }
 }
 
 export function scopeOf(r: Pick<Rule, 'scope_kind' | 'scope_value' | 'scope_state'>): RuleInput['scope'] {
   switch (r.scope_kind) {
-    case 'county': return { kind: 'county', fips: r.scope_value };
-    case 'state': return { kind: 'state', state: r.scope_value };
-    case 'utility': return { kind: 'utility', utility: r.scope_value };
-    case 'municipality': return { kind: 'municipality', fips: r.scope_state!, name: r.scope_value };
+    case 'county':
+      return { kind: 'county', fips: r.scope_value };
+    case 'state':
+      return { kind: 'state', state: r.scope_value };
+    case 'utility':
+      return { kind: 'utility', utility: r.scope_value };
+    case 'municipality':
+      return { kind: 'municipality', fips: r.scope_state!, name: r.scope_value };
   }
 }
 
@@ -96,10 +124,14 @@ const same = (a: string | null, b: string) => a !== null && a.toLowerCase() === 
 
 export function inScope(r: Pick<Rule, 'scope_kind' | 'scope_value' | 'scope_state'>, e: PublicEvent): boolean {
   switch (r.scope_kind) {
-    case 'county': return e.fips === r.scope_value;
-    case 'state': return e.states.includes(r.scope_value);
-    case 'utility': return e.utility !== null && e.utility === r.scope_value;
-    case 'municipality': return e.scope === 'municipality' && e.fips === r.scope_state && same(e.area, r.scope_value);
+    case 'county':
+      return e.fips === r.scope_value;
+    case 'state':
+      return e.states.includes(r.scope_value);
+    case 'utility':
+      return e.utility !== null && e.utility === r.scope_value;
+    case 'municipality':
+      return e.scope === 'municipality' && e.fips === r.scope_state && same(e.area, r.scope_value);
   }
 }
 
@@ -107,7 +139,7 @@ export function matches(r: Rule, e: PublicEvent): boolean {
   if (!r.kinds.includes(e.kind) || !inScope(r, e)) return false;
   if (e.kind === 'feed_stale' || e.kind === 'feed_recovered') return true;
   const ending = e.kind === 'outage_improving' || e.kind === 'outage_restored';
-  const count = Math.max(e.customers_out ?? 0, ending ? e.previous_customers_out ?? 0 : 0);
+  const count = Math.max(e.customers_out ?? 0, ending ? (e.previous_customers_out ?? 0) : 0);
   if (count < r.min_customers) return false;
   return r.min_pct === null || (e.pct_out !== null && e.pct_out >= r.min_pct);
 }
@@ -116,7 +148,11 @@ export function matches(r: Rule, e: PublicEvent): boolean {
 export function releaseAt(r: Pick<Rule, 'quiet_start' | 'quiet_end' | 'quiet_tz'>, at: Date): Date {
   if (!r.quiet_start || !r.quiet_end || !r.quiet_tz) return at;
   const minutesOf = (s: string) => Number(s.slice(0, 2)) * 60 + Number(s.slice(3));
-  const parts = Object.fromEntries(new Intl.DateTimeFormat('en-US', { timeZone: r.quiet_tz, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(at).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', { timeZone: r.quiet_tz, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  );
   const now = Number(parts.hour) * 60 + Number(parts.minute);
   const [start, end] = [minutesOf(r.quiet_start), minutesOf(r.quiet_end)];
   const inside = start <= end ? now >= start && now < end : now >= start || now < end;

@@ -13,9 +13,20 @@ import { mailerFromEnv, type Mailer } from './mailer.ts';
 import type { SafetyOptions } from './safety.ts';
 
 /** Operator setting, for local testing only: allow http and loopback webhook targets. */
-export const safetyFromEnv = (env = process.env): SafetyOptions => ({ allowLoopback: env.OUTAGE_WEBHOOK_ALLOW_LOOPBACK === '1' });
+export const safetyFromEnv = (env = process.env): SafetyOptions => ({
+  allowLoopback: env.OUTAGE_WEBHOOK_ALLOW_LOOPBACK === '1',
+});
 
-export interface AccountsRuntimeOptions { stateDir: string; outDir: string; baseUrl: string; clock: () => Date; log: (s: string) => void; mailer?: Mailer; sql?: Sql; safety?: SafetyOptions }
+export interface AccountsRuntimeOptions {
+  stateDir: string;
+  outDir: string;
+  baseUrl: string;
+  clock: () => Date;
+  log: (s: string) => void;
+  mailer?: Mailer;
+  sql?: Sql;
+  safety?: SafetyOptions;
+}
 
 export class AccountsRuntime {
   private timer: NodeJS.Timeout | null = null;
@@ -23,7 +34,13 @@ export class AccountsRuntime {
   private prunedAt = 0;
   watched: ReadonlySet<string> = new Set();
 
-  private constructor(readonly sql: Sql, readonly service: AccountService, readonly engine: DeliveryEngine, private readonly o: AccountsRuntimeOptions, private readonly ownsSql: boolean) {}
+  private constructor(
+    readonly sql: Sql,
+    readonly service: AccountService,
+    readonly engine: DeliveryEngine,
+    private readonly o: AccountsRuntimeOptions,
+    private readonly ownsSql: boolean,
+  ) {}
 
   static async open(o: AccountsRuntimeOptions): Promise<AccountsRuntime> {
     const sql = o.sql ?? (await openAccountsDb(o.stateDir));
@@ -56,9 +73,15 @@ export class AccountsRuntime {
     const events = rows.map(publicEvent);
     let enqueued = await this.engine.ingest(events);
     const tree = new PublishedTree(this.o.outDir);
-    enqueued += await enqueueSyncPushes(this.sql, this.o.clock(), (rel) => tree.data<Record<string, unknown>>(rel), (r) => this.engine.insertDeliveries(r));
+    enqueued += await enqueueSyncPushes(
+      this.sql,
+      this.o.clock(),
+      (rel) => tree.data<Record<string, unknown>>(rel),
+      (r) => this.engine.insertDeliveries(r),
+    );
     const stats = await this.send();
-    if (this.o.clock().getTime() - this.prunedAt >= 3_600_000) { // the log retention is days: once an hour is plenty
+    if (this.o.clock().getTime() - this.prunedAt >= 3_600_000) {
+      // the log retention is days: once an hour is plenty
       await this.engine.prune();
       this.prunedAt = this.o.clock().getTime();
     }

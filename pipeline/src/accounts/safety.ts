@@ -8,14 +8,38 @@ import net from 'node:net';
 import { Agent } from 'undici';
 
 const blocked = new net.BlockList();
-for (const [a, p] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.0.2.0', 24],
-  ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4]] as const) blocked.addSubnet(a, p, 'ipv4');
-for (const [a, p] of [['::', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['2001:db8::', 32], ['100::', 64]] as const) blocked.addSubnet(a, p, 'ipv6');
+for (const [a, p] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blocked.addSubnet(a, p, 'ipv4');
+for (const [a, p] of [
+  ['::', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['2001:db8::', 32],
+  ['100::', 64],
+] as const)
+  blocked.addSubnet(a, p, 'ipv6');
 const loopback = new net.BlockList();
 loopback.addSubnet('127.0.0.0', 8, 'ipv4');
 loopback.addAddress('::1', 'ipv6');
 
-export interface SafetyOptions { allowLoopback: boolean }
+export interface SafetyOptions {
+  allowLoopback: boolean;
+}
 
 /** Why an IP address may not be contacted, or null when it may. IPv4-mapped and NAT64 IPv6 are checked as IPv4. */
 export function addressProblem(ip: string, opts: SafetyOptions): string | null {
@@ -43,8 +67,10 @@ export function urlProblem(raw: string, opts: SafetyOptions): string | null {
   if (url.protocol !== 'https:' && !(opts.allowLoopback && url.protocol === 'http:')) return 'must use https';
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (net.isIP(host)) return addressProblem(host, opts);
-  if (host === 'localhost' || host.endsWith('.localhost')) return opts.allowLoopback ? null : `${host} is a loopback name`;
-  if (host.endsWith('.internal') || host.endsWith('.local') || !host.includes('.')) return `${host} is not a public host name`;
+  if (host === 'localhost' || host.endsWith('.localhost'))
+    return opts.allowLoopback ? null : `${host} is a loopback name`;
+  if (host.endsWith('.internal') || host.endsWith('.local') || !host.includes('.'))
+    return `${host} is not a public host name`;
   return null;
 }
 
@@ -58,7 +84,11 @@ export class BlockedAddressError extends Error {
  */
 export function safeAgent(opts: SafetyOptions & { connectTimeoutMs: number; resolver?: typeof dns.lookup }): Agent {
   const resolve = opts.resolver ?? dns.lookup;
-  const lookup = (hostname: string, options: dns.LookupOptions, cb: (err: Error | null, address: string | dns.LookupAddress[], family?: number) => void) => {
+  const lookup = (
+    hostname: string,
+    options: dns.LookupOptions,
+    cb: (err: Error | null, address: string | dns.LookupAddress[], family?: number) => void,
+  ) => {
     resolve(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return cb(err, []);
       const list = addresses as dns.LookupAddress[];

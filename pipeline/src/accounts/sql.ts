@@ -33,7 +33,10 @@ function lockDir(dir: string): () => void {
       } catch (e) {
         alive = (e as NodeJS.ErrnoException).code === 'EPERM'; // exists, owned by someone else
       }
-      if (alive) throw new UsageError(`The embedded account database ${dir} is in use by process ${pid}. Set DATABASE_URL to a PostgreSQL server to share accounts between processes.`);
+      if (alive)
+        throw new UsageError(
+          `The embedded account database ${dir} is in use by process ${pid}. Set DATABASE_URL to a PostgreSQL server to share accounts between processes.`,
+        );
       fs.rmSync(lock, { force: true });
     }
   }
@@ -92,7 +95,9 @@ export async function openPostgres(url: string): Promise<Sql> {
 
 /** `DATABASE_URL` (postgres://…) when set, else PGlite under `<stateDir>/accounts` (or in memory for `:memory:`). */
 export async function openAccountsDb(stateDir: string, url = process.env.DATABASE_URL): Promise<Sql> {
-  const sql = url ? await openPostgres(url) : await openPglite(stateDir === ':memory:' ? undefined : path.join(stateDir, 'accounts'));
+  const sql = url
+    ? await openPostgres(url)
+    : await openPglite(stateDir === ':memory:' ? undefined : path.join(stateDir, 'accounts'));
   await migrate(sql);
   return sql;
 }
@@ -104,15 +109,26 @@ const MIGRATIONS = fileURLToPath(new URL('./migrations/', import.meta.url));
  * own transaction, in order. Returns the versions applied.
  */
 export async function migrate(sql: Sql): Promise<number[]> {
-  await sql.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())');
-  const done = new Set((await sql.query<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version));
+  await sql.query(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
+  );
+  const done = new Set(
+    (await sql.query<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version),
+  );
   const applied: number[] = [];
-  for (const file of fs.readdirSync(MIGRATIONS).filter((f) => /^\d{3}-[\w-]+\.sql$/.test(f)).sort()) {
+  for (const file of fs
+    .readdirSync(MIGRATIONS)
+    .filter((f) => /^\d{3}-[\w-]+\.sql$/.test(f))
+    .sort()) {
     const version = Number(file.slice(0, 3));
     if (done.has(version)) continue;
     const text = fs.readFileSync(path.join(MIGRATIONS, file), 'utf8');
     await sql.transaction(async (tx) => {
-      for (const stmt of text.split(/;\s*\n/).map((s) => s.trim()).filter((s) => s && !/^--[^\n]*$/.test(s))) await tx.query(stmt);
+      for (const stmt of text
+        .split(/;\s*\n/)
+        .map((s) => s.trim())
+        .filter((s) => s && !/^--[^\n]*$/.test(s)))
+        await tx.query(stmt);
       await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [version, file]);
     });
     applied.push(version);

@@ -21,12 +21,28 @@ export function register(program: Command): void {
       const sources = loadSources(sourcesFile, log);
       // Simulated data stays labelled: the registry `start` wrote, or a tree last published as simulated.
       const simulated = sourcesFile === simulatedRegistry || (readManifest(cfg.out)?.simulated ?? false);
-      const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock: clockFor(cfg, true), simulated, baseUrl: cfg.baseUrl, coverage: coverageFor(simulated ? path.resolve(SHIPPED_REGISTRY) : sourcesFile, { simulated }) });
+      const pipeline = await Pipeline.open({
+        stateDir: cfg.state,
+        outDir: cfg.out,
+        sources,
+        clock: clockFor(cfg, true),
+        simulated,
+        baseUrl: cfg.baseUrl,
+        coverage: coverageFor(simulated ? path.resolve(SHIPPED_REGISTRY) : sourcesFile, { simulated }),
+      });
       try {
         const stats = await pipeline.build({ charts: Boolean(raw.charts) });
-        log(`build: ${stats.written} files written, ${stats.unchanged} unchanged, ${stats.removed} removed · ${Date.now() - t0} ms → ${cfg.out}`);
-        const hs = await publishHistoryIfChanged(pipeline.db, cfg.out, { now: clockFor(cfg, true)(), force: true, renderCharts: Boolean(raw.charts) });
-        log(`build: report tables: ${hs!.written} files written, ${hs!.unchanged} unchanged, ${hs!.removed} removed, ${hs!.charts} charts rendered · ${hs!.ms} ms`);
+        log(
+          `build: ${stats.written} files written, ${stats.unchanged} unchanged, ${stats.removed} removed · ${Date.now() - t0} ms → ${cfg.out}`,
+        );
+        const hs = await publishHistoryIfChanged(pipeline.db, cfg.out, {
+          now: clockFor(cfg, true)(),
+          force: true,
+          renderCharts: Boolean(raw.charts),
+        });
+        log(
+          `build: report tables: ${hs!.written} files written, ${hs!.unchanged} unchanged, ${hs!.removed} removed, ${hs!.charts} charts rendered · ${hs!.ms} ms`,
+        );
       } finally {
         await pipeline.close();
       }

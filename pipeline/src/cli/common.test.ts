@@ -6,7 +6,10 @@ describe('common CLI options', () => {
     const c = parseCommon({});
     expect(c).toMatchObject({ now: null, speed: 1, baseUrl: 'http://127.0.0.1:8787' });
     expect(c.out.endsWith('/public')).toBe(true);
-    expect(parseCommon({ now: '2026-09-28T18:00:00Z', baseUrl: 'https://example.org/' })).toMatchObject({ now: new Date('2026-09-28T18:00:00Z'), baseUrl: 'https://example.org' });
+    expect(parseCommon({ now: '2026-09-28T18:00:00Z', baseUrl: 'https://example.org/' })).toMatchObject({
+      now: new Date('2026-09-28T18:00:00Z'),
+      baseUrl: 'https://example.org',
+    });
   });
   it.each([
     [{ now: 'yesterday' }, /--now: Expected an ISO-8601 instant/],

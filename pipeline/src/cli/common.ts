@@ -36,12 +36,21 @@ export function addCommonOptions(cmd: Command, sourcesDefault = SHIPPED_REGISTRY
     .addOption(new Option('--state <dir>', 'directory of the DuckDB state database').default('state'))
     .addOption(new Option('--now <iso>', 'injected clock: the instant every time-based rule uses (ISO-8601)'))
     .addOption(new Option('--speed <n>', 'clock speed factor for long-running commands (1 = real time)').default('1'))
-    .addOption(new Option('--base-url <url>', 'public URL of the deployment, for absolute links in feeds and GeoJSON').default('http://127.0.0.1:8787'));
+    .addOption(
+      new Option('--base-url <url>', 'public URL of the deployment, for absolute links in feeds and GeoJSON').default(
+        'http://127.0.0.1:8787',
+      ),
+    );
 }
 
 export function parseCommon(raw: Record<string, unknown>): CommonConfig {
   const r = schema.safeParse(raw);
-  if (!r.success) throw new UsageError(r.error.issues.map((i) => `--${i.path.join('.').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: ${i.message}`).join('; '));
+  if (!r.success)
+    throw new UsageError(
+      r.error.issues
+        .map((i) => `--${i.path.join('.').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: ${i.message}`)
+        .join('; '),
+    );
   let now: Date | null = null;
   if (r.data.now) {
     try {
@@ -50,7 +59,14 @@ export function parseCommon(raw: Record<string, unknown>): CommonConfig {
       throw new UsageError(`--now: ${(err as Error).message}`);
     }
   }
-  return { sources: path.resolve(r.data.sources), out: path.resolve(r.data.out), state: path.resolve(r.data.state), now, speed: r.data.speed, baseUrl: r.data.baseUrl.replace(/\/+$/, '') };
+  return {
+    sources: path.resolve(r.data.sources),
+    out: path.resolve(r.data.out),
+    state: path.resolve(r.data.state),
+    now,
+    speed: r.data.speed,
+    baseUrl: r.data.baseUrl.replace(/\/+$/, ''),
+  };
 }
 
 /** A fixed clock for one-shot commands with --now; a running clock (from --now, at --speed) otherwise. */

@@ -10,23 +10,56 @@ const pct = (n: number) => `${n.toFixed(2)} %`;
 /** Columns padded to their widest cell; numbers right-aligned. */
 function table(head: string[], rows: string[][], right: boolean[]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (r: string[]) => r.map((c, i) => (right[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (right[i] ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(head), ...rows.map(line)].join('\n');
 }
 
 /** The plain-text report: the nation and every state (largest gap first), then the largest uncovered utilities. */
 export function formatCoverage(data: CoverageData, limit: number): string {
-  const scopes = [data.national, ...[...data.states].sort((a, b) => b.customers_not_covered - a.customers_not_covered || a.scope.localeCompare(b.scope))];
-  const scopeRows = scopes.map((s) => [s.scope + (s.territory ? '*' : ''), fmt(s.customers), pct(s.pct_own_feed), pct(s.pct_odin_only), pct(s.pct_covered), fmt(s.customers_not_covered), pct(s.pct_not_covered)]);
-  const gaps = data.national.largest_uncovered.slice(0, limit)
+  const scopes = [
+    data.national,
+    ...[...data.states].sort(
+      (a, b) => b.customers_not_covered - a.customers_not_covered || a.scope.localeCompare(b.scope),
+    ),
+  ];
+  const scopeRows = scopes.map((s) => [
+    s.scope + (s.territory ? '*' : ''),
+    fmt(s.customers),
+    pct(s.pct_own_feed),
+    pct(s.pct_odin_only),
+    pct(s.pct_covered),
+    fmt(s.customers_not_covered),
+    pct(s.pct_not_covered),
+  ]);
+  const gaps = data.national.largest_uncovered
+    .slice(0, limit)
     .map((u) => [String(u.eia_id), u.utility, u.states.join(';'), fmt(u.customers), u.reason, u.source_id ?? '']);
   return [
     `Coverage of ${data.registry}: EIA-861 2018 customers by how they are seen (US = the 50 states and DC; * = territory, not in US).`,
     '',
-    table(['scope', 'customers', 'own feed', 'ODIN only', 'covered', 'not covered', 'share'], scopeRows, [false, true, true, true, true, true, true]),
+    table(['scope', 'customers', 'own feed', 'ODIN only', 'covered', 'not covered', 'share'], scopeRows, [
+      false,
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]),
     '',
     `The ${gaps.length} largest utilities not covered (US):`,
-    table(['eia_id', 'utility', 'states', 'customers', 'reason', 'row'], gaps, [true, false, false, true, false, false]),
+    table(['eia_id', 'utility', 'states', 'customers', 'reason', 'row'], gaps, [
+      true,
+      false,
+      false,
+      true,
+      false,
+      false,
+    ]),
     '',
     `ODIN only: ${data.odin_estimate.method}`,
     '',
@@ -40,8 +73,11 @@ const positive = (v: string) => {
 };
 
 export function register(program: Command): void {
-  program.command('coverage')
-    .description('how much of the US a registry covers: EIA-861 customers per state by own feed, ODIN only (estimate) and not covered, and the largest utilities not covered with the reason')
+  program
+    .command('coverage')
+    .description(
+      'how much of the US a registry covers: EIA-861 customers per state by own feed, ODIN only (estimate) and not covered, and the largest utilities not covered with the reason',
+    )
     .option('--sources <file>', 'source registry CSV', 'data/sources.csv')
     .option('--limit <n>', 'how many of the largest uncovered utilities to list', positive, 20)
     .option('--json', 'print the /api/v1/coverage document (its `data` member) instead of a table')

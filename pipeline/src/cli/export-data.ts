@@ -9,7 +9,13 @@ import { countyModel, loadCountyModel } from '../geo/county-model.ts';
 import { historySimulated } from '../publish/reports.ts';
 
 export function register(program: Command): void {
-  addCommonOptions(program.command('export-data').description('write the history and report tables as Parquet (zstd) and CSV (large ones partitioned by year) with a datapackage.json'))
+  addCommonOptions(
+    program
+      .command('export-data')
+      .description(
+        'write the history and report tables as Parquet (zstd) and CSV (large ones partitioned by year) with a datapackage.json',
+      ),
+  )
     .requiredOption('--to <dir>', 'destination directory (e.g. data/tables)')
     .option('--simulated', 'label the package as simulated data (automatic when the loaded history is SIMULATED)')
     .action(async (raw: Record<string, unknown>) => {
@@ -20,8 +26,17 @@ export function register(program: Command): void {
         const reports = await computeReports(db, await countyModel(db, loadCountyModel()), now);
         // Simulated history stays labelled whether or not --simulated is given.
         const simulated = Boolean(raw.simulated) || (await historySimulated(db));
-        const counts = await exportData(db, path.resolve(String(raw.to)), { simulated, generated_at: now.toISOString() }, reports);
-        log(`export-data: ${Object.entries(counts).map(([t, n]) => `${t} ${n.toLocaleString('en-US')} rows`).join(', ')} → ${raw.to}`);
+        const counts = await exportData(
+          db,
+          path.resolve(String(raw.to)),
+          { simulated, generated_at: now.toISOString() },
+          reports,
+        );
+        log(
+          `export-data: ${Object.entries(counts)
+            .map(([t, n]) => `${t} ${n.toLocaleString('en-US')} rows`)
+            .join(', ')} → ${raw.to}`,
+        );
       } finally {
         db.close();
       }

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { addCommonOptions, log, parseCommon } from './common.ts';
 import { objectPath, readManifest } from '../publish/tree-writer.ts';
+import { repairMirror } from '../publish/mirror.ts';
 import { UsageError } from '../errors.ts';
 
 export function exportTree(outDir: string, to: string): number {
@@ -27,8 +28,11 @@ export function exportTree(outDir: string, to: string): number {
 export function register(program: Command): void {
   addCommonOptions(program.command('export').description('copy the published tree into a plain directory for a static host'))
     .requiredOption('--to <dir>', 'destination directory (replaced)')
-    .action((raw: Record<string, unknown>) => {
+    .action(async (raw: Record<string, unknown>) => {
       const cfg = parseCommon(raw);
+      // The plain-file mirror beside the manifest may be shipped too: a kill during its last sync is repaired first.
+      const r = await repairMirror(cfg.out);
+      if (r.temps + r.relinked + r.missing + r.extra > 0) log(`mirror repaired: ${r.relinked} relinked, ${r.missing} restored, ${r.extra} extra and ${r.temps} temporary files removed · ${r.ms} ms`);
       const n = exportTree(cfg.out, path.resolve(String(raw.to)));
       log(`exported ${n} files to ${raw.to}`);
     });

@@ -6,7 +6,9 @@ import { hostOutput } from '../publish/host-config.ts';
 import { writeFileAtomic } from '../publish/atomic-write.ts';
 
 export function register(program: Command): void {
-  program.command('host-config').description('write the static host routing config generated from the catalogue')
+  program
+    .command('host-config')
+    .description('write the static host routing config generated from the catalogue')
     .option('--file <path>', 'where to write it', '.vercel/output/config.json')
     .option('--simulated', 'label the data notice as simulated')
     .action((raw: { file: string; simulated?: boolean }) => {

@@ -9,7 +9,9 @@ import { loopWaitMs } from '../sources/scheduler.ts';
 import { coverageFor } from '../coverage/document.ts';
 
 export function register(program: Command): void {
-  addCommonOptions(program.command('poll').description('poll the sources that are due, store what changed, republish the tree'))
+  addCommonOptions(
+    program.command('poll').description('poll the sources that are due, store what changed, republish the tree'),
+  )
     .option('--once', 'run one cycle and exit')
     .option('--all', 'poll every source, not only the due ones')
     .option('--no-deliveries', 'do not deliver alert rule events from this process (another process does)')
@@ -21,9 +23,25 @@ export function register(program: Command): void {
       // Alert rules: their watched counties harden polling; each cycle's events are delivered from this process.
       // The pipeline first: its state lock keeps a second process away from the embedded account database too.
       let accounts: AccountsRuntime | null = null;
-      const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock, simulated: false, baseUrl: cfg.baseUrl, coverage: coverageFor(cfg.sources), onProgress: progress.onProgress, watchedCounties: () => accounts?.watched ?? new Set() });
+      const pipeline = await Pipeline.open({
+        stateDir: cfg.state,
+        outDir: cfg.out,
+        sources,
+        clock,
+        simulated: false,
+        baseUrl: cfg.baseUrl,
+        coverage: coverageFor(cfg.sources),
+        onProgress: progress.onProgress,
+        watchedCounties: () => accounts?.watched ?? new Set(),
+      });
       if (raw.deliveries !== false) {
-        accounts = await AccountsRuntime.open({ stateDir: cfg.state, outDir: cfg.out, baseUrl: cfg.baseUrl, clock, log }).catch((err: Error) => {
+        accounts = await AccountsRuntime.open({
+          stateDir: cfg.state,
+          outDir: cfg.out,
+          baseUrl: cfg.baseUrl,
+          clock,
+          log,
+        }).catch((err: Error) => {
           log(`deliveries: off (${err.message})`);
           return null;
         });
@@ -32,7 +50,10 @@ export function register(program: Command): void {
       const deliver = async () => {
         if (!accounts) return;
         const d = await accounts.afterCycle(pipeline.db);
-        if (d.enqueued || d.stats.attempted) log(`deliveries: ${d.enqueued} enqueued from ${d.events} events, ${d.stats.delivered} delivered, ${d.stats.retrying} to retry, ${d.stats.failed} given up`);
+        if (d.enqueued || d.stats.attempted)
+          log(
+            `deliveries: ${d.enqueued} enqueued from ${d.events} events, ${d.stats.delivered} delivered, ${d.stats.retrying} to retry, ${d.stats.failed} given up`,
+          );
       };
       try {
         if (raw.once) {
@@ -56,7 +77,12 @@ export function register(program: Command): void {
 }
 
 /** Runs cycles until SIGINT/SIGTERM, sleeping until the next source is due. */
-export async function pollLoop(pipeline: Pipeline, clock: Clock, speed: number, afterCycle: () => void | Promise<void> = () => {}): Promise<void> {
+export async function pollLoop(
+  pipeline: Pipeline,
+  clock: Clock,
+  speed: number,
+  afterCycle: () => void | Promise<void> = () => {},
+): Promise<void> {
   let stop = false;
   let wake: (() => void) | undefined;
   const onSignal = () => {

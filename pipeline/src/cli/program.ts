@@ -17,6 +17,19 @@ export function buildProgram(): Command {
     .description('US power outage data: poll utility feeds, publish a prebuilt /api/v1 tree, serve it')
     .showHelpAfterError()
     .exitOverride();
-  for (const r of [start, poll, build, serve, sources, simulate, exportCmd, hostConfig, importCmd, exportData, coverage]) r(program);
+  for (const r of [
+    start,
+    poll,
+    build,
+    serve,
+    sources,
+    simulate,
+    exportCmd,
+    hostConfig,
+    importCmd,
+    exportData,
+    coverage,
+  ])
+    r(program);
   return program;
 }

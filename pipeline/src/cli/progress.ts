@@ -3,7 +3,10 @@ import { SingleBar, Presets } from 'cli-progress';
 
 export function progressReporter(label: string): { onProgress: (done: number, total: number) => void; stop(): void } {
   if (process.stderr.isTTY) {
-    const bar = new SingleBar({ format: `${label} [{bar}] {value}/{total}`, stream: process.stderr, clearOnComplete: true, hideCursor: true }, Presets.shades_classic);
+    const bar = new SingleBar(
+      { format: `${label} [{bar}] {value}/{total}`, stream: process.stderr, clearOnComplete: true, hideCursor: true },
+      Presets.shades_classic,
+    );
     let started = false;
     return {
       onProgress(done, total) {

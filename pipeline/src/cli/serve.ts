@@ -19,7 +19,15 @@ export function register(program: Command): void {
         log(`accounts: unavailable (${err.message}); the account endpoints answer 503`);
         return null;
       });
-      const accounts = sql ? new AccountService({ sql, mailer: mailerFromEnv(log), baseUrl: cfg.baseUrl, clock: clockFor(cfg, false), safety: safetyFromEnv() }) : undefined;
+      const accounts = sql
+        ? new AccountService({
+            sql,
+            mailer: mailerFromEnv(log),
+            baseUrl: cfg.baseUrl,
+            clock: clockFor(cfg, false),
+            safety: safetyFromEnv(),
+          })
+        : undefined;
       const server = await startServer({ outDir: cfg.out, port: Number(raw.port), host: String(raw.host), accounts });
       log(`serving ${cfg.out} at ${server.url}/`);
       await new Promise<void>((resolve) => {

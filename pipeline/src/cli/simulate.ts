@@ -6,19 +6,30 @@ import { Simulator } from '../simulator/server.ts';
 import { writeFileAtomic } from '../publish/atomic-write.ts';
 
 export function register(program: Command): void {
-  addCommonOptions(program.command('simulate').description('run the SIMULATED source simulator alone and write its registry'), 'simulated-sources.csv')
+  addCommonOptions(
+    program.command('simulate').description('run the SIMULATED source simulator alone and write its registry'),
+    'simulated-sources.csv',
+  )
     .option('--port <n>', 'port on 127.0.0.1 (0 picks a free one)', '0')
     .option('--seed <n>', 'storm seed', '1')
     .option('--sim-sources <n>', 'about how many sources to simulate', '120')
     .option('--areas <n>', 'municipalities per county in Kubra reports', '6')
-    .option('--frozen', 'freeze the simulator clock at --now (every poll sees the same data); POST /_clock?at=ISO moves it')
+    .option(
+      '--frozen',
+      'freeze the simulator clock at --now (every poll sees the same data); POST /_clock?at=ISO moves it',
+    )
     .action(async (raw: Record<string, unknown>) => {
       const cfg = parseCommon(raw);
       const frozen = raw.frozen ? manualClock(cfg.now ?? new Date()) : null;
       const clock = frozen ?? clockFor(cfg, false);
       const sim = new Simulator({
-        clock, port: Number(raw.port), seed: Number(raw.seed), sources: Number(raw.simSources), areasPerCounty: Number(raw.areas),
-        epoch: cfg.now ? new Date(cfg.now.getTime() - 8 * 3_600_000) : undefined, setClock: frozen ? (at) => frozen.set(at) : undefined,
+        clock,
+        port: Number(raw.port),
+        seed: Number(raw.seed),
+        sources: Number(raw.simSources),
+        areasPerCounty: Number(raw.areas),
+        epoch: cfg.now ? new Date(cfg.now.getTime() - 8 * 3_600_000) : undefined,
+        setClock: frozen ? (at) => frozen.set(at) : undefined,
       });
       const url = await sim.start();
       writeFileAtomic(cfg.sources, sim.registryCsv());

@@ -11,7 +11,13 @@ import { checkRegistryFile, type CheckProblem, type CheckReport } from '../sourc
 /** `../shared/data` beside the repository: where a row's `fixture` path points. */
 export const FIXTURE_ROOT = path.resolve(fileURLToPath(new URL('../../../../shared/data', import.meta.url)));
 
-interface CheckConfig { sources: string; eiaDir: string; fixtures: string; shipped: boolean; json: boolean }
+interface CheckConfig {
+  sources: string;
+  eiaDir: string;
+  fixtures: string;
+  shipped: boolean;
+  json: boolean;
+}
 
 /**
  * The parent `sources` command declares --sources and --json too, and commander lets a parent take its own options
@@ -23,17 +29,33 @@ function optionValue(cmd: Command, name: string): unknown {
 }
 
 export function registerCheck(sources: Command): void {
-  sources.command('check')
-    .description('check a registry file: columns, ids, URL shapes, placeholders, status, EIA-861 ids/customers/states, fixtures; exits 1 on any error')
+  sources
+    .command('check')
+    .description(
+      'check a registry file: columns, ids, URL shapes, placeholders, status, EIA-861 ids/customers/states, fixtures; exits 1 on any error',
+    )
     .option('--sources <file>', 'source registry CSV', 'data/sources.csv')
-    .addOption(new Option('--eia-dir <dir>', 'directory with the EIA-861 Sales_Ult_Cust_2018.xlsx and Service_Territory_2018.xlsx').default(EIA_DIR, '../shared/data/reference/eia861 beside the repository'))
-    .addOption(new Option('--fixtures <dir>', 'directory the `fixture` column is relative to').default(FIXTURE_ROOT, '../shared/data beside the repository'))
+    .addOption(
+      new Option(
+        '--eia-dir <dir>',
+        'directory with the EIA-861 Sales_Ult_Cust_2018.xlsx and Service_Territory_2018.xlsx',
+      ).default(EIA_DIR, '../shared/data/reference/eia861 beside the repository'),
+    )
+    .addOption(
+      new Option('--fixtures <dir>', 'directory the `fixture` column is relative to').default(
+        FIXTURE_ROOT,
+        '../shared/data beside the repository',
+      ),
+    )
     .option('--local', 'a local test registry: loopback hosts allowed, the shipped columns and status optional')
     .option('--json', 'print the problems as a JSON array instead of a table')
     .action(async (_opts: unknown, cmd: Command) => {
       const cfg: CheckConfig = {
-        sources: path.resolve(String(optionValue(cmd, 'sources'))), eiaDir: path.resolve(String(cmd.getOptionValue('eiaDir'))),
-        fixtures: path.resolve(String(cmd.getOptionValue('fixtures'))), shipped: cmd.getOptionValue('local') !== true, json: optionValue(cmd, 'json') === true,
+        sources: path.resolve(String(optionValue(cmd, 'sources'))),
+        eiaDir: path.resolve(String(cmd.getOptionValue('eiaDir'))),
+        fixtures: path.resolve(String(cmd.getOptionValue('fixtures'))),
+        shipped: cmd.getOptionValue('local') !== true,
+        json: optionValue(cmd, 'json') === true,
       };
       const report = await runCheck(cfg);
       const errors = report.problems.filter((p) => p.severity === 'error').length;
@@ -47,11 +69,16 @@ export function registerCheck(sources: Command): void {
 async function runCheck(cfg: CheckConfig): Promise<CheckReport> {
   const t0 = Date.now();
   const eia = loadEiaReference(cfg.eiaDir);
-  const eiaNote = eia ? `EIA-861 ${eia.year} reference: ${path.dirname(eia.files.customers)}` : `EIA-861 reference not found in ${cfg.eiaDir}: eia_id, customers and states not checked`;
+  const eiaNote = eia
+    ? `EIA-861 ${eia.year} reference: ${path.dirname(eia.files.customers)}`
+    : `EIA-861 reference not found in ${cfg.eiaDir}: eia_id, customers and states not checked`;
   const fixtureRoot = existsSync(cfg.fixtures) ? cfg.fixtures : null;
   // A fixture may be a saved probe directory: replayed through the connector's real fetch code, on loopback only.
   const options = { eia, fixtureRoot, shipped: cfg.shipped };
-  const report = checkRegistryFile(cfg.sources, { ...options, parseFixture: await replayFixtures(cfg.sources, options) });
+  const report = checkRegistryFile(cfg.sources, {
+    ...options,
+    parseFixture: await replayFixtures(cfg.sources, options),
+  });
   log(`${eiaNote}; fixtures: ${fixtureRoot ?? `${cfg.fixtures} not found`} · ${Date.now() - t0} ms`);
   return report;
 }
@@ -60,14 +87,26 @@ const COLUMNS = ['line', 'severity', 'id', 'column', 'message'] as const;
 
 /** A plain table (line, severity, id, column, message) and one summary line. */
 export function formatReport(report: CheckReport, file: string): string {
-  const cells = (p: CheckProblem) => [p.line === 0 ? '-' : String(p.line), p.severity, p.id ?? '', p.column ?? '', p.message];
+  const cells = (p: CheckProblem) => [
+    p.line === 0 ? '-' : String(p.line),
+    p.severity,
+    p.id ?? '',
+    p.column ?? '',
+    p.message,
+  ];
   const rows = report.problems.map(cells);
   const widths = COLUMNS.slice(0, 4).map((c, i) => Math.max(c.length, ...rows.map((r) => r[i].length)));
-  const line = (r: string[]) => `${r.slice(0, 4).map((c, i) => c.padEnd(widths[i])).join('  ')}  ${r[4]}`.trimEnd();
+  const line = (r: string[]) =>
+    `${r
+      .slice(0, 4)
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')}  ${r[4]}`.trimEnd();
   const table = rows.length ? [line([...COLUMNS]), ...rows.map(line)].join('\n') + '\n' : '';
   const errors = report.problems.filter((p) => p.severity === 'error').length;
   const warnings = report.problems.length - errors;
-  const statuses = Object.entries(report.by_status).map(([s, n]) => `${n} ${s}`).join(', ');
+  const statuses = Object.entries(report.by_status)
+    .map(([s, n]) => `${n} ${s}`)
+    .join(', ');
   const verdict = errors ? 'FAILED' : 'OK';
   return `${table}${verdict}: ${path.relative(process.cwd(), file) || file}: ${report.rows} rows${statuses ? ` (${statuses})` : ''}, ${errors} error(s), ${warnings} warning(s)\n`;
 }

@@ -34,16 +34,26 @@ describe('outage sources parse', () => {
     const dir = path.join(testTempDir('parse-cli'), 'kiuc');
     fs.mkdirSync(dir);
     fs.copyFileSync(sharedPath('payloads/kiuc/summary.json'), path.join(dir, 'summary.json'));
-    fs.writeFileSync(path.join(dir, 'index.json'), JSON.stringify({ source: { utility: 'KIUC', states: ['HI'] }, requests: [{ url: NISC, file: 'summary.json' }] }));
+    fs.writeFileSync(
+      path.join(dir, 'index.json'),
+      JSON.stringify({ source: { utility: 'KIUC', states: ['HI'] }, requests: [{ url: NISC, file: 'summary.json' }] }),
+    );
     const report = JSON.parse(await run('--json', 'parse', '--connector', 'nisc', path.join(dir, 'index.json')));
-    const regions = JSON.parse(fs.readFileSync(sharedPath('payloads/kiuc/summary.json'), 'utf8')).regionDataSets[0].regions;
-    expect(report.snapshot.counties).toEqual([{ fips: '15007', customers_out: regions[0].numberOut, customers_served: regions[0].numberServed }]);
+    const regions = JSON.parse(fs.readFileSync(sharedPath('payloads/kiuc/summary.json'), 'utf8')).regionDataSets[0]
+      .regions;
+    expect(report.snapshot.counties).toEqual([
+      { fips: '15007', customers_out: regions[0].numberOut, customers_served: regions[0].numberServed },
+    ]);
     expect(report.states).toEqual([expect.objectContaining({ state: 'HI', customers_out: regions[0].numberOut })]);
-    expect(await run('parse', '--connector', 'nisc', dir)).toMatch(new RegExp(`^15007 {2}Kauai +HI +${regions[0].numberOut} `, 'm'));
+    expect(await run('parse', '--connector', 'nisc', dir)).toMatch(
+      new RegExp(`^15007 {2}Kauai +HI +${regions[0].numberOut} `, 'm'),
+    );
   });
   it('reads one raw document (the We Energies capture): the table lists every county, most customers out first', async () => {
     const file = sharedPath('payloads/wec/we-energies-latest-2026-07-27T2113Z.json');
-    const events = (JSON.parse(fs.readFileSync(file, 'utf8')) as { events: Array<{ Slices: Array<{ AffectedCusts: number }> }> }).events;
+    const events = (
+      JSON.parse(fs.readFileSync(file, 'utf8')) as { events: Array<{ Slices: Array<{ AffectedCusts: number }> }> }
+    ).events;
     const out = events.flatMap((e) => e.Slices).reduce((n, x) => n + x.AffectedCusts, 0);
     const report = JSON.parse(await run('parse', '--connector', 'wec', '--states', 'WI;MI', '--json', file));
     expect(report.snapshot.customers_out).toBe(out);
@@ -56,7 +66,9 @@ describe('outage sources parse', () => {
     expect(outs).toEqual([...outs].sort((x, y) => y - x));
   });
   it('refuses a connector it does not know', async () => {
-    await expect(run('parse', '--connector', 'nope', 'x.json')).rejects.toThrow(/--connector: `nope` is not one of kubra, nisc/);
+    await expect(run('parse', '--connector', 'nope', 'x.json')).rejects.toThrow(
+      /--connector: `nope` is not one of kubra, nisc/,
+    );
   });
   it.each([
     [['--states', 'HI', 'page.html'], SourceError, /page\.html is not JSON .*it starts with "<html>/],
@@ -86,8 +98,15 @@ describe('outage sources probe', () => {
   ])('%j → a usage error, before any request', async (args, message) => {
     const dir = testTempDir('probe-cli-bad');
     const registry = path.join(dir, 'sources.csv');
-    fs.writeFileSync(registry, ['id,utility,state,connector,url,interval_min,tier,status,status_reason', 'kiuc,KIUC,HI,nisc,http://127.0.0.1:9/summary.json,15,3,active,',
-      'broken,KIUC,HI,nisc,not-a-url,15,3,active,', 'gated-one,Gated,HI,nisc,https://outagemap-data.cloud.coop/x/Hosted_Outage_Map/summary.json,15,3,gated,needs a key'].join('\n'));
+    fs.writeFileSync(
+      registry,
+      [
+        'id,utility,state,connector,url,interval_min,tier,status,status_reason',
+        'kiuc,KIUC,HI,nisc,http://127.0.0.1:9/summary.json,15,3,active,',
+        'broken,KIUC,HI,nisc,not-a-url,15,3,active,',
+        'gated-one,Gated,HI,nisc,https://outagemap-data.cloud.coop/x/Hosted_Outage_Map/summary.json,15,3,gated,needs a key',
+      ].join('\n'),
+    );
     const withRegistry = args.includes('--sources') ? args : [...args, '--sources', registry];
     await expect(run('probe', ...withRegistry)).rejects.toThrow(UsageError);
     await expect(run('probe', ...withRegistry)).rejects.toThrow(message);

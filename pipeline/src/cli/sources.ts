@@ -9,7 +9,9 @@ import { registerCheck } from './sources-check.ts';
 import { registerParse, registerProbe } from './sources-probe.ts';
 
 export function register(program: Command): void {
-  const sources = addCommonOptions(program.command('sources').description('list the registry with each source\'s live status'))
+  const sources = addCommonOptions(
+    program.command('sources').description("list the registry with each source's live status"),
+  )
     .option('--json', 'print JSON instead of a table')
     .action(async (raw: Record<string, unknown>) => {
       const cfg = parseCommon(raw);
@@ -28,9 +30,16 @@ export function register(program: Command): void {
       const rows = registry.map((s) => {
         const st = statuses.get(s.id);
         return {
-          id: s.id, utility: s.utility, connector: s.connector, tier: s.tier, interval_min: s.interval_min,
-          freshness: st ? freshness(s, st, now) : 'never polled', last_success_at: st?.last_success_at ?? null,
-          next_due_at: st?.next_due_at ?? null, customers_out: st?.customers_out ?? null, last_error: st?.last_error ?? null,
+          id: s.id,
+          utility: s.utility,
+          connector: s.connector,
+          tier: s.tier,
+          interval_min: s.interval_min,
+          freshness: st ? freshness(s, st, now) : 'never polled',
+          last_success_at: st?.last_success_at ?? null,
+          next_due_at: st?.next_due_at ?? null,
+          customers_out: st?.customers_out ?? null,
+          last_error: st?.last_error ?? null,
           health: health.get(s.id) ?? null,
         };
       });
@@ -39,10 +48,17 @@ export function register(program: Command): void {
         return;
       }
       const pct = (v: number | null | undefined) => (v === null || v === undefined ? '' : `${Math.round(v * 100)} %`);
-      console.table(rows.map(({ health: h, ...r }) => ({
-        ...r, last_error: r.last_error?.slice(0, 60) ?? '', ok_24h: pct(h?.last_24h.success_rate), median_ms_24h: h?.last_24h.median_fetch_ms ?? '',
-        stale_min_24h: h?.last_24h.minutes_stale ?? '', ok_7d: pct(h?.last_7d.success_rate), stale_min_7d: h?.last_7d.minutes_stale ?? '',
-      })));
+      console.table(
+        rows.map(({ health: h, ...r }) => ({
+          ...r,
+          last_error: r.last_error?.slice(0, 60) ?? '',
+          ok_24h: pct(h?.last_24h.success_rate),
+          median_ms_24h: h?.last_24h.median_fetch_ms ?? '',
+          stale_min_24h: h?.last_24h.minutes_stale ?? '',
+          ok_7d: pct(h?.last_7d.success_rate),
+          stale_min_7d: h?.last_7d.minutes_stale ?? '',
+        })),
+      );
     });
   registerCheck(sources);
   registerProbe(sources);

@@ -2,7 +2,15 @@
 import type { Command } from 'commander';
 import fs, { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { addCommonOptions, clockFor, loadSources, log, parseCommon, SHIPPED_REGISTRY, type CommonConfig } from './common.ts';
+import {
+  addCommonOptions,
+  clockFor,
+  loadSources,
+  log,
+  parseCommon,
+  SHIPPED_REGISTRY,
+  type CommonConfig,
+} from './common.ts';
 import type { Clock } from '../clock.ts';
 import type { SourceDef } from '../sources/registry.ts';
 import { Simulator } from '../simulator/server.ts';
@@ -25,18 +33,24 @@ import { writeFileAtomic } from '../publish/atomic-write.ts';
 import { markHistoryChanged } from '../history/version.ts';
 import { coverageFor } from '../coverage/document.ts';
 
-
 /**
  * First start only: write a SIMULATED decade in the real EAGLE-I, OE-417 and EIA-861 formats and load it through the
  * real importers.
  */
 async function loadSimulatedHistory(pipeline: Pipeline, stateDir: string): Promise<void> {
-  const done = await pipeline.db.all<{ n: number }>(`SELECT count(*)::INT AS n FROM import_log WHERE file LIKE '${SIMULATED_PREFIX}%'`);
+  const done = await pipeline.db.all<{ n: number }>(
+    `SELECT count(*)::INT AS n FROM import_log WHERE file LIKE '${SIMULATED_PREFIX}%'`,
+  );
   if (done[0].n > 0) return;
   const t0 = Date.now();
   const dir = path.join(stateDir, 'simulated-history');
   const model = await countyModel(pipeline.db, loadCountyModel());
-  const files = await writeSimulatedHistory(pipeline.db, dir, model, { seed: 1, firstYear: 2015, lastYear: 2024, episodesPerYear: 3 });
+  const files = await writeSimulatedHistory(pipeline.db, dir, model, {
+    seed: 1,
+    firstYear: 2015,
+    lastYear: 2024,
+    episodesPerYear: 3,
+  });
   let rows = 0;
   for (const f of files) rows += (await importEagleI(pipeline.db, f)).rows_loaded;
   let events = 0;
@@ -44,7 +58,9 @@ async function loadSimulatedHistory(pipeline: Pipeline, stateDir: string): Promi
   for (const f of writeSimulatedEia861(dir, 1, 2022, model)) await importEia861(pipeline.db, f);
   const episodes = await deriveEpisodes(pipeline.db, model);
   await markHistoryChanged(pipeline.db);
-  log(`history: SIMULATED 2015–2024 imported through the real importers: ${rows.toLocaleString('en-US')} EAGLE-I rows, ${events} OE-417 events, EIA-861 2022; ${episodes.toLocaleString('en-US')} episodes · ${Date.now() - t0} ms`);
+  log(
+    `history: SIMULATED 2015–2024 imported through the real importers: ${rows.toLocaleString('en-US')} EAGLE-I rows, ${events} OE-417 events, EIA-861 2022; ${episodes.toLocaleString('en-US')} episodes · ${Date.now() - t0} ms`,
+  );
 }
 
 /** `--history-dir`: import the real files found there (kinds from their names), then derive. */
@@ -52,28 +68,44 @@ type HistoryFile = readonly [string, keyof typeof IMPORT_KINDS];
 
 /** The history files of `--history-dir` with their kinds (checked before anything starts). */
 function historyFiles(dir: string): HistoryFile[] {
-  const files = fs.existsSync(dir) ? fs.readdirSync(dir).sort().map((f) => path.join(dir, f)) : [];
+  const files = fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .sort()
+        .map((f) => path.join(dir, f))
+    : [];
   const known = files.map((f) => [f, importKindOf(f)] as const).filter((x): x is HistoryFile => x[1] !== null);
-  if (known.length === 0) throw new UsageError(`--history-dir ${dir} holds no history files (eaglei_outages_*.csv, MCC.csv, coverage_history.csv, *Annual_Summary*.xls, DOE_*.xlsx, Reliability_*.xlsx, Service_Territory_*.xlsx, Sales_Ult_Cust_*.xlsx).`);
+  if (known.length === 0)
+    throw new UsageError(
+      `--history-dir ${dir} holds no history files (eaglei_outages_*.csv, MCC.csv, coverage_history.csv, *Annual_Summary*.xls, DOE_*.xlsx, Reliability_*.xlsx, Service_Territory_*.xlsx, Sales_Ult_Cust_*.xlsx).`,
+    );
   return known;
 }
 
 async function loadHistoryDir(pipeline: Pipeline, known: HistoryFile[]): Promise<void> {
-  const [{ n }] = await pipeline.db.all<{ n: number }>(`SELECT count(*)::INT AS n FROM import_log WHERE file IN (SELECT unnest(?::VARCHAR[]))`, [`[${known.map(([f]) => path.basename(f)).join(',')}]`]);
+  const [{ n }] = await pipeline.db.all<{ n: number }>(
+    `SELECT count(*)::INT AS n FROM import_log WHERE file IN (SELECT unnest(?::VARCHAR[]))`,
+    [`[${known.map(([f]) => path.basename(f)).join(',')}]`],
+  );
   if (n >= known.length) return; // imported on an earlier start
   // The mcc and coverage files change the denominators: load them first.
   const order = ['mcc', 'coverage', 'eaglei', 'oe417', 'eia861'];
   for (const [file, kind] of [...known].sort((a, b) => order.indexOf(a[1]) - order.indexOf(b[1]))) {
     const s = await IMPORT_KINDS[kind](pipeline.db, file);
-    log(`history: ${kind} ${path.basename(file)}: ${s.rows_loaded.toLocaleString('en-US')} rows loaded, ${s.rows_rejected} rejected`);
+    log(
+      `history: ${kind} ${path.basename(file)}: ${s.rows_loaded.toLocaleString('en-US')} rows loaded, ${s.rows_rejected} rejected`,
+    );
   }
   await deriveEpisodes(pipeline.db, await countyModel(pipeline.db, loadCountyModel()));
   await markHistoryChanged(pipeline.db);
 }
 
-
 /** The registry `start` polls: the built-in simulator's (default), or with `--live` the shipped registry of real feeds. */
-async function sourcesFor(raw: Record<string, unknown>, cfg: CommonConfig, clock: Clock): Promise<{ sources: SourceDef[]; sim: Simulator | null }> {
+async function sourcesFor(
+  raw: Record<string, unknown>,
+  cfg: CommonConfig,
+  clock: Clock,
+): Promise<{ sources: SourceDef[]; sim: Simulator | null }> {
   if (raw.live) {
     const sources = loadSources(cfg.sources, log);
     log(`live: ${sources.length} real sources from ${cfg.sources} (state ${cfg.state}, tree ${cfg.out})`);
@@ -97,7 +129,13 @@ function liveDirs(raw: Record<string, unknown>, cmd: Command): void {
 }
 
 export function register(program: Command): void {
-  addCommonOptions(program.command('start').description('run the simulator, the pipeline and the local server together (the embedded default); --live polls the real utility feeds instead'))
+  addCommonOptions(
+    program
+      .command('start')
+      .description(
+        'run the simulator, the pipeline and the local server together (the embedded default); --live polls the real utility feeds instead',
+      ),
+  )
     .option('--live', 'poll the real utility feeds of the shipped registry (data/sources.csv) instead of the simulator')
     .option('--port <n>', 'port of the local server', '8787')
     .option('--seed <n>', 'simulator seed (a different storm track per seed)', '1')
@@ -116,7 +154,18 @@ export function register(program: Command): void {
       const baseUrl = raw.baseUrl === 'http://127.0.0.1:8787' ? `http://127.0.0.1:${raw.port}` : cfg.baseUrl;
       // The pipeline first: its state lock keeps a second process away from the embedded account database too.
       let accounts: AccountsRuntime | null = null;
-      const pipeline = await Pipeline.open({ stateDir: cfg.state, outDir: cfg.out, sources, clock, simulated: !live, http: live ? undefined : LOOPBACK_HTTP, baseUrl, coverage: coverageFor(live ? cfg.sources : path.resolve(SHIPPED_REGISTRY), { simulated: !live }), onProgress: progress.onProgress, watchedCounties: () => accounts?.watched ?? new Set() });
+      const pipeline = await Pipeline.open({
+        stateDir: cfg.state,
+        outDir: cfg.out,
+        sources,
+        clock,
+        simulated: !live,
+        http: live ? undefined : LOOPBACK_HTTP,
+        baseUrl,
+        coverage: coverageFor(live ? cfg.sources : path.resolve(SHIPPED_REGISTRY), { simulated: !live }),
+        onProgress: progress.onProgress,
+        watchedCounties: () => accounts?.watched ?? new Set(),
+      });
       accounts = await AccountsRuntime.open({ stateDir: cfg.state, outDir: cfg.out, baseUrl, clock, log });
       await accounts.attach(pipeline.db);
       // Simulated history beside real feeds would mislead: --live imports only --history-dir.
@@ -127,17 +176,28 @@ export function register(program: Command): void {
       log(formatSummary(first));
       const server = await startServer({ outDir: cfg.out, port: Number(raw.port), accounts: accounts.service });
       const what = live ? `live, ${sources.length} real utility feeds` : 'SIMULATED storm';
-      process.stdout.write(`\nUS Power Outage Data (${what}) is running at ${server.url}/\n  live map: ${server.url}/api/v1/live/map\n  Ctrl-C to stop.\n\n`);
+      process.stdout.write(
+        `\nUS Power Outage Data (${what}) is running at ${server.url}/\n  live map: ${server.url}/api/v1/live/map\n  Ctrl-C to stop.\n\n`,
+      );
       // The report tables after the server is up (the live map does not wait for them); only when history changed —
       // at national scale that is ~200,000 files, about a minute on first start.
-      const hs = await publishHistoryIfChanged(pipeline.db, cfg.out, { now: clock() }).catch((err: Error) => { log(`history: report tables not published: ${err.message}`); return null; });
-      if (hs) log(`history: report tables published: ${hs.written.toLocaleString('en-US')} files written, ${hs.unchanged.toLocaleString('en-US')} unchanged · ${hs.ms} ms (charts are drawn on request, or by \`outage build --charts\`)`);
+      const hs = await publishHistoryIfChanged(pipeline.db, cfg.out, { now: clock() }).catch((err: Error) => {
+        log(`history: report tables not published: ${err.message}`);
+        return null;
+      });
+      if (hs)
+        log(
+          `history: report tables published: ${hs.written.toLocaleString('en-US')} files written, ${hs.unchanged.toLocaleString('en-US')} unchanged · ${hs.ms} ms (charts are drawn on request, or by \`outage build --charts\`)`,
+        );
       try {
         accounts.startTimer();
         await pollLoop(pipeline, clock, cfg.speed, async () => {
           progress.stop();
           const d = await accounts.afterCycle(pipeline.db);
-          if (d.enqueued || d.stats.attempted) log(`deliveries: ${d.enqueued} enqueued from ${d.events} events, ${d.stats.delivered} delivered, ${d.stats.retrying} to retry, ${d.stats.failed} given up`);
+          if (d.enqueued || d.stats.attempted)
+            log(
+              `deliveries: ${d.enqueued} enqueued from ${d.events} events, ${d.stats.delivered} delivered, ${d.stats.retrying} to retry, ${d.stats.failed} given up`,
+            );
         });
       } finally {
         await server.close();

@@ -25,7 +25,12 @@ export interface AreaRecord {
 }
 
 /** A connector's incident as published: with its utility and source, in a county. */
-export type IncidentRecord = Omit<Incident, 'id' | 'fips'> & { incident_id: string; utility: string; source_id: string; fips: string };
+export type IncidentRecord = Omit<Incident, 'id' | 'fips'> & {
+  incident_id: string;
+  utility: string;
+  source_id: string;
+  fips: string;
+};
 
 export interface AlertEntry {
   scope: 'county' | 'utility' | 'municipality';
@@ -45,9 +50,13 @@ export interface AlertEntry {
 
 export const ALERT_DEFAULTS = { min_customers: 100, min_pct: 1 };
 
-export const DETAIL_NOTICE = 'Areas are municipalities and townships as each utility reports them; a masked count ("<5") is shown as published and counted as its lower bound (1). Incidents are individual outages as the utility publishes them.';
+export const DETAIL_NOTICE =
+  'Areas are municipalities and townships as each utility reports them; a masked count ("<5") is shown as published and counted as its lower bound (1). Incidents are individual outages as the utility publishes them.';
 
-export function evaluate(e: Omit<AlertEntry, 'meets_min_customers' | 'meets_min_pct' | 'alert'>, t: { min_customers: number; min_pct: number }): AlertEntry {
+export function evaluate(
+  e: Omit<AlertEntry, 'meets_min_customers' | 'meets_min_pct' | 'alert'>,
+  t: { min_customers: number; min_pct: number },
+): AlertEntry {
   const meetsC = e.customers_out >= t.min_customers;
   const meetsP = e.pct_out === null ? null : e.pct_out >= t.min_pct;
   return { ...e, meets_min_customers: meetsC, meets_min_pct: meetsP, alert: meetsC && meetsP !== false };
@@ -63,45 +72,97 @@ export interface DetailFilters {
   min_pct?: number;
 }
 
-export function parseDetailFilters(q: URLSearchParams, allowed: Array<keyof DetailFilters>, utilities: ReadonlySet<string>): DetailFilters {
+export function parseDetailFilters(
+  q: URLSearchParams,
+  allowed: Array<keyof DetailFilters>,
+  utilities: ReadonlySet<string>,
+): DetailFilters {
   const f: DetailFilters = {};
   const u = q.get('utility');
   if (u !== null && allowed.includes('utility')) {
-    if (!utilities.has(u)) throw new ApiError({ status: 400, code: 'invalid_parameter', param: 'utility', message: `No utility is named \`${u}\`. Names are listed in /api/v1/live/sources.` });
+    if (!utilities.has(u))
+      throw new ApiError({
+        status: 400,
+        code: 'invalid_parameter',
+        param: 'utility',
+        message: `No utility is named \`${u}\`. Names are listed in /api/v1/live/sources.`,
+      });
     f.utility = u;
   }
   const a = q.get('active');
   if (a !== null && allowed.includes('active')) {
-    if (a !== 'true' && a !== 'false') throw badParam('active', `Expected \`active\` to be true or false, got \`${a}\`.`);
+    if (a !== 'true' && a !== 'false')
+      throw badParam('active', `Expected \`active\` to be true or false, got \`${a}\`.`);
     f.active = a === 'true';
   }
   const m = q.get('min_customers');
   if (m !== null && allowed.includes('min_customers')) {
-    if (!/^\d{1,9}$/.test(m)) throw badParam('min_customers', `Expected \`min_customers\` to be a whole number, got \`${m}\`.`);
+    if (!/^\d{1,9}$/.test(m))
+      throw badParam('min_customers', `Expected \`min_customers\` to be a whole number, got \`${m}\`.`);
     f.min_customers = Number(m);
   }
   const p = q.get('min_pct');
   if (p !== null && allowed.includes('min_pct')) {
-    if (!/^\d{1,3}(\.\d+)?$/.test(p) || Number(p) > 100) throw badParam('min_pct', `Expected \`min_pct\` to be a percentage from 0 to 100, got \`${p}\`.`);
+    if (!/^\d{1,3}(\.\d+)?$/.test(p) || Number(p) > 100)
+      throw badParam('min_pct', `Expected \`min_pct\` to be a percentage from 0 to 100, got \`${p}\`.`);
     f.min_pct = Number(p);
   }
   return f;
 }
 
 export function filterAreas(list: AreaRecord[], f: DetailFilters): AreaRecord[] {
-  return list.filter((a) => (!f.utility || a.utility === f.utility) && (f.active === undefined || a.active === f.active) && (f.min_customers === undefined || a.out_lower >= f.min_customers));
+  return list.filter(
+    (a) =>
+      (!f.utility || a.utility === f.utility) &&
+      (f.active === undefined || a.active === f.active) &&
+      (f.min_customers === undefined || a.out_lower >= f.min_customers),
+  );
 }
 
 export function filterIncidents(list: IncidentRecord[], f: DetailFilters): IncidentRecord[] {
-  return list.filter((i) => (!f.utility || i.utility === f.utility) && (f.min_customers === undefined || i.customers_out >= f.min_customers));
+  return list.filter(
+    (i) =>
+      (!f.utility || i.utility === f.utility) && (f.min_customers === undefined || i.customers_out >= f.min_customers),
+  );
 }
 
 // ---- renderings ----
-export const AREA_COLUMNS = ['area_id', 'name', 'utility', 'source_id', 'fips', 'customers_out', 'out_display', 'out_lower', 'out_upper', 'masked', 'customers_served', 'pct_out', 'etr', 'active'] as const;
-export const INCIDENT_COLUMNS = ['incident_id', 'utility', 'source_id', 'fips', 'customers_out', 'etr', 'crew_status', 'cause', 'started_at', 'lat', 'lon', 'city'] as const;
+export const AREA_COLUMNS = [
+  'area_id',
+  'name',
+  'utility',
+  'source_id',
+  'fips',
+  'customers_out',
+  'out_display',
+  'out_lower',
+  'out_upper',
+  'masked',
+  'customers_served',
+  'pct_out',
+  'etr',
+  'active',
+] as const;
+export const INCIDENT_COLUMNS = [
+  'incident_id',
+  'utility',
+  'source_id',
+  'fips',
+  'customers_out',
+  'etr',
+  'crew_status',
+  'cause',
+  'started_at',
+  'lat',
+  'lon',
+  'city',
+] as const;
 
 export function toCsv(rows: object[], columns: readonly string[]): string {
-  return stringify(rows.map((r) => columns.map((c) => (r as Record<string, unknown>)[c])), { header: true, columns: [...columns], cast: { boolean: (b) => String(b) } });
+  return stringify(
+    rows.map((r) => columns.map((c) => (r as Record<string, unknown>)[c])),
+    { header: true, columns: [...columns], cast: { boolean: (b) => String(b) } },
+  );
 }
 
 export interface GeoMeta {
@@ -114,10 +175,25 @@ export interface GeoMeta {
 /** RFC 7946 FeatureCollection with a USGS-style `metadata` foreign member (generated, url, title, count). */
 export function areasGeoJson(list: AreaRecord[], m: GeoMeta) {
   return {
-    type: 'FeatureCollection', metadata: { ...m, count: list.length },
+    type: 'FeatureCollection',
+    metadata: { ...m, count: list.length },
     features: list.map(({ bbox, path, ...props }) => ({
-      type: 'Feature', id: props.area_id,
-      geometry: bbox ? { type: 'Polygon', coordinates: [[[bbox[0], bbox[1]], [bbox[2], bbox[1]], [bbox[2], bbox[3]], [bbox[0], bbox[3]], [bbox[0], bbox[1]]]] } : null,
+      type: 'Feature',
+      id: props.area_id,
+      geometry: bbox
+        ? {
+            type: 'Polygon',
+            coordinates: [
+              [
+                [bbox[0], bbox[1]],
+                [bbox[2], bbox[1]],
+                [bbox[2], bbox[3]],
+                [bbox[0], bbox[3]],
+                [bbox[0], bbox[1]],
+              ],
+            ],
+          }
+        : null,
       properties: { ...props, path: path.join(' / ') },
     })),
   };
@@ -125,10 +201,15 @@ export function areasGeoJson(list: AreaRecord[], m: GeoMeta) {
 
 export function incidentsGeoJson(list: IncidentRecord[], m: GeoMeta) {
   return {
-    type: 'FeatureCollection', metadata: { ...m, count: list.length },
+    type: 'FeatureCollection',
+    metadata: { ...m, count: list.length },
     features: list.map(({ lat, lon, ...props }) => ({
-      type: 'Feature', id: props.incident_id,
-      geometry: lat !== null && lon !== null ? { type: 'Point', coordinates: [Math.round(lon * 1e6) / 1e6, Math.round(lat * 1e6) / 1e6] } : null,
+      type: 'Feature',
+      id: props.incident_id,
+      geometry:
+        lat !== null && lon !== null
+          ? { type: 'Point', coordinates: [Math.round(lon * 1e6) / 1e6, Math.round(lat * 1e6) / 1e6] }
+          : null,
       properties: props,
     })),
   };

@@ -1,11 +1,32 @@
 // The one error body. Errors use the same `data` envelope as every JSON response (spec: What the service does):
 //   { "data": { "error": { "status": 400, "code": "invalid_fips", "message": "...", "param": "fips", "allowed": [...] } } }
 export const ERROR_CODES = [
-  'invalid_fips', 'unknown_county', 'invalid_format', 'invalid_parameter', 'not_found', 'method_not_allowed', 'gone', 'internal',
-  'invalid_cursor', 'cursor_expired', 'invalid_year', 'unknown_year', 'unknown_state',
+  'invalid_fips',
+  'unknown_county',
+  'invalid_format',
+  'invalid_parameter',
+  'not_found',
+  'method_not_allowed',
+  'gone',
+  'internal',
+  'invalid_cursor',
+  'cursor_expired',
+  'invalid_year',
+  'unknown_year',
+  'unknown_state',
   // accounts and alert rules
-  'unauthorized', 'invalid_body', 'invalid_email', 'invalid_code', 'unknown_rule', 'unknown_key', 'unknown_channel', 'invalid_scope',
-  'forbidden_scope', 'unsafe_url', 'rate_limited', 'accounts_unavailable',
+  'unauthorized',
+  'invalid_body',
+  'invalid_email',
+  'invalid_code',
+  'unknown_rule',
+  'unknown_key',
+  'unknown_channel',
+  'invalid_scope',
+  'forbidden_scope',
+  'unsafe_url',
+  'rate_limited',
+  'accounts_unavailable',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -19,7 +40,10 @@ export interface ErrorBody {
 }
 
 export class ApiError extends Error {
-  constructor(readonly body: ErrorBody, readonly headers: Record<string, string> = {}) {
+  constructor(
+    readonly body: ErrorBody,
+    readonly headers: Record<string, string> = {},
+  ) {
     super(body.message);
     this.name = 'ApiError';
   }
@@ -30,34 +54,84 @@ export function errorEnvelope(body: ErrorBody): { data: { error: ErrorBody } } {
 }
 
 export const badFips = (value: string): ApiError =>
-  new ApiError({ status: 400, code: 'invalid_fips', param: 'fips', message: `Expected \`fips\` to be a 5-digit county FIPS code, got \`${value}\`.` });
+  new ApiError({
+    status: 400,
+    code: 'invalid_fips',
+    param: 'fips',
+    message: `Expected \`fips\` to be a 5-digit county FIPS code, got \`${value}\`.`,
+  });
 
 export const unknownCounty = (fips: string): ApiError =>
   new ApiError({ status: 404, code: 'unknown_county', param: 'fips', message: `No county has FIPS code \`${fips}\`.` });
 
 export const badFormat = (value: string, allowed: string[]): ApiError =>
-  new ApiError({ status: 400, code: 'invalid_format', param: 'format', allowed, message: `Unknown \`format\` \`${value}\`; this endpoint offers ${allowed.join(', ')}.` });
+  new ApiError({
+    status: 400,
+    code: 'invalid_format',
+    param: 'format',
+    allowed,
+    message: `Unknown \`format\` \`${value}\`; this endpoint offers ${allowed.join(', ')}.`,
+  });
 
 export const notFound = (path: string): ApiError =>
-  new ApiError({ status: 404, code: 'not_found', message: `No endpoint at \`${path}\`. The endpoints are listed in /api/v1/openapi.json.`, see: '/api/v1/openapi.json' });
+  new ApiError({
+    status: 404,
+    code: 'not_found',
+    message: `No endpoint at \`${path}\`. The endpoints are listed in /api/v1/openapi.json.`,
+    see: '/api/v1/openapi.json',
+  });
 
 export const methodNotAllowed = (method: string, allow: string[]): ApiError =>
-  new ApiError({ status: 405, code: 'method_not_allowed', allowed: allow, message: `\`${method}\` is not allowed here; use ${allow.join(' or ')}.` }, { Allow: allow.join(', ') });
+  new ApiError(
+    {
+      status: 405,
+      code: 'method_not_allowed',
+      allowed: allow,
+      message: `\`${method}\` is not allowed here; use ${allow.join(' or ')}.`,
+    },
+    { Allow: allow.join(', ') },
+  );
 
 export const badParam = (param: string, message: string): ApiError =>
   new ApiError({ status: 400, code: 'invalid_parameter', param, message });
 
 export const badYear = (value: string): ApiError =>
-  new ApiError({ status: 400, code: 'invalid_year', param: 'year', message: `Expected \`year\` to be a four-digit year, got \`${value}\`.` });
+  new ApiError({
+    status: 400,
+    code: 'invalid_year',
+    param: 'year',
+    message: `Expected \`year\` to be a four-digit year, got \`${value}\`.`,
+  });
 
 export const unknownYear = (year: string, first: number, last: number): ApiError =>
-  new ApiError({ status: 404, code: 'unknown_year', param: 'year', message: `No report for ${year}: reports cover ${first} to ${last} (years not loaded yet answer with \`loaded: false\`).` });
+  new ApiError({
+    status: 404,
+    code: 'unknown_year',
+    param: 'year',
+    message: `No report for ${year}: reports cover ${first} to ${last} (years not loaded yet answer with \`loaded: false\`).`,
+  });
 
 export const unknownState = (value: string): ApiError =>
-  new ApiError({ status: 404, code: 'unknown_state', param: 'state', message: `\`${value}\` is not a state: use the lower-case USPS code, e.g. \`fl\`.` });
+  new ApiError({
+    status: 404,
+    code: 'unknown_state',
+    param: 'state',
+    message: `\`${value}\` is not a state: use the lower-case USPS code, e.g. \`fl\`.`,
+  });
 
 export const countyNotInState = (fips: string, state: string): ApiError =>
-  new ApiError({ status: 404, code: 'unknown_county', param: 'county', message: `\`${fips}\` is not a county FIPS code of ${state.toUpperCase()}.` });
+  new ApiError({
+    status: 404,
+    code: 'unknown_county',
+    param: 'county',
+    message: `\`${fips}\` is not a county FIPS code of ${state.toUpperCase()}.`,
+  });
 
 export const badTable = (value: string, allowed: readonly string[]): ApiError =>
-  new ApiError({ status: 400, code: 'invalid_parameter', param: 'table', allowed: [...allowed], message: `Unknown \`table\` \`${value}\`; this endpoint offers ${allowed.join(', ')}.` });
+  new ApiError({
+    status: 400,
+    code: 'invalid_parameter',
+    param: 'table',
+    allowed: [...allowed],
+    message: `Unknown \`table\` \`${value}\`; this endpoint offers ${allowed.join(', ')}.`,
+  });

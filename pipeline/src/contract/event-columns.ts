@@ -25,10 +25,30 @@ export interface EventColumns {
   previous_etr: Array<string | null>;
 }
 
-const FIELDS = ['id', 'at', 'kind', 'scope', 'fips', 'state', 'utility', 'area', 'source_id', 'outage_id', 'customers_out', 'pct_out', 'threshold', 'previous', 'etr', 'previous_etr'] as const;
+const FIELDS = [
+  'id',
+  'at',
+  'kind',
+  'scope',
+  'fips',
+  'state',
+  'utility',
+  'area',
+  'source_id',
+  'outage_id',
+  'customers_out',
+  'pct_out',
+  'threshold',
+  'previous',
+  'etr',
+  'previous_etr',
+] as const;
 
 export function toColumns(rows: EventRow[]): EventColumns {
-  const c = Object.fromEntries(FIELDS.map((f) => [f, [] as unknown[]])) as unknown as Record<(typeof FIELDS)[number], unknown[]>;
+  const c = Object.fromEntries(FIELDS.map((f) => [f, [] as unknown[]])) as unknown as Record<
+    (typeof FIELDS)[number],
+    unknown[]
+  >;
   for (const r of rows) for (const f of FIELDS) c[f].push(r[f] ?? null);
   return c as unknown as EventColumns;
 }
@@ -57,15 +77,25 @@ class Dict {
 const SCOPES = ['county', 'municipality', 'utility'] as const;
 const dicts = { fips: new Dict(), state: new Dict(), utility: new Dict(), area: new Dict(), source: new Dict() };
 
-interface Compiled { kinds: Set<number> | null; fips: number | null; state: string | null; utility: number | null; min: number | null; since: number | null }
+interface Compiled {
+  kinds: Set<number> | null;
+  fips: number | null;
+  state: string | null;
+  utility: number | null;
+  min: number | null;
+  since: number | null;
+}
 const compiledCache = new WeakMap<EventFilters, Compiled>();
 function compile(f: EventFilters): Compiled {
   let c = compiledCache.get(f);
   if (!c) {
     c = {
-      kinds: f.kind ? new Set(f.kind.map((k) => EVENT_KINDS.indexOf(k))) : null, fips: f.fips ? dicts.fips.find(f.fips) : null,
-      state: f.state ?? null, utility: f.utility ? dicts.utility.find(f.utility) : null,
-      min: f.min_customers ?? null, since: f.since ? Date.parse(f.since) : null,
+      kinds: f.kind ? new Set(f.kind.map((k) => EVENT_KINDS.indexOf(k))) : null,
+      fips: f.fips ? dicts.fips.find(f.fips) : null,
+      state: f.state ?? null,
+      utility: f.utility ? dicts.utility.find(f.utility) : null,
+      min: f.min_customers ?? null,
+      since: f.since ? Date.parse(f.since) : null,
     };
     compiledCache.set(f, c);
   }
@@ -105,7 +135,10 @@ export class ColumnChunk implements ChunkView {
   private readonly etr: Float64Array;
   private readonly previousEtr: Float64Array;
 
-  constructor(c: EventColumns, private readonly countyName: (fips: string) => string | undefined) {
+  constructor(
+    c: EventColumns,
+    private readonly countyName: (fips: string) => string | undefined,
+  ) {
     const n = (this.length = c.id.length);
     this.ids = Float64Array.from(c.id);
     this.at = Float64Array.from(c.at, ms);
@@ -142,11 +175,22 @@ export class ColumnChunk implements ChunkView {
 
   event(i: number): PublicEvent {
     const row: EventRow = {
-      id: this.ids[i], at: new Date(this.at[i]).toISOString(), kind: EVENT_KINDS[this.kind[i]], scope: SCOPES[this.scope[i]],
-      fips: dicts.fips.value(this.fips[i]), state: dicts.state.value(this.state[i]), utility: dicts.utility.value(this.utility[i]),
-      area: dicts.area.value(this.area[i]), source_id: dicts.source.value(this.source[i]), outage_id: this.outage[i],
-      customers_out: back(this.customers[i]), pct_out: back(this.pct[i]), threshold: back(this.threshold[i]), previous: back(this.previous[i]),
-      etr: iso(this.etr[i]), previous_etr: iso(this.previousEtr[i]),
+      id: this.ids[i],
+      at: new Date(this.at[i]).toISOString(),
+      kind: EVENT_KINDS[this.kind[i]],
+      scope: SCOPES[this.scope[i]],
+      fips: dicts.fips.value(this.fips[i]),
+      state: dicts.state.value(this.state[i]),
+      utility: dicts.utility.value(this.utility[i]),
+      area: dicts.area.value(this.area[i]),
+      source_id: dicts.source.value(this.source[i]),
+      outage_id: this.outage[i],
+      customers_out: back(this.customers[i]),
+      pct_out: back(this.pct[i]),
+      threshold: back(this.threshold[i]),
+      previous: back(this.previous[i]),
+      etr: iso(this.etr[i]),
+      previous_etr: iso(this.previousEtr[i]),
     };
     return toPublic(row, this.countyName);
   }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { arrayView, pageEvents, type ChunkReader, type ChunkSummary, type ChunkView, type EventIndex } from './event-pages.ts';
+import {
+  arrayView,
+  pageEvents,
+  type ChunkReader,
+  type ChunkSummary,
+  type ChunkView,
+  type EventIndex,
+} from './event-pages.ts';
 import { decodeCursor, encodeCursor, parseEventQuery, type PublicEvent } from './events.ts';
 import { ApiError } from './errors.ts';
 
@@ -14,18 +21,46 @@ class Stream implements ChunkReader {
       const id = this.events.length + 1;
       const fips = id % 3 === 0 ? '12086' : '12011';
       this.events.push({
-        id, at: new Date(Date.UTC(2026, 8, 1) + id * 60_000).toISOString(), kind: KINDS[id % 4], scope: 'county', fips, state: 'FL', states: ['FL'],
-        utility: 'U', area: null, source_id: null, outage_id: null, customers_out: id * 10, pct_out: null, threshold: 500,
-        previous_customers_out: null, etr: null, previous_etr: null, title: `e${id}`, link: `/api/v1/live/counties/${fips}`,
+        id,
+        at: new Date(Date.UTC(2026, 8, 1) + id * 60_000).toISOString(),
+        kind: KINDS[id % 4],
+        scope: 'county',
+        fips,
+        state: 'FL',
+        states: ['FL'],
+        utility: 'U',
+        area: null,
+        source_id: null,
+        outage_id: null,
+        customers_out: id * 10,
+        pct_out: null,
+        threshold: 500,
+        previous_customers_out: null,
+        etr: null,
+        previous_etr: null,
+        title: `e${id}`,
+        link: `/api/v1/live/counties/${fips}`,
       });
     }
   }
   index(): EventIndex {
     const byChunk = new Map<number, PublicEvent[]>();
-    for (const e of this.events.filter((x) => x.id >= this.firstId)) (byChunk.get(Math.floor((e.id - 1) / 10)) ?? byChunk.set(Math.floor((e.id - 1) / 10), []).get(Math.floor((e.id - 1) / 10))!).push(e);
+    for (const e of this.events.filter((x) => x.id >= this.firstId))
+      (
+        byChunk.get(Math.floor((e.id - 1) / 10)) ??
+        byChunk.set(Math.floor((e.id - 1) / 10), []).get(Math.floor((e.id - 1) / 10))!
+      ).push(e);
     const chunks: ChunkSummary[] = [...byChunk.entries()].map(([n, evs]) => ({
-      n, min_id: evs[0].id, max_id: evs.at(-1)!.id, first_at: evs[0].at, last_at: evs.at(-1)!.at, kinds: [...new Set(evs.map((e) => e.kind))],
-      states: ['FL'], fips: [...new Set(evs.map((e) => e.fips!))], utilities: ['U'], max_customers: Math.max(...evs.map((e) => e.customers_out!)),
+      n,
+      min_id: evs[0].id,
+      max_id: evs.at(-1)!.id,
+      first_at: evs[0].at,
+      last_at: evs.at(-1)!.at,
+      kinds: [...new Set(evs.map((e) => e.kind))],
+      states: ['FL'],
+      fips: [...new Set(evs.map((e) => e.fips!))],
+      utilities: ['U'],
+      max_customers: Math.max(...evs.map((e) => e.customers_out!)),
     }));
     return { max_id: this.events.length, first_id: chunks[0]?.min_id ?? 0, chunks, utilities: ['U'] };
   }
@@ -35,7 +70,8 @@ class Stream implements ChunkReader {
   }
 }
 
-const q = (s: string, utilities = new Set(['U'])) => parseEventQuery(new URLSearchParams(s), { defaultLimit: 7, maxLimit: 50, utilities });
+const q = (s: string, utilities = new Set(['U'])) =>
+  parseEventQuery(new URLSearchParams(s), { defaultLimit: 7, maxLimit: 50, utilities });
 
 describe('event pages', () => {
   it('returns the newest matching events oldest first, then continues from next_cursor', () => {
@@ -72,13 +108,24 @@ describe('event pages', () => {
     const s = new Stream();
     s.append(100);
     const page = pageEvents(s, q('fips=12086&kind=outage_grew,outage_restored&min_customers=500&limit=50'));
-    expect(page.events.every((e) => e.fips === '12086' && ['outage_grew', 'outage_restored'].includes(e.kind) && e.customers_out! >= 500)).toBe(true);
+    expect(
+      page.events.every(
+        (e) => e.fips === '12086' && ['outage_grew', 'outage_restored'].includes(e.kind) && e.customers_out! >= 500,
+      ),
+    ).toBe(true);
     expect(page.events.length).toBeGreaterThan(0);
     expect(page.filters).toEqual({ fips: '12086', kind: ['outage_grew', 'outage_restored'], min_customers: 500 });
   });
 
   it('rejects bad input with the parameter named', () => {
-    const bad = (s: string) => { try { q(s); return null; } catch (e) { return (e as ApiError).body; } };
+    const bad = (s: string) => {
+      try {
+        q(s);
+        return null;
+      } catch (e) {
+        return (e as ApiError).body;
+      }
+    };
     expect(bad('kind=outage_exploded')).toMatchObject({ status: 400, param: 'kind' });
     expect(bad('min_customers=lots')).toMatchObject({ status: 400, param: 'min_customers' });
     expect(bad('limit=51')).toMatchObject({ status: 400, param: 'limit' });
@@ -94,7 +141,14 @@ describe('event pages', () => {
     const s = new Stream();
     s.append(40);
     s.firstId = 21;
-    const err = (after: number) => { try { pageEvents(s, q(`after=${encodeCursor(after)}`)); return null; } catch (e) { return (e as ApiError).body; } };
+    const err = (after: number) => {
+      try {
+        pageEvents(s, q(`after=${encodeCursor(after)}`));
+        return null;
+      } catch (e) {
+        return (e as ApiError).body;
+      }
+    };
     expect(err(5)).toMatchObject({ status: 410, code: 'cursor_expired' });
     expect(err(20)).toBeNull();
     expect(err(41)).toMatchObject({ status: 400, code: 'invalid_cursor' });

@@ -41,7 +41,12 @@ export interface ChunkReader {
 
 /** A chunk held as an array of public events (the publisher, tests). */
 export function arrayView(events: PublicEvent[]): ChunkView {
-  return { length: events.length, id: (i) => events[i].id, match: (i, f) => matches(events[i], f), event: (i) => events[i] };
+  return {
+    length: events.length,
+    id: (i) => events[i].id,
+    match: (i, f) => matches(events[i], f),
+    event: (i) => events[i],
+  };
 }
 
 export interface EventPage {
@@ -53,11 +58,25 @@ export interface EventPage {
   filters: Record<string, unknown>;
 }
 
-interface Prepared { kinds: Set<string>; states: Set<string>; fips: Set<string>; utilities: Set<string> }
+interface Prepared {
+  kinds: Set<string>;
+  states: Set<string>;
+  fips: Set<string>;
+  utilities: Set<string>;
+}
 const prepared = new WeakMap<ChunkSummary, Prepared>();
 function prep(s: ChunkSummary): Prepared {
   let p = prepared.get(s);
-  if (!p) prepared.set(s, (p = { kinds: new Set(s.kinds), states: new Set(s.states), fips: new Set(s.fips), utilities: new Set(s.utilities) }));
+  if (!p)
+    prepared.set(
+      s,
+      (p = {
+        kinds: new Set(s.kinds),
+        states: new Set(s.states),
+        fips: new Set(s.fips),
+        utilities: new Set(s.utilities),
+      }),
+    );
   return p;
 }
 
@@ -85,12 +104,26 @@ export function pageEvents(reader: ChunkReader, q: EventQuery): EventPage {
       if (!mayMatch(s, q.filters)) continue;
       const v = reader.chunk(s.n);
       // Only events the index covers: a chunk read from a newer generation may already hold more.
-      for (let i = v.length - 1; i >= 0 && found.length < q.limit; i--) if (v.id(i) <= idx.max_id && v.match(i, q.filters)) found.push(v.event(i));
+      for (let i = v.length - 1; i >= 0 && found.length < q.limit; i--)
+        if (v.id(i) <= idx.max_id && v.match(i, q.filters)) found.push(v.event(i));
     }
     return { ...base, events: found.reverse(), next_cursor: encodeCursor(idx.max_id), has_more: false };
   }
-  if (q.after > idx.max_id) throw new ApiError({ status: 400, code: 'invalid_cursor', param: 'after', message: 'This cursor points past the newest event; it was not issued by this deployment. Use first_cursor or next_cursor from a page.' });
-  if (idx.first_id > 0 && q.after < idx.first_id - 1) throw new ApiError({ status: 410, code: 'cursor_expired', param: 'after', message: `Events before id ${idx.first_id} are no longer kept. Restart from first_cursor, or use \`since\`.` });
+  if (q.after > idx.max_id)
+    throw new ApiError({
+      status: 400,
+      code: 'invalid_cursor',
+      param: 'after',
+      message:
+        'This cursor points past the newest event; it was not issued by this deployment. Use first_cursor or next_cursor from a page.',
+    });
+  if (idx.first_id > 0 && q.after < idx.first_id - 1)
+    throw new ApiError({
+      status: 410,
+      code: 'cursor_expired',
+      param: 'after',
+      message: `Events before id ${idx.first_id} are no longer kept. Restart from first_cursor, or use \`since\`.`,
+    });
   const found: PublicEvent[] = [];
   let hasMore = false;
   outer: for (const s of idx.chunks) {

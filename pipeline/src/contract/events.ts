@@ -14,13 +14,19 @@ export const EVENTS_CHUNK = 1000;
 
 /** When each kind is emitted (the OpenAPI document and the README print this). */
 export const EMISSION: Record<EventKind, string> = {
-  outage_began: 'A county, municipality/township or utility crosses its opening threshold (county: 1 % of its customers, at least 50 and at most 500 out; municipality: 5 % of its customers, 20–100, or 50 when unknown; utility: 1 % of its customers, at least 100, or 1,000 when unknown). The threshold is recorded on the outage.',
-  outage_grew: 'An open outage reaches 1.5× the count at its last began/grew event and at least one opening threshold more.',
-  etr_changed: 'The estimated restoration time of an open outage (the latest ETR among its areas and incidents) appears or moves by 60 minutes or more.',
-  outage_improving: 'An open outage falls to half of its peak since the last grew/improving event, by at least half its opening threshold.',
-  outage_restored: 'Two consecutive successful polls show the outage below half of the threshold it opened at, and no feed covering it is stale.',
-  major_event: 'A utility reaches 10 % of its customers out; it fires again only after the utility has fallen below 8 %.',
-  feed_stale: 'A source\'s last successful fetch becomes older than max(20, 2 × interval_min + 5) minutes.',
+  outage_began:
+    'A county, municipality/township or utility crosses its opening threshold (county: 1 % of its customers, at least 50 and at most 500 out; municipality: 5 % of its customers, 20–100, or 50 when unknown; utility: 1 % of its customers, at least 100, or 1,000 when unknown). The threshold is recorded on the outage.',
+  outage_grew:
+    'An open outage reaches 1.5× the count at its last began/grew event and at least one opening threshold more.',
+  etr_changed:
+    'The estimated restoration time of an open outage (the latest ETR among its areas and incidents) appears or moves by 60 minutes or more.',
+  outage_improving:
+    'An open outage falls to half of its peak since the last grew/improving event, by at least half its opening threshold.',
+  outage_restored:
+    'Two consecutive successful polls show the outage below half of the threshold it opened at, and no feed covering it is stale.',
+  major_event:
+    'A utility reaches 10 % of its customers out; it fires again only after the utility has fallen below 8 %.',
+  feed_stale: "A source's last successful fetch becomes older than max(20, 2 × interval_min + 5) minutes.",
   feed_recovered: 'A stale source is fetched successfully again.',
 };
 
@@ -35,8 +41,13 @@ export type PublicEvent = Omit<EventRow, 'previous'> & {
 };
 
 const LABEL: Record<EventKind, string> = {
-  outage_began: 'Outage began', outage_grew: 'Outage grew', etr_changed: 'Restoration estimate changed',
-  outage_improving: 'Outage improving', outage_restored: 'Power restored', major_event: 'Major event', feed_stale: 'Feed stale',
+  outage_began: 'Outage began',
+  outage_grew: 'Outage grew',
+  etr_changed: 'Restoration estimate changed',
+  outage_improving: 'Outage improving',
+  outage_restored: 'Power restored',
+  major_event: 'Major event',
+  feed_stale: 'Feed stale',
   feed_recovered: 'Feed recovered',
 };
 
@@ -45,16 +56,38 @@ export const eventStates = (state: string | null): string[] => (state ? state.sp
 
 export function toPublic(e: EventRow, countyName: (fips: string) => string | undefined): PublicEvent {
   const states = eventStates(e.state);
-  const where = e.scope === 'county' && e.fips ? `${countyName(e.fips) ?? e.fips}, ${e.state}`
-    : e.scope === 'municipality' ? `${e.area} (${e.fips ? `${countyName(e.fips) ?? e.fips}, ` : ''}${e.state}; ${e.utility})`
-    : `${e.utility}${states.length ? ` (${states.join(', ')})` : ''}`;
-  const count = e.customers_out !== null && e.kind !== 'feed_stale' && e.kind !== 'feed_recovered' ? ` — ${e.customers_out.toLocaleString('en-US')} customers out` : '';
+  const where =
+    e.scope === 'county' && e.fips
+      ? `${countyName(e.fips) ?? e.fips}, ${e.state}`
+      : e.scope === 'municipality'
+        ? `${e.area} (${e.fips ? `${countyName(e.fips) ?? e.fips}, ` : ''}${e.state}; ${e.utility})`
+        : `${e.utility}${states.length ? ` (${states.join(', ')})` : ''}`;
+  const count =
+    e.customers_out !== null && e.kind !== 'feed_stale' && e.kind !== 'feed_recovered'
+      ? ` — ${e.customers_out.toLocaleString('en-US')} customers out`
+      : '';
   const etr = e.kind === 'etr_changed' && e.etr ? ` — now ${e.etr}` : '';
   const link = e.fips ? `/api/v1/live/counties/${e.fips}` : '/api/v1/live/sources';
   return {
-    id: e.id, at: e.at, kind: e.kind, scope: e.scope, fips: e.fips, state: states[0] ?? null, states, utility: e.utility, area: e.area,
-    source_id: e.source_id, outage_id: e.outage_id, customers_out: e.customers_out, pct_out: e.pct_out, threshold: e.threshold,
-    previous_customers_out: e.previous, etr: e.etr, previous_etr: e.previous_etr, title: `${LABEL[e.kind]}: ${where}${count}${etr}`, link,
+    id: e.id,
+    at: e.at,
+    kind: e.kind,
+    scope: e.scope,
+    fips: e.fips,
+    state: states[0] ?? null,
+    states,
+    utility: e.utility,
+    area: e.area,
+    source_id: e.source_id,
+    outage_id: e.outage_id,
+    customers_out: e.customers_out,
+    pct_out: e.pct_out,
+    threshold: e.threshold,
+    previous_customers_out: e.previous,
+    etr: e.etr,
+    previous_etr: e.previous_etr,
+    title: `${LABEL[e.kind]}: ${where}${count}${etr}`,
+    link,
   };
 }
 
@@ -69,7 +102,13 @@ export function encodeCursor(id: number): string {
 export function decodeCursor(raw: string): number {
   const text = /^[A-Za-z0-9_-]{1,40}$/.test(raw) ? Buffer.from(raw, 'base64url').toString('utf8') : '';
   const m = /^ev1:(\d{1,15})$/.exec(text);
-  if (!m) throw new ApiError({ status: 400, code: 'invalid_cursor', param: 'after', message: `\`after\` is not a cursor this API issued (\`${raw.slice(0, 60)}\`). Use the next_cursor or first_cursor of a page.` });
+  if (!m)
+    throw new ApiError({
+      status: 400,
+      code: 'invalid_cursor',
+      param: 'after',
+      message: `\`after\` is not a cursor this API issued (\`${raw.slice(0, 60)}\`). Use the next_cursor or first_cursor of a page.`,
+    });
   return Number(m[1]);
 }
 
@@ -89,11 +128,15 @@ export interface EventQuery {
   limit: number;
 }
 
-export function parseEventQuery(q: URLSearchParams, opts: { defaultLimit: number; maxLimit: number; utilities: ReadonlySet<string> }): EventQuery {
+export function parseEventQuery(
+  q: URLSearchParams,
+  opts: { defaultLimit: number; maxLimit: number; utilities: ReadonlySet<string> },
+): EventQuery {
   const filters: EventFilters = {};
   const fips = q.get('fips');
   if (fips !== null) {
-    if (!/^\d{5}$/.test(fips)) throw badParam('fips', `Expected \`fips\` to be a 5-digit county FIPS code, got \`${fips}\`.`);
+    if (!/^\d{5}$/.test(fips))
+      throw badParam('fips', `Expected \`fips\` to be a 5-digit county FIPS code, got \`${fips}\`.`);
     filters.fips = fips;
   }
   const state = q.get('state');
@@ -106,7 +149,13 @@ export function parseEventQuery(q: URLSearchParams, opts: { defaultLimit: number
   if (utility !== null) {
     if (!opts.utilities.has(utility)) {
       const near = [...opts.utilities].filter((u) => u.toLowerCase().includes(utility.toLowerCase())).slice(0, 5);
-      throw new ApiError({ status: 400, code: 'invalid_parameter', param: 'utility', allowed: near, message: `No utility is named \`${utility}\`.${near.length ? ` Did you mean ${near.map((n) => `\`${n}\``).join(', ')}?` : ' Names are listed in /api/v1/live/sources.'}` });
+      throw new ApiError({
+        status: 400,
+        code: 'invalid_parameter',
+        param: 'utility',
+        allowed: near,
+        message: `No utility is named \`${utility}\`.${near.length ? ` Did you mean ${near.map((n) => `\`${n}\``).join(', ')}?` : ' Names are listed in /api/v1/live/sources.'}`,
+      });
     }
     filters.utility = utility;
   }
@@ -114,25 +163,47 @@ export function parseEventQuery(q: URLSearchParams, opts: { defaultLimit: number
   if (kind !== null) {
     const kinds = kind.split(',').map((k) => k.trim());
     const bad = kinds.filter((k) => !(EVENT_KINDS as readonly string[]).includes(k));
-    if (bad.length || kinds.length === 0) throw new ApiError({ status: 400, code: 'invalid_parameter', param: 'kind', allowed: [...EVENT_KINDS], message: `Unknown \`kind\` \`${bad.join(',') || kind}\`; use one or more (comma-separated) of ${EVENT_KINDS.join(', ')}.` });
+    if (bad.length || kinds.length === 0)
+      throw new ApiError({
+        status: 400,
+        code: 'invalid_parameter',
+        param: 'kind',
+        allowed: [...EVENT_KINDS],
+        message: `Unknown \`kind\` \`${bad.join(',') || kind}\`; use one or more (comma-separated) of ${EVENT_KINDS.join(', ')}.`,
+      });
     filters.kind = kinds as EventKind[];
   }
   const min = q.get('min_customers');
   if (min !== null) {
-    if (!/^\d{1,9}$/.test(min)) throw badParam('min_customers', `Expected \`min_customers\` to be a whole number, got \`${min}\`.`);
+    if (!/^\d{1,9}$/.test(min))
+      throw badParam('min_customers', `Expected \`min_customers\` to be a whole number, got \`${min}\`.`);
     filters.min_customers = Number(min);
   }
   const since = q.get('since');
   if (since !== null) {
     const t = Date.parse(since);
-    if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/.test(since) || Number.isNaN(t)) throw badParam('since', `Expected \`since\` to be an ISO-8601 date or instant such as 2026-09-28T18:00:00Z, got \`${since}\`.`);
+    if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/.test(since) || Number.isNaN(t))
+      throw badParam(
+        'since',
+        `Expected \`since\` to be an ISO-8601 date or instant such as 2026-09-28T18:00:00Z, got \`${since}\`.`,
+      );
     filters.since = new Date(t).toISOString();
   }
   const limitRaw = q.get('limit');
   let limit = opts.defaultLimit;
   if (limitRaw !== null) {
-    if (!/^\d{1,6}$/.test(limitRaw) || Number(limitRaw) < 1) throw badParam('limit', `Expected \`limit\` to be a whole number from 1 to ${opts.maxLimit}, got \`${limitRaw}\`.`);
-    if (Number(limitRaw) > opts.maxLimit) throw new ApiError({ status: 400, code: 'invalid_parameter', param: 'limit', message: `\`limit\` is at most ${opts.maxLimit}; got ${limitRaw}. Follow next_cursor for more.` });
+    if (!/^\d{1,6}$/.test(limitRaw) || Number(limitRaw) < 1)
+      throw badParam(
+        'limit',
+        `Expected \`limit\` to be a whole number from 1 to ${opts.maxLimit}, got \`${limitRaw}\`.`,
+      );
+    if (Number(limitRaw) > opts.maxLimit)
+      throw new ApiError({
+        status: 400,
+        code: 'invalid_parameter',
+        param: 'limit',
+        message: `\`limit\` is at most ${opts.maxLimit}; got ${limitRaw}. Follow next_cursor for more.`,
+      });
     limit = Number(limitRaw);
   }
   const after = q.get('after');

@@ -14,7 +14,12 @@ export interface Break {
 }
 /** request: what a client sends (more required = break); response: what it reads (less guaranteed = break) */
 type Direction = 'request' | 'response';
-interface Ctx { before: Schema; after: Schema; out: Break[]; seen: Set<string> }
+interface Ctx {
+  before: Schema;
+  after: Schema;
+  out: Break[];
+  seen: Set<string>;
+}
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -53,7 +58,8 @@ function operation(ctx: Ctx, at: string, a: Schema, b: Schema, bodyDir: Directio
   }
   for (const [k, q] of bParams) if (q.required && !aKeys.has(k)) push(label(q), 'new required parameter');
   if (!a.security?.length && b.security?.length) push(at, 'now needs authentication');
-  if (bodyDir === 'request' && !a.requestBody?.required && b.requestBody?.required) push(`${at} › request body`, 'request body became required');
+  if (bodyDir === 'request' && !a.requestBody?.required && b.requestBody?.required)
+    push(`${at} › request body`, 'request body became required');
   content(ctx, `${at} › request body`, a.requestBody?.content, b.requestBody?.content, bodyDir);
   for (const [status, r] of Object.entries<Schema>(a.responses ?? {})) {
     const s = b.responses?.[status];
@@ -78,7 +84,15 @@ function content(ctx: Ctx, at: string, a: Schema | undefined, b: Schema | undefi
 }
 
 const deref = (doc: Schema, s: Schema): Schema =>
-  typeof s?.$ref === 'string' ? deref(doc, s.$ref.slice(2).split('/').reduce((o: any, k: string) => o?.[k], doc) ?? {}) : s ?? {};
+  typeof s?.$ref === 'string'
+    ? deref(
+        doc,
+        s.$ref
+          .slice(2)
+          .split('/')
+          .reduce((o: any, k: string) => o?.[k], doc) ?? {},
+      )
+    : (s ?? {});
 const typesOf = (s: Schema): string[] | null => (s.type === undefined ? null : [s.type].flat());
 const ANY_KEYS = ['type', 'const', 'enum', 'oneOf', 'anyOf', 'allOf', 'properties', 'items', '$ref'];
 const LOWER = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems'];
@@ -95,21 +109,27 @@ function schema(ctx: Ctx, at: string, rawA: Schema, rawB: Schema, dir: Direction
   const push = (problem: string, where = at) => ctx.out.push({ at: where, problem });
   values(a, b, push);
   const field = (k: string) => `${at}.${k}`;
-  for (const [members, what] of [['properties', 'field removed or renamed'], ['patternProperties', 'keys matching this pattern removed']]) {
+  for (const [members, what] of [
+    ['properties', 'field removed or renamed'],
+    ['patternProperties', 'keys matching this pattern removed'],
+  ]) {
     for (const [k, s] of Object.entries<Schema>(a[members] ?? {})) {
       if (!b[members]?.[k]) push(what, field(k));
       else schema(ctx, field(k), s, b[members][k], dir);
     }
   }
   const [reqA, reqB]: string[][] = [a.required ?? [], b.required ?? []];
-  if (dir === 'response') for (const k of reqA.filter((x) => !reqB.includes(x))) push('field no longer always present', field(k));
+  if (dir === 'response')
+    for (const k of reqA.filter((x) => !reqB.includes(x))) push('field no longer always present', field(k));
   if (dir === 'request') for (const k of reqB.filter((x) => !reqA.includes(x))) push('field became required', field(k));
   if (a.items && b.items) schema(ctx, `${at}[]`, a.items, b.items, dir);
   if (typeof a.additionalProperties === 'object' && typeof b.additionalProperties === 'object') {
     schema(ctx, `${at}.*`, a.additionalProperties, b.additionalProperties, dir);
   }
   for (const k of ['prefixItems', 'oneOf', 'anyOf', 'allOf']) {
-    (a[k] ?? []).forEach((s: Schema, i: number) => (b[k]?.[i] ? schema(ctx, `${at}.${k}[${i}]`, s, b[k][i], dir) : push(`${k}[${i}] removed`)));
+    (a[k] ?? []).forEach((s: Schema, i: number) =>
+      b[k]?.[i] ? schema(ctx, `${at}.${k}[${i}]`, s, b[k][i], dir) : push(`${k}[${i}] removed`),
+    );
   }
 }
 
@@ -119,9 +139,11 @@ function values(a: Schema, b: Schema, push: (problem: string) => void): void {
   const lost = ta && tb ? ta.filter((t) => !tb.includes(t) && !(t === 'integer' && tb.includes('number'))) : [];
   if (lost.length) push(`type narrowed: ${ta!.join('|')} → ${tb!.join('|')}`);
   if (!ta && tb && !ANY_KEYS.some((k) => k in a)) push(`type narrowed: any → ${tb.join('|')}`);
-  if (a.enum && b.enum) for (const v of a.enum.filter((x: unknown) => !b.enum.includes(x))) push(`enum value ${JSON.stringify(v)} removed`);
+  if (a.enum && b.enum)
+    for (const v of a.enum.filter((x: unknown) => !b.enum.includes(x))) push(`enum value ${JSON.stringify(v)} removed`);
   if (!a.enum && b.enum) push('now limited to an enum');
-  if (a.const !== undefined && b.const !== a.const && !(b.enum ?? []).includes(a.const)) push(`value ${JSON.stringify(a.const)} no longer allowed`);
+  if (a.const !== undefined && b.const !== a.const && !(b.enum ?? []).includes(a.const))
+    push(`value ${JSON.stringify(a.const)} no longer allowed`);
   if (a.const === undefined && !a.enum && b.const !== undefined) push('now limited to one value');
   const narrowed = (k: string) => push(`narrowed: ${k} ${a[k] ?? 'none'} → ${b[k]}`);
   for (const k of LOWER) if (b[k] !== undefined && (a[k] === undefined || b[k] > a[k])) narrowed(k);

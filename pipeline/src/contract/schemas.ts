@@ -6,10 +6,32 @@ import { ERROR_CODES } from './errors.ts';
 
 const int = { type: 'integer', minimum: 0 };
 const nullableInt = { type: ['integer', 'null'], minimum: 0 };
-const pct = { type: ['number', 'null'], minimum: 0, maximum: 100, description: 'Percent of customers out (0–100). Null when the denominator is smaller than the outage or missing; never clamped.' };
-const bandS = { type: 'integer', minimum: -1, maximum: 5, description: `Share ramp: 0–5 at ${BAND_THRESHOLDS_PCT.join(', ')} % out; −1 where no denominator can be trusted (pct_out is null).` };
-const magS = { type: 'integer', minimum: 0, maximum: 5, description: `Headcount ramp: 0–5 at ${MAGNITUDE_THRESHOLDS.map((n) => n.toLocaleString('en-US')).join(', ')} customers out.` };
-const levelS = { type: 'number', minimum: 0, maximum: 5, description: 'Legacy score (superseded by band): 0.5 × magnitude + 0.3 × min(pct_out, 100)/20 + 0.2 × mean magnitude of adjacent counties (for a state: of its counties out), 2 decimals.' };
+const pct = {
+  type: ['number', 'null'],
+  minimum: 0,
+  maximum: 100,
+  description:
+    'Percent of customers out (0–100). Null when the denominator is smaller than the outage or missing; never clamped.',
+};
+const bandS = {
+  type: 'integer',
+  minimum: -1,
+  maximum: 5,
+  description: `Share ramp: 0–5 at ${BAND_THRESHOLDS_PCT.join(', ')} % out; −1 where no denominator can be trusted (pct_out is null).`,
+};
+const magS = {
+  type: 'integer',
+  minimum: 0,
+  maximum: 5,
+  description: `Headcount ramp: 0–5 at ${MAGNITUDE_THRESHOLDS.map((n) => n.toLocaleString('en-US')).join(', ')} customers out.`,
+};
+const levelS = {
+  type: 'number',
+  minimum: 0,
+  maximum: 5,
+  description:
+    'Legacy score (superseded by band): 0.5 × magnitude + 0.3 × min(pct_out, 100)/20 + 0.2 × mean magnitude of adjacent counties (for a state: of its counties out), 2 decimals.',
+};
 const time = { type: 'string', format: 'date-time' };
 const nullableTime = { type: ['string', 'null'], format: 'date-time' };
 const fips = { type: 'string', pattern: '^\\d{5}$' };
@@ -17,204 +39,610 @@ const stateCode = { type: 'string', pattern: '^[A-Z]{2}$' };
 const generated = { ...time, description: 'When this content was generated; unchanged content keeps its time.' };
 
 const envMeta = (inner: Record<string, unknown>) => ({
-  type: 'object', required: ['data', 'meta'], additionalProperties: false,
-  properties: { data: inner, meta: { type: 'object', required: ['notice', 'filters'], properties: { notice: { type: 'string' }, filters: { type: 'object', description: 'The filters applied, as parsed (thresholds for alerts).' } } } },
+  type: 'object',
+  required: ['data', 'meta'],
+  additionalProperties: false,
+  properties: {
+    data: inner,
+    meta: {
+      type: 'object',
+      required: ['notice', 'filters'],
+      properties: {
+        notice: { type: 'string' },
+        filters: { type: 'object', description: 'The filters applied, as parsed (thresholds for alerts).' },
+      },
+    },
+  },
 });
-const env = (inner: Record<string, unknown>) => ({ type: 'object', required: ['data'], additionalProperties: false, properties: { data: inner } });
-const obj = (props: Record<string, unknown>, required = Object.keys(props)) => ({ type: 'object', required, properties: props });
-const HEALTH_WINDOW = obj({ polls: int, success_rate: { type: ['number', 'null'], minimum: 0, maximum: 1 }, median_fetch_ms: nullableInt, minutes_stale: int });
+const env = (inner: Record<string, unknown>) => ({
+  type: 'object',
+  required: ['data'],
+  additionalProperties: false,
+  properties: { data: inner },
+});
+const obj = (props: Record<string, unknown>, required = Object.keys(props)) => ({
+  type: 'object',
+  required,
+  properties: props,
+});
+const HEALTH_WINDOW = obj({
+  polls: int,
+  success_rate: { type: ['number', 'null'], minimum: 0, maximum: 1 },
+  median_fetch_ms: nullableInt,
+  minutes_stale: int,
+});
 
 const stateLive = obj({
-  state: stateCode, fips: { type: 'string', pattern: '^\\d{2}$' }, name: { type: 'string' }, customers_out: int,
-  customers_tracked: int, pct_out: pct, band: bandS, magnitude: magS, level: levelS, counties_out: int,
+  state: stateCode,
+  fips: { type: 'string', pattern: '^\\d{2}$' },
+  name: { type: 'string' },
+  customers_out: int,
+  customers_tracked: int,
+  pct_out: pct,
+  band: bandS,
+  magnitude: magS,
+  level: levelS,
+  counties_out: int,
 });
 
-const coverageShare = { type: 'number', description: 'Percent of the scope\'s customers (EIA-861 2018), 2 decimals.' };
+const coverageShare = { type: 'number', description: "Percent of the scope's customers (EIA-861 2018), 2 decimals." };
 const uncoveredUtility = obj({
-  eia_id: int, utility: { type: 'string' }, states: { type: 'array', items: stateCode }, customers: int,
+  eia_id: int,
+  utility: { type: 'string' },
+  states: { type: 'array', items: stateCode },
+  customers: int,
   reason: { type: 'string', enum: ['gated', 'not_yet_wired', 'disabled', 'state_not_in_feed', 'no_public_feed'] },
-  source_id: { type: ['string', 'null'], description: 'The registry row that names the utility, if any.' }, detail: { type: 'string' },
+  source_id: { type: ['string', 'null'], description: 'The registry row that names the utility, if any.' },
+  detail: { type: 'string' },
 });
 const coverageScope = obj({
-  scope: { ...stateCode, description: '`US` (the 50 states and DC) or a postal code.' }, name: { type: 'string' },
+  scope: { ...stateCode, description: '`US` (the 50 states and DC) or a postal code.' },
+  name: { type: 'string' },
   territory: { type: 'boolean', description: 'A territory: listed, not counted in US.' },
-  customers: int, customers_own_feed: int, customers_odin_only: int, customers_not_covered: int,
-  pct_own_feed: coverageShare, pct_odin_only: coverageShare, pct_covered: coverageShare, pct_not_covered: coverageShare,
+  customers: int,
+  customers_own_feed: int,
+  customers_odin_only: int,
+  customers_not_covered: int,
+  pct_own_feed: coverageShare,
+  pct_odin_only: coverageShare,
+  pct_covered: coverageShare,
+  pct_not_covered: coverageShare,
   largest_uncovered: { type: 'array', items: uncoveredUtility },
 });
 
 export const mapEntry = {
-  type: 'array', prefixItems: [int, pct, levelS, bandS, magS], minItems: 5, maxItems: 5,
+  type: 'array',
+  prefixItems: [int, pct, levelS, bandS, magS],
+  minItems: 5,
+  maxItems: 5,
   description: '[customers_out, pct_out, level, band, magnitude]',
 };
 
 export const SCHEMAS: Record<string, Record<string, unknown>> = {
   MapEntry: mapEntry,
-  ErrorBody: env(obj({
-    error: obj({
-      status: { type: 'integer' }, code: { type: 'string', enum: [...ERROR_CODES] },
-      message: { type: 'string' }, param: { type: 'string' }, allowed: { type: 'array', items: { type: 'string' } }, see: { type: 'string' },
-    }, ['status', 'code', 'message']),
-  })),
-  Coverage: env(obj({
-    generated_at: generated, simulated: { type: 'boolean' }, registry: { type: 'string' }, method: { type: 'string' },
-    odin_estimate: obj({ method: { type: 'string' }, utilities: int }),
-    national: coverageScope, states: { type: 'array', items: coverageScope },
-  })),
-  LiveSummary: env(obj({
-    generated_at: generated, simulated: { type: 'boolean' },
-    national: obj({ customers_out: int, customers_tracked: int, pct_out: pct, band: bandS, counties_out: int, states_out: int }),
-    states: { type: 'array', items: stateLive },
-  })),
+  ErrorBody: env(
+    obj({
+      error: obj(
+        {
+          status: { type: 'integer' },
+          code: { type: 'string', enum: [...ERROR_CODES] },
+          message: { type: 'string' },
+          param: { type: 'string' },
+          allowed: { type: 'array', items: { type: 'string' } },
+          see: { type: 'string' },
+        },
+        ['status', 'code', 'message'],
+      ),
+    }),
+  ),
+  Coverage: env(
+    obj({
+      generated_at: generated,
+      simulated: { type: 'boolean' },
+      registry: { type: 'string' },
+      method: { type: 'string' },
+      odin_estimate: obj({ method: { type: 'string' }, utilities: int }),
+      national: coverageScope,
+      states: { type: 'array', items: coverageScope },
+    }),
+  ),
+  LiveSummary: env(
+    obj({
+      generated_at: generated,
+      simulated: { type: 'boolean' },
+      national: obj({
+        customers_out: int,
+        customers_tracked: int,
+        pct_out: pct,
+        band: bandS,
+        counties_out: int,
+        states_out: int,
+      }),
+      states: { type: 'array', items: stateLive },
+    }),
+  ),
   LiveMap: env({
     type: 'object',
-    patternProperties: { '^\\d{5}$': { $ref: '#/components/schemas/MapEntry' }, '^[A-Z]{2}$': { $ref: '#/components/schemas/MapEntry' } },
+    patternProperties: {
+      '^\\d{5}$': { $ref: '#/components/schemas/MapEntry' },
+      '^[A-Z]{2}$': { $ref: '#/components/schemas/MapEntry' },
+    },
     additionalProperties: false,
-    description: 'Counties currently out under their 5-digit FIPS; every state under its USPS code. Nothing else: every member is an entry, so `Object.entries(data)` meets only five-value arrays. The generation time is in `Last-Modified`, the `ETag` and `/api/v1/live/summary`.',
+    description:
+      'Counties currently out under their 5-digit FIPS; every state under its USPS code. Nothing else: every member is an entry, so `Object.entries(data)` meets only five-value arrays. The generation time is in `Last-Modified`, the `ETag` and `/api/v1/live/summary`.',
   }),
-  LiveTop: env(obj({
-    generated_at: generated,
-    states: { type: 'array', maxItems: 10, items: obj({ state: stateCode, name: { type: 'string' }, customers_out: int, pct_out: pct, band: bandS }) },
-    counties: { type: 'array', maxItems: 10, items: obj({ fips, name: { type: 'string' }, state: stateCode, customers_out: int, pct_out: pct, band: bandS }) },
-    providers: { type: 'array', maxItems: 10, items: obj({ utility: { type: 'string' }, customers_out: int, customers_served: nullableInt, pct_out: pct, states: { type: 'array', items: stateCode }, sources: { type: 'array', items: { type: 'string' } } }) },
-  })),
-  LiveTimeline: env(obj({
-    generated_at: generated, hours: { type: 'integer', minimum: 1, maximum: 168 }, interval_min: { const: 15 },
-    entry: { type: 'array', items: { type: 'string' } },
-    frames: { type: 'array', items: obj({ at: time, states: { type: 'object', patternProperties: { '^[A-Z]{2}$': { type: 'array', prefixItems: [int, pct, bandS], minItems: 3, maxItems: 3 } }, additionalProperties: false } }) },
-  })),
-  LiveSources: env(obj({
-    generated_at: generated, simulated: { type: 'boolean' },
-    sources: {
-      type: 'array',
-      items: obj({
-        id: { type: 'string' }, utility: { type: 'string' }, states: { type: 'array', items: stateCode },
-        connector: { type: 'string', enum: [...CONNECTORS] },
-        tier: { type: 'integer', enum: [1, 2, 3], description: 'Polling tier: 1 = largest utilities and aggregators (polled first), 2 = regional, 3 = small/cooperative.' },
-        interval_min: { type: 'integer', minimum: 1, description: 'Effective polling interval in minutes (hardened when the utility has ≥ 1 % out).' },
-        base_interval_min: { type: 'integer', minimum: 1 }, hardened: { type: 'boolean' },
-        next_due_at: time, updated_at: { ...nullableTime, description: 'Last fetch of this source (successful or not).' },
-        last_success_at: nullableTime, freshness: { type: 'string', enum: ['fresh', 'stale'] },
-        stale_after_min: { type: 'integer', description: 'Minutes after last_success_at at which the source is stale: max(20, 2 × interval_min + 5), on the published (effective) interval_min.' },
-        stale_after: { ...nullableTime, description: 'When the source becomes (or became) stale: last_success_at + stale_after_min; null before its first success. A client can compare it with the current time.' },
-        odin_delta_pct: { type: ['number', 'null'], minimum: -100, maximum: 100, description: 'Reconciliation with ODIN: (this feed\'s customers out − the meters ODIN reports out for the same EIA-861 utility numbers) / the larger of the two × 100. Null when the row has no eia_id, ODIN has not been read, or neither reports anyone out. ODIN counts meters, the feed customers: a consistency signal, not a correction.' },
-        odin_flagged: { type: 'boolean', description: 'True when the feed has disagreed with ODIN beyond its tolerance (15 % by default, registry option tolerance_pct; only counted when either side has ≥ 200 out) for 3 reconciled cycles in a row. Flagged, never dropped.' },
-        health: { type: ['object', 'null'], description: 'Source health over time, from the poll log: the share of polls that succeeded, the median poll time (fetch + normalise) and the minutes the source was stale (by the stale rule on its published interval), over the last 24 hours and 7 days. Recomputed at most every 15 minutes; null before the first computation.', properties: { last_24h: HEALTH_WINDOW, last_7d: HEALTH_WINDOW }, required: ['last_24h', 'last_7d'] },
-        last_error: { type: ['object', 'null'], properties: { reason: { type: 'string' }, message: { type: 'string' } } },
-        consecutive_failures: int, coverage: { type: ['string', 'null'], enum: ['county', 'utility_total', 'outage_only', null] },
-        unit: { type: ['string', 'null'], enum: ['customers', 'meters', null] }, notice: { type: ['string', 'null'] },
-        customers_out: nullableInt, customers_served: nullableInt, pct_out: pct, unmatched_names: int,
-      }),
-    },
-    connector_coverage: obj({
-      total_customers: int, method: { type: 'string' },
-      county: obj({ customers: int, utilities: int, pct: pct }), utility_total: obj({ customers: int, utilities: int, pct: pct }),
-      outage_only: obj({ customers: int, utilities: int, pct: pct }), no_feed: obj({ customers: int, utilities: { type: 'null' }, pct: pct }),
+  LiveTop: env(
+    obj({
+      generated_at: generated,
+      states: {
+        type: 'array',
+        maxItems: 10,
+        items: obj({ state: stateCode, name: { type: 'string' }, customers_out: int, pct_out: pct, band: bandS }),
+      },
+      counties: {
+        type: 'array',
+        maxItems: 10,
+        items: obj({ fips, name: { type: 'string' }, state: stateCode, customers_out: int, pct_out: pct, band: bandS }),
+      },
+      providers: {
+        type: 'array',
+        maxItems: 10,
+        items: obj({
+          utility: { type: 'string' },
+          customers_out: int,
+          customers_served: nullableInt,
+          pct_out: pct,
+          states: { type: 'array', items: stateCode },
+          sources: { type: 'array', items: { type: 'string' } },
+        }),
+      },
     }),
-  })),
-  LiveCounty: env(obj({
-    generated_at: generated, fips, name: { type: 'string' }, state: stateCode, state_name: { type: ['string', 'null'] },
-    customers_out: int, pct_out: pct, band: bandS, magnitude: magS, level: levelS,
-    denominator: { ...nullableInt, description: 'max(customers_served_feed, customers_modelled)' },
-    customers_served_feed: nullableInt, customers_modelled: nullableInt, stale: { type: 'boolean' }, includes_meters: { type: 'boolean' },
-    notice: { type: ['string', 'null'], description: 'SIMULATED label, and a note when meters (ODIN) are included.' },
-    sources: { type: 'array', items: obj({ source_id: { type: 'string' }, utility: { type: 'string' }, customers_out: int, customers_served: nullableInt, stale: { type: 'boolean' }, unit: { type: 'string' } }) },
-  })),
-  CountyAreas: envMeta(obj({
-    generated_at: generated, fips, count: int,
-    areas: {
-      type: 'array', items: obj({
-        area_id: { type: 'string' }, name: { type: 'string' }, path: { type: 'array', items: { type: 'string' } }, utility: { type: 'string' }, source_id: { type: 'string' }, fips,
-        customers_out: { ...int, description: 'Customers out; a masked count is its lower bound (1).' },
-        out_display: { type: 'string', description: 'As the utility shows it: "12", or "<5" when masked.' }, out_lower: int, out_upper: nullableInt,
-        masked: { type: 'boolean' }, customers_served: nullableInt, pct_out: pct, etr: nullableTime, active: { type: 'boolean' },
-        bbox: { type: ['array', 'null'], items: { type: 'number' }, minItems: 4, maxItems: 4 },
+  ),
+  LiveTimeline: env(
+    obj({
+      generated_at: generated,
+      hours: { type: 'integer', minimum: 1, maximum: 168 },
+      interval_min: { const: 15 },
+      entry: { type: 'array', items: { type: 'string' } },
+      frames: {
+        type: 'array',
+        items: obj({
+          at: time,
+          states: {
+            type: 'object',
+            patternProperties: {
+              '^[A-Z]{2}$': { type: 'array', prefixItems: [int, pct, bandS], minItems: 3, maxItems: 3 },
+            },
+            additionalProperties: false,
+          },
+        }),
+      },
+    }),
+  ),
+  LiveSources: env(
+    obj({
+      generated_at: generated,
+      simulated: { type: 'boolean' },
+      sources: {
+        type: 'array',
+        items: obj({
+          id: { type: 'string' },
+          utility: { type: 'string' },
+          states: { type: 'array', items: stateCode },
+          connector: { type: 'string', enum: [...CONNECTORS] },
+          tier: {
+            type: 'integer',
+            enum: [1, 2, 3],
+            description:
+              'Polling tier: 1 = largest utilities and aggregators (polled first), 2 = regional, 3 = small/cooperative.',
+          },
+          interval_min: {
+            type: 'integer',
+            minimum: 1,
+            description: 'Effective polling interval in minutes (hardened when the utility has ≥ 1 % out).',
+          },
+          base_interval_min: { type: 'integer', minimum: 1 },
+          hardened: { type: 'boolean' },
+          next_due_at: time,
+          updated_at: { ...nullableTime, description: 'Last fetch of this source (successful or not).' },
+          last_success_at: nullableTime,
+          freshness: { type: 'string', enum: ['fresh', 'stale'] },
+          stale_after_min: {
+            type: 'integer',
+            description:
+              'Minutes after last_success_at at which the source is stale: max(20, 2 × interval_min + 5), on the published (effective) interval_min.',
+          },
+          stale_after: {
+            ...nullableTime,
+            description:
+              'When the source becomes (or became) stale: last_success_at + stale_after_min; null before its first success. A client can compare it with the current time.',
+          },
+          odin_delta_pct: {
+            type: ['number', 'null'],
+            minimum: -100,
+            maximum: 100,
+            description:
+              "Reconciliation with ODIN: (this feed's customers out − the meters ODIN reports out for the same EIA-861 utility numbers) / the larger of the two × 100. Null when the row has no eia_id, ODIN has not been read, or neither reports anyone out. ODIN counts meters, the feed customers: a consistency signal, not a correction.",
+          },
+          odin_flagged: {
+            type: 'boolean',
+            description:
+              'True when the feed has disagreed with ODIN beyond its tolerance (15 % by default, registry option tolerance_pct; only counted when either side has ≥ 200 out) for 3 reconciled cycles in a row. Flagged, never dropped.',
+          },
+          health: {
+            type: ['object', 'null'],
+            description:
+              'Source health over time, from the poll log: the share of polls that succeeded, the median poll time (fetch + normalise) and the minutes the source was stale (by the stale rule on its published interval), over the last 24 hours and 7 days. Recomputed at most every 15 minutes; null before the first computation.',
+            properties: { last_24h: HEALTH_WINDOW, last_7d: HEALTH_WINDOW },
+            required: ['last_24h', 'last_7d'],
+          },
+          last_error: {
+            type: ['object', 'null'],
+            properties: { reason: { type: 'string' }, message: { type: 'string' } },
+          },
+          consecutive_failures: int,
+          coverage: { type: ['string', 'null'], enum: ['county', 'utility_total', 'outage_only', null] },
+          unit: { type: ['string', 'null'], enum: ['customers', 'meters', null] },
+          notice: { type: ['string', 'null'] },
+          customers_out: nullableInt,
+          customers_served: nullableInt,
+          pct_out: pct,
+          unmatched_names: int,
+        }),
+      },
+      connector_coverage: obj({
+        total_customers: int,
+        method: { type: 'string' },
+        county: obj({ customers: int, utilities: int, pct: pct }),
+        utility_total: obj({ customers: int, utilities: int, pct: pct }),
+        outage_only: obj({ customers: int, utilities: int, pct: pct }),
+        no_feed: obj({ customers: int, utilities: { type: 'null' }, pct: pct }),
       }),
+    }),
+  ),
+  LiveCounty: env(
+    obj({
+      generated_at: generated,
+      fips,
+      name: { type: 'string' },
+      state: stateCode,
+      state_name: { type: ['string', 'null'] },
+      customers_out: int,
+      pct_out: pct,
+      band: bandS,
+      magnitude: magS,
+      level: levelS,
+      denominator: { ...nullableInt, description: 'max(customers_served_feed, customers_modelled)' },
+      customers_served_feed: nullableInt,
+      customers_modelled: nullableInt,
+      stale: { type: 'boolean' },
+      includes_meters: { type: 'boolean' },
+      notice: { type: ['string', 'null'], description: 'SIMULATED label, and a note when meters (ODIN) are included.' },
+      sources: {
+        type: 'array',
+        items: obj({
+          source_id: { type: 'string' },
+          utility: { type: 'string' },
+          customers_out: int,
+          customers_served: nullableInt,
+          stale: { type: 'boolean' },
+          unit: { type: 'string' },
+        }),
+      },
+    }),
+  ),
+  CountyAreas: envMeta(
+    obj({
+      generated_at: generated,
+      fips,
+      count: int,
+      areas: {
+        type: 'array',
+        items: obj({
+          area_id: { type: 'string' },
+          name: { type: 'string' },
+          path: { type: 'array', items: { type: 'string' } },
+          utility: { type: 'string' },
+          source_id: { type: 'string' },
+          fips,
+          customers_out: { ...int, description: 'Customers out; a masked count is its lower bound (1).' },
+          out_display: { type: 'string', description: 'As the utility shows it: "12", or "<5" when masked.' },
+          out_lower: int,
+          out_upper: nullableInt,
+          masked: { type: 'boolean' },
+          customers_served: nullableInt,
+          pct_out: pct,
+          etr: nullableTime,
+          active: { type: 'boolean' },
+          bbox: { type: ['array', 'null'], items: { type: 'number' }, minItems: 4, maxItems: 4 },
+        }),
+      },
+    }),
+  ),
+  CountyIncidents: envMeta(
+    obj({
+      generated_at: generated,
+      fips,
+      count: int,
+      incidents: {
+        type: 'array',
+        items: obj({
+          incident_id: { type: 'string' },
+          utility: { type: 'string' },
+          source_id: { type: 'string' },
+          fips,
+          customers_out: int,
+          etr: nullableTime,
+          crew_status: { type: ['string', 'null'] },
+          cause: { type: ['string', 'null'] },
+          started_at: nullableTime,
+          lat: { type: ['number', 'null'] },
+          lon: { type: ['number', 'null'] },
+          city: { type: ['string', 'null'] },
+        }),
+      },
+    }),
+  ),
+  AlertEntry: obj(
+    {
+      scope: { type: 'string', enum: ['county', 'utility', 'municipality'] },
+      name: { type: 'string' },
+      utility: { type: ['string', 'null'] },
+      customers_out: int,
+      customers: nullableInt,
+      pct_out: pct,
+      meets_min_customers: { type: 'boolean' },
+      meets_min_pct: {
+        type: ['boolean', 'null'],
+        description: 'Null when pct_out is null: min_customers alone decides.',
+      },
+      alert: { type: 'boolean' },
+      major_event_line: { type: 'boolean', description: 'Utilities: at or above 10 % of all its customers out.' },
+      utility_pct_out: pct,
     },
-  })),
-  CountyIncidents: envMeta(obj({
-    generated_at: generated, fips, count: int,
-    incidents: {
-      type: 'array', items: obj({
-        incident_id: { type: 'string' }, utility: { type: 'string' }, source_id: { type: 'string' }, fips, customers_out: int, etr: nullableTime,
-        crew_status: { type: ['string', 'null'] }, cause: { type: ['string', 'null'] }, started_at: nullableTime,
-        lat: { type: ['number', 'null'] }, lon: { type: ['number', 'null'] }, city: { type: ['string', 'null'] },
+    ['scope', 'name', 'customers_out', 'pct_out', 'meets_min_customers', 'meets_min_pct', 'alert'],
+  ),
+  CountyAlerts: envMeta(
+    obj({
+      generated_at: generated,
+      fips,
+      thresholds: obj({ min_customers: int, min_pct: { type: 'number' } }),
+      alert: { type: 'boolean' },
+      county: { $ref: '#/components/schemas/AlertEntry' },
+      utilities: { type: 'array', items: { $ref: '#/components/schemas/AlertEntry' } },
+      municipalities: { type: 'array', items: { $ref: '#/components/schemas/AlertEntry' } },
+    }),
+  ),
+  CountyProfile: env(
+    obj({
+      generated_at: generated,
+      fips,
+      name: { type: 'string' },
+      state: stateCode,
+      state_name: { type: ['string', 'null'] },
+      customers: {
+        ...nullableInt,
+        description: 'The modelled half of the denominator: EAGLE-I MCC when imported, else the shipped model.',
+      },
+      customers_source: { type: ['string', 'null'], enum: ['eaglei_mcc', 'model', null] },
+      neighbours: { type: 'array', items: fips },
+      live: obj({
+        customers_out: int,
+        pct_out: pct,
+        band: bandS,
+        magnitude: magS,
+        level: levelS,
+        stale: { type: 'boolean' },
+        url: { type: 'string' },
       }),
-    },
-  })),
-  AlertEntry: obj({
-    scope: { type: 'string', enum: ['county', 'utility', 'municipality'] }, name: { type: 'string' }, utility: { type: ['string', 'null'] },
-    customers_out: int, customers: nullableInt, pct_out: pct, meets_min_customers: { type: 'boolean' },
-    meets_min_pct: { type: ['boolean', 'null'], description: 'Null when pct_out is null: min_customers alone decides.' }, alert: { type: 'boolean' },
-    major_event_line: { type: 'boolean', description: 'Utilities: at or above 10 % of all its customers out.' }, utility_pct_out: pct,
-  }, ['scope', 'name', 'customers_out', 'pct_out', 'meets_min_customers', 'meets_min_pct', 'alert']),
-  CountyAlerts: envMeta(obj({
-    generated_at: generated, fips, thresholds: obj({ min_customers: int, min_pct: { type: 'number' } }), alert: { type: 'boolean' },
-    county: { $ref: '#/components/schemas/AlertEntry' }, utilities: { type: 'array', items: { $ref: '#/components/schemas/AlertEntry' } },
-    municipalities: { type: 'array', items: { $ref: '#/components/schemas/AlertEntry' } },
-  })),
-  CountyProfile: env(obj({
-    generated_at: generated, fips, name: { type: 'string' }, state: stateCode, state_name: { type: ['string', 'null'] },
-    customers: { ...nullableInt, description: 'The modelled half of the denominator: EAGLE-I MCC when imported, else the shipped model.' },
-    customers_source: { type: ['string', 'null'], enum: ['eaglei_mcc', 'model', null] }, neighbours: { type: 'array', items: fips },
-    live: obj({ customers_out: int, pct_out: pct, band: bandS, magnitude: magS, level: levelS, stale: { type: 'boolean' }, url: { type: 'string' } }),
-    history_loaded: { type: 'boolean' },
-    years: { type: 'array', items: obj({ year: int, episodes: int, customer_hours: { type: 'number' }, max_out: int, longest_h: { type: 'number' }, by_size: { type: 'object' } }) },
-  })),
-  CountyHistory: env(obj({
-    generated_at: generated, fips, name: { type: 'string' }, state: stateCode, episode_rule: { type: 'object' },
-    months: { type: 'array', items: obj({ year: int, month: { type: 'integer', minimum: 1, maximum: 12 }, episodes: int, customer_hours: { type: 'number' }, max_out: int }) },
-    worst_events: { type: 'array', maxItems: 10, items: obj({ start_at: time, end_at: time, peak: int, customer_hours: { type: 'number' }, duration_h: { type: 'number' }, size_class: { type: 'string', enum: ['small', 'medium', 'large', 'major'] } }) },
-  })),
+      history_loaded: { type: 'boolean' },
+      years: {
+        type: 'array',
+        items: obj({
+          year: int,
+          episodes: int,
+          customer_hours: { type: 'number' },
+          max_out: int,
+          longest_h: { type: 'number' },
+          by_size: { type: 'object' },
+        }),
+      },
+    }),
+  ),
+  CountyHistory: env(
+    obj({
+      generated_at: generated,
+      fips,
+      name: { type: 'string' },
+      state: stateCode,
+      episode_rule: { type: 'object' },
+      months: {
+        type: 'array',
+        items: obj({
+          year: int,
+          month: { type: 'integer', minimum: 1, maximum: 12 },
+          episodes: int,
+          customer_hours: { type: 'number' },
+          max_out: int,
+        }),
+      },
+      worst_events: {
+        type: 'array',
+        maxItems: 10,
+        items: obj({
+          start_at: time,
+          end_at: time,
+          peak: int,
+          customer_hours: { type: 'number' },
+          duration_h: { type: 'number' },
+          size_class: { type: 'string', enum: ['small', 'medium', 'large', 'major'] },
+        }),
+      },
+    }),
+  ),
   Png: { type: 'string', contentMediaType: 'image/png', description: 'PNG image, 1200 × 630.' },
-  ...Object.fromEntries(Object.entries(ROW_SHAPES).map(([name, cols]) => [`ReportRow_${name}`, { type: 'object', required: [...cols], additionalProperties: false, properties: Object.fromEntries(cols.map((c) => [c, columnSchema(c)])) }])),
+  ...Object.fromEntries(
+    Object.entries(ROW_SHAPES).map(([name, cols]) => [
+      `ReportRow_${name}`,
+      {
+        type: 'object',
+        required: [...cols],
+        additionalProperties: false,
+        properties: Object.fromEntries(cols.map((c) => [c, columnSchema(c)])),
+      },
+    ]),
+  ),
   CountyReportSummary: {
-    type: 'object', required: ['year', 'fips', 'name', 'state', 'loaded', 'coverage', 'episodes_by_size', 'longest_episode', 'state_comparison', 'national_comparison', 'utilities'],
-    description: 'County annual report: the county row of the year, episodes by size class, the longest episode, its rank and the median hours per customer in its state and nationally (rank 1 = most hours without power per customer), and the serving utilities with SAIDI/SAIFI from EIA-861.',
+    type: 'object',
+    required: [
+      'year',
+      'fips',
+      'name',
+      'state',
+      'loaded',
+      'coverage',
+      'episodes_by_size',
+      'longest_episode',
+      'state_comparison',
+      'national_comparison',
+      'utilities',
+    ],
+    description:
+      'County annual report: the county row of the year, episodes by size class, the longest episode, its rank and the median hours per customer in its state and nationally (rank 1 = most hours without power per customer), and the serving utilities with SAIDI/SAIFI from EIA-861.',
     properties: {
-      year: { type: 'integer' }, fips, name: { type: ['string', 'null'] }, state: stateCode, loaded: { type: 'boolean' }, coverage: { enum: ['observed', 'zero', 'not_covered', null] },
-      episodes_by_size: { type: ['object', 'null'] }, longest_episode: { oneOf: [{ $ref: '#/components/schemas/ReportRow_events' }, { type: 'null' }] },
-      state_comparison: { type: ['object', 'null'], properties: { counties_ranked: int, rank: nullableInt, median_hours_per_customer: { type: ['number', 'null'] } } },
-      national_comparison: { type: ['object', 'null'], properties: { counties_ranked: int, rank: nullableInt, median_hours_per_customer: { type: ['number', 'null'] }, percentile: { type: ['number', 'null'] } } },
+      year: { type: 'integer' },
+      fips,
+      name: { type: ['string', 'null'] },
+      state: stateCode,
+      loaded: { type: 'boolean' },
+      coverage: { enum: ['observed', 'zero', 'not_covered', null] },
+      episodes_by_size: { type: ['object', 'null'] },
+      longest_episode: { oneOf: [{ $ref: '#/components/schemas/ReportRow_events' }, { type: 'null' }] },
+      state_comparison: {
+        type: ['object', 'null'],
+        properties: {
+          counties_ranked: int,
+          rank: nullableInt,
+          median_hours_per_customer: { type: ['number', 'null'] },
+        },
+      },
+      national_comparison: {
+        type: ['object', 'null'],
+        properties: {
+          counties_ranked: int,
+          rank: nullableInt,
+          median_hours_per_customer: { type: ['number', 'null'] },
+          percentile: { type: ['number', 'null'] },
+        },
+      },
       utilities: { type: 'array', items: { $ref: '#/components/schemas/ReportRow_utilities' } },
     },
   },
   ReportTable: env({
-    type: 'object', required: ['generated_at', 'table', 'tables', 'loaded', 'simulated'],
-    description: 'One annual report table. `loaded` is false (and values null) for years whose EAGLE-I data is not loaded; null on the multi-year documents. National, year and state documents carry `sources` (loaded years per data set), `source_credit`, `citation` and `notice`; `rows` holds the table (or `summary`, the county summary).',
+    type: 'object',
+    required: ['generated_at', 'table', 'tables', 'loaded', 'simulated'],
+    description:
+      'One annual report table. `loaded` is false (and values null) for years whose EAGLE-I data is not loaded; null on the multi-year documents. National, year and state documents carry `sources` (loaded years per data set), `source_credit`, `citation` and `notice`; `rows` holds the table (or `summary`, the county summary).',
     properties: {
-      generated_at: generated, year: { type: 'integer' }, state: stateCode, fips, name: { type: ['string', 'null'] }, table: { type: 'string' }, tables: { type: 'array', items: { type: 'string' } },
-      loaded: { type: ['boolean', 'null'] }, simulated: { type: 'boolean' }, notice: { type: 'string' }, source_credit: { type: 'string' }, citation: { type: 'string' }, note: { type: 'string' },
-      sources: obj({ eaglei_years: { type: 'array', items: { type: 'integer' } }, oe417_years: { type: 'array', items: { type: 'integer' } }, eia861_years: { type: 'array', items: { type: 'integer' } } }),
+      generated_at: generated,
+      year: { type: 'integer' },
+      state: stateCode,
+      fips,
+      name: { type: ['string', 'null'] },
+      table: { type: 'string' },
+      tables: { type: 'array', items: { type: 'string' } },
+      loaded: { type: ['boolean', 'null'] },
+      simulated: { type: 'boolean' },
+      notice: { type: 'string' },
+      source_credit: { type: 'string' },
+      citation: { type: 'string' },
+      note: { type: 'string' },
+      sources: obj({
+        eaglei_years: { type: 'array', items: { type: 'integer' } },
+        oe417_years: { type: 'array', items: { type: 'integer' } },
+        eia861_years: { type: 'array', items: { type: 'integer' } },
+      }),
       rules: { type: 'object' },
-      rows: { type: 'array', items: { anyOf: Object.keys(ROW_SHAPES).map((n) => ({ $ref: `#/components/schemas/ReportRow_${n}` })) } },
+      rows: {
+        type: 'array',
+        items: { anyOf: Object.keys(ROW_SHAPES).map((n) => ({ $ref: `#/components/schemas/ReportRow_${n}` })) },
+      },
       summary: { $ref: '#/components/schemas/CountyReportSummary' },
     },
   }),
   Event: obj({
     id: { type: 'integer', minimum: 1, description: 'Grows with every event; never reused or reordered.' },
-    at: time, kind: { type: 'string', enum: ['outage_began', 'outage_grew', 'etr_changed', 'outage_improving', 'outage_restored', 'major_event', 'feed_stale', 'feed_recovered'] },
-    scope: { type: 'string', enum: ['county', 'municipality', 'utility'] }, fips: { type: ['string', 'null'], pattern: '^\\d{5}$' },
-    state: { type: ['string', 'null'], description: 'USPS code: the county\'s state for county and municipality events; for utility events the state with the most customers out (see `states`).' },
-    states: { type: 'array', items: { type: 'string' }, description: 'Every state the event concerns: the county\'s state, or for a utility event each state in which it has customers out (feed events: the states its feed covers). The `state` filter and state-scoped alert rules match any of them.' },
-    utility: { type: ['string', 'null'] }, area: { type: ['string', 'null'] },
-    source_id: { type: ['string', 'null'] }, outage_id: { type: ['string', 'null'] }, customers_out: nullableInt, pct_out: pct,
+    at: time,
+    kind: {
+      type: 'string',
+      enum: [
+        'outage_began',
+        'outage_grew',
+        'etr_changed',
+        'outage_improving',
+        'outage_restored',
+        'major_event',
+        'feed_stale',
+        'feed_recovered',
+      ],
+    },
+    scope: { type: 'string', enum: ['county', 'municipality', 'utility'] },
+    fips: { type: ['string', 'null'], pattern: '^\\d{5}$' },
+    state: {
+      type: ['string', 'null'],
+      description:
+        "USPS code: the county's state for county and municipality events; for utility events the state with the most customers out (see `states`).",
+    },
+    states: {
+      type: 'array',
+      items: { type: 'string' },
+      description:
+        "Every state the event concerns: the county's state, or for a utility event each state in which it has customers out (feed events: the states its feed covers). The `state` filter and state-scoped alert rules match any of them.",
+    },
+    utility: { type: ['string', 'null'] },
+    area: { type: ['string', 'null'] },
+    source_id: { type: ['string', 'null'] },
+    outage_id: { type: ['string', 'null'] },
+    customers_out: nullableInt,
+    pct_out: pct,
     threshold: { ...nullableInt, description: 'The opening threshold (customers out) of the outage.' },
-    previous_customers_out: { ...nullableInt, description: 'grew: the count at the previous began/grew event; improving: the peak it fell from; restored: the peak.' },
-    etr: nullableTime, previous_etr: nullableTime, title: { type: 'string' }, link: { type: 'string', description: 'Path of a page about what the event concerns.' },
+    previous_customers_out: {
+      ...nullableInt,
+      description:
+        'grew: the count at the previous began/grew event; improving: the peak it fell from; restored: the peak.',
+    },
+    etr: nullableTime,
+    previous_etr: nullableTime,
+    title: { type: 'string' },
+    link: { type: 'string', description: 'Path of a page about what the event concerns.' },
   }),
-  EventsPage: env(obj({
-    generated_at: generated,
-    events: { type: 'array', items: { $ref: '#/components/schemas/Event' }, description: 'Oldest first.' },
-    next_cursor: { type: 'string', description: 'Pass as `after` for the events after this page.' },
-    has_more: { type: 'boolean', description: 'More matching events are already available after this page.' },
-    first_cursor: { type: 'string', description: 'Pass as `after` to read from the oldest retained event.' },
-    limit: { type: 'integer' }, filters: { type: 'object', description: 'The filters applied, as parsed.' },
-  })),
+  EventsPage: env(
+    obj({
+      generated_at: generated,
+      events: { type: 'array', items: { $ref: '#/components/schemas/Event' }, description: 'Oldest first.' },
+      next_cursor: { type: 'string', description: 'Pass as `after` for the events after this page.' },
+      has_more: { type: 'boolean', description: 'More matching events are already available after this page.' },
+      first_cursor: { type: 'string', description: 'Pass as `after` to read from the oldest retained event.' },
+      limit: { type: 'integer' },
+      filters: { type: 'object', description: 'The filters applied, as parsed.' },
+    }),
+  ),
   JsonFeed: {
-    type: 'object', required: ['version', 'title', 'items'],
-    properties: { version: { const: 'https://jsonfeed.org/version/1.1' }, title: { type: 'string' }, items: { type: 'array' } },
+    type: 'object',
+    required: ['version', 'title', 'items'],
+    properties: {
+      version: { const: 'https://jsonfeed.org/version/1.1' },
+      title: { type: 'string' },
+      items: { type: 'array' },
+    },
     description: 'JSON Feed 1.1 (https://www.jsonfeed.org/version/1.1/).',
   },
-  Gone: env(obj({ error: obj({ status: { const: 410 }, code: { const: 'gone' }, message: { type: 'string' }, see: { type: 'string' } }, ['status', 'code', 'message']) })),
+  Gone: env(
+    obj({
+      error: obj(
+        { status: { const: 410 }, code: { const: 'gone' }, message: { type: 'string' }, see: { type: 'string' } },
+        ['status', 'code', 'message'],
+      ),
+    }),
+  ),
 };

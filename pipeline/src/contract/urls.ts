@@ -1,6 +1,13 @@
 // The URL builder: public URL ↔ prebuilt file, for every catalogue entry. Guards that no file leaves the output root.
 import path from 'node:path';
-import { CATALOGUE, FORMAT_EXT, FUNCTION_ENDPOINTS, type Endpoint, type Format, type FunctionEndpoint } from './catalogue.ts';
+import {
+  CATALOGUE,
+  FORMAT_EXT,
+  FUNCTION_ENDPOINTS,
+  type Endpoint,
+  type Format,
+  type FunctionEndpoint,
+} from './catalogue.ts';
 
 export type Params = Record<string, string>;
 
@@ -11,7 +18,9 @@ export function urlFor(e: Endpoint, params: Params = {}, query: Record<string, s
     if (v === undefined || !/^[A-Za-z0-9_-]+$/.test(v)) throw new Error(`Bad value for {${k}} in ${e.path}: ${v}`);
     return v;
   });
-  const q = Object.entries(query).filter(([, v]) => v !== undefined).sort(([a], [b]) => a.localeCompare(b));
+  const q = Object.entries(query)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => a.localeCompare(b));
   return q.length ? `${p}?${new URLSearchParams(q as Array<[string, string]>).toString()}` : p;
 }
 
@@ -25,7 +34,9 @@ export function fileFor(e: Endpoint, params: Params, format: Format, table?: str
   const url = urlFor(e, params);
   if (/\.[a-z]+$/.test(url)) return safeRelative(url.slice(1));
   let keyAt = -1; // segments after the last keyed one are joined by dots
-  e.path.split('/').forEach((seg, i) => { if (/^\{\w+\}$/.test(seg)) keyAt = i; });
+  e.path.split('/').forEach((seg, i) => {
+    if (/^\{\w+\}$/.test(seg)) keyAt = i;
+  });
   const segs = url.slice(1).split('/');
   const rel = keyAt < 0 ? segs.join('/') : [...segs.slice(0, keyAt - 1), segs.slice(keyAt - 1).join('.')].join('/');
   const t = e.tables ? `.${table ?? e.tables[0]}` : '';
@@ -38,7 +49,8 @@ export const pathParams = (e: Endpoint): string[] => [...e.path.matchAll(/\{(\w+
 
 export function safeRelative(rel: string): string {
   const norm = path.posix.normalize(rel);
-  if (norm.startsWith('..') || path.posix.isAbsolute(norm) || norm.includes('\0')) throw new Error(`Path leaves the output root: ${rel}`);
+  if (norm.startsWith('..') || path.posix.isAbsolute(norm) || norm.includes('\0'))
+    throw new Error(`Path leaves the output root: ${rel}`);
   return norm;
 }
 
@@ -95,4 +107,5 @@ export function matchRoute(pathname: string): RouteMatch | undefined {
 export const EXAMPLE_PARAMS: Record<string, string> = { fips: '12086', year: '2024', state: 'tx', county: '48201' };
 
 /** The endpoint's path with example parameters filled in (a link that works on a populated deployment). */
-export const exampleUrl = (e: Endpoint): string => e.path.replace(/\{(\w+)\}/g, (_, k: string) => EXAMPLE_PARAMS[k] ?? k);
+export const exampleUrl = (e: Endpoint): string =>
+  e.path.replace(/\{(\w+)\}/g, (_, k: string) => EXAMPLE_PARAMS[k] ?? k);

@@ -7,7 +7,8 @@ export const V1_PATH_SOURCE = '^/(api/v1/.*|feeds/.*|llms\\.txt)$';
 export const isV1Path = (pathname: string): boolean => new RegExp(V1_PATH_SOURCE).test(pathname);
 
 /** Response headers a browser script may read (CORS). */
-export const EXPOSE_HEADERS = 'ETag, X-Request-Id, X-API-Version, X-Data-Notice, Deprecation, Sunset, Link, Retry-After';
+export const EXPOSE_HEADERS =
+  'ETag, X-Request-Id, X-API-Version, X-Data-Notice, Deprecation, Sunset, Link, Retry-After';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -43,10 +44,14 @@ export class DeprecationError extends Error {
 export function checkDeprecation(id: string, d: Deprecation): void {
   const since = Date.parse(d.since);
   const sunset = Date.parse(d.sunset);
-  if (Number.isNaN(since) || Number.isNaN(sunset)) throw new DeprecationError(id, `expected ISO dates, got since \`${d.since}\` and sunset \`${d.sunset}\`.`);
+  if (Number.isNaN(since) || Number.isNaN(sunset))
+    throw new DeprecationError(id, `expected ISO dates, got since \`${d.since}\` and sunset \`${d.sunset}\`.`);
   const days = (sunset - since) / 86_400_000;
   if (days < DEPRECATION_NOTICE_DAYS) {
-    throw new DeprecationError(id, `the sunset is ${Math.floor(days)} days after the deprecation; v1 promises at least ${DEPRECATION_NOTICE_DAYS}. Move \`sunset\` to ${new Date(since + DEPRECATION_NOTICE_DAYS * 86_400_000).toISOString().slice(0, 10)} or later.`);
+    throw new DeprecationError(
+      id,
+      `the sunset is ${Math.floor(days)} days after the deprecation; v1 promises at least ${DEPRECATION_NOTICE_DAYS}. Move \`sunset\` to ${new Date(since + DEPRECATION_NOTICE_DAYS * 86_400_000).toISOString().slice(0, 10)} or later.`,
+    );
   }
   if (!d.link) throw new DeprecationError(id, 'a `link` to the replacement is required.');
 }

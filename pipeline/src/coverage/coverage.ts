@@ -7,10 +7,15 @@ import { odinExclusions } from '../sources/odin/exclusions.ts';
 import type { CustomerRow } from './tables.ts';
 
 /** An active registry row (SourceDef with its eia_ids). */
-export type CoverageSource = Pick<SourceDef, 'id' | 'connector' | 'states' | 'options'> & { eia_ids: readonly string[] };
+export type CoverageSource = Pick<SourceDef, 'id' | 'connector' | 'states' | 'options'> & {
+  eia_ids: readonly string[];
+};
 /** A gated or disabled row: why its utilities are not covered. */
 export type CoverageInactive = Pick<InactiveSource, 'id' | 'status' | 'status_reason'> & { eia_ids: readonly string[] };
-export interface CoverageRegistry { sources: readonly CoverageSource[]; inactive: readonly CoverageInactive[] }
+export interface CoverageRegistry {
+  sources: readonly CoverageSource[];
+  inactive: readonly CoverageInactive[];
+}
 
 export type UncoveredReason = 'gated' | 'not_yet_wired' | 'disabled' | 'state_not_in_feed' | 'no_public_feed';
 export interface UncoveredUtility {
@@ -33,7 +38,10 @@ export interface ScopeCoverage {
   customers_not_covered: number;
   uncovered: UncoveredUtility[];
 }
-export interface Coverage { national: ScopeCoverage; states: ScopeCoverage[] }
+export interface Coverage {
+  national: ScopeCoverage;
+  states: ScopeCoverage[];
+}
 
 /** EIA-861's per-state adjustment rows: customers of no named utility, never covered, never listed. */
 export const EIA_ADJUSTMENT = 99999;
@@ -44,20 +52,37 @@ const KNOWN = new Set(STATES.map((s) => s.code));
 function reasonFor(id: number, registry: CoverageRegistry): Pick<UncoveredUtility, 'reason' | 'source_id' | 'detail'> {
   const key = String(id);
   const deep = registry.sources.find((s) => s.connector !== 'odin' && s.eia_ids.some((e) => String(Number(e)) === key));
-  if (deep) return { reason: 'state_not_in_feed', source_id: deep.id, detail: `its feed (row ${deep.id}) covers ${deep.states.join(', ')} only; ODIN drops the utility everywhere` };
+  if (deep)
+    return {
+      reason: 'state_not_in_feed',
+      source_id: deep.id,
+      detail: `its feed (row ${deep.id}) covers ${deep.states.join(', ')} only; ODIN drops the utility everywhere`,
+    };
   const row = registry.inactive.find((s) => s.eia_ids.some((e) => String(Number(e)) === key));
-  if (!row) return { reason: 'no_public_feed', source_id: null, detail: 'no public outage feed known (not in the registry)' };
-  const reason = row.status === 'gated' ? 'gated' : /^not yet wired/i.test(row.status_reason) ? 'not_yet_wired' : 'disabled';
+  if (!row)
+    return { reason: 'no_public_feed', source_id: null, detail: 'no public outage feed known (not in the registry)' };
+  const reason =
+    row.status === 'gated' ? 'gated' : /^not yet wired/i.test(row.status_reason) ? 'not_yet_wired' : 'disabled';
   return { reason, source_id: row.id, detail: row.status_reason || row.status };
 }
 
-const emptyScope = (scope: string): ScopeCoverage => ({ scope, customers: 0, customers_own_feed: 0, customers_odin_only: 0, customers_not_covered: 0, uncovered: [] });
+const emptyScope = (scope: string): ScopeCoverage => ({
+  scope,
+  customers: 0,
+  customers_own_feed: 0,
+  customers_odin_only: 0,
+  customers_not_covered: 0,
+  uncovered: [],
+});
 type Gaps = Map<number, UncoveredUtility>;
 
 /** The n largest gaps, most customers first, each utility's states sorted. */
-const largest = (gaps: Gaps, n: number): UncoveredUtility[] => [...gaps.values()]
-  .filter((u) => u.customers > 0).sort((a, b) => b.customers - a.customers || a.eia_id - b.eia_id).slice(0, n)
-  .map((u) => ({ ...u, states: [...u.states].sort() }));
+const largest = (gaps: Gaps, n: number): UncoveredUtility[] =>
+  [...gaps.values()]
+    .filter((u) => u.customers > 0)
+    .sort((a, b) => b.customers - a.customers || a.eia_id - b.eia_id)
+    .slice(0, n)
+    .map((u) => ({ ...u, states: [...u.states].sort() }));
 
 /** Adds one utility's gap in one state into a map of gaps (per state, or national). */
 function addGap(gaps: Gaps, g: UncoveredUtility, state: string, customers: number): void {
@@ -73,9 +98,15 @@ function addGap(gaps: Gaps, g: UncoveredUtility, state: string, customers: numbe
  * when an active ODIN row covers the state, ODIN reports the utility and no deep row lists it (ODIN drops those
  * everywhere: see odinExclusions); else it is not covered. The nation is the sum of the 50 states and DC.
  */
-export function computeCoverage(registry: CoverageRegistry, customers: readonly CustomerRow[], odinUtilities: Iterable<string>, limit = { national: 20, state: 5 }): Coverage {
+export function computeCoverage(
+  registry: CoverageRegistry,
+  customers: readonly CustomerRow[],
+  odinUtilities: Iterable<string>,
+  limit = { national: 20, state: 5 },
+): Coverage {
   const own = new Set<string>();
-  for (const s of registry.sources) if (s.connector !== 'odin') for (const id of s.eia_ids) for (const st of s.states) own.add(`${Number(id)}|${st}`);
+  for (const s of registry.sources)
+    if (s.connector !== 'odin') for (const id of s.eia_ids) for (const st of s.states) own.add(`${Number(id)}|${st}`);
   const odinStates = new Set(registry.sources.filter((s) => s.connector === 'odin').flatMap((s) => s.states));
   const dropped = new Set(odinExclusions(registry.sources));
   const odin = new Set([...odinUtilities].map((u) => String(Number(u))).filter((u) => !dropped.has(u)));
@@ -83,12 +114,26 @@ export function computeCoverage(registry: CoverageRegistry, customers: readonly 
   for (const r of customers) {
     if (!KNOWN.has(r.state)) continue;
     const sc = states.get(r.state) ?? states.set(r.state, { ...emptyScope(r.state), gaps: new Map() }).get(r.state)!;
-    const kind = own.has(`${r.utility_number}|${r.state}`) ? 'customers_own_feed'
-      : odinStates.has(r.state) && odin.has(String(r.utility_number)) ? 'customers_odin_only' : 'customers_not_covered';
+    const kind = own.has(`${r.utility_number}|${r.state}`)
+      ? 'customers_own_feed'
+      : odinStates.has(r.state) && odin.has(String(r.utility_number))
+        ? 'customers_odin_only'
+        : 'customers_not_covered';
     sc.customers += r.customers;
     sc[kind] += r.customers;
     if (kind === 'customers_not_covered' && r.utility_number !== EIA_ADJUSTMENT) {
-      addGap(sc.gaps, { eia_id: r.utility_number, utility: r.utility_name, states: [], customers: 0, ...reasonFor(r.utility_number, registry) }, r.state, r.customers);
+      addGap(
+        sc.gaps,
+        {
+          eia_id: r.utility_number,
+          utility: r.utility_name,
+          states: [],
+          customers: 0,
+          ...reasonFor(r.utility_number, registry),
+        },
+        r.state,
+        r.customers,
+      );
     }
   }
   const national = emptyScope('US');
@@ -102,7 +147,8 @@ export function computeCoverage(registry: CoverageRegistry, customers: readonly 
     }
     sc.uncovered = largest(sc.gaps, limit.state);
     if (!US.has(sc.scope)) continue;
-    for (const k of ['customers', 'customers_own_feed', 'customers_odin_only', 'customers_not_covered'] as const) national[k] += sc[k];
+    for (const k of ['customers', 'customers_own_feed', 'customers_odin_only', 'customers_not_covered'] as const)
+      national[k] += sc[k];
     for (const g of sc.gaps.values()) addGap(nationalGaps, g, sc.scope, g.customers);
   }
   national.uncovered = largest(nationalGaps, limit.national);

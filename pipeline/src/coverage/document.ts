@@ -7,8 +7,10 @@ import { loadRegistry } from '../sources/registry.ts';
 import { computeCoverage, type Coverage, type CoverageRegistry, type ScopeCoverage } from './coverage.ts';
 import { CUSTOMERS_FILE, ODIN_SAMPLE_FILE, loadCustomerTable, loadOdinSample, type CustomerRow } from './tables.ts';
 
-export const COVERAGE_METHOD = 'Customers: EIA-861 2018 per utility and state (Sales_Ult_Cust parts A and C, the customers on each utility\'s wires; Reliability for the five ERCOT wires companies, which file no sales rows; EIA\'s state adjustment rows included, so a state sums to EIA\'s total, except where the adjustment would put it below its covered utilities\' own count: DC). Own feed: an active registry row lists the utility (eia_id) and the state. ODIN only: no active row lists the utility anywhere (ODIN drops those), an active ODIN row covers the state and ODIN reports the utility. Not covered: the rest. US: the 50 states and DC; territories are listed, not counted in US.';
-export const ODIN_ESTIMATE = 'An estimate: ODIN counts as reporting a utility when its utility_id appears in the recorded ODIN capture (data/odin-sample-utilities.csv: one real records page captured in June 2026: 50 of that moment\'s 348 county records, 20 utilities). ODIN lists a utility only while it has outages and the capture holds a seventh of the records, so this is a lower bound of what ODIN covers on a typical day. ODIN counts meters, not customers.';
+export const COVERAGE_METHOD =
+  "Customers: EIA-861 2018 per utility and state (Sales_Ult_Cust parts A and C, the customers on each utility's wires; Reliability for the five ERCOT wires companies, which file no sales rows; EIA's state adjustment rows included, so a state sums to EIA's total, except where the adjustment would put it below its covered utilities' own count: DC). Own feed: an active registry row lists the utility (eia_id) and the state. ODIN only: no active row lists the utility anywhere (ODIN drops those), an active ODIN row covers the state and ODIN reports the utility. Not covered: the rest. US: the 50 states and DC; territories are listed, not counted in US.";
+export const ODIN_ESTIMATE =
+  "An estimate: ODIN counts as reporting a utility when its utility_id appears in the recorded ODIN capture (data/odin-sample-utilities.csv: one real records page captured in June 2026: 50 of that moment's 348 county records, 20 utilities). ODIN lists a utility only while it has outages and the capture holds a seventh of the records, so this is a lower bound of what ODIN covers on a typical day. ODIN counts meters, not customers.";
 
 export interface CoverageMeta {
   simulated: boolean;
@@ -22,12 +24,17 @@ const names = new Map(STATES.map((s) => [s.code, s.name]));
 
 function scopeDoc(s: ScopeCoverage) {
   return {
-    scope: s.scope, name: s.scope === 'US' ? 'United States' : names.get(s.scope) ?? s.scope,
+    scope: s.scope,
+    name: s.scope === 'US' ? 'United States' : (names.get(s.scope) ?? s.scope),
     territory: s.scope !== 'US' && Number(STATES.find((x) => x.code === s.scope)?.fips ?? 0) > 56,
-    customers: s.customers, customers_own_feed: s.customers_own_feed, customers_odin_only: s.customers_odin_only,
+    customers: s.customers,
+    customers_own_feed: s.customers_own_feed,
+    customers_odin_only: s.customers_odin_only,
     customers_not_covered: s.customers_not_covered,
-    pct_own_feed: pct(s.customers_own_feed, s.customers), pct_odin_only: pct(s.customers_odin_only, s.customers),
-    pct_covered: pct(s.customers_own_feed + s.customers_odin_only, s.customers), pct_not_covered: pct(s.customers_not_covered, s.customers),
+    pct_own_feed: pct(s.customers_own_feed, s.customers),
+    pct_odin_only: pct(s.customers_odin_only, s.customers),
+    pct_covered: pct(s.customers_own_feed + s.customers_odin_only, s.customers),
+    pct_not_covered: pct(s.customers_not_covered, s.customers),
     largest_uncovered: s.uncovered,
   };
 }
@@ -35,37 +42,88 @@ function scopeDoc(s: ScopeCoverage) {
 /** The `data` member of /api/v1/coverage (generated_at is added by the writer). */
 export function coverageDoc(c: Coverage, meta: CoverageMeta) {
   return {
-    simulated: meta.simulated, registry: meta.registry, method: COVERAGE_METHOD,
+    simulated: meta.simulated,
+    registry: meta.registry,
+    method: COVERAGE_METHOD,
     odin_estimate: { method: ODIN_ESTIMATE, utilities: meta.odin_utilities },
-    national: scopeDoc(c.national), states: c.states.map(scopeDoc),
+    national: scopeDoc(c.national),
+    states: c.states.map(scopeDoc),
   };
 }
 export type CoverageData = ReturnType<typeof coverageDoc>;
 
-export const COVERAGE_CSV_COLUMNS = ['scope', 'name', 'territory', 'customers', 'customers_own_feed', 'pct_own_feed', 'customers_odin_only', 'pct_odin_only',
-  'pct_covered', 'customers_not_covered', 'pct_not_covered', 'largest_uncovered_eia_id', 'largest_uncovered_utility', 'largest_uncovered_customers',
-  'largest_uncovered_reason', 'generated_at'] as const;
+export const COVERAGE_CSV_COLUMNS = [
+  'scope',
+  'name',
+  'territory',
+  'customers',
+  'customers_own_feed',
+  'pct_own_feed',
+  'customers_odin_only',
+  'pct_odin_only',
+  'pct_covered',
+  'customers_not_covered',
+  'pct_not_covered',
+  'largest_uncovered_eia_id',
+  'largest_uncovered_utility',
+  'largest_uncovered_customers',
+  'largest_uncovered_reason',
+  'generated_at',
+] as const;
 
 /** One row per scope (US first), with the scope's largest uncovered utility; the full lists are in the JSON. */
-export function coverageCsvRows(data: CoverageData, generatedAt: string): Array<Array<string | number | boolean | null>> {
+export function coverageCsvRows(
+  data: CoverageData,
+  generatedAt: string,
+): Array<Array<string | number | boolean | null>> {
   return [data.national, ...data.states].map((s) => {
     const top = s.largest_uncovered[0];
-    return [s.scope, s.name, s.territory, s.customers, s.customers_own_feed, s.pct_own_feed, s.customers_odin_only, s.pct_odin_only, s.pct_covered,
-      s.customers_not_covered, s.pct_not_covered, top?.eia_id ?? null, top?.utility ?? null, top?.customers ?? null, top?.reason ?? null, generatedAt];
+    return [
+      s.scope,
+      s.name,
+      s.territory,
+      s.customers,
+      s.customers_own_feed,
+      s.pct_own_feed,
+      s.customers_odin_only,
+      s.pct_odin_only,
+      s.pct_covered,
+      s.customers_not_covered,
+      s.pct_not_covered,
+      top?.eia_id ?? null,
+      top?.utility ?? null,
+      top?.customers ?? null,
+      top?.reason ?? null,
+      generatedAt,
+    ];
   });
 }
 
 /** The tables to read (default: the committed ones), whether the deployment is simulated, how many national gaps to list. */
-export interface CoverageOptions { customers?: string; odinSample?: string; simulated?: boolean; limit?: number }
+export interface CoverageOptions {
+  customers?: string;
+  odinSample?: string;
+  simulated?: boolean;
+  limit?: number;
+}
 
 /** Coverage of a registry file (its active rows, and its gated and disabled rows for the reasons). */
 export function coverageFor(registryFile: string, opts: CoverageOptions = {}): CoverageData {
   const { sources, inactive } = loadRegistry(registryFile);
-  return coverageOf({ sources, inactive }, loadCustomerTable(opts.customers ?? CUSTOMERS_FILE), loadOdinSample(opts.odinSample ?? ODIN_SAMPLE_FILE),
-    { simulated: opts.simulated ?? false, registry: path.basename(registryFile), limit: opts.limit });
+  return coverageOf(
+    { sources, inactive },
+    loadCustomerTable(opts.customers ?? CUSTOMERS_FILE),
+    loadOdinSample(opts.odinSample ?? ODIN_SAMPLE_FILE),
+    { simulated: opts.simulated ?? false, registry: path.basename(registryFile), limit: opts.limit },
+  );
 }
 
-export function coverageOf(registry: CoverageRegistry, customers: CustomerRow[], odin: string[], opts: { simulated: boolean; registry: string; limit?: number }): CoverageData {
+export function coverageOf(
+  registry: CoverageRegistry,
+  customers: CustomerRow[],
+  odin: string[],
+  opts: { simulated: boolean; registry: string; limit?: number },
+): CoverageData {
   const c = computeCoverage(registry, customers, odin, { national: opts.limit ?? 20, state: 5 });
   return coverageDoc(c, { simulated: opts.simulated, registry: opts.registry, odin_utilities: new Set(odin).size });
 }

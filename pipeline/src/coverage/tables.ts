@@ -11,7 +11,15 @@ export const CUSTOMERS_FILE = fileURLToPath(new URL('../../../data/eia861-2018-c
 export const ODIN_SAMPLE_FILE = fileURLToPath(new URL('../../../data/odin-sample-utilities.csv', import.meta.url));
 
 export const CUSTOMER_COLUMNS = ['utility_number', 'utility_name', 'state', 'customers', 'customers_source'] as const;
-export const ODIN_COLUMNS = ['utility_id', 'name', 'states', 'records', 'meters_out', 'eia_utility_name', 'source'] as const;
+export const ODIN_COLUMNS = [
+  'utility_id',
+  'name',
+  'states',
+  'records',
+  'meters_out',
+  'eia_utility_name',
+  'source',
+] as const;
 
 export interface CustomerRow {
   utility_number: number;
@@ -38,12 +46,20 @@ function readTable<T>(file: string, schema: z.ZodType<T>, what: string): T[] {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`Cannot read ${what} \`${file}\`: ${(err as Error).message}; rebuild it with \`npx tsx scripts/build-eia-customers.ts\``);
+    throw new UsageError(
+      `Cannot read ${what} \`${file}\`: ${(err as Error).message}; rebuild it with \`npx tsx scripts/build-eia-customers.ts\``,
+    );
   }
-  const records = parse(text, { columns: true, skip_empty_lines: true, bom: true, trim: true }) as Record<string, string>[];
+  const records = parse(text, { columns: true, skip_empty_lines: true, bom: true, trim: true }) as Record<
+    string,
+    string
+  >[];
   return records.map((r, i) => {
     const p = schema.safeParse(r);
-    if (!p.success) throw new UsageError(`${file} row ${i + 2}: ${p.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`);
+    if (!p.success)
+      throw new UsageError(
+        `${file} row ${i + 2}: ${p.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`,
+      );
     return p.data;
   });
 }

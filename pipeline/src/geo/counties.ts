@@ -39,7 +39,14 @@ export function loadAtlas(): CountyAtlas {
     const st = stateByFips(fips.slice(0, 2));
     if (!st) continue;
     const [[w, s], [e, n]] = geoBounds(f);
-    counties.push({ fips, name: f.properties.name, stateFips: st.fips, state: st.code, centroid: geoCentroid(f) as [number, number], bbox: [w, s, e, n] });
+    counties.push({
+      fips,
+      name: f.properties.name,
+      stateFips: st.fips,
+      state: st.code,
+      centroid: geoCentroid(f) as [number, number],
+      bbox: [w, s, e, n],
+    });
     shapeByFips.set(fips, f);
   }
   counties.sort((a, b) => a.fips.localeCompare(b.fips));

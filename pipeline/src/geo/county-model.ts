@@ -5,14 +5,18 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 
-export const MODEL_FILE = fileURLToPath(new URL('../../../data/reference/county-customers-modelled.csv', import.meta.url));
+export const MODEL_FILE = fileURLToPath(
+  new URL('../../../data/reference/county-customers-modelled.csv', import.meta.url),
+);
 
 let cached: Map<string, number> | undefined;
 
 /** fips → modelled customers; counties without a model are absent. */
 export function loadCountyModel(file = MODEL_FILE): Map<string, number> {
   if (cached && file === MODEL_FILE) return cached;
-  const rows = parse(readFileSync(file), { columns: true, skip_empty_lines: true, bom: true }) as Array<Record<string, string>>;
+  const rows = parse(readFileSync(file), { columns: true, skip_empty_lines: true, bom: true }) as Array<
+    Record<string, string>
+  >;
   const model = new Map<string, number>();
   for (const r of rows) {
     const customers = Number(r.customers);

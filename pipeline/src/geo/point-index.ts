@@ -29,14 +29,19 @@ function inside(rings: Float64Array[], x: number, y: number): boolean {
   return odd;
 }
 
-export function pointIndex(features: Array<{ fips: string; feature: Feature<Geometry> }>): (lon: number, lat: number) => string | undefined {
+export function pointIndex(
+  features: Array<{ fips: string; feature: Feature<Geometry> }>,
+): (lon: number, lat: number) => string | undefined {
   const grid = new Map<number, Shape[]>();
   for (const { fips, feature } of features) {
     const shape: Shape = { fips, rings: ringsOf(feature.geometry).map((ring) => Float64Array.from(ring.flat())) };
     let [w, s, e, n] = [Infinity, Infinity, -Infinity, -Infinity];
     for (const r of shape.rings) {
       for (let i = 0; i < r.length; i += 2) {
-        w = Math.min(w, r[i]); e = Math.max(e, r[i]); s = Math.min(s, r[i + 1]); n = Math.max(n, r[i + 1]);
+        w = Math.min(w, r[i]);
+        e = Math.max(e, r[i]);
+        s = Math.min(s, r[i + 1]);
+        n = Math.max(n, r[i + 1]);
       }
     }
     for (let y = Math.floor(s / CELL); y <= Math.floor(n / CELL); y++) {

@@ -31,12 +31,22 @@ describe('episodes from the EAGLE-I 15-minute series', () => {
     const model = await countyModel(db, loadCountyModel());
     await deriveEpisodes(db, model);
     const threshold = Math.max(50, Math.ceil(model.get('48201')! * 0.001));
-    const rows = (parse(fs.readFileSync(file), { columns: true }) as Array<Record<string, string>>).map((r) => ({ t: Date.parse(`${r.run_start_time.replace(' ', 'T')}Z`), n: Number(r.customers_out) }));
+    const rows = (parse(fs.readFileSync(file), { columns: true }) as Array<Record<string, string>>).map((r) => ({
+      t: Date.parse(`${r.run_start_time.replace(' ', 'T')}Z`),
+      n: Number(r.customers_out),
+    }));
     const expected = episodesByHand(rows, threshold);
     const got = await db.all<{ start: string; end_at: string; peak: number; ch: number; threshold: number }>(
-      "SELECT strftime(start_at, '%Y-%m-%dT%H:%M:%SZ') AS start, strftime(end_at, '%Y-%m-%dT%H:%M:%SZ') AS end_at, peak, customer_hours AS ch, threshold FROM episodes ORDER BY start_at");
+      "SELECT strftime(start_at, '%Y-%m-%dT%H:%M:%SZ') AS start, strftime(end_at, '%Y-%m-%dT%H:%M:%SZ') AS end_at, peak, customer_hours AS ch, threshold FROM episodes ORDER BY start_at",
+    );
     expect(got.map((e) => [e.start, e.end_at, e.peak, Math.round(e.ch)])).toEqual(
-      expected.map((e) => [new Date(e.start).toISOString().replace('.000', ''), new Date(e.end).toISOString().replace('.000', ''), e.peak, Math.round(e.ch)]));
+      expected.map((e) => [
+        new Date(e.start).toISOString().replace('.000', ''),
+        new Date(e.end).toISOString().replace('.000', ''),
+        e.peak,
+        Math.round(e.ch),
+      ]),
+    );
     expect(got[0].threshold).toBe(threshold);
     // Beryl made landfall on 8 July 2024: the worst episode holds the 1,660,703 peak.
     const h = (await countyHistories(db)).get('48201')!;
@@ -53,8 +63,13 @@ describe('episodes from the EAGLE-I 15-minute series', () => {
       ('01001', TIMESTAMP '2020-01-01 00:00', 100, NULL), ('01001', TIMESTAMP '2020-01-01 01:00', 100, NULL),
       ('01001', TIMESTAMP '2020-01-01 02:15', 100, NULL), ('01001', TIMESTAMP '2020-01-01 02:30', 10, NULL)`);
     await deriveEpisodes(db, new Map([['01001', 1000]]));
-    const eps = await db.all<{ n: number; h: number }>('SELECT peak AS n, duration_h AS h FROM episodes ORDER BY start_at');
-    expect(eps).toEqual([{ n: 100, h: 1.25 }, { n: 100, h: 0.25 }]);
+    const eps = await db.all<{ n: number; h: number }>(
+      'SELECT peak AS n, duration_h AS h FROM episodes ORDER BY start_at',
+    );
+    expect(eps).toEqual([
+      { n: 100, h: 1.25 },
+      { n: 100, h: 0.25 },
+    ]);
     db.close();
   });
 });

@@ -10,7 +10,12 @@ import type { Db } from '../state/db.ts';
 export const EPISODE_MIN = 50;
 export const EPISODE_SHARE = 0.001;
 export const EPISODE_GAP_MIN = 60;
-export const SIZE_CLASSES: Array<[string, number]> = [['major', 100_000], ['large', 10_000], ['medium', 1_000], ['small', 0]];
+export const SIZE_CLASSES: Array<[string, number]> = [
+  ['major', 100_000],
+  ['large', 10_000],
+  ['medium', 1_000],
+  ['small', 0],
+];
 
 /** The county denominators as a temp table `county_customers(fips, customers)` for the history queries. */
 export async function loadCountyCustomers(db: Db, model: Map<string, number>): Promise<void> {
@@ -32,7 +37,8 @@ export async function deriveEpisodes(db: Db, model: Map<string, number>, fipsLis
   const sizeCase = `CASE ${SIZE_CLASSES.map(([name, min]) => `WHEN max(n) >= ${min} THEN '${name}'`).join(' ')} END`;
   return db.transaction(async () => {
     await db.run(`DELETE FROM episodes ${fipsList ? 'WHERE fips IN (SELECT unnest(?::VARCHAR[]))' : ''}`, params);
-    await db.run(`INSERT INTO episodes
+    await db.run(
+      `INSERT INTO episodes
       WITH counted AS (
         SELECT o.fips, o.run_start_time AS t, o.customers_out AS n,
           greatest(${EPISODE_MIN}, ceil(coalesce(c.customers, 0) * ${EPISODE_SHARE}))::INTEGER AS thr
@@ -45,37 +51,83 @@ export async function deriveEpisodes(db: Db, model: Map<string, number>, fipsLis
       )
       SELECT fips, min(t), max(t) + INTERVAL 15 MINUTE, max(n), sum(n) * 0.25,
         date_diff('minute', min(t), max(t) + INTERVAL 15 MINUTE) / 60.0, ${sizeCase}, any_value(thr)
-      FROM numbered GROUP BY fips, ep`, params);
+      FROM numbered GROUP BY fips, ep`,
+      params,
+    );
     const [{ n }] = await db.all<{ n: number }>('SELECT count(*)::INT AS n FROM episodes');
     return n;
   });
 }
 
-export interface CountyYear { year: number; episodes: number; customer_hours: number; max_out: number; longest_h: number; by_size: Record<string, number> }
-export interface CountyMonth { year: number; month: number; episodes: number; customer_hours: number; max_out: number }
-export interface EpisodeRow { start_at: string; end_at: string; peak: number; customer_hours: number; duration_h: number; size_class: string }
+export interface CountyYear {
+  year: number;
+  episodes: number;
+  customer_hours: number;
+  max_out: number;
+  longest_h: number;
+  by_size: Record<string, number>;
+}
+export interface CountyMonth {
+  year: number;
+  month: number;
+  episodes: number;
+  customer_hours: number;
+  max_out: number;
+}
+export interface EpisodeRow {
+  start_at: string;
+  end_at: string;
+  peak: number;
+  customer_hours: number;
+  duration_h: number;
+  size_class: string;
+}
 
 /** Yearly and monthly rollups and the worst episodes of every county with history (one query each). */
-export async function countyHistories(db: Db): Promise<Map<string, { years: CountyYear[]; months: CountyMonth[]; worst: EpisodeRow[] }>> {
+export async function countyHistories(
+  db: Db,
+): Promise<Map<string, { years: CountyYear[]; months: CountyMonth[]; worst: EpisodeRow[] }>> {
   const out = new Map<string, { years: CountyYear[]; months: CountyMonth[]; worst: EpisodeRow[] }>();
   const of = (f: string) => out.get(f) ?? out.set(f, { years: [], months: [], worst: [] }).get(f)!;
   const r2 = (v: number) => Math.round(v * 100) / 100;
-  for (const r of await db.all<CountyYear & { fips: string; small: number; medium: number; large: number; major: number }>(`
+  for (const r of await db.all<
+    CountyYear & { fips: string; small: number; medium: number; large: number; major: number }
+  >(`
     SELECT fips, year(start_at)::INT AS year, count(*)::INT AS episodes, sum(customer_hours) AS customer_hours, max(peak)::INT AS max_out,
       max(duration_h) AS longest_h, count(*) FILTER (WHERE size_class = 'small')::INT AS small, count(*) FILTER (WHERE size_class = 'medium')::INT AS medium,
       count(*) FILTER (WHERE size_class = 'large')::INT AS large, count(*) FILTER (WHERE size_class = 'major')::INT AS major
     FROM episodes GROUP BY ALL ORDER BY fips, year`)) {
-    of(r.fips).years.push({ year: r.year, episodes: r.episodes, customer_hours: r2(r.customer_hours), max_out: r.max_out, longest_h: r2(r.longest_h), by_size: { small: r.small, medium: r.medium, large: r.large, major: r.major } });
+    of(r.fips).years.push({
+      year: r.year,
+      episodes: r.episodes,
+      customer_hours: r2(r.customer_hours),
+      max_out: r.max_out,
+      longest_h: r2(r.longest_h),
+      by_size: { small: r.small, medium: r.medium, large: r.large, major: r.major },
+    });
   }
   for (const r of await db.all<CountyMonth & { fips: string }>(`
     SELECT fips, year(start_at)::INT AS year, month(start_at)::INT AS month, count(*)::INT AS episodes, sum(customer_hours) AS customer_hours, max(peak)::INT AS max_out
     FROM episodes GROUP BY ALL ORDER BY fips, year, month`)) {
-    of(r.fips).months.push({ year: r.year, month: r.month, episodes: r.episodes, customer_hours: r2(r.customer_hours), max_out: r.max_out });
+    of(r.fips).months.push({
+      year: r.year,
+      month: r.month,
+      episodes: r.episodes,
+      customer_hours: r2(r.customer_hours),
+      max_out: r.max_out,
+    });
   }
   for (const r of await db.all<EpisodeRow & { fips: string }>(`
     SELECT fips, strftime(start_at, '%Y-%m-%dT%H:%M:%SZ') AS start_at, strftime(end_at, '%Y-%m-%dT%H:%M:%SZ') AS end_at, peak, customer_hours, duration_h, size_class
     FROM (SELECT *, row_number() OVER (PARTITION BY fips ORDER BY customer_hours DESC, start_at) AS k FROM episodes) WHERE k <= 10 ORDER BY fips, k`)) {
-    of(r.fips).worst.push({ start_at: r.start_at, end_at: r.end_at, peak: r.peak, customer_hours: r2(r.customer_hours), duration_h: r2(r.duration_h), size_class: r.size_class });
+    of(r.fips).worst.push({
+      start_at: r.start_at,
+      end_at: r.end_at,
+      peak: r.peak,
+      customer_hours: r2(r.customer_hours),
+      duration_h: r2(r.duration_h),
+      size_class: r.size_class,
+    });
   }
   return out;
 }

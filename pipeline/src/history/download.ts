@@ -13,7 +13,9 @@ export async function fetchToFile(url: string): Promise<{ file: string; cleanup:
   const file = path.join(dir, name);
   const cleanup = () => fs.rmSync(dir, { recursive: true, force: true });
   try {
-    const dispatcher = new Agent({ headersTimeout: 30_000, bodyTimeout: 120_000 }).compose(interceptors.redirect({ maxRedirections: 5 }));
+    const dispatcher = new Agent({ headersTimeout: 30_000, bodyTimeout: 120_000 }).compose(
+      interceptors.redirect({ maxRedirections: 5 }),
+    );
     const res = await request(url, { dispatcher });
     if (res.statusCode !== 200) {
       await res.body.dump();

@@ -10,21 +10,47 @@ import { headerKey, numberFrom, readWorkbook, text, type Cell, type Sheet } from
 import type { ParsedRow } from './oe417.ts';
 
 export interface ReliabilityRow {
-  year: number; utility_number: number; utility_name: string; state: string; ownership: string | null;
+  year: number;
+  utility_number: number;
+  utility_name: string;
+  state: string;
+  ownership: string | null;
   /** 'ieee' (IEEE 1366) or 'other' (the utility's own method) */
   standard: 'ieee' | 'other';
-  saidi_with_med: number | null; saifi_with_med: number | null; caidi_with_med: number | null;
-  saidi_without_med: number | null; saifi_without_med: number | null; caidi_without_med: number | null;
+  saidi_with_med: number | null;
+  saifi_with_med: number | null;
+  caidi_with_med: number | null;
+  saidi_without_med: number | null;
+  saifi_without_med: number | null;
+  caidi_without_med: number | null;
   customers: number | null;
 }
-export interface TerritoryRow { year: number; utility_number: number; utility_name: string; state: string; county: string; fips: string }
-export interface CustomersRow { year: number; utility_number: number; utility_name: string; part: string | null; service_type: string | null; state: string; ownership: string | null; customers: number }
+export interface TerritoryRow {
+  year: number;
+  utility_number: number;
+  utility_name: string;
+  state: string;
+  county: string;
+  fips: string;
+}
+export interface CustomersRow {
+  year: number;
+  utility_number: number;
+  utility_name: string;
+  part: string | null;
+  service_type: string | null;
+  state: string;
+  ownership: string | null;
+  customers: number;
+}
 
 export type Eia861Kind = 'reliability' | 'territory' | 'customers';
 
 /** The header row: the first row holding "Data Year" and "Utility Number". */
 function headerAt(rows: Cell[][]): number {
-  return rows.slice(0, 8).findIndex((r) => r.some((c) => headerKey(c) === 'data year') && r.some((c) => headerKey(c) === 'utility number'));
+  return rows
+    .slice(0, 8)
+    .findIndex((r) => r.some((c) => headerKey(c) === 'data year') && r.some((c) => headerKey(c) === 'utility number'));
 }
 
 /** Which of the three files a workbook is, from its sheets' headers. */
@@ -41,7 +67,12 @@ export function eia861KindOf(sheets: Sheet[]): Eia861Kind | null {
   return null;
 }
 
-interface Base { year: number; utility_number: number; utility_name: string; state: string }
+interface Base {
+  year: number;
+  utility_number: number;
+  utility_name: string;
+  state: string;
+}
 
 /** The columns every EIA-861 row starts with; a reason when the row is not a utility row. */
 function baseOf(r: Cell[], col: (name: string) => number): Base | string {
@@ -56,7 +87,10 @@ function baseOf(r: Cell[], col: (name: string) => number): Base | string {
   return { year, utility_number: number, utility_name: name, state };
 }
 
-function rowsOf<T>(sheets: Sheet[], each: (sheet: Sheet, h: number, r: Cell[], col: (name: string, from?: number) => number) => T | string | null): ParsedRow<T>[] {
+function rowsOf<T>(
+  sheets: Sheet[],
+  each: (sheet: Sheet, h: number, r: Cell[], col: (name: string, from?: number) => number) => T | string | null,
+): ParsedRow<T>[] {
   const out: ParsedRow<T>[] = [];
   for (const sheet of sheets) {
     const h = headerAt(sheet.rows);
@@ -70,7 +104,12 @@ function rowsOf<T>(sheets: Sheet[], each: (sheet: Sheet, h: number, r: Cell[], c
       if (typeof r[col('data year')] === 'string' && text(r[col('utility number')]) === null) continue;
       const got = each(sheet, h, r, col);
       if (got === null) continue;
-      out.push({ ord: out.length, line: `${sheet.name} row ${i + 1}`, reason: typeof got === 'string' ? got : null, row: typeof got === 'string' ? null : got });
+      out.push({
+        ord: out.length,
+        line: `${sheet.name} row ${i + 1}`,
+        reason: typeof got === 'string' ? got : null,
+        row: typeof got === 'string' ? null : got,
+      });
     }
   }
   return out;
@@ -88,29 +127,49 @@ export function parseReliability(sheets: Sheet[]): ParsedRow<ReliabilityRow>[] {
     // The grouping row names where "IEEE Standard" and "Other Standard" start.
     const groups = sheet.rows[h - 1]?.map(headerKey) ?? [];
     const out: ReliabilityRow[] = [];
-    for (const [standard, label] of [['ieee', 'ieee standard'], ['other', 'other standard']] as const) {
+    for (const [standard, label] of [
+      ['ieee', 'ieee standard'],
+      ['other', 'other standard'],
+    ] as const) {
       const from = groups.indexOf(label);
       if (from < 0) continue;
       const at = (name: string) => col(name, from);
       const v = {
-        saidi_with_med: num(r[at('saidi with med')]), saifi_with_med: num(r[at('saifi with med')]), caidi_with_med: num(r[at('caidi with med')]),
-        saidi_without_med: num(r[at('saidi without med')]), saifi_without_med: num(r[at('saifi without med')]), caidi_without_med: num(r[at('caidi without med')]),
+        saidi_with_med: num(r[at('saidi with med')]),
+        saifi_with_med: num(r[at('saifi with med')]),
+        caidi_with_med: num(r[at('caidi with med')]),
+        saidi_without_med: num(r[at('saidi without med')]),
+        saifi_without_med: num(r[at('saifi without med')]),
+        caidi_without_med: num(r[at('caidi without med')]),
       };
       if (Object.values(v).every((x) => x === null)) continue;
       const customers = num(r[at('number of customers')]);
-      out.push({ ...base, ownership: text(r[col('ownership')]), standard, ...v, customers: customers === null ? null : Math.round(customers) });
+      out.push({
+        ...base,
+        ownership: text(r[col('ownership')]),
+        standard,
+        ...v,
+        customers: customers === null ? null : Math.round(customers),
+      });
     }
     return out;
-  }).flatMap((p): ParsedRow<ReliabilityRow>[] => (p.row ? p.row.map((row) => ({ ...p, row })) : [{ ...p, row: null }]))
+  })
+    .flatMap((p): ParsedRow<ReliabilityRow>[] => (p.row ? p.row.map((row) => ({ ...p, row })) : [{ ...p, row: null }]))
     .map((p, ord) => ({ ...p, ord }));
 }
 
 /** County names as EIA writes them ("St Louis City", "Prince Georges", "De Kalb") → a comparable key. */
 export function countyKey(name: string): string {
   const city = /\bcity$/i.test(name.trim()) && !/^carson city$/i.test(name.trim());
-  const base = name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
+  const base = name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
     .replace(/\b(county|parish|borough|census area|city and borough|municipality|municipio)\b/g, ' ')
-    .replace(/\bcity$/, ' ').replace(/\bsaint\b/g, 'st').replace(/\bsainte\b/g, 'ste').replace(/[^a-z0-9]/g, '');
+    .replace(/\bcity$/, ' ')
+    .replace(/\bsaint\b/g, 'st')
+    .replace(/\bsainte\b/g, 'ste')
+    .replace(/[^a-z0-9]/g, '');
   return city ? `${base}#city` : base;
 }
 
@@ -124,14 +183,20 @@ function countyFips(state: string, county: string): string | undefined {
     countyIndex = new Map();
     for (const c of loadAtlas().counties) {
       const isCity = Number(c.fips.slice(2)) >= 500 && !/^carson city$/i.test(c.name);
-      countyIndex.set(`${c.state}|${countyKey(c.name)}${isCity && !/#city$/.test(countyKey(c.name)) ? '#city' : ''}`, c.fips);
+      countyIndex.set(
+        `${c.state}|${countyKey(c.name)}${isCity && !/#city$/.test(countyKey(c.name)) ? '#city' : ''}`,
+        c.fips,
+      );
     }
   }
   const renamed = RENAMED[`${state}|${countyKey(county)}`];
   if (renamed) return renamed;
-  return countyIndex.get(`${state}|${countyKey(county)}`)
+  return (
+    countyIndex.get(`${state}|${countyKey(county)}`) ??
     // "Bedford City" merged into Bedford County (2013); a name without "City" may be the independent city only
-    ?? countyIndex.get(`${state}|${countyKey(county).replace('#city', '')}`) ?? countyIndex.get(`${state}|${countyKey(county)}#city`);
+    countyIndex.get(`${state}|${countyKey(county).replace('#city', '')}`) ??
+    countyIndex.get(`${state}|${countyKey(county)}#city`)
+  );
 }
 
 export function parseTerritory(sheets: Sheet[]): ParsedRow<TerritoryRow>[] {
@@ -141,7 +206,8 @@ export function parseTerritory(sheets: Sheet[]): ParsedRow<TerritoryRow>[] {
     const county = text(r[col('county')]);
     if (!county) return 'County is blank';
     const fips = countyFips(base.state, county);
-    if (!fips) return `county "${county}" is not a county of ${findState(base.state)?.name ?? base.state} in the county atlas`;
+    if (!fips)
+      return `county "${county}" is not a county of ${findState(base.state)?.name ?? base.state} in the county atlas`;
     return { ...base, county, fips };
   });
 }
@@ -156,18 +222,31 @@ export function parseCustomers(sheets: Sheet[]): ParsedRow<CustomersRow>[] {
     const groups = sheet.rows.slice(0, h).map((row) => row.map(headerKey));
     const total = groups.map((g) => g.indexOf('total')).find((i) => i >= 0) ?? -1;
     const sub = groups.find((g) => g.includes('customers'));
-    const at = total < 0 ? -1 : (sub ? sub.indexOf('customers', total) : col('count', total));
+    const at = total < 0 ? -1 : sub ? sub.indexOf('customers', total) : col('count', total);
     if (at < 0) return 'no TOTAL customers column';
     const customers = numberFrom(r[at]);
     if (customers === undefined) return 'TOTAL customers is not a number';
-    return { ...base, part: text(r[col('part')]), service_type: text(r[col('service type')]), ownership: text(r[col('ownership')]), customers: Math.round(customers ?? 0) };
+    return {
+      ...base,
+      part: text(r[col('part')]),
+      service_type: text(r[col('service type')]),
+      ownership: text(r[col('ownership')]),
+      customers: Math.round(customers ?? 0),
+    };
   });
 }
 
-export function parseEia861(file: string): { kind: Eia861Kind; rows: ParsedRow<ReliabilityRow | TerritoryRow | CustomersRow>[] } | null {
+export function parseEia861(
+  file: string,
+): { kind: Eia861Kind; rows: ParsedRow<ReliabilityRow | TerritoryRow | CustomersRow>[] } | null {
   const sheets = readWorkbook(file);
   const kind = eia861KindOf(sheets);
   if (!kind) return null;
-  const rows = kind === 'reliability' ? parseReliability(sheets) : kind === 'territory' ? parseTerritory(sheets) : parseCustomers(sheets);
+  const rows =
+    kind === 'reliability'
+      ? parseReliability(sheets)
+      : kind === 'territory'
+        ? parseTerritory(sheets)
+        : parseCustomers(sheets);
   return { kind, rows };
 }

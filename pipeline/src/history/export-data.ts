@@ -26,38 +26,92 @@ function reportFields(columns: readonly string[]): TableSpec['fields'] {
   return columns.map((name) => {
     const schema = columnSchema(name) as { type?: string | string[]; enum?: unknown[] };
     const t = [schema.type ?? 'string'].flat().find((x) => x !== 'null') ?? 'string';
-    const type: FieldType = t === 'integer' || t === 'number' || t === 'boolean' ? t : name.endsWith('_at') && name !== 'began_at' && name !== 'restored_at' ? 'datetime' : 'string';
+    const type: FieldType =
+      t === 'integer' || t === 'number' || t === 'boolean'
+        ? t
+        : name.endsWith('_at') && name !== 'began_at' && name !== 'restored_at'
+          ? 'datetime'
+          : 'string';
     return { name, type, description: COLUMN_DOCS[name] ?? name };
   });
 }
 
-const report = (name: string, title: string, description: string, columns: readonly string[], rows: (r: Reports) => Row[], partitioned = false): TableSpec =>
-  ({ name, title, description, rows, partitioned, fields: reportFields(columns) });
+const report = (
+  name: string,
+  title: string,
+  description: string,
+  columns: readonly string[],
+  rows: (r: Reports) => Row[],
+  partitioned = false,
+): TableSpec => ({ name, title, description, rows, partitioned, fields: reportFields(columns) });
 
 const yearsOf = <T>(r: Reports, pick: (y: number) => T[]): T[] => r.range.flatMap(pick);
 
 export const REPORT_EXPORTS: TableSpec[] = [
-  report('report_national', 'National annual report', 'One row per year; years not loaded have loaded = false and null values.', REPORT_COLUMNS.national.national, (r) => r.national),
-  report('report_states', 'State annual reports', 'One row per year and state.', REPORT_COLUMNS.national.states, (r) => r.states),
-  report('report_counties', 'County annual rows', 'Every county of every loaded year with its coverage status and national rank.', REPORT_COLUMNS.year.counties,
-    (r) => yearsOf(r, (y) => r.byYear.get(y)!.counties), true),
-  report('report_months', 'National months', 'Twelve rows per year.', REPORT_COLUMNS.year.months, (r) => yearsOf(r, (y) => r.byYear.get(y)!.months)),
-  report('report_causes', 'OE-417 causes by year', 'Disturbance events by year and cause category.', REPORT_COLUMNS.causes, (r) => r.causes),
-  report('report_trend', 'Trend', 'Yearly customer-hours, episodes and disturbances, nationally (scope US) and per state.', REPORT_COLUMNS.trend, (r) => r.trend),
-  report('oe417_disturbances', 'OE-417 disturbance events', 'DOE OE-417 events as imported (local times as reported).', ['year', ...REPORT_COLUMNS.year.disturbances],
-    (r) => r.range.flatMap((y) => r.byYear.get(y)!.disturbances.map((d) => ({ year: y, ...d })))),
+  report(
+    'report_national',
+    'National annual report',
+    'One row per year; years not loaded have loaded = false and null values.',
+    REPORT_COLUMNS.national.national,
+    (r) => r.national,
+  ),
+  report(
+    'report_states',
+    'State annual reports',
+    'One row per year and state.',
+    REPORT_COLUMNS.national.states,
+    (r) => r.states,
+  ),
+  report(
+    'report_counties',
+    'County annual rows',
+    'Every county of every loaded year with its coverage status and national rank.',
+    REPORT_COLUMNS.year.counties,
+    (r) => yearsOf(r, (y) => r.byYear.get(y)!.counties),
+    true,
+  ),
+  report('report_months', 'National months', 'Twelve rows per year.', REPORT_COLUMNS.year.months, (r) =>
+    yearsOf(r, (y) => r.byYear.get(y)!.months),
+  ),
+  report(
+    'report_causes',
+    'OE-417 causes by year',
+    'Disturbance events by year and cause category.',
+    REPORT_COLUMNS.causes,
+    (r) => r.causes,
+  ),
+  report(
+    'report_trend',
+    'Trend',
+    'Yearly customer-hours, episodes and disturbances, nationally (scope US) and per state.',
+    REPORT_COLUMNS.trend,
+    (r) => r.trend,
+  ),
+  report(
+    'oe417_disturbances',
+    'OE-417 disturbance events',
+    'DOE OE-417 events as imported (local times as reported).',
+    ['year', ...REPORT_COLUMNS.year.disturbances],
+    (r) => r.range.flatMap((y) => r.byYear.get(y)!.disturbances.map((d) => ({ year: y, ...d }))),
+  ),
 ];
 
 export const TABLES: TableSpec[] = [
   {
-    name: 'county_episodes', title: 'County outage episodes', partitioned: true,
-    description: 'Outage episodes derived from the EAGLE-I 15-minute county series (rule in README.md), one file per year of the episode start.',
+    name: 'county_episodes',
+    title: 'County outage episodes',
+    partitioned: true,
+    description:
+      'Outage episodes derived from the EAGLE-I 15-minute county series (rule in README.md), one file per year of the episode start.',
     sql: `SELECT year(start_at)::INT AS year, fips, strftime(start_at, '%Y-%m-%dT%H:%M:%SZ') AS start_at, strftime(end_at, '%Y-%m-%dT%H:%M:%SZ') AS end_at, peak, round(customer_hours, 2) AS customer_hours, round(duration_h, 2) AS duration_h, size_class, threshold FROM episodes ORDER BY fips, start_at`,
-    fields: [...reportFields(['year', 'fips', 'start_at', 'end_at', 'peak', 'customer_hours', 'duration_h', 'size_class']),
-      { name: 'threshold', type: 'integer', description: 'customers-out threshold used for the county' }],
+    fields: [
+      ...reportFields(['year', 'fips', 'start_at', 'end_at', 'peak', 'customer_hours', 'duration_h', 'size_class']),
+      { name: 'threshold', type: 'integer', description: 'customers-out threshold used for the county' },
+    ],
   },
   {
-    name: 'county_months', title: 'County outage months',
+    name: 'county_months',
+    title: 'County outage months',
     description: 'Episodes per county and month (by episode start).',
     sql: `SELECT fips, year(start_at)::INT AS year, month(start_at)::INT AS month, count(*)::INT AS episodes, round(sum(customer_hours), 2) AS customer_hours, max(peak)::INT AS max_out FROM episodes GROUP BY ALL ORDER BY fips, year, month`,
     fields: reportFields(['fips', 'year', 'month', 'episodes', 'customer_hours', 'max_out']),
@@ -65,12 +119,20 @@ export const TABLES: TableSpec[] = [
 ];
 
 const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
-const DUCK: Record<FieldType, string> = { string: 'VARCHAR', integer: 'BIGINT', number: 'DOUBLE', boolean: 'BOOLEAN', datetime: 'VARCHAR' };
+const DUCK: Record<FieldType, string> = {
+  string: 'VARCHAR',
+  integer: 'BIGINT',
+  number: 'DOUBLE',
+  boolean: 'BOOLEAN',
+  datetime: 'VARCHAR',
+};
 
 /** Loads report rows into a temp table typed by the table's fields. */
 async function stageRows(db: Db, t: TableSpec, rows: Row[]): Promise<string> {
   const name = `export_${t.name}`;
-  await db.run(`CREATE OR REPLACE TEMP TABLE ${name} (${t.fields.map((f) => `"${f.name}" ${DUCK[f.type]}`).join(', ')})`);
+  await db.run(
+    `CREATE OR REPLACE TEMP TABLE ${name} (${t.fields.map((f) => `"${f.name}" ${DUCK[f.type]}`).join(', ')})`,
+  );
   const a = await db.appender(name);
   for (const r of rows) {
     for (const f of t.fields) {
@@ -97,13 +159,27 @@ function swapIn(target: string, tmp: string): void {
 }
 
 const listFiles = (dir: string, root: string, ext: string): string[] =>
-  fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? listFiles(path.join(dir, d.name), root, ext) : d.name.endsWith(ext) ? [path.relative(root, path.join(dir, d.name))] : [])).sort();
+  fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((d) =>
+      d.isDirectory()
+        ? listFiles(path.join(dir, d.name), root, ext)
+        : d.name.endsWith(ext)
+          ? [path.relative(root, path.join(dir, d.name))]
+          : [],
+    )
+    .sort();
 
 /**
  * Writes every table as Parquet (zstd) and CSV — `<name>.parquet`/`.csv`, or `<name>/year=<y>/data_0.parquet`/`.csv`
  * when partitioned — and `<dir>/datapackage.json`. Report tables need the computed `reports`. Returns rows per table.
  */
-export async function exportData(db: Db, dir: string, meta: { simulated: boolean; generated_at: string }, reports?: Reports): Promise<Record<string, number>> {
+export async function exportData(
+  db: Db,
+  dir: string,
+  meta: { simulated: boolean; generated_at: string },
+  reports?: Reports,
+): Promise<Record<string, number>> {
   fs.mkdirSync(dir, { recursive: true });
   const counts: Record<string, number> = {};
   const resources = [];
@@ -115,8 +191,12 @@ export async function exportData(db: Db, dir: string, meta: { simulated: boolean
     if (t.partitioned) {
       const tmp = path.join(dir, `${t.name}.tmp`);
       fs.rmSync(tmp, { recursive: true, force: true });
-      await db.run(`COPY (${sql}) TO ${q(tmp)} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (year), WRITE_PARTITION_COLUMNS true)`);
-      await db.run(`COPY (${sql}) TO ${q(tmp)} (FORMAT csv, HEADER true, PARTITION_BY (year), WRITE_PARTITION_COLUMNS true, OVERWRITE_OR_IGNORE true)`);
+      await db.run(
+        `COPY (${sql}) TO ${q(tmp)} (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (year), WRITE_PARTITION_COLUMNS true)`,
+      );
+      await db.run(
+        `COPY (${sql}) TO ${q(tmp)} (FORMAT csv, HEADER true, PARTITION_BY (year), WRITE_PARTITION_COLUMNS true, OVERWRITE_OR_IGNORE true)`,
+      );
       swapIn(path.join(dir, t.name), tmp);
       const root = path.join(dir, t.name);
       paths = { csv: listFiles(root, dir, '.csv'), parquet: listFiles(root, dir, '.parquet') };
@@ -129,20 +209,49 @@ export async function exportData(db: Db, dir: string, meta: { simulated: boolean
       swapIn(csv, `${csv}.tmp`);
       paths = { csv: `${t.name}.csv`, parquet: `${t.name}.parquet` };
     }
-    resources.push({ name: t.name, title: t.title, description: t.description, path: paths.csv, format: 'csv', mediatype: 'text/csv', encoding: 'utf-8', schema });
-    resources.push({ name: `${t.name}_parquet`, title: `${t.title} (Parquet)`, path: paths.parquet, format: 'parquet', mediatype: 'application/vnd.apache.parquet', schema });
+    resources.push({
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      path: paths.csv,
+      format: 'csv',
+      mediatype: 'text/csv',
+      encoding: 'utf-8',
+      schema,
+    });
+    resources.push({
+      name: `${t.name}_parquet`,
+      title: `${t.title} (Parquet)`,
+      path: paths.parquet,
+      format: 'parquet',
+      mediatype: 'application/vnd.apache.parquet',
+      schema,
+    });
   }
   const pkg = {
-    name: 'us-power-outage-history', title: `US power outage history${meta.simulated ? ' (SIMULATED)' : ''}`,
-    description: meta.simulated ? 'SIMULATED data from the built-in generator; not real outages.' : 'Derived from EAGLE-I county outage data (ORNL), DOE OE-417 and EIA-861.',
+    name: 'us-power-outage-history',
+    title: `US power outage history${meta.simulated ? ' (SIMULATED)' : ''}`,
+    description: meta.simulated
+      ? 'SIMULATED data from the built-in generator; not real outages.'
+      : 'Derived from EAGLE-I county outage data (ORNL), DOE OE-417 and EIA-861.',
     created: meta.generated_at,
     licenses: [
-      { name: 'CC-BY-4.0', path: 'https://creativecommons.org/licenses/by/4.0/', title: 'EAGLE-I data: Creative Commons Attribution 4.0' },
+      {
+        name: 'CC-BY-4.0',
+        path: 'https://creativecommons.org/licenses/by/4.0/',
+        title: 'EAGLE-I data: Creative Commons Attribution 4.0',
+      },
       { name: 'other-pd', title: 'DOE OE-417 and EIA-861: US government works, public domain' },
     ],
     sources: [
-      { title: 'EAGLE-I county outage data, Oak Ridge National Laboratory', path: 'https://doi.org/10.6084/m9.figshare.24237376' },
-      { title: 'DOE OE-417 Electric Emergency and Disturbance Reports', path: 'https://www.oe.netl.doe.gov/OE417_annual_summary.aspx' },
+      {
+        title: 'EAGLE-I county outage data, Oak Ridge National Laboratory',
+        path: 'https://doi.org/10.6084/m9.figshare.24237376',
+      },
+      {
+        title: 'DOE OE-417 Electric Emergency and Disturbance Reports',
+        path: 'https://www.oe.netl.doe.gov/OE417_annual_summary.aspx',
+      },
       { title: 'EIA-861 Annual Electric Power Industry Report', path: 'https://www.eia.gov/electricity/data/eia861/' },
     ],
     resources,

@@ -6,7 +6,19 @@
 // "over 340,000" or "500-600" are read as documented in `numberFrom` and restoration below.
 import path from 'node:path';
 import { STATES } from '../geo/states.ts';
-import { MONTHS, dateFrom, headerKey, isoLocal, numberFrom, readWorkbook, text, timeFrom, type Cell, type LocalTime, type Sheet } from './spreadsheet.ts';
+import {
+  MONTHS,
+  dateFrom,
+  headerKey,
+  isoLocal,
+  numberFrom,
+  readWorkbook,
+  text,
+  timeFrom,
+  type Cell,
+  type LocalTime,
+  type Sheet,
+} from './spreadsheet.ts';
 
 export interface Oe417Event {
   year: number;
@@ -43,12 +55,24 @@ export const CAUSES: Array<[string, RegExp]> = [
   ['wildfire', /wild\s*fire|fire/i],
   ['cyber', /cyber|hack|internet|malware|ransom/i],
   ['physical_attack', /attack|vandal|sabotage|theft|intrusion|suspicious|gun|shot|tamper/i],
-  ['weather', /weather|storm|hurricane|tropical|wind|ice|snow|winter|tornado|lightning|thunder|heat|cold|flood|rain|derecho|blizzard|temperature|natural disaster/i],
+  [
+    'weather',
+    /weather|storm|hurricane|tropical|wind|ice|snow|winter|tornado|lightning|thunder|heat|cold|flood|rain|derecho|blizzard|temperature|natural disaster/i,
+  ],
   ['fuel_supply', /fuel/i],
-  ['load_shed_or_appeal', /load shed|shed|appeal|voltage reduction|interruptible|conservation|rolling|rotating|curtail/i],
+  [
+    'load_shed_or_appeal',
+    /load shed|shed|appeal|voltage reduction|interruptible|conservation|rolling|rotating|curtail/i,
+  ],
   ['earthquake', /earthquake|seismic/i],
-  ['system_operations', /system operation|islanding|separation|operation|energy emergency|emergency|loss of (?:electric|generation|supply)|generation inadequacy|capacity/i],
-  ['equipment', /equipment|failure|fault|transmission|generat|transformer|relay|substation|breaker|line|distribution|interruption|trip|insulator|cable|unit|plant/i],
+  [
+    'system_operations',
+    /system operation|islanding|separation|operation|energy emergency|emergency|loss of (?:electric|generation|supply)|generation inadequacy|capacity/i,
+  ],
+  [
+    'equipment',
+    /equipment|failure|fault|transmission|generat|transformer|relay|substation|breaker|line|distribution|interruption|trip|insulator|cable|unit|plant/i,
+  ],
   ['system_operations', /inadequa|resource|shortage|deficien/i],
 ];
 
@@ -79,7 +103,18 @@ export function statesIn(area: string | null): string[] {
   return [...found].sort();
 }
 
-type Column = 'date' | 'time' | 'rdate' | 'rtime' | 'restoration' | 'area' | 'nerc' | 'alert' | 'type' | 'mw' | 'customers';
+type Column =
+  | 'date'
+  | 'time'
+  | 'rdate'
+  | 'rtime'
+  | 'restoration'
+  | 'area'
+  | 'nerc'
+  | 'alert'
+  | 'type'
+  | 'mw'
+  | 'customers';
 const COLUMNS: Array<[Column, RegExp]> = [
   ['date', /^date event began$|^date$|^date\/time event began$/],
   ['time', /^time event began$|^time$/],
@@ -109,15 +144,20 @@ function headerOf(rows: Cell[][]): { at: number; cols: Partial<Record<Column, nu
 
 function yearOf(sheet: Sheet, file: string): number | null {
   if (/^\d{4}$/.test(sheet.name)) return Number(sheet.name);
-  for (const row of sheet.rows.slice(0, 3)) for (const c of row) {
-    const m = /(?:19|20)\d{2}/.exec(text(c) ?? '');
-    if (m) return Number(m[0]);
-  }
+  for (const row of sheet.rows.slice(0, 3))
+    for (const c of row) {
+      const m = /(?:19|20)\d{2}/.exec(text(c) ?? '');
+      if (m) return Number(m[0]);
+    }
   const m = /(?:19|20)\d{2}/.exec(path.basename(file));
   return m ? Number(m[0]) : null;
 }
 
-const at = (d: LocalTime, t: { hh: number; mi: number } | null): LocalTime => ({ ...d, hh: t?.hh ?? 0, mi: t?.mi ?? 0 });
+const at = (d: LocalTime, t: { hh: number; mi: number } | null): LocalTime => ({
+  ...d,
+  hh: t?.hh ?? 0,
+  mi: t?.mi ?? 0,
+});
 
 /** A combined restoration cell: a serial date-time, "1/26/03, 2:00 a.m.", "5:30 p.m. January 16", "Ongoing". */
 function restorationFrom(c: Cell, began: LocalTime): { when: LocalTime | null; status: Oe417Event['restoration'] } {
@@ -155,7 +195,7 @@ export function parseOe417(file: string): { rows: ParsedRow<Oe417Event>[]; sheet
     if (!header || !year) continue;
     sheets += 1;
     const { cols } = header;
-    const get = (r: Cell[], k: Column) => (cols[k] === undefined ? null : r[cols[k]!] ?? null);
+    const get = (r: Cell[], k: Column) => (cols[k] === undefined ? null : (r[cols[k]!] ?? null));
     for (let i = header.at + 1; i < sheet.rows.length; i++) {
       const r = sheet.rows[i];
       const line = `${sheet.name} row ${i + 1}`;
@@ -164,7 +204,11 @@ export function parseOe417(file: string): { rows: ParsedRow<Oe417Event>[]; sheet
       // Month separators ("January", once with a stray count), the header repeated at page breaks, a second header
       // line ("Date/Time").
       if (isMonthLabel(r[0]) && !dateFrom(get(r, 'date'))) continue;
-      if (r.filter((c) => COLUMNS.some(([, re]) => re.test(headerKey(c)))).length >= 3 || cells.every((c) => /^date\/time$/i.test(String(c).trim()))) continue;
+      if (
+        r.filter((c) => COLUMNS.some(([, re]) => re.test(headerKey(c)))).length >= 3 ||
+        cells.every((c) => /^date\/time$/i.test(String(c).trim()))
+      )
+        continue;
       const area = text(get(r, 'area'));
       const type = text(get(r, 'type'));
       const date = dateFrom(get(r, 'date'));
@@ -173,7 +217,13 @@ export function parseOe417(file: string): { rows: ParsedRow<Oe417Event>[]; sheet
       const ord = out.length;
       const prev = out.at(-1)?.row;
       // The printed tables of 2002–2010 wrap long cells onto extra rows with no date, time or region.
-      if (!date && text(get(r, 'time')) === null && text(get(r, 'nerc')) === null && prev && out.at(-1)!.line.startsWith(`${sheet.name} `)) {
+      if (
+        !date &&
+        text(get(r, 'time')) === null &&
+        text(get(r, 'nerc')) === null &&
+        prev &&
+        out.at(-1)!.line.startsWith(`${sheet.name} `)
+      ) {
         if (area) prev.area = `${prev.area ?? ''} ${area}`.trim();
         if (type) prev.event_type = `${prev.event_type ?? ''} ${type}`.trim();
         prev.states = statesIn(prev.area).join(',');
@@ -193,8 +243,11 @@ export function parseOe417(file: string): { rows: ParsedRow<Oe417Event>[]; sheet
       if (cols.rdate !== undefined) {
         const rd = get(r, 'rdate');
         const d = dateFrom(rd);
-        restoration = d ? { when: at(d, timeFrom(get(r, 'rtime'))), status: 'restored' }
-          : /ongoing|continuing/i.test(`${text(rd) ?? ''} ${text(get(r, 'rtime')) ?? ''}`) ? { when: null, status: 'ongoing' } : { when: null, status: 'unknown' };
+        restoration = d
+          ? { when: at(d, timeFrom(get(r, 'rtime'))), status: 'restored' }
+          : /ongoing|continuing/i.test(`${text(rd) ?? ''} ${text(get(r, 'rtime')) ?? ''}`)
+            ? { when: null, status: 'ongoing' }
+            : { when: null, status: 'unknown' };
       } else {
         restoration = restorationFrom(get(r, 'restoration'), began);
       }
@@ -208,11 +261,22 @@ export function parseOe417(file: string): { rows: ParsedRow<Oe417Event>[]; sheet
       const customers = numberFrom(get(r, 'customers'));
       const alert = text(get(r, 'alert'));
       out.push({
-        ord, line, reason: null,
+        ord,
+        line,
+        reason: null,
         row: {
-          year: began.y, began_at: beganIso, restored_at: restoredIso, restoration: restoration.status, area,
-          states: statesIn(area).join(','), nerc: text(get(r, 'nerc')), alert_criteria: alert, event_type: type,
-          cause: causeOf(type, alert), demand_loss_mw: mw ?? null, customers_affected: customers === null || customers === undefined ? null : Math.round(customers),
+          year: began.y,
+          began_at: beganIso,
+          restored_at: restoredIso,
+          restoration: restoration.status,
+          area,
+          states: statesIn(area).join(','),
+          nerc: text(get(r, 'nerc')),
+          alert_criteria: alert,
+          event_type: type,
+          cause: causeOf(type, alert),
+          demand_loss_mw: mw ?? null,
+          customers_affected: customers === null || customers === undefined ? null : Math.round(customers),
         },
       });
     }

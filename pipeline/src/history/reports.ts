@@ -21,9 +21,28 @@ import { observedCountyYears, rankings, stateTables, yearTables } from './report
 
 export { groupBy, MONTHS_IN_YEAR, REPORT_FIRST_YEAR, type Row, type Value } from './report-tables/shared.ts';
 
-export interface YearTables { counties: Row[]; events: Row[]; states: Row[]; months: Row[]; causes: Row[]; disturbances: Row[] }
-export interface StateTables { counties: Row[]; events: Row[]; months: Row[]; causes: Row[] }
-export interface CountyTables { summary: Record<string, unknown>; years: Row[]; months: Row[]; events: Row[]; causes: Row[]; utilities: Row[] }
+export interface YearTables {
+  counties: Row[];
+  events: Row[];
+  states: Row[];
+  months: Row[];
+  causes: Row[];
+  disturbances: Row[];
+}
+export interface StateTables {
+  counties: Row[];
+  events: Row[];
+  months: Row[];
+  causes: Row[];
+}
+export interface CountyTables {
+  summary: Record<string, unknown>;
+  years: Row[];
+  months: Row[];
+  events: Row[];
+  causes: Row[];
+  utilities: Row[];
+}
 
 export interface Reports {
   /** every report year, REPORT_FIRST_YEAR … the current year */
@@ -54,9 +73,17 @@ export async function computeReports(db: Db, model: Map<string, number>, now: Da
   const states = stateRows(b);
   const ranks = rankings(b);
   return {
-    range: b.range, loaded: b.loaded, oe417: b.oe417, eia861: utilities.years,
-    national, states, byYear: yearTables(b, states, ranks), byState: stateTables(b, ranks),
-    countyYears: observedCountyYears(b), countyTables: countyTablesOf(b, ranks, utilities),
-    causes: causeRows(b), trend: trendRows(national, states),
+    range: b.range,
+    loaded: b.loaded,
+    oe417: b.oe417,
+    eia861: utilities.years,
+    national,
+    states,
+    byYear: yearTables(b, states, ranks),
+    byState: stateTables(b, ranks),
+    countyYears: observedCountyYears(b),
+    countyTables: countyTablesOf(b, ranks, utilities),
+    causes: causeRows(b),
+    trend: trendRows(national, states),
   };
 }

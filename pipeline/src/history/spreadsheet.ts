@@ -6,7 +6,10 @@ import * as XLSX from '@e965/xlsx';
 import { UsageError } from '../errors.ts';
 
 export type Cell = string | number | boolean | null;
-export interface Sheet { name: string; rows: Cell[][] }
+export interface Sheet {
+  name: string;
+  rows: Cell[][];
+}
 
 export function readWorkbook(file: string): Sheet[] {
   if (!fs.existsSync(file)) throw new UsageError(`No such file: ${file}`);
@@ -14,9 +17,14 @@ export function readWorkbook(file: string): Sheet[] {
   try {
     wb = XLSX.read(fs.readFileSync(file), { cellDates: false, dense: true });
   } catch (err) {
-    throw new UsageError(`${path.basename(file)} is not a readable spreadsheet (.xls or .xlsx): ${(err as Error).message}. Nothing was imported.`);
+    throw new UsageError(
+      `${path.basename(file)} is not a readable spreadsheet (.xls or .xlsx): ${(err as Error).message}. Nothing was imported.`,
+    );
   }
-  return wb.SheetNames.map((name) => ({ name, rows: XLSX.utils.sheet_to_json<Cell[]>(wb.Sheets[name], { header: 1, raw: true, defval: null, blankrows: true }) }));
+  return wb.SheetNames.map((name) => ({
+    name,
+    rows: XLSX.utils.sheet_to_json<Cell[]>(wb.Sheets[name], { header: 1, raw: true, defval: null, blankrows: true }),
+  }));
 }
 
 /** Trimmed text of a cell, null when blank. */
@@ -27,7 +35,11 @@ export function text(c: Cell | undefined): string | null {
 }
 
 /** Header text normalised for matching: lower case, single spaces, footnote markers ("Affected 1[1]") dropped. */
-export const headerKey = (c: Cell | undefined): string => (text(c) ?? '').toLowerCase().replace(/\[\d+\]|\s+\d+$/g, '').trim();
+export const headerKey = (c: Cell | undefined): string =>
+  (text(c) ?? '')
+    .toLowerCase()
+    .replace(/\[\d+\]|\s+\d+$/g, '')
+    .trim();
 
 /** Values federal spreadsheets use for "no number". */
 const MISSING = /^(unknown|unk|n\/?a|na|none|ongoing|tbd|-+|\.|\?)$/i;
@@ -41,11 +53,20 @@ export function numberFrom(c: Cell | undefined): number | null | undefined {
   if (typeof c === 'number') return Number.isFinite(c) ? c : undefined;
   const s = String(c).trim();
   if (s === '' || MISSING.test(s)) return null;
-  const m = /^(?:over|approx\.?|approximately|about|up to|more than|~|>|<)?\s*(\d[\d,]*(?:\.\d+)?)\s*(?:\+|mw|customers)?(?:\s*[-–]\s*\d[\d,]*(?:\.\d+)?)?\s*$/i.exec(s);
+  const m =
+    /^(?:over|approx\.?|approximately|about|up to|more than|~|>|<)?\s*(\d[\d,]*(?:\.\d+)?)\s*(?:\+|mw|customers)?(?:\s*[-–]\s*\d[\d,]*(?:\.\d+)?)?\s*$/i.exec(
+      s,
+    );
   return m ? Number(m[1].replace(/,/g, '')) : undefined;
 }
 
-export interface LocalTime { y: number; m: number; d: number; hh: number; mi: number }
+export interface LocalTime {
+  y: number;
+  m: number;
+  d: number;
+  hh: number;
+  mi: number;
+}
 
 /** An Excel serial day number (1900 system) as a calendar date and time of day. */
 export function fromSerial(serial: number): LocalTime | null {
@@ -95,4 +116,17 @@ export function timeFrom(c: Cell | undefined): { hh: number; mi: number } | null
   return hh < 24 && mi < 60 ? { hh, mi } : null;
 }
 
-export const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+export const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];

@@ -9,7 +9,9 @@ export async function markHistoryChanged(db: Db): Promise<void> {
 }
 
 export async function historyMarks(db: Db): Promise<{ version: string | null; published: string | null }> {
-  const rows = await db.all<{ key: string; value: string }>("SELECT key, value FROM meta WHERE key IN ('history_version', 'history_published')");
+  const rows = await db.all<{ key: string; value: string }>(
+    "SELECT key, value FROM meta WHERE key IN ('history_version', 'history_published')",
+  );
   const meta = Object.fromEntries(rows.map((r) => [r.key, r.value]));
   return { version: meta.history_version ?? null, published: meta.history_published ?? null };
 }

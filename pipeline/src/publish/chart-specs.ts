@@ -5,25 +5,52 @@ import type { ChartSpec } from './charts.ts';
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const EAGLEI = 'EAGLE-I (ORNL), CC BY 4.0';
 
-interface Place { name: string; state: string }
+interface Place {
+  name: string;
+  state: string;
+}
 
 export function decadeSpec(c: Place, years: CountyYear[], simulated: boolean): ChartSpec {
   const last = years.slice(-10);
-  return { title: `${c.name}, ${c.state}`, subtitle: 'Customer-hours without power, by year', unit: 'customer-hours', bars: last.map((y) => ({ label: String(y.year), value: y.customer_hours })), source: EAGLEI, simulated };
+  return {
+    title: `${c.name}, ${c.state}`,
+    subtitle: 'Customer-hours without power, by year',
+    unit: 'customer-hours',
+    bars: last.map((y) => ({ label: String(y.year), value: y.customer_hours })),
+    source: EAGLEI,
+    simulated,
+  };
 }
 
 export function monthlySpec(c: Place, months: CountyMonth[], simulated: boolean): ChartSpec {
   const last = months.slice(-24);
-  return { title: `${c.name}, ${c.state}`, subtitle: 'Customer-hours without power, by month', unit: 'customer-hours', bars: last.map((m) => ({ label: `${MONTHS[m.month - 1]} ${String(m.year).slice(2)}`, value: m.customer_hours })), source: EAGLEI, simulated };
+  return {
+    title: `${c.name}, ${c.state}`,
+    subtitle: 'Customer-hours without power, by month',
+    unit: 'customer-hours',
+    bars: last.map((m) => ({ label: `${MONTHS[m.month - 1]} ${String(m.year).slice(2)}`, value: m.customer_hours })),
+    source: EAGLEI,
+    simulated,
+  };
 }
 
 /** Hourly maxima of the county's 15-minute readings over the 24 hours up to `now`. */
 export function liveSpec(c: Place, series: Array<[string, number]>, now: Date, simulated: boolean): ChartSpec {
   const hour = Math.floor(now.getTime() / 3_600_000);
-  const bars = Array.from({ length: 24 }, (_, i) => ({ label: `${String((hour - 23 + i) % 24).padStart(2, '0')}h`, value: 0 }));
+  const bars = Array.from({ length: 24 }, (_, i) => ({
+    label: `${String((hour - 23 + i) % 24).padStart(2, '0')}h`,
+    value: 0,
+  }));
   for (const [at, n] of series) {
     const k = Math.floor(Date.parse(at) / 3_600_000) - (hour - 23);
     if (k >= 0 && k < 24) bars[k].value = Math.max(bars[k].value, n);
   }
-  return { title: `${c.name}, ${c.state}`, subtitle: 'Customers without power, last 24 hours (UTC)', unit: 'customers out', bars, source: 'utility outage feeds', simulated };
+  return {
+    title: `${c.name}, ${c.state}`,
+    subtitle: 'Customers without power, last 24 hours (UTC)',
+    unit: 'customers out',
+    bars,
+    source: 'utility outage feeds',
+    simulated,
+  };
 }

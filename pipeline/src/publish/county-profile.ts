@@ -4,7 +4,15 @@ import { endpoint } from '../contract/catalogue.ts';
 import { fileFor } from '../contract/urls.ts';
 import { loadAtlas } from '../geo/counties.ts';
 import { stateByFips } from '../geo/states.ts';
-import { EPISODE_GAP_MIN, EPISODE_MIN, EPISODE_SHARE, SIZE_CLASSES, type CountyMonth, type CountyYear, type EpisodeRow } from '../history/derive.ts';
+import {
+  EPISODE_GAP_MIN,
+  EPISODE_MIN,
+  EPISODE_SHARE,
+  SIZE_CLASSES,
+  type CountyMonth,
+  type CountyYear,
+  type EpisodeRow,
+} from '../history/derive.ts';
 import type { CountyLive } from '../state/rollup.ts';
 import type { TreeWriter } from './tree-writer.ts';
 import { putCsv, putJson } from './formats.ts';
@@ -19,31 +27,111 @@ export const EPISODE_RULE = {
   source: 'EAGLE-I county outage series (ORNL, CC BY 4.0)',
 };
 
-export const YEAR_COLUMNS = ['fips', 'name', 'state', 'year', 'episodes', 'customer_hours', 'max_out', 'longest_h', 'small', 'medium', 'large', 'major'] as const;
-export const MONTH_COLUMNS = ['fips', 'name', 'state', 'year', 'month', 'episodes', 'customer_hours', 'max_out'] as const;
+export const YEAR_COLUMNS = [
+  'fips',
+  'name',
+  'state',
+  'year',
+  'episodes',
+  'customer_hours',
+  'max_out',
+  'longest_h',
+  'small',
+  'medium',
+  'large',
+  'major',
+] as const;
+export const MONTH_COLUMNS = [
+  'fips',
+  'name',
+  'state',
+  'year',
+  'month',
+  'episodes',
+  'customer_hours',
+  'max_out',
+] as const;
 
-export interface History { years: CountyYear[]; months: CountyMonth[]; worst: EpisodeRow[] }
+export interface History {
+  years: CountyYear[];
+  months: CountyMonth[];
+  worst: EpisodeRow[];
+}
 
-export function profileDoc(c: Pick<CountyLive, 'fips' | 'name' | 'state' | 'customers_out' | 'pct_out' | 'band' | 'magnitude' | 'level' | 'stale' | 'customers_modelled'>, mcc: boolean, years: CountyYear[]) {
+export function profileDoc(
+  c: Pick<
+    CountyLive,
+    | 'fips'
+    | 'name'
+    | 'state'
+    | 'customers_out'
+    | 'pct_out'
+    | 'band'
+    | 'magnitude'
+    | 'level'
+    | 'stale'
+    | 'customers_modelled'
+  >,
+  mcc: boolean,
+  years: CountyYear[],
+) {
   return {
-    fips: c.fips, name: c.name, state: c.state, state_name: stateByFips(c.fips.slice(0, 2))?.name ?? null,
-    customers: c.customers_modelled, customers_source: c.customers_modelled === null ? null : mcc ? 'eaglei_mcc' : 'model',
+    fips: c.fips,
+    name: c.name,
+    state: c.state,
+    state_name: stateByFips(c.fips.slice(0, 2))?.name ?? null,
+    customers: c.customers_modelled,
+    customers_source: c.customers_modelled === null ? null : mcc ? 'eaglei_mcc' : 'model',
     neighbours: loadAtlas().neighbours.get(c.fips) ?? [],
-    live: { customers_out: c.customers_out, pct_out: c.pct_out, band: c.band, magnitude: c.magnitude, level: c.level, stale: c.stale, url: `/api/v1/live/counties/${c.fips}` },
-    history_loaded: years.length > 0, years,
+    live: {
+      customers_out: c.customers_out,
+      pct_out: c.pct_out,
+      band: c.band,
+      magnitude: c.magnitude,
+      level: c.level,
+      stale: c.stale,
+      url: `/api/v1/live/counties/${c.fips}`,
+    },
+    history_loaded: years.length > 0,
+    years,
   };
 }
 
 export function historyDoc(c: { fips: string; name: string; state: string }, h: History | undefined) {
-  return { fips: c.fips, name: c.name, state: c.state, episode_rule: EPISODE_RULE, months: h?.months ?? [], worst_events: h?.worst ?? [] };
+  return {
+    fips: c.fips,
+    name: c.name,
+    state: c.state,
+    episode_rule: EPISODE_RULE,
+    months: h?.months ?? [],
+    worst_events: h?.worst ?? [],
+  };
 }
 
 export const yearRows = (c: { fips: string; name: string; state: string }, years: CountyYear[]) =>
-  years.map((y) => [c.fips, c.name, c.state, y.year, y.episodes, y.customer_hours, y.max_out, y.longest_h, y.by_size.small ?? 0, y.by_size.medium ?? 0, y.by_size.large ?? 0, y.by_size.major ?? 0]);
+  years.map((y) => [
+    c.fips,
+    c.name,
+    c.state,
+    y.year,
+    y.episodes,
+    y.customer_hours,
+    y.max_out,
+    y.longest_h,
+    y.by_size.small ?? 0,
+    y.by_size.medium ?? 0,
+    y.by_size.large ?? 0,
+    y.by_size.major ?? 0,
+  ]);
 export const monthRows = (c: { fips: string; name: string; state: string }, months: CountyMonth[]) =>
   months.map((m) => [c.fips, c.name, c.state, m.year, m.month, m.episodes, m.customer_hours, m.max_out]);
 
-export function publishCountyProfiles(w: TreeWriter, counties: CountyLive[], histories: Map<string, History>, mcc: ReadonlySet<string>): void {
+export function publishCountyProfiles(
+  w: TreeWriter,
+  counties: CountyLive[],
+  histories: Map<string, History>,
+  mcc: ReadonlySet<string>,
+): void {
   const [profileE, historyE] = [endpoint('county'), endpoint('county.history')];
   for (const c of counties) {
     const h = histories.get(c.fips);

@@ -15,23 +15,29 @@ export const EVENTS_DIR = 'api/v1/_events';
 export const chunkFile = (n: number) => `${EVENTS_DIR}/chunk-${n}.json`;
 export const INDEX_FILE = `${EVENTS_DIR}/index.json`;
 
-
 /** Brings event_chunks up to date for every chunk that gained events since `afterId`. */
 async function refreshChunkSummaries(db: Db, afterId: number): Promise<void> {
   const from = Math.floor(afterId / EVENTS_CHUNK);
-  await db.run(`INSERT OR REPLACE INTO event_chunks
+  await db.run(
+    `INSERT OR REPLACE INTO event_chunks
     SELECT (id - 1) // ${EVENTS_CHUNK} AS n, min(id), max(id), min(event_at), max(event_at),
       to_json(list(DISTINCT kind ORDER BY kind))::VARCHAR, to_json(coalesce(list_sort(list_distinct(flatten(list(string_split(state, ';')) FILTER (WHERE state IS NOT NULL)))), []))::VARCHAR,
       to_json(coalesce(list(DISTINCT fips ORDER BY fips) FILTER (WHERE fips IS NOT NULL), []))::VARCHAR,
       to_json(coalesce(list(DISTINCT utility ORDER BY utility) FILTER (WHERE utility IS NOT NULL), []))::VARCHAR,
       coalesce(max(customers_out), 0)
-    FROM events WHERE (id - 1) // ${EVENTS_CHUNK} >= ? GROUP BY 1`, [from]);
+    FROM events WHERE (id - 1) // ${EVENTS_CHUNK} >= ? GROUP BY 1`,
+    [from],
+  );
 }
 
 /** Events are kept in the published stream for this long (whole chunks); older cursors answer 410. */
 export const EVENT_RETENTION_DAYS = 90;
 
-export async function publishEvents(w: TreeWriter, db: Db, opts: { utilities: string[]; baseUrl: string; simulated: boolean; now: Date; retentionDays?: number }): Promise<void> {
+export async function publishEvents(
+  w: TreeWriter,
+  db: Db,
+  opts: { utilities: string[]; baseUrl: string; simulated: boolean; now: Date; retentionDays?: number },
+): Promise<void> {
   const [meta] = await db.all<{ value: string | null }>("SELECT value FROM meta WHERE key = 'events_summarised_to'");
   const summarisedTo = Number(meta?.value ?? 0);
   const [{ max }] = await db.all<{ max: number | null }>('SELECT max(id) AS max FROM events');
@@ -40,14 +46,34 @@ export async function publishEvents(w: TreeWriter, db: Db, opts: { utilities: st
     await refreshChunkSummaries(db, summarisedTo);
     await db.run("INSERT OR REPLACE INTO meta VALUES ('events_summarised_to', ?)", [String(maxId)]);
   }
-  const rows = await db.all<Omit<ChunkSummary, 'kinds' | 'states' | 'fips' | 'utilities'> & { kinds: string; states: string; fips: string; utilities: string }>('SELECT * FROM event_chunks ORDER BY n');
+  const rows = await db.all<
+    Omit<ChunkSummary, 'kinds' | 'states' | 'fips' | 'utilities'> & {
+      kinds: string;
+      states: string;
+      fips: string;
+      utilities: string;
+    }
+  >('SELECT * FROM event_chunks ORDER BY n');
   const cutoff = new Date(opts.now.getTime() - (opts.retentionDays ?? EVENT_RETENTION_DAYS) * 86_400_000).toISOString();
   const chunks: ChunkSummary[] = rows
-    .map((r) => ({ ...r, kinds: JSON.parse(r.kinds), states: JSON.parse(r.states), fips: JSON.parse(r.fips), utilities: JSON.parse(r.utilities) }))
+    .map((r) => ({
+      ...r,
+      kinds: JSON.parse(r.kinds),
+      states: JSON.parse(r.states),
+      fips: JSON.parse(r.fips),
+      utilities: JSON.parse(r.utilities),
+    }))
     .filter((c, i, all) => c.last_at >= cutoff || i === all.length - 1);
   const loaded = new Map<number, EventRow[]>();
   const load = async (n: number) => {
-    if (!loaded.has(n)) loaded.set(n, await db.all<EventRow>(`${EVENT_SELECT} WHERE id > ? AND id <= ? ORDER BY id`, [n * EVENTS_CHUNK, (n + 1) * EVENTS_CHUNK]));
+    if (!loaded.has(n))
+      loaded.set(
+        n,
+        await db.all<EventRow>(`${EVENT_SELECT} WHERE id > ? AND id <= ? ORDER BY id`, [
+          n * EVENTS_CHUNK,
+          (n + 1) * EVENTS_CHUNK,
+        ]),
+      );
     return loaded.get(n)!;
   };
   for (const c of chunks) {
@@ -56,7 +82,12 @@ export async function publishEvents(w: TreeWriter, db: Db, opts: { utilities: st
     putJson(w, chunkFile(c.n), { chunk: c.n, columns: toColumns(await load(c.n)) });
     if (c.n < chunks.length - 2) loaded.delete(c.n); // keep memory flat when (re)writing many chunks
   }
-  const index: EventIndex = { max_id: maxId, first_id: chunks[0]?.min_id ?? 0, chunks, utilities: [...opts.utilities].sort() };
+  const index: EventIndex = {
+    max_id: maxId,
+    first_id: chunks[0]?.min_id ?? 0,
+    chunks,
+    utilities: [...opts.utilities].sort(),
+  };
   putJson(w, INDEX_FILE, index as unknown as Record<string, unknown>);
   // The newest chunks hold the latest page and the feeds.
   for (const c of chunks.slice(-2)) await load(c.n);
@@ -67,7 +98,13 @@ export async function publishEvents(w: TreeWriter, db: Db, opts: { utilities: st
   for (const prefix of ['feeds', 'api.feeds']) {
     const id = (f: string) => `${prefix}.${f}`;
     const selfBase = `${opts.baseUrl}${endpoint(id('rss')).path.replace(/\.rss$/, '')}`;
-    const m: FeedMeta = { baseUrl: opts.baseUrl, selfBase, query: '', updated: feedEvents.at(-1)?.at ?? opts.now.toISOString(), simulated: opts.simulated };
+    const m: FeedMeta = {
+      baseUrl: opts.baseUrl,
+      selfBase,
+      query: '',
+      updated: feedEvents.at(-1)?.at ?? opts.now.toISOString(),
+      simulated: opts.simulated,
+    };
     putText(w, fileFor(endpoint(id('rss')), {}, 'rss'), rssFeed(feedEvents, m));
     putText(w, fileFor(endpoint(id('atom')), {}, 'atom'), atomFeed(feedEvents, m));
     putRawJson(w, fileFor(endpoint(id('json')), {}, 'feedjson'), jsonFeed(feedEvents, m));

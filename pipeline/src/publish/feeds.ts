@@ -12,20 +12,41 @@ export interface FeedMeta {
   simulated: boolean;
 }
 
-const title = (m: FeedMeta) => `US Power Outage Data — outage events${m.query ? ` (${decodeURIComponent(m.query.replace(/&/g, ', '))})` : ''}${m.simulated ? ' [SIMULATED]' : ''}`;
+const title = (m: FeedMeta) =>
+  `US Power Outage Data — outage events${m.query ? ` (${decodeURIComponent(m.query.replace(/&/g, ', '))})` : ''}${m.simulated ? ' [SIMULATED]' : ''}`;
 const guid = (m: FeedMeta, e: PublicEvent) => `tag:outage-data,2026:${new URL(m.baseUrl).host}:event:${e.id}`;
-const summary = (e: PublicEvent) => [e.title, e.threshold !== null ? `Opening threshold: ${e.threshold.toLocaleString('en-US')} customers.` : '', e.etr ? `Estimated restoration: ${e.etr}.` : ''].filter(Boolean).join(' ');
+const summary = (e: PublicEvent) =>
+  [
+    e.title,
+    e.threshold !== null ? `Opening threshold: ${e.threshold.toLocaleString('en-US')} customers.` : '',
+    e.etr ? `Estimated restoration: ${e.etr}.` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
 
 function feedOf(events: PublicEvent[], m: FeedMeta): Feed {
   const q = m.query ? `?${m.query}` : '';
   const feed = new Feed({
-    title: title(m), description: 'Outages beginning, growing, improving and restored, by county, municipality and utility.',
-    id: `${m.selfBase}.atom${q}`, link: `${m.baseUrl}/api/v1/events${q}`, language: 'en', updated: new Date(m.updated),
-    generator: 'outage-data', copyright: 'Data as published by each utility; cite US Power Outage Data and link back.',
+    title: title(m),
+    description: 'Outages beginning, growing, improving and restored, by county, municipality and utility.',
+    id: `${m.selfBase}.atom${q}`,
+    link: `${m.baseUrl}/api/v1/events${q}`,
+    language: 'en',
+    updated: new Date(m.updated),
+    generator: 'outage-data',
+    copyright: 'Data as published by each utility; cite US Power Outage Data and link back.',
     feedLinks: { rss: `${m.selfBase}.rss${q}`, atom: `${m.selfBase}.atom${q}`, json: `${m.selfBase}.json${q}` },
   });
   for (const e of [...events].reverse()) {
-    feed.addItem({ title: e.title, id: guid(m, e), guid: guid(m, e), link: `${m.baseUrl}${e.link}`, description: summary(e), date: new Date(e.at), category: [{ name: e.kind }] });
+    feed.addItem({
+      title: e.title,
+      id: guid(m, e),
+      guid: guid(m, e),
+      link: `${m.baseUrl}${e.link}`,
+      description: summary(e),
+      date: new Date(e.at),
+      category: [{ name: e.kind }],
+    });
   }
   return feed;
 }
@@ -37,12 +58,21 @@ export const atomFeed = (events: PublicEvent[], m: FeedMeta): string => feedOf(e
 export function jsonFeed(events: PublicEvent[], m: FeedMeta): Record<string, unknown> {
   const q = m.query ? `?${m.query}` : '';
   return {
-    version: 'https://jsonfeed.org/version/1.1', title: title(m), home_page_url: `${m.baseUrl}/`, feed_url: `${m.selfBase}.json${q}`,
-    description: 'Outages beginning, growing, improving and restored, by county, municipality and utility.', language: 'en',
+    version: 'https://jsonfeed.org/version/1.1',
+    title: title(m),
+    home_page_url: `${m.baseUrl}/`,
+    feed_url: `${m.selfBase}.json${q}`,
+    description: 'Outages beginning, growing, improving and restored, by county, municipality and utility.',
+    language: 'en',
     authors: [{ name: 'US Power Outage Data', url: `${m.baseUrl}/` }],
     items: [...events].reverse().map((e) => ({
-      id: guid(m, e), url: `${m.baseUrl}${e.link}`, title: e.title, content_text: summary(e), date_published: e.at,
-      tags: [e.kind, e.scope, ...e.states], _outage: e,
+      id: guid(m, e),
+      url: `${m.baseUrl}${e.link}`,
+      title: e.title,
+      content_text: summary(e),
+      date_published: e.at,
+      tags: [e.kind, e.scope, ...e.states],
+      _outage: e,
     })),
   };
 }

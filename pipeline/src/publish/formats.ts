@@ -24,9 +24,21 @@ export function putRawJson(w: TreeWriter, rel: string, doc: unknown): void {
 }
 
 /** CSV with a header row; the `generated_at` column (if any) is filled at render time and left out of the basis. */
-export function putCsv(w: TreeWriter, rel: string, columns: readonly string[], rows: (generatedAt: string) => unknown[][]): void {
-  const basis = Buffer.from(stringify(rows(''), { header: true, columns: [...columns], cast: { boolean: (b) => String(b) } }));
-  w.put(rel, (g) => Buffer.from(stringify(rows(g), { header: true, columns: [...columns], cast: { boolean: (b) => String(b) } })), basis);
+export function putCsv(
+  w: TreeWriter,
+  rel: string,
+  columns: readonly string[],
+  rows: (generatedAt: string) => unknown[][],
+): void {
+  const basis = Buffer.from(
+    stringify(rows(''), { header: true, columns: [...columns], cast: { boolean: (b) => String(b) } }),
+  );
+  w.put(
+    rel,
+    (g) =>
+      Buffer.from(stringify(rows(g), { header: true, columns: [...columns], cast: { boolean: (b) => String(b) } })),
+    basis,
+  );
 }
 
 export function putText(w: TreeWriter, rel: string, text: string): void {
@@ -34,11 +46,22 @@ export function putText(w: TreeWriter, rel: string, text: string): void {
   w.put(rel, () => body, body);
 }
 
-export const envelopeBasis = (data: Record<string, unknown>, meta: Record<string, unknown>) => Buffer.from(JSON.stringify({ data, meta }));
+export const envelopeBasis = (data: Record<string, unknown>, meta: Record<string, unknown>) =>
+  Buffer.from(JSON.stringify({ data, meta }));
 
 /** JSON with `meta` beside `data` (the county areas, incidents and alerts endpoints: spec Response envelope). */
-export function putEnvelope(w: TreeWriter, rel: string, data: Record<string, unknown>, meta: Record<string, unknown>, basis = envelopeBasis(data, meta)): void {
-  w.put(rel, (generatedAt) => Buffer.from(JSON.stringify({ data: { generated_at: generatedAt, ...data }, meta })), basis);
+export function putEnvelope(
+  w: TreeWriter,
+  rel: string,
+  data: Record<string, unknown>,
+  meta: Record<string, unknown>,
+  basis = envelopeBasis(data, meta),
+): void {
+  w.put(
+    rel,
+    (generatedAt) => Buffer.from(JSON.stringify({ data: { generated_at: generatedAt, ...data }, meta })),
+    basis,
+  );
 }
 
 /** A raw JSON document that carries its generation time somewhere inside (GeoJSON metadata.generated). */

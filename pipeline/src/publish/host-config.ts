@@ -2,7 +2,14 @@
 // edge middleware that gives every v1 response its X-Request-Id (routes can set fixed headers, not a fresh id).
 // Prebuilt files are served straight from the CDN; anything a file cannot answer (query filters, bad input,
 // unknown counties, wrong methods, the 410) is routed to the function layer at /api/fn.
-import { CACHE_CONTROL, CATALOGUE, CONTENT_TYPE, FUNCTION_ENDPOINTS, type Endpoint, type Format } from '../contract/catalogue.ts';
+import {
+  CACHE_CONTROL,
+  CATALOGUE,
+  CONTENT_TYPE,
+  FUNCTION_ENDPOINTS,
+  type Endpoint,
+  type Format,
+} from '../contract/catalogue.ts';
 import { dataNotice } from '../contract/notice.ts';
 import { fileFor, pathParams, pathPattern } from '../contract/urls.ts';
 import { checkDeprecation, deprecationHeaders, EXPOSE_HEADERS, V1_PATH_SOURCE } from '../contract/v1-headers.ts';
@@ -34,20 +41,41 @@ export function vercelConfig(simulated: boolean): { version: 3; routes: HostRout
   const routes: HostRoute[] = [
     { src: V1_PATH_SOURCE, middlewarePath: MIDDLEWARE, override: true, continue: true },
     {
-      src: V1_PATH_SOURCE, continue: true,
-      headers: { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': EXPOSE_HEADERS, 'X-API-Version': '1', 'X-Data-Notice': dataNotice(simulated) },
+      src: V1_PATH_SOURCE,
+      continue: true,
+      headers: {
+        'Access-Control-Allow-Origin': '*',
+        'Access-Control-Expose-Headers': EXPOSE_HEADERS,
+        'X-API-Version': '1',
+        'X-Data-Notice': dataNotice(simulated),
+      },
     },
     // spec: Versioning — a deprecated entry announces its sunset on every response, file or function.
-    ...CATALOGUE.filter((e) => e.deprecated).map((e) => ({ src: pathPattern(e).source, continue: true, headers: checkedHeaders(e.id, e.deprecated!) })),
-    ...FUNCTION_ENDPOINTS.filter((f) => f.deprecated).map((f) => ({ src: pathPattern(f).source, methods: [f.method], continue: true, headers: checkedHeaders(f.id, f.deprecated!) })),
+    ...CATALOGUE.filter((e) => e.deprecated).map((e) => ({
+      src: pathPattern(e).source,
+      continue: true,
+      headers: checkedHeaders(e.id, e.deprecated!),
+    })),
+    ...FUNCTION_ENDPOINTS.filter((f) => f.deprecated).map((f) => ({
+      src: pathPattern(f).source,
+      methods: [f.method],
+      continue: true,
+      headers: checkedHeaders(f.id, f.deprecated!),
+    })),
     { src: '^/(api/v1|feeds)/.*$', methods: ['OPTIONS'], dest: FUNCTION_DEST },
     ...[...new Set(FUNCTION_ENDPOINTS.map((f) => pathPattern(f).source))].map((src) => ({ src, dest: FUNCTION_DEST })),
   ];
   for (const e of CATALOGUE) {
     const src = pathPattern(e).source;
-    for (const p of e.functionParams ?? []) routes.push({ src, has: [{ type: 'query', key: p.name }], dest: FUNCTION_DEST });
+    for (const p of e.functionParams ?? [])
+      routes.push({ src, has: [{ type: 'query', key: p.name }], dest: FUNCTION_DEST });
     // Report paths: canonical (lower-case state, digits) only; anything else goes to the function's checks.
-    const fileSrc = e.id.startsWith('reports.') ? src.replace(/\(\?<year>\[\^\/\]\+\)/, '(?<year>\\d{4})').replace(/\(\?<state>\[\^\/\]\+\)/, '(?<state>[a-z]{2})').replace(/\(\?<county>\[\^\/\]\+\)/, '(?<county>\\d{5})') : src;
+    const fileSrc = e.id.startsWith('reports.')
+      ? src
+          .replace(/\(\?<year>\[\^\/\]\+\)/, '(?<year>\\d{4})')
+          .replace(/\(\?<state>\[\^\/\]\+\)/, '(?<state>[a-z]{2})')
+          .replace(/\(\?<county>\[\^\/\]\+\)/, '(?<county>\\d{5})')
+      : src;
     for (const table of e.tables ?? [undefined]) {
       const tableHas = table ? [{ type: 'query' as const, key: 'table', value: table }] : [];
       const tableMissing = table === e.tables?.[0] ? [{ type: 'query' as const, key: 'table' }] : [];
@@ -55,11 +83,22 @@ export function vercelConfig(simulated: boolean): { version: 3; routes: HostRout
         const headers = { 'Content-Type': CONTENT_TYPE[f], 'Cache-Control': CACHE_CONTROL[e.cache] };
         const dest = destFor(e, f, table);
         const variants: Array<{ has: HostRoute['has']; missing: HostRoute['missing'] }> = [];
-        if (e.formats.length > 1) variants.push({ has: [...tableHas, { type: 'query', key: 'format', value: f }], missing: [] });
+        if (e.formats.length > 1)
+          variants.push({ has: [...tableHas, { type: 'query', key: 'format', value: f }], missing: [] });
         if (f === e.formats[0]) variants.push({ has: tableHas, missing: [{ type: 'query', key: 'format' }] });
-        for (const v of [...variants]) if (tableMissing.length) variants.push({ has: v.has!.filter((h) => h.key !== 'table'), missing: [...v.missing!, ...tableMissing] });
+        for (const v of [...variants])
+          if (tableMissing.length)
+            variants.push({ has: v.has!.filter((h) => h.key !== 'table'), missing: [...v.missing!, ...tableMissing] });
         for (const v of variants) {
-          routes.push({ src: fileSrc, methods: ['GET', 'HEAD'], ...(v.has!.length ? { has: v.has } : {}), ...(v.missing!.length ? { missing: v.missing } : {}), dest, headers, check: true });
+          routes.push({
+            src: fileSrc,
+            methods: ['GET', 'HEAD'],
+            ...(v.has!.length ? { has: v.has } : {}),
+            ...(v.missing!.length ? { missing: v.missing } : {}),
+            dest,
+            headers,
+            check: true,
+          });
         }
       }
     }

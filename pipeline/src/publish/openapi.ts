@@ -10,18 +10,27 @@ import { ACCOUNT_SCHEMAS, ACCOUNTS_DESCRIPTION, webhooksSection } from '../accou
 import { checkDeprecation, DEPRECATION_NOTICE_DAYS, type Deprecation } from '../contract/v1-headers.ts';
 import { limitClass, rateLimitsFromEnv, type LimitClass } from '../serve/rate-limit.ts';
 
-const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } });
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+});
 
 const commonHeaders = {
   'X-Request-Id': { description: 'Unique id of this request.', schema: { type: 'string' } },
   'X-API-Version': { description: 'Always `1` on v1.', schema: { type: 'string', const: '1' } },
-  'X-Data-Notice': { description: 'Where the data comes from, and the request to cite and link back.', schema: { type: 'string' } },
+  'X-Data-Notice': {
+    description: 'Where the data comes from, and the request to cite and link back.',
+    schema: { type: 'string' },
+  },
   ETag: { description: 'Content hash; send If-None-Match for a 304.', schema: { type: 'string' } },
   'Cache-Control': { description: 'Short for live data, long for history.', schema: { type: 'string' } },
 };
 
 const DEPRECATION_HEADERS = {
-  Deprecation: { description: 'RFC 9745: when this operation was deprecated, as `@<unix seconds>`.', schema: { type: 'string' } },
+  Deprecation: {
+    description: 'RFC 9745: when this operation was deprecated, as `@<unix seconds>`.',
+    schema: { type: 'string' },
+  },
   Sunset: { description: 'RFC 8594: the HTTP-date after which it may stop answering.', schema: { type: 'string' } },
   Link: { description: '`<…>; rel="deprecation"`: where the replacement is documented.', schema: { type: 'string' } },
 };
@@ -30,7 +39,10 @@ const DEPRECATION_HEADERS = {
 function deprecation(id: string, d: Deprecation | undefined): { deprecated?: true; note: string } {
   if (!d) return { note: '' };
   checkDeprecation(id, d);
-  return { deprecated: true, note: ` **Deprecated** since ${d.since.slice(0, 10)}; answers until ${d.sunset.slice(0, 10)}. Replacement: ${d.link}.` };
+  return {
+    deprecated: true,
+    note: ` **Deprecated** since ${d.since.slice(0, 10)}; answers until ${d.sunset.slice(0, 10)}. Replacement: ${d.link}.`,
+  };
 }
 
 /** spec: Limits — the 429 of the function layer's per-client token buckets (documented defaults, env-configurable). */
@@ -39,79 +51,225 @@ function rateLimitResponse(cls: LimitClass, extra = '') {
   const b = LIMIT_DEFAULTS[cls];
   return {
     description: `\`rate_limited\`: more than ${b.perMinute} ${cls === 'query' ? 'filtered queries' : 'account requests'} a minute (bursts of ${b.burst}) from this client, by default; wait \`Retry-After\` seconds.${extra}`,
-    headers: { 'Retry-After': { description: 'Whole seconds until the next request is allowed.', schema: { type: 'integer', minimum: 1 } } },
+    headers: {
+      'Retry-After': {
+        description: 'Whole seconds until the next request is allowed.',
+        schema: { type: 'integer', minimum: 1 },
+      },
+    },
     content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
   };
 }
 
 function operation(e: Endpoint) {
   const params: Array<Record<string, unknown>> = [];
-  if (e.key === 'fips') params.push({ name: 'fips', in: 'path', required: true, description: '5-digit county FIPS code.', schema: { type: 'string', pattern: '^\\d{5}$' }, example: '12086' });
+  if (e.key === 'fips')
+    params.push({
+      name: 'fips',
+      in: 'path',
+      required: true,
+      description: '5-digit county FIPS code.',
+      schema: { type: 'string', pattern: '^\\d{5}$' },
+      example: '12086',
+    });
   const pp: string[] = e.path.match(/\{(\w+)\}/g) ?? [];
-  if (pp.includes('{year}')) params.push({ name: 'year', in: 'path', required: true, description: `Report year, four digits (${REPORT_FIRST_YEAR} to the current year).`, schema: { type: 'string', pattern: '^\\d{4}$' }, example: '2024' });
-  if (pp.includes('{state}')) params.push({ name: 'state', in: 'path', required: true, description: 'Lower-case USPS state code (`tx`); an upper-case code is redirected (308) to it.', schema: { type: 'string', pattern: '^[a-z]{2}$' }, example: 'tx' });
-  if (pp.includes('{county}')) params.push({ name: 'county', in: 'path', required: true, description: '5-digit county FIPS code of a county in `{state}`.', schema: { type: 'string', pattern: '^\\d{5}$' }, example: '48201' });
-  if (e.tables) params.push({ name: 'table', in: 'query', required: false, description: `Which table (default ${e.tables[0]}).`, schema: { type: 'string', enum: e.tables, default: e.tables[0] } });
-  if (e.formats.length > 1) params.push({ name: 'format', in: 'query', required: false, description: `Response format (default ${e.formats[0]}).`, schema: { type: 'string', enum: e.formats, default: e.formats[0] } });
-  for (const p of e.functionParams ?? []) params.push({ name: p.name, in: 'query', required: false, description: p.description, schema: p.schema });
+  if (pp.includes('{year}'))
+    params.push({
+      name: 'year',
+      in: 'path',
+      required: true,
+      description: `Report year, four digits (${REPORT_FIRST_YEAR} to the current year).`,
+      schema: { type: 'string', pattern: '^\\d{4}$' },
+      example: '2024',
+    });
+  if (pp.includes('{state}'))
+    params.push({
+      name: 'state',
+      in: 'path',
+      required: true,
+      description: 'Lower-case USPS state code (`tx`); an upper-case code is redirected (308) to it.',
+      schema: { type: 'string', pattern: '^[a-z]{2}$' },
+      example: 'tx',
+    });
+  if (pp.includes('{county}'))
+    params.push({
+      name: 'county',
+      in: 'path',
+      required: true,
+      description: '5-digit county FIPS code of a county in `{state}`.',
+      schema: { type: 'string', pattern: '^\\d{5}$' },
+      example: '48201',
+    });
+  if (e.tables)
+    params.push({
+      name: 'table',
+      in: 'query',
+      required: false,
+      description: `Which table (default ${e.tables[0]}).`,
+      schema: { type: 'string', enum: e.tables, default: e.tables[0] },
+    });
+  if (e.formats.length > 1)
+    params.push({
+      name: 'format',
+      in: 'query',
+      required: false,
+      description: `Response format (default ${e.formats[0]}).`,
+      schema: { type: 'string', enum: e.formats, default: e.formats[0] },
+    });
+  for (const p of e.functionParams ?? [])
+    params.push({ name: p.name, in: 'query', required: false, description: p.description, schema: p.schema });
   const content: Record<string, unknown> = {};
   for (const f of e.formats) {
     const type = CONTENT_TYPE[f].split(';')[0];
-    content[type] = f === 'png' ? { schema: { type: 'string', contentMediaType: 'image/png' } } : f === 'geojson' ? { schema: { type: 'object', description: 'RFC 7946 FeatureCollection with a `metadata` member (generated, url, title, count, notice).' } } : f === 'json' || f === 'feedjson' ? { schema: e.schema === 'OpenApiDocument' ? { type: 'object' } : { $ref: `#/components/schemas/${e.schema}` } } : { schema: { type: 'string' } };
+    content[type] =
+      f === 'png'
+        ? { schema: { type: 'string', contentMediaType: 'image/png' } }
+        : f === 'geojson'
+          ? {
+              schema: {
+                type: 'object',
+                description:
+                  'RFC 7946 FeatureCollection with a `metadata` member (generated, url, title, count, notice).',
+              },
+            }
+          : f === 'json' || f === 'feedjson'
+            ? {
+                schema:
+                  e.schema === 'OpenApiDocument' ? { type: 'object' } : { $ref: `#/components/schemas/${e.schema}` },
+              }
+            : { schema: { type: 'string' } };
   }
   const dep = deprecation(e.id, e.deprecated);
   const responses: Record<string, unknown> = {
-    200: { description: `${e.summary}. Cache-Control: \`${CACHE_CONTROL[e.cache]}\`.`, headers: dep.deprecated ? { ...commonHeaders, ...DEPRECATION_HEADERS } : commonHeaders, content },
+    200: {
+      description: `${e.summary}. Cache-Control: \`${CACHE_CONTROL[e.cache]}\`.`,
+      headers: dep.deprecated ? { ...commonHeaders, ...DEPRECATION_HEADERS } : commonHeaders,
+      content,
+    },
     304: { description: 'Not modified (If-None-Match matched the ETag).' },
     405: errorResponse('Method not allowed; the Allow header lists the allowed methods.'),
   };
   if (e.id.startsWith('reports.') && pp.length) {
     responses[308] = { description: 'An upper-case `{state}`: redirected to the lower-case path.' };
-    responses[400] = errorResponse('`invalid_year` (not four digits), `invalid_fips` (`{county}` not 5 digits), or `invalid_parameter` for an unknown `table` or `format` (the body lists the allowed values).');
-    responses[404] = errorResponse('`unknown_year` (outside the published range), `unknown_state` (not a state code) or `unknown_county` (not a county of `{state}`).');
+    responses[400] = errorResponse(
+      '`invalid_year` (not four digits), `invalid_fips` (`{county}` not 5 digits), or `invalid_parameter` for an unknown `table` or `format` (the body lists the allowed values).',
+    );
+    responses[404] = errorResponse(
+      '`unknown_year` (outside the published range), `unknown_state` (not a state code) or `unknown_county` (not a county of `{state}`).',
+    );
   } else if (e.tables) {
-    responses[400] = errorResponse('Unknown `table` or `format` (`invalid_parameter` / `invalid_format`; the body lists the allowed values).');
+    responses[400] = errorResponse(
+      'Unknown `table` or `format` (`invalid_parameter` / `invalid_format`; the body lists the allowed values).',
+    );
   } else if (e.key === 'fips') {
-    responses[400] = errorResponse('`fips` is not 5 digits, or `format` is not one this endpoint offers (the body lists them).');
+    responses[400] = errorResponse(
+      '`fips` is not 5 digits, or `format` is not one this endpoint offers (the body lists them).',
+    );
     responses[404] = errorResponse('Well-formed FIPS code of no county.');
   } else if (e.formats.length > 1 || e.functionParams?.length) {
-    responses[400] = errorResponse('A query parameter is invalid (the body names it and the allowed values): unknown `kind`, non-numeric `min_customers`, `limit` over the maximum, malformed `since`, unknown `utility`, or a cursor this API did not issue (`invalid_cursor`).');
+    responses[400] = errorResponse(
+      'A query parameter is invalid (the body names it and the allowed values): unknown `kind`, non-numeric `min_customers`, `limit` over the maximum, malformed `since`, unknown `utility`, or a cursor this API did not issue (`invalid_cursor`).',
+    );
   }
-  if (e.functionParams?.some((p) => p.name === 'after')) responses[410] = errorResponse('The cursor points before the oldest retained event (`cursor_expired`); restart from first_cursor or use `since`.');
+  if (e.functionParams?.some((p) => p.name === 'after'))
+    responses[410] = errorResponse(
+      'The cursor points before the oldest retained event (`cursor_expired`); restart from first_cursor or use `since`.',
+    );
   const cls = limitClass(e.id);
-  if (cls) responses[429] = rateLimitResponse(cls, ' Only query-filtered requests count; the prebuilt unfiltered files are not limited.');
-  return { operationId: e.id.replace(/\./g, '_'), summary: e.summary, description: e.description + dep.note, tags: [e.path.split('/')[3] ?? 'meta'], ...(dep.deprecated ? { deprecated: true } : {}), parameters: params, responses };
+  if (cls)
+    responses[429] = rateLimitResponse(
+      cls,
+      ' Only query-filtered requests count; the prebuilt unfiltered files are not limited.',
+    );
+  return {
+    operationId: e.id.replace(/\./g, '_'),
+    summary: e.summary,
+    description: e.description + dep.note,
+    tags: [e.path.split('/')[3] ?? 'meta'],
+    ...(dep.deprecated ? { deprecated: true } : {}),
+    parameters: params,
+    responses,
+  };
 }
 
 export function buildOpenApi(simulated: boolean): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const e of CATALOGUE) paths[e.path] = { get: operation(e), options: { summary: 'CORS preflight', operationId: `${e.id.replace(/\./g, '_')}_preflight`, ...(e.deprecated ? { deprecated: true } : {}), responses: { 204: { description: 'Allowed methods and headers.' } } } };
+  for (const e of CATALOGUE)
+    paths[e.path] = {
+      get: operation(e),
+      options: {
+        summary: 'CORS preflight',
+        operationId: `${e.id.replace(/\./g, '_')}_preflight`,
+        ...(e.deprecated ? { deprecated: true } : {}),
+        responses: { 204: { description: 'Allowed methods and headers.' } },
+      },
+    };
   for (const f of FUNCTION_ENDPOINTS) {
     const params = [
-      ...[...f.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } })),
-      ...(f.query ?? []).map((q) => ({ name: q.name, in: 'query', required: false, description: q.description, schema: q.schema })),
+      ...[...f.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+        name: m[1],
+        in: 'path',
+        required: true,
+        schema: { type: 'string' },
+      })),
+      ...(f.query ?? []).map((q) => ({
+        name: q.name,
+        in: 'query',
+        required: false,
+        description: q.description,
+        schema: q.schema,
+      })),
     ];
     const dep = deprecation(f.id, f.deprecated);
     const headers = dep.deprecated ? { headers: DEPRECATION_HEADERS } : {};
     const responses: Record<string, unknown> = {
-      [f.status]: f.schema ? { description: f.summary, ...headers, content: { 'application/json': { schema: { $ref: `#/components/schemas/${f.schema}` } } } } : { description: f.summary, ...headers },
+      [f.status]: f.schema
+        ? {
+            description: f.summary,
+            ...headers,
+            content: { 'application/json': { schema: { $ref: `#/components/schemas/${f.schema}` } } },
+          }
+        : { description: f.summary, ...headers },
     };
     if (f.id !== 'alerts.subscribe') {
-      responses[400] = errorResponse('Invalid input: the body names the parameter (`invalid_body`, `invalid_email`, `invalid_code`, `invalid_scope`, `unsafe_url`, `invalid_parameter`).');
+      responses[400] = errorResponse(
+        'Invalid input: the body names the parameter (`invalid_body`, `invalid_email`, `invalid_code`, `invalid_scope`, `unsafe_url`, `invalid_parameter`).',
+      );
       if (f.auth) responses[401] = errorResponse('Missing, unknown or revoked API key (`unauthorized`).');
-      if (f.path.includes('{id}')) responses[404] = errorResponse('No such rule, key or channel in this account (`unknown_rule`, `unknown_key`, `unknown_channel`) — also for another account\'s.');
-      if (f.id === 'rules.create' || f.id === 'rules.update') responses[403] = errorResponse('`forbidden_scope`: watch on a state or utility scope, or too many watched counties.');
+      if (f.path.includes('{id}'))
+        responses[404] = errorResponse(
+          "No such rule, key or channel in this account (`unknown_rule`, `unknown_key`, `unknown_channel`) — also for another account's.",
+        );
+      if (f.id === 'rules.create' || f.id === 'rules.update')
+        responses[403] = errorResponse(
+          '`forbidden_scope`: watch on a state or utility scope, or too many watched counties.',
+        );
       const cls = limitClass(f.id);
-      if (cls) responses[429] = rateLimitResponse(cls, f.id === 'accounts.create' ? ' Also when a code was sent to this address less than a minute ago.' : '');
+      if (cls)
+        responses[429] = rateLimitResponse(
+          cls,
+          f.id === 'accounts.create' ? ' Also when a code was sent to this address less than a minute ago.' : '',
+        );
       responses[503] = errorResponse('`accounts_unavailable`: no account database on this deployment.');
     }
     paths[f.path] = {
       ...(paths[f.path] ?? {}),
       [f.method.toLowerCase()]: {
-        operationId: f.id.replace(/\./g, '_'), summary: f.summary, description: f.description + dep.note, tags: [f.id.split('.')[0] === 'alerts' ? 'alerts' : 'accounts'],
+        operationId: f.id.replace(/\./g, '_'),
+        summary: f.summary,
+        description: f.description + dep.note,
+        tags: [f.id.split('.')[0] === 'alerts' ? 'alerts' : 'accounts'],
         ...(dep.deprecated ? { deprecated: true } : {}),
-        ...(f.auth ? { security: [{ apiKey: [] }] } : {}), parameters: params,
-        ...(f.body ? { requestBody: { required: f.id !== 'keys.create' && f.id !== 'rules.rotate', content: { 'application/json': { schema: { $ref: `#/components/schemas/${f.body}` } } } } } : {}),
+        ...(f.auth ? { security: [{ apiKey: [] }] } : {}),
+        parameters: params,
+        ...(f.body
+          ? {
+              requestBody: {
+                required: f.id !== 'keys.create' && f.id !== 'rules.rotate',
+                content: { 'application/json': { schema: { $ref: `#/components/schemas/${f.body}` } } },
+              },
+            }
+          : {}),
         responses,
       },
     };
@@ -119,34 +277,65 @@ export function buildOpenApi(simulated: boolean): Record<string, unknown> {
   return {
     openapi: '3.1.0',
     info: {
-      title: 'US Power Outage Data API', version: '1',
+      title: 'US Power Outage Data API',
+      version: '1',
       summary: 'Free, keyless JSON API for United States electric power outages.',
       description: [
-        'Live county status from each utility\'s own outage feed, prebuilt as static files and refreshed as each source is polled.',
-        '', `Data notice: ${dataNotice(simulated)}`, '', CITATION, '',
+        "Live county status from each utility's own outage feed, prebuilt as static files and refreshed as each source is polled.",
+        '',
+        `Data notice: ${dataNotice(simulated)}`,
+        '',
+        CITATION,
+        '',
         '**Envelope.** Every JSON response is `{ "data": … }`. Errors use the same envelope: `{ "data": { "error": { "status", "code", "message", "param"?, "allowed"? } } }`.',
-        '', '**Denominator.** County percentages use max(customers the feeds publish, modelled county customers). `pct_out` is null when that is smaller than the outage, never clamped.',
-        '', `**Polling.** Each source polls on its own interval_min; it is hardened (a third of the interval, at least 2 minutes) while its utility has ≥ ${HARDEN_AT_PCT} % out. A source is stale when its last successful fetch is older than max(20, 2 × interval_min + 5) minutes. A utility at or above ${MAJOR_EVENT_PCT} % out is on the major-event line.`,
-        '', '**Versioning.** v1 is additive-only; breaking changes are announced at least 90 days ahead and ship under a new version. Every v1 response carries X-Request-Id, X-API-Version: 1 and X-Data-Notice.',
-        '', `**Deprecation.** An operation due to go is marked \`deprecated: true\` here at least ${DEPRECATION_NOTICE_DAYS} days before its sunset, and every response of it carries \`Deprecation\` (RFC 9745, \`@<unix seconds>\`), \`Sunset\` (RFC 8594, an HTTP-date) and \`Link: <…>; rel="deprecation"\` naming the replacement. It keeps answering until the sunset.`,
-        '', `**Rate limits.** The function layer (query-filtered requests; the account endpoints) allows each client, by default, ${LIMIT_DEFAULTS.query.perMinute} filtered queries a minute in bursts of ${LIMIT_DEFAULTS.query.burst}, and ${LIMIT_DEFAULTS.account.perMinute} account requests a minute in bursts of ${LIMIT_DEFAULTS.account.burst} (a deployment may configure others); past that it answers 429 \`rate_limited\` with \`Retry-After\`. Prebuilt files (every request without a filter) are not limited.`,
-        '', '**CORS.** `Access-Control-Allow-Origin: *`; OPTIONS preflight answers 204.',
-        '', '**Events.** Kinds and when each is emitted (thresholds are in customers out; hysteresis keeps a noisy feed from flooding the stream):',
+        '',
+        '**Denominator.** County percentages use max(customers the feeds publish, modelled county customers). `pct_out` is null when that is smaller than the outage, never clamped.',
+        '',
+        `**Polling.** Each source polls on its own interval_min; it is hardened (a third of the interval, at least 2 minutes) while its utility has ≥ ${HARDEN_AT_PCT} % out. A source is stale when its last successful fetch is older than max(20, 2 × interval_min + 5) minutes. A utility at or above ${MAJOR_EVENT_PCT} % out is on the major-event line.`,
+        '',
+        '**Versioning.** v1 is additive-only; breaking changes are announced at least 90 days ahead and ship under a new version. Every v1 response carries X-Request-Id, X-API-Version: 1 and X-Data-Notice.',
+        '',
+        `**Deprecation.** An operation due to go is marked \`deprecated: true\` here at least ${DEPRECATION_NOTICE_DAYS} days before its sunset, and every response of it carries \`Deprecation\` (RFC 9745, \`@<unix seconds>\`), \`Sunset\` (RFC 8594, an HTTP-date) and \`Link: <…>; rel="deprecation"\` naming the replacement. It keeps answering until the sunset.`,
+        '',
+        `**Rate limits.** The function layer (query-filtered requests; the account endpoints) allows each client, by default, ${LIMIT_DEFAULTS.query.perMinute} filtered queries a minute in bursts of ${LIMIT_DEFAULTS.query.burst}, and ${LIMIT_DEFAULTS.account.perMinute} account requests a minute in bursts of ${LIMIT_DEFAULTS.account.burst} (a deployment may configure others); past that it answers 429 \`rate_limited\` with \`Retry-After\`. Prebuilt files (every request without a filter) are not limited.`,
+        '',
+        '**CORS.** `Access-Control-Allow-Origin: *`; OPTIONS preflight answers 204.',
+        '',
+        '**Events.** Kinds and when each is emitted (thresholds are in customers out; hysteresis keeps a noisy feed from flooding the stream):',
         ...Object.entries(EMISSION).map(([k, v]) => `- \`${k}\`: ${v}`),
-        '', '**Annual reports.** Built from imported history: EAGLE-I (ORNL, CC BY 4.0), DOE OE-417 and EIA-861 (public domain). Rules:',
+        '',
+        '**Annual reports.** Built from imported history: EAGLE-I (ORNL, CC BY 4.0), DOE OE-417 and EIA-861 (public domain). Rules:',
         ...Object.entries(REPORT_RULES).map(([k, v]) => `- \`${k}\`: ${v}`),
-        '', ACCOUNTS_DESCRIPTION,
-        '', 'Outages open and close per scope (county, municipality/township, utility). An outage closes only after two consecutive successful polls below half the threshold it opened at, and never while a feed covering it is stale.',
+        '',
+        ACCOUNTS_DESCRIPTION,
+        '',
+        'Outages open and close per scope (county, municipality/township, utility). An outage closes only after two consecutive successful polls below half the threshold it opened at, and never while a feed covering it is stale.',
       ].join('\n'),
       license: { name: 'Data: see X-Data-Notice; code: MIT', identifier: 'MIT' },
     },
     servers: [{ url: '/', description: 'This deployment' }],
-    tags: [{ name: 'live', description: 'Live outage status' }, { name: 'accounts', description: 'Accounts, API keys and alert rules (webhooks: see the webhooks section)' }, { name: 'reports', description: 'Annual report tables and charts' }, { name: 'counties', description: 'County profiles, history and charts' }, { name: 'events', description: 'The event stream' }, { name: 'feeds', description: 'Syndication feeds' }, { name: 'alerts', description: 'Alerts' }, { name: 'meta', description: 'About the API' }],
+    tags: [
+      { name: 'live', description: 'Live outage status' },
+      { name: 'accounts', description: 'Accounts, API keys and alert rules (webhooks: see the webhooks section)' },
+      { name: 'reports', description: 'Annual report tables and charts' },
+      { name: 'counties', description: 'County profiles, history and charts' },
+      { name: 'events', description: 'The event stream' },
+      { name: 'feeds', description: 'Syndication feeds' },
+      { name: 'alerts', description: 'Alerts' },
+      { name: 'meta', description: 'About the API' },
+    ],
     paths,
     webhooks: webhooksSection(),
     components: {
       schemas: { ...SCHEMAS, ...ACCOUNT_SCHEMAS, Text: { type: 'string' } },
-      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An account API key (`odk_…`), from POST /api/v1/accounts/verify or POST /api/v1/keys. Only the account endpoints need it.' } },
+      securitySchemes: {
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An account API key (`odk_…`), from POST /api/v1/accounts/verify or POST /api/v1/keys. Only the account endpoints need it.',
+        },
+      },
     },
   };
 }

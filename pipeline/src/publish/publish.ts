@@ -5,7 +5,17 @@ import { dataNotice } from '../contract/notice.ts';
 import type { SourceDef } from '../sources/registry.ts';
 import type { LiveState } from '../state/rollup.ts';
 import type { SourceStatus } from '../state/status.ts';
-import { COUNTY_CSV_COLUMNS, countyCsvRow, countyDoc, mapDoc, sourcesDoc, summaryDoc, timelineDoc, topDoc, type FrameRow } from './documents.ts';
+import {
+  COUNTY_CSV_COLUMNS,
+  countyCsvRow,
+  countyDoc,
+  mapDoc,
+  sourcesDoc,
+  summaryDoc,
+  timelineDoc,
+  topDoc,
+  type FrameRow,
+} from './documents.ts';
 import { putCsv, putEntries, putJson, putRawJson, putText } from './formats.ts';
 import type { PublishStats, TreeWriter } from './tree-writer.ts';
 import { buildOpenApi } from './openapi.ts';
@@ -60,7 +70,10 @@ async function publishCountyCharts(w: TreeWriter, input: PublishInput): Promise<
   for (const c of input.live.counties) {
     const h = input.histories.get(c.fips);
     if (!h) continue;
-    for (const [e, spec] of [[decadeE, decadeSpec(c, h.years, input.simulated)], [monthlyE, monthlySpec(c, h.months, input.simulated)]] as const) {
+    for (const [e, spec] of [
+      [decadeE, decadeSpec(c, h.years, input.simulated)],
+      [monthlyE, monthlySpec(c, h.months, input.simulated)],
+    ] as const) {
       const rel = fileFor(e, { fips: c.fips }, 'png');
       const basis = Buffer.from(JSON.stringify(spec));
       if (w.same(rel, basis) && w.keep(rel)) continue; // re-rendered only when its inputs changed
@@ -79,7 +92,10 @@ export async function publishLive(w: TreeWriter, input: PublishInput): Promise<P
   const dayAgo = new Date(now.getTime() - 24 * 3_600_000).toISOString();
   putJson(w, fileFor(endpoint('live.timeline'), {}, 'json'), timelineDoc(input.frames.filter((f) => f.at > dayAgo)));
   putJson(w, FRAMES_FILE, { frames: input.frames });
-  putJson(w, fileFor(endpoint('live.sources'), {}, 'json'), { simulated, ...sourcesDoc(sources, statuses, input.totalCustomers, now, input.health) });
+  putJson(w, fileFor(endpoint('live.sources'), {}, 'json'), {
+    simulated,
+    ...sourcesDoc(sources, statuses, input.totalCustomers, now, input.health),
+  });
   const county = endpoint('live.county');
   for (const c of live.counties) {
     const json = fileFor(county, { fips: c.fips }, 'json');
@@ -93,9 +109,26 @@ export async function publishLive(w: TreeWriter, input: PublishInput): Promise<P
   publishCountyProfiles(w, live.counties, input.histories, input.mcc);
   await publishCountyCharts(w, input);
   putJson(w, SERIES_FILE, { series: input.countySeries });
-  publishCountyDetails(w, live.counties, await loadDetails(input.db, sources, live.counties.filter((c) => c.customers_out > 0).map((c) => c.fips)), sources, statuses, input.baseUrl, dataNotice(simulated));
+  publishCountyDetails(
+    w,
+    live.counties,
+    await loadDetails(
+      input.db,
+      sources,
+      live.counties.filter((c) => c.customers_out > 0).map((c) => c.fips),
+    ),
+    sources,
+    statuses,
+    input.baseUrl,
+    dataNotice(simulated),
+  );
   await publishQuietAreas(w, input.db, sources, live.counties);
-  await publishEvents(w, input.db, { utilities: [...new Set(sources.map((s) => s.utility))], baseUrl: input.baseUrl, simulated, now });
+  await publishEvents(w, input.db, {
+    utilities: [...new Set(sources.map((s) => s.utility))],
+    baseUrl: input.baseUrl,
+    simulated,
+    now,
+  });
   if (input.coverage) publishCoverage(w, input.coverage);
   putRawJson(w, fileFor(endpoint('openapi'), {}, 'json'), buildOpenApi(simulated));
   putText(w, fileFor(endpoint('llms'), {}, 'txt'), buildLlmsTxt(simulated));

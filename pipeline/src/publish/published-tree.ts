@@ -11,7 +11,10 @@ export interface StaticFile {
 }
 
 export class PublishedTree {
-  private readonly manifests: Record<TreePart, { manifest: Manifest | null; stamp: string }> = { live: { manifest: null, stamp: '' }, history: { manifest: null, stamp: '' } };
+  private readonly manifests: Record<TreePart, { manifest: Manifest | null; stamp: string }> = {
+    live: { manifest: null, stamp: '' },
+    history: { manifest: null, stamp: '' },
+  };
 
   constructor(readonly outDir: string) {}
 
@@ -38,7 +41,11 @@ export class PublishedTree {
       const entry = this.current(part)?.files[rel];
       if (!entry) continue;
       try {
-        return { body: fs.readFileSync(objectPath(this.outDir, entry.object, part)), etag: `"${entry.object}"`, generatedAt: entry.generated_at };
+        return {
+          body: fs.readFileSync(objectPath(this.outDir, entry.object, part)),
+          etag: `"${entry.object}"`,
+          generatedAt: entry.generated_at,
+        };
       } catch {
         return null;
       }

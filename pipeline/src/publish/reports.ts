@@ -17,13 +17,18 @@ import { renderChart, type ChartSpec } from './charts.ts';
 import { historyMarks, markHistoryPublished } from '../history/version.ts';
 
 export const REPORT_RULES = {
-  episodes: 'County outage episodes from the EAGLE-I 15-minute series (see /api/v1/counties/{fips}/history episode_rule), counted in the year and month they started.',
-  peak_out: 'Largest simultaneous customers out: the sum over the area\'s counties at one 15-minute time.',
-  hours_per_customer: 'customer_hours ÷ customers (EAGLE-I MCC where imported, else the shipped model): average hours without power per customer.',
-  coverage: 'observed: the county has EAGLE-I rows that year; zero: no rows, but its state was covered (coverage_history says so, or without it the state has rows); not_covered: values are null.',
-  disturbances: 'DOE OE-417 events whose Area Affected names the state (a multi-state event counts in each state); national counts each event once. Times are local as reported.',
+  episodes:
+    'County outage episodes from the EAGLE-I 15-minute series (see /api/v1/counties/{fips}/history episode_rule), counted in the year and month they started.',
+  peak_out: "Largest simultaneous customers out: the sum over the area's counties at one 15-minute time.",
+  hours_per_customer:
+    'customer_hours ÷ customers (EAGLE-I MCC where imported, else the shipped model): average hours without power per customer.',
+  coverage:
+    'observed: the county has EAGLE-I rows that year; zero: no rows, but its state was covered (coverage_history says so, or without it the state has rows); not_covered: values are null.',
+  disturbances:
+    'DOE OE-417 events whose Area Affected names the state (a multi-state event counts in each state); national counts each event once. Times are local as reported.',
   causes: `OE-417 Event Type (then Alert Criteria) mapped to a category, first match wins: ${CAUSES.map(([c]) => c).join(', ')}, else other (unknown when blank).`,
-  utilities: 'EIA-861 Service_Territory (county names joined to FIPS) of the latest EIA year at or before the report year; SAIDI/SAIFI (minutes / interruptions per customer) from Reliability, IEEE 1366 when reported, else the utility\'s other standard; customers from Sales_Ult_Cust (all parts but energy-only).',
+  utilities:
+    "EIA-861 Service_Territory (county names joined to FIPS) of the latest EIA year at or before the report year; SAIDI/SAIFI (minutes / interruptions per customer) from Reliability, IEEE 1366 when reported, else the utility's other standard; customers from Sales_Ult_Cust (all parts but energy-only).",
   events: `Year and state tables: the ${EVENTS_TOP.toLocaleString('en-US')} largest episodes by customer-hours; county tables: every episode.`,
   yoy_pct: 'Change of customer_hours from the previous year, percent; null when either year is not loaded.',
 };
@@ -41,48 +46,125 @@ export const SOURCE_CREDIT = 'EAGLE-I (ORNL, CC BY 4.0); DOE OE-417 and EIA-861 
  * A report table document. National, year and state documents carry the provenance block (sources, credit,
  * citation); the many county documents carry only `simulated` (the X-Data-Notice header says the rest).
  */
-export function reportDoc(ctx: ReportContext, scope: ReportScope, table: string, tables: readonly string[], loaded: boolean | null, body: { rows: Row[] } | { summary: Record<string, unknown> }) {
-  const provenance = scope.fips ? {} : { notice: dataNotice(ctx.simulated), sources: ctx.sources, source_credit: SOURCE_CREDIT, citation: CITATION };
+export function reportDoc(
+  ctx: ReportContext,
+  scope: ReportScope,
+  table: string,
+  tables: readonly string[],
+  loaded: boolean | null,
+  body: { rows: Row[] } | { summary: Record<string, unknown> },
+) {
+  const provenance = scope.fips
+    ? {}
+    : { notice: dataNotice(ctx.simulated), sources: ctx.sources, source_credit: SOURCE_CREDIT, citation: CITATION };
   return { ...scope, table, tables, loaded, simulated: ctx.simulated, ...provenance, ...body };
 }
 
 const lower = (code: string) => code.toLowerCase();
 
-function putTable(w: TreeWriter, e: Endpoint, params: Record<string, string>, table: string, columns: readonly string[], doc: Record<string, unknown>): void {
+function putTable(
+  w: TreeWriter,
+  e: Endpoint,
+  params: Record<string, string>,
+  table: string,
+  columns: readonly string[],
+  doc: Record<string, unknown>,
+): void {
   putJson(w, fileFor(e, params, 'json', e.tables ? table : undefined), doc);
-  if (e.formats.includes('csv') && Array.isArray(doc.rows)) putCsv(w, fileFor(e, params, 'csv', e.tables ? table : undefined), columns, () => (doc.rows as Row[]).map((r) => columns.map((c) => r[c] ?? null)));
+  if (e.formats.includes('csv') && Array.isArray(doc.rows))
+    putCsv(w, fileFor(e, params, 'csv', e.tables ? table : undefined), columns, () =>
+      (doc.rows as Row[]).map((r) => columns.map((c) => r[c] ?? null)),
+    );
 }
 
 /** What a decade chart of an area shows: customer-hours by year for the ten years ending at `year`. */
 export function decadeReportSpec(title: string, rows: Row[], year: number, simulated: boolean): ChartSpec {
-  const bars = rows.filter((r) => (r.year as number) <= year && (r.year as number) > year - 10 && r.loaded).map((r) => ({ label: String(r.year), value: (r.customer_hours as number) ?? 0 }));
-  return { title, subtitle: `Customer-hours without power by year, ${Math.max(REPORT_FIRST_YEAR, year - 9)}–${year}`, unit: 'customer-hours', bars, source: 'EAGLE-I (ORNL), CC BY 4.0', simulated };
+  const bars = rows
+    .filter((r) => (r.year as number) <= year && (r.year as number) > year - 10 && r.loaded)
+    .map((r) => ({ label: String(r.year), value: (r.customer_hours as number) ?? 0 }));
+  return {
+    title,
+    subtitle: `Customer-hours without power by year, ${Math.max(REPORT_FIRST_YEAR, year - 9)}–${year}`,
+    unit: 'customer-hours',
+    bars,
+    source: 'EAGLE-I (ORNL), CC BY 4.0',
+    simulated,
+  };
 }
 
 export const stateTitle = (code: string) => `${findState(code)?.name ?? code}`;
 
-export interface HistoryPublishOptions { simulated: boolean; now: Date; renderCharts?: boolean }
+export interface HistoryPublishOptions {
+  simulated: boolean;
+  now: Date;
+  renderCharts?: boolean;
+}
 
-export async function publishReports(w: TreeWriter, r: Reports, opts: HistoryPublishOptions): Promise<{ charts: number }> {
-  const ctx: ReportContext = { simulated: opts.simulated, sources: { eaglei_years: r.loaded, oe417_years: r.oe417, eia861_years: r.eia861 } };
+export async function publishReports(
+  w: TreeWriter,
+  r: Reports,
+  opts: HistoryPublishOptions,
+): Promise<{ charts: number }> {
+  const ctx: ReportContext = {
+    simulated: opts.simulated,
+    sources: { eaglei_years: r.loaded, oe417_years: r.oe417, eia861_years: r.eia861 },
+  };
   const atlas = loadAtlas();
-  const E = { data: endpoint('reports.data'), causes: endpoint('reports.causes'), trend: endpoint('reports.trend'), year: endpoint('reports.year'), state: endpoint('reports.state'), county: endpoint('reports.county') };
+  const E = {
+    data: endpoint('reports.data'),
+    causes: endpoint('reports.causes'),
+    trend: endpoint('reports.trend'),
+    year: endpoint('reports.year'),
+    state: endpoint('reports.state'),
+    county: endpoint('reports.county'),
+  };
   for (const table of REPORT_TABLES.national) {
-    putTable(w, E.data, {}, table, REPORT_COLUMNS.national[table], reportDoc(ctx, {}, table, REPORT_TABLES.national, null, { rows: table === 'national' ? r.national : r.states }));
+    putTable(
+      w,
+      E.data,
+      {},
+      table,
+      REPORT_COLUMNS.national[table],
+      reportDoc(ctx, {}, table, REPORT_TABLES.national, null, { rows: table === 'national' ? r.national : r.states }),
+    );
   }
-  putTable(w, E.causes, {}, 'causes', REPORT_COLUMNS.causes, { ...reportDoc(ctx, {}, 'causes', ['causes'], null, { rows: r.causes }), rules: { causes: REPORT_RULES.causes } });
-  putTable(w, E.trend, {}, 'trend', REPORT_COLUMNS.trend, reportDoc(ctx, {}, 'trend', ['trend'], null, { rows: r.trend }));
+  putTable(w, E.causes, {}, 'causes', REPORT_COLUMNS.causes, {
+    ...reportDoc(ctx, {}, 'causes', ['causes'], null, { rows: r.causes }),
+    rules: { causes: REPORT_RULES.causes },
+  });
+  putTable(
+    w,
+    E.trend,
+    {},
+    'trend',
+    REPORT_COLUMNS.trend,
+    reportDoc(ctx, {}, 'trend', ['trend'], null, { rows: r.trend }),
+  );
   for (const year of r.range) {
     const y = r.byYear.get(year)!;
     const loaded = r.loaded.includes(year);
     for (const table of REPORT_TABLES.year) {
-      putTable(w, E.year, { year: String(year) }, table, REPORT_COLUMNS.year[table], reportDoc(ctx, { year }, table, REPORT_TABLES.year, loaded, { rows: y[table] }));
+      putTable(
+        w,
+        E.year,
+        { year: String(year) },
+        table,
+        REPORT_COLUMNS.year[table],
+        reportDoc(ctx, { year }, table, REPORT_TABLES.year, loaded, { rows: y[table] }),
+      );
     }
     for (const [key, s] of r.byState) {
       const [yy, code] = key.split('|');
       if (Number(yy) !== year) continue;
       for (const table of REPORT_TABLES.state) {
-        putTable(w, E.state, { year: yy, state: lower(code) }, table, REPORT_COLUMNS.state[table], reportDoc(ctx, { year, state: code }, table, REPORT_TABLES.state, loaded, { rows: s[table] }));
+        putTable(
+          w,
+          E.state,
+          { year: yy, state: lower(code) },
+          table,
+          REPORT_COLUMNS.state[table],
+          reportDoc(ctx, { year, state: code }, table, REPORT_TABLES.state, loaded, { rows: s[table] }),
+        );
       }
     }
   }
@@ -94,9 +176,19 @@ export async function publishReports(w: TreeWriter, r: Reports, opts: HistoryPub
     const county = atlas.byFips.get(fips)!;
     const params = { year: yy, state: lower(county.state), county: fips };
     const scope = { year: Number(yy), state: county.state, fips, name: county.name };
-    putJson(w, fileFor(E.county, params, 'json', 'summary'), reportDoc(ctx, scope, 'summary', REPORT_TABLES.county, true, { summary: c.summary }));
+    putJson(
+      w,
+      fileFor(E.county, params, 'json', 'summary'),
+      reportDoc(ctx, scope, 'summary', REPORT_TABLES.county, true, { summary: c.summary }),
+    );
     for (const table of REPORT_TABLES.county.filter((t) => t !== 'summary')) {
-      putJson(w, fileFor(E.county, params, 'json', table), reportDoc(ctx, scope, table, REPORT_TABLES.county, true, { rows: c[table as Exclude<typeof table, 'summary'>] }));
+      putJson(
+        w,
+        fileFor(E.county, params, 'json', table),
+        reportDoc(ctx, scope, table, REPORT_TABLES.county, true, {
+          rows: c[table as Exclude<typeof table, 'summary'>],
+        }),
+      );
     }
   }
   // Decade charts: re-rendered only when what they show changed; rendering needs `build --charts` (or happens on
@@ -107,9 +199,16 @@ export async function publishReports(w: TreeWriter, r: Reports, opts: HistoryPub
   // Prebuilt from the first loaded year on, for states with data; the others (empty charts) are drawn on request.
   const wanted: Array<[string, ChartSpec]> = [];
   for (const year of r.range.filter((y) => r.loaded.length && y >= r.loaded[0])) {
-    wanted.push([fileFor(chartE.year, { year: String(year) }, 'png'), decadeReportSpec('United States', r.national, year, opts.simulated)]);
+    wanted.push([
+      fileFor(chartE.year, { year: String(year) }, 'png'),
+      decadeReportSpec('United States', r.national, year, opts.simulated),
+    ]);
     for (const [code, rows] of stateRows) {
-      if (rows.some((x) => (x.episodes as number) > 0)) wanted.push([fileFor(chartE.state, { year: String(year), state: lower(code) }, 'png'), decadeReportSpec(stateTitle(code), rows, year, opts.simulated)]);
+      if (rows.some((x) => (x.episodes as number) > 0))
+        wanted.push([
+          fileFor(chartE.state, { year: String(year), state: lower(code) }, 'png'),
+          decadeReportSpec(stateTitle(code), rows, year, opts.simulated),
+        ]);
     }
   }
   for (const [rel, spec] of wanted) {
@@ -125,12 +224,18 @@ export async function publishReports(w: TreeWriter, r: Reports, opts: HistoryPub
 
 /** Whether the loaded history came from the simulator (its files are named SIMULATED_…). */
 export async function historySimulated(db: Db): Promise<boolean> {
-  const [row] = await db.all<{ n: number }>("SELECT count(*)::INT AS n FROM import_log WHERE file LIKE 'SIMULATED\\_%' ESCAPE '\\'");
+  const [row] = await db.all<{ n: number }>(
+    "SELECT count(*)::INT AS n FROM import_log WHERE file LIKE 'SIMULATED\\_%' ESCAPE '\\'",
+  );
   return row.n > 0;
 }
 
 /** Computes the report tables and publishes the history tree (`outage import`, `outage build`, `npm start`). */
-export async function publishHistoryTree(db: Db, outDir: string, opts: { now: Date; renderCharts?: boolean; writer?: TreeWriter }): Promise<PublishStats & { charts: number; ms: number }> {
+export async function publishHistoryTree(
+  db: Db,
+  outDir: string,
+  opts: { now: Date; renderCharts?: boolean; writer?: TreeWriter },
+): Promise<PublishStats & { charts: number; ms: number }> {
   const t0 = Date.now();
   const simulated = await historySimulated(db);
   const reports = await computeReports(db, await countyModel(db, loadCountyModel()), opts.now);
@@ -144,7 +249,11 @@ export async function publishHistoryTree(db: Db, outDir: string, opts: { now: Da
  * Publishes the history tree when an import changed history since it was last published (`force`: always, as
  * `outage build` does). Returns null when nothing needed publishing.
  */
-export async function publishHistoryIfChanged(db: Db, outDir: string, opts: { now: Date; force?: boolean; renderCharts?: boolean }): Promise<(PublishStats & { charts: number; ms: number }) | null> {
+export async function publishHistoryIfChanged(
+  db: Db,
+  outDir: string,
+  opts: { now: Date; force?: boolean; renderCharts?: boolean },
+): Promise<(PublishStats & { charts: number; ms: number }) | null> {
   const marks = await historyMarks(db);
   if (!opts.force && (!marks.version || marks.version === marks.published)) return null;
   const stats = await publishHistoryTree(db, outDir, opts);

@@ -16,15 +16,23 @@ const publish = async (out: string, at: string, files: Record<string, unknown>) 
 describe('FsTreeWriter', () => {
   it('rewrites only what changed and keeps generated_at of unchanged files', async () => {
     const out = tmp();
-    expect(await publish(out, '2026-01-01T00:00:00Z', { 'api/v1/a/index.json': { n: 1 }, 'api/v1/b/index.json': { n: 2 } })).toMatchObject({ written: 2, unchanged: 0, removed: 0 });
+    expect(
+      await publish(out, '2026-01-01T00:00:00Z', { 'api/v1/a/index.json': { n: 1 }, 'api/v1/b/index.json': { n: 2 } }),
+    ).toMatchObject({ written: 2, unchanged: 0, removed: 0 });
     const statA = fs.statSync(path.join(out, 'api/v1/a/index.json'));
-    expect(await publish(out, '2026-01-01T00:10:00Z', { 'api/v1/a/index.json': { n: 1 }, 'api/v1/b/index.json': { n: 3 } })).toMatchObject({ written: 1, unchanged: 1, removed: 0 });
+    expect(
+      await publish(out, '2026-01-01T00:10:00Z', { 'api/v1/a/index.json': { n: 1 }, 'api/v1/b/index.json': { n: 3 } }),
+    ).toMatchObject({ written: 1, unchanged: 1, removed: 0 });
     const statA2 = fs.statSync(path.join(out, 'api/v1/a/index.json'));
     expect([statA2.ino, statA2.mtimeMs]).toEqual([statA.ino, statA.mtimeMs]);
     const read = (f: string) => JSON.parse(fs.readFileSync(path.join(out, f), 'utf8')).data;
     expect(read('api/v1/a/index.json').generated_at).toBe('2026-01-01T00:00:00.000Z');
     expect(read('api/v1/b/index.json')).toEqual({ generated_at: '2026-01-01T00:10:00.000Z', n: 3 });
-    expect(await publish(out, '2026-01-01T00:20:00Z', { 'api/v1/a/index.json': { n: 1 } })).toMatchObject({ written: 0, unchanged: 1, removed: 1 });
+    expect(await publish(out, '2026-01-01T00:20:00Z', { 'api/v1/a/index.json': { n: 1 } })).toMatchObject({
+      written: 0,
+      unchanged: 1,
+      removed: 1,
+    });
     expect(fs.existsSync(path.join(out, 'api/v1/b/index.json'))).toBe(false);
   });
 

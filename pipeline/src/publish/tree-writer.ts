@@ -2,14 +2,16 @@
 // (`.objects/ab/<sha>`); a generation is a manifest mapping every public file to its object, and publishing is one
 // rename(2) of `.manifest.json`. Readers (the local server, `outage export`) resolve through the manifest, so they
 // see the previous complete tree or the new one, never a mix; a crash before the rename changes nothing served.
-// After the switch the plain-file mirror under `<out>/api/…` (what a static host or Astro ships) is brought up to
-// date by hard-linking the changed objects into place. Unchanged files cost no file-system operation at all.
+// After the switch the plain-file mirror under `<out>/api/…` (what a static host or an upload ships) is brought up to
+// date by hard-linking the changed objects into place (mirror.ts: a mirror a kill left mixed is repaired in full).
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import PQueue from 'p-queue';
 import { safeRelative } from '../contract/urls.ts';
+import { writeFileAtomic } from './atomic-write.ts';
+import { isMirrored, linkInto, manifestGeneration, markMirrorSynced, mirrorInSync, pruneEmptyParents, removeRootTemps, repairMirrorLocked, withMirrorLock } from './mirror.ts';
 
 export interface ManifestEntry {
   /** hash of the change-detection basis (the content without generated_at) */
@@ -66,7 +68,7 @@ const SUFFIX: Record<TreePart, string> = { live: '', history: '-history' };
 export const manifestName = (part: TreePart = 'live') => `.manifest${SUFFIX[part]}.json`;
 export const MANIFEST = manifestName('live');
 const objectsDir = (part: TreePart) => `.objects${SUFFIX[part]}`;
-const mirrorState = (part: TreePart) => `.mirror${SUFFIX[part]}.json`;
+export const objectsRoot = (outDir: string, part: TreePart = 'live'): string => path.join(outDir, objectsDir(part));
 
 export function readManifest(outDir: string, part: TreePart = 'live'): Manifest | null {
   try {
@@ -80,30 +82,18 @@ export function objectPath(outDir: string, object: string, part: TreePart = 'liv
   return path.join(outDir, objectsDir(part), object.slice(0, 2), object);
 }
 
-function writeAtomic(file: string, body: Buffer | string): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, body);
-  fs.renameSync(tmp, file);
-}
-
-let tmpCounter = 0;
-async function writeAtomicAsync(file: string, body: Buffer): Promise<void> {
-  const tmp = `${file}.${process.pid}.${tmpCounter++}.tmp`;
-  await fsp.writeFile(tmp, body);
-  await fsp.rename(tmp, file);
-}
-
 /**
  * Stores an object. Objects are named by their content hash, so an existing one of the right size already holds these
- * bytes: creating it exclusively is one metadata operation instead of a write and a rename. A torn object left by a
- * crash (wrong size) is replaced atomically.
+ * bytes: creating it exclusively is one metadata operation instead of a write and a rename. A torn object (wrong
+ * size) is one a kill cut short before any manifest listed it, so no reader can be reading it: it is rewritten in
+ * place, which leaves no temporary file behind for a second kill to strand.
  */
 async function writeObject(file: string, body: Buffer): Promise<void> {
   try {
     await fsp.writeFile(file, body, { flag: 'wx' });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    if ((await fsp.stat(file)).size !== body.length) await writeAtomicAsync(file, body);
+    if ((await fsp.stat(file)).size !== body.length) await fsp.writeFile(file, body);
   }
 }
 
@@ -171,43 +161,37 @@ export class FsTreeWriter implements TreeWriter {
     const removed = Object.keys(prevFiles).filter((f) => !this.files[f]);
     const garbage = [...new Set(Object.values(prevFiles).map((e) => e.object))].filter((o) => !live.has(o));
     const generation = `g${this.now.toISOString().replace(/[-:.]/g, '')}-${hashOf(Buffer.from(JSON.stringify(this.files))).slice(0, 8)}`;
+    // `generation` first: mirror.ts reads it from the manifest's first bytes.
     const manifest: Manifest = { generation, published_at: this.now.toISOString(), ...meta, files: this.files, garbage };
-    writeAtomic(path.join(this.outDir, manifestName(this.part)), JSON.stringify(manifest)); // the switch
-    for (const o of this.prev?.garbage ?? []) if (!live.has(o)) fs.rmSync(objectPath(this.outDir, o, this.part), { force: true });
-    await this.syncMirror(removed);
+    // The switch and the mirror sync hold the mirror lock, so a repair (`outage export`) never interleaves with them.
+    await withMirrorLock(this.outDir, async () => {
+      removeRootTemps(this.outDir);
+      // A mirror in sync with the previous generation needs only this generation's changes; one that is not (a kill
+      // during its last sync) is verified in full against the new manifest instead.
+      const inSync = mirrorInSync(this.outDir) && manifestGeneration(this.outDir, this.part) === (this.prev?.generation ?? null);
+      writeFileAtomic(path.join(this.outDir, manifestName(this.part)), JSON.stringify(manifest)); // the switch
+      for (const o of this.prev?.garbage ?? []) if (!live.has(o)) fs.rmSync(objectPath(this.outDir, o, this.part), { force: true });
+      if (!inSync) return void (await repairMirrorLocked(this.outDir));
+      await this.syncChanges(removed);
+      markMirrorSynced(this.outDir); // last: until it is written, the next reader repairs the mirror first
+    });
     return { written: this.changed.length, unchanged: this.unchanged, removed: removed.length, sample: this.changed.slice(0, 10) };
   }
 
-  /** Brings the plain-file mirror to this generation (all of it when a previous sync was interrupted). */
-  private async syncMirror(removed: string[]): Promise<void> {
-    let state: { generation?: string } = {};
-    try {
-      state = JSON.parse(fs.readFileSync(path.join(this.outDir, mirrorState(this.part)), 'utf8'));
-    } catch {
-      state = {};
-    }
-    const full = !this.prev || state.generation !== this.prev.generation;
-    // Internal files (a path segment starting with `_`, e.g. the function layer's timeline frames) stay out of it.
-    const toLink = (full ? Object.keys(this.files) : this.changed).filter((f) => !f.split('/').some((p) => p.startsWith('_')));
-    for (const file of toLink) {
+  /** Links this generation's changed files into the mirror and deletes its removed ones. */
+  private async syncChanges(removed: string[]): Promise<void> {
+    for (const file of this.changed.filter(isMirrored)) {
       const dest = path.join(this.outDir, file);
       this.mkdir(path.dirname(dest));
       const object = objectPath(this.outDir, this.files[file].object, this.part);
-      void this.io.add(async () => {
-        try {
-          await fsp.link(object, dest); // a new file: one operation
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-          const tmp = `${dest}.${process.pid}.${tmpCounter++}.tmp`;
-          await fsp.link(object, tmp);
-          await fsp.rename(tmp, dest); // replacing a file: atomic for readers of the mirror
-        }
-      }).catch((err: Error) => (this.failure ??= err));
+      void this.io.add(() => linkInto(object, dest)).catch((err: Error) => (this.failure ??= err));
     }
     await this.io.onIdle();
     if (this.failure) throw this.failure;
-    for (const file of removed) fs.rmSync(path.join(this.outDir, file), { force: true });
-    writeAtomic(path.join(this.outDir, mirrorState(this.part)), JSON.stringify({ generation: readManifest(this.outDir, this.part)?.generation }));
+    for (const file of removed) {
+      fs.rmSync(path.join(this.outDir, file), { force: true });
+      pruneEmptyParents(this.outDir, file);
+    }
   }
 }
 

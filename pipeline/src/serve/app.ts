@@ -1,9 +1,27 @@
 // The local server and function layer as one Hono app: serves the prebuilt tree exactly as the CDN config does
 // (routing from the catalogue) and answers what a file cannot: filtered queries, errors, the 410.
 import { Hono, type Context } from 'hono';
-import { CACHE_CONTROL, CATALOGUE, CONTENT_TYPE, FUNCTION_ENDPOINTS, TIMELINE_DEFAULT_HOURS, TIMELINE_MAX_HOURS, type Format } from '../contract/catalogue.ts';
+import {
+  CACHE_CONTROL,
+  CATALOGUE,
+  CONTENT_TYPE,
+  FUNCTION_ENDPOINTS,
+  TIMELINE_DEFAULT_HOURS,
+  TIMELINE_MAX_HOURS,
+  type Format,
+} from '../contract/catalogue.ts';
 import { fileFor, matchFunction, matchRoute } from '../contract/urls.ts';
-import { ApiError, badFips, badFormat, badParam, badTable, errorEnvelope, methodNotAllowed, notFound, unknownCounty } from '../contract/errors.ts';
+import {
+  ApiError,
+  badFips,
+  badFormat,
+  badParam,
+  badTable,
+  errorEnvelope,
+  methodNotAllowed,
+  notFound,
+  unknownCounty,
+} from '../contract/errors.ts';
 import { checkReportPath, reportFallback } from './reports-fn.ts';
 import { ACCOUNT_IDS, accountRoute } from '../accounts/api.ts';
 import type { AccountService } from '../accounts/service.ts';
@@ -14,12 +32,26 @@ import { PublishedTree } from '../publish/published-tree.ts';
 import { landingRoutes } from './landing.ts';
 import { PublishedEvents } from './event-store.ts';
 import { pageEvents } from '../contract/event-pages.ts';
-import { EVENTS_DEFAULT_LIMIT, EVENTS_MAX_LIMIT, FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT, parseEventQuery } from '../contract/events.ts';
+import {
+  EVENTS_DEFAULT_LIMIT,
+  EVENTS_MAX_LIMIT,
+  FEED_DEFAULT_LIMIT,
+  FEED_MAX_LIMIT,
+  parseEventQuery,
+} from '../contract/events.ts';
 import { atomFeed, jsonFeed, rssFeed } from '../publish/feeds.ts';
 import { INDEX_FILE } from '../publish/events.ts';
 import { countyChart, countyDetail, countyProfileFallback } from './county-detail-fn.ts';
 import { deprecationHeaders, EXPOSE_HEADERS, isV1Path, requestId, type Deprecation } from '../contract/v1-headers.ts';
-import { clientOf, limitClass, rateLimited, rateLimitsFromEnv, TokenBuckets, type LimitClass, type RateLimitConfig } from './rate-limit.ts';
+import {
+  clientOf,
+  limitClass,
+  rateLimited,
+  rateLimitsFromEnv,
+  TokenBuckets,
+  type LimitClass,
+  type RateLimitConfig,
+} from './rate-limit.ts';
 
 const ALLOW_HEADERS = 'Content-Type, Authorization, If-None-Match';
 
@@ -33,31 +65,46 @@ export interface AppOptions {
 }
 
 /** How a request resolves: a prebuilt file, or a function handler. Shared with the host-config agreement test. */
-export type Resolution = { kind: 'file'; file: string; format: Format } | { kind: 'function'; id: string } | { kind: 'error'; error: ApiError } | { kind: 'redirect'; location: string };
+export type Resolution =
+  | { kind: 'file'; file: string; format: Format }
+  | { kind: 'function'; id: string }
+  | { kind: 'error'; error: ApiError }
+  | { kind: 'redirect'; location: string };
 
 export function resolve(method: string, pathname: string, query: URLSearchParams): Resolution {
   const fns = matchFunction(pathname);
   if (fns.length) {
     const hit = fns.find((f) => f.fn.method === method);
-    return hit ? { kind: 'function', id: hit.fn.id } : { kind: 'error', error: methodNotAllowed(method, [...fns.map((f) => f.fn.method), 'OPTIONS']) };
+    return hit
+      ? { kind: 'function', id: hit.fn.id }
+      : { kind: 'error', error: methodNotAllowed(method, [...fns.map((f) => f.fn.method), 'OPTIONS']) };
   }
   const m = matchRoute(pathname);
   if (!m) return { kind: 'error', error: notFound(pathname) };
-  if (method !== 'GET' && method !== 'HEAD') return { kind: 'error', error: methodNotAllowed(method, ['GET', 'HEAD', 'OPTIONS']) };
+  if (method !== 'GET' && method !== 'HEAD')
+    return { kind: 'error', error: methodNotAllowed(method, ['GET', 'HEAD', 'OPTIONS']) };
   const e = m.endpoint;
   if (e.key === 'fips' && !/^\d{5}$/.test(m.params.fips)) return { kind: 'error', error: badFips(m.params.fips) };
   const report = checkReportPath(m.params);
   if (report === 'redirect') {
     const q = query.toString();
-    return { kind: 'redirect', location: `${pathname.replace(`/${m.params.state}/`, `/${m.params.state.toLowerCase()}/`)}${q ? `?${q}` : ''}` };
+    return {
+      kind: 'redirect',
+      location: `${pathname.replace(`/${m.params.state}/`, `/${m.params.state.toLowerCase()}/`)}${q ? `?${q}` : ''}`,
+    };
   }
   if (report) return { kind: 'error', error: report };
   const format = query.get('format');
-  if (format !== null && !e.formats.includes(format as Format)) return { kind: 'error', error: badFormat(format, e.formats) };
-  const table = e.tables ? query.get('table') ?? e.tables[0] : undefined;
+  if (format !== null && !e.formats.includes(format as Format))
+    return { kind: 'error', error: badFormat(format, e.formats) };
+  const table = e.tables ? (query.get('table') ?? e.tables[0]) : undefined;
   if (e.tables && !e.tables.includes(table!)) return { kind: 'error', error: badTable(table!, e.tables) };
   if (e.functionParams?.some((p) => query.has(p.name))) return { kind: 'function', id: e.id };
-  return { kind: 'file', file: fileFor(e, m.params, (format ?? e.formats[0]) as Format, table), format: (format ?? e.formats[0]) as Format };
+  return {
+    kind: 'file',
+    file: fileFor(e, m.params, (format ?? e.formats[0]) as Format, table),
+    format: (format ?? e.formats[0]) as Format,
+  };
 }
 
 export function createApp(opts: AppOptions): Hono {
@@ -67,7 +114,10 @@ export function createApp(opts: AppOptions): Hono {
   const notice = () => dataNotice(tree.current()?.simulated ?? false);
   const limits = opts.rateLimits ?? rateLimitsFromEnv(process.env);
   const clock = opts.clock ?? (() => new Date());
-  const buckets = { query: new TokenBuckets(limits.query, () => clock().getTime()), account: new TokenBuckets(limits.account, () => clock().getTime()) };
+  const buckets = {
+    query: new TokenBuckets(limits.query, () => clock().getTime()),
+    account: new TokenBuckets(limits.account, () => clock().getTime()),
+  };
   const spend = (c: Context, cls: LimitClass) => {
     const client = clientOf(c, limits.clientHeader);
     const wait = client === null ? 0 : buckets[cls].take(client);
@@ -89,12 +139,18 @@ export function createApp(opts: AppOptions): Hono {
   });
 
   app.onError((err, c) => {
-    const e = err instanceof ApiError ? err : new ApiError({ status: 500, code: 'internal', message: 'Internal error; it has been logged.' });
+    const e =
+      err instanceof ApiError
+        ? err
+        : new ApiError({ status: 500, code: 'internal', message: 'Internal error; it has been logged.' });
     if (!(err instanceof ApiError)) console.error(err);
     return sendError(c, e);
   });
 
-  app.route('/', landingRoutes(() => tree.current()?.simulated ?? false, notice));
+  app.route(
+    '/',
+    landingRoutes(() => tree.current()?.simulated ?? false, notice),
+  );
 
   app.all('*', async (c) => {
     const method = c.req.method;
@@ -103,7 +159,10 @@ export function createApp(opts: AppOptions): Hono {
       const fns = matchFunction(url.pathname);
       const r = resolve(fns[0]?.fn.method ?? 'GET', url.pathname, new URLSearchParams());
       if (r.kind === 'error' && r.error.body.status === 404) throw r.error;
-      c.header('Access-Control-Allow-Methods', fns.length ? `${fns.map((f) => f.fn.method).join(', ')}, OPTIONS` : 'GET, HEAD, OPTIONS');
+      c.header(
+        'Access-Control-Allow-Methods',
+        fns.length ? `${fns.map((f) => f.fn.method).join(', ')}, OPTIONS` : 'GET, HEAD, OPTIONS',
+      );
       c.header('Access-Control-Allow-Headers', ALLOW_HEADERS);
       c.header('Access-Control-Max-Age', '86400');
       return c.body(null, 204);
@@ -113,16 +172,26 @@ export function createApp(opts: AppOptions): Hono {
     if (r.kind === 'redirect') return c.redirect(r.location, 308);
     const cls = r.kind === 'function' ? limitClass(r.id) : null;
     if (cls) spend(c, cls);
-    if (r.kind === 'function' && ACCOUNT_IDS.has(r.id)) return accountRoute(c, r.id, matchFunction(url.pathname)[0].params, opts.accounts);
+    if (r.kind === 'function' && ACCOUNT_IDS.has(r.id))
+      return accountRoute(c, r.id, matchFunction(url.pathname)[0].params, opts.accounts);
     if (r.kind === 'function') return runFunction(c, r.id, url, tree, events);
     const file = tree.read(r.file);
     if (!file) {
       const m = matchRoute(url.pathname);
       // No prebuilt file: a county without an outage gets the valid empty answer from the function layer.
-      if (m && DETAIL_IDS.has(m.endpoint.id)) return countyDetail(c, m.endpoint.id as 'live.county.areas', m.params.fips, url, tree);
-      if (m && (m.endpoint.id === 'county' || m.endpoint.id === 'county.history')) return countyProfileFallback(c, m.endpoint.id, m.params.fips, r.format, tree);
+      if (m && DETAIL_IDS.has(m.endpoint.id))
+        return countyDetail(c, m.endpoint.id as 'live.county.areas', m.params.fips, url, tree);
+      if (m && (m.endpoint.id === 'county' || m.endpoint.id === 'county.history'))
+        return countyProfileFallback(c, m.endpoint.id, m.params.fips, r.format, tree);
       if (m && m.endpoint.id.startsWith('county.chart.')) return countyChart(c, m.endpoint.id, m.params.fips, tree);
-      if (m && m.endpoint.id.startsWith('reports.')) return reportFallback(c, m.endpoint.id, m.params, url.searchParams.get('table') ?? m.endpoint.tables?.[0], tree);
+      if (m && m.endpoint.id.startsWith('reports.'))
+        return reportFallback(
+          c,
+          m.endpoint.id,
+          m.params,
+          url.searchParams.get('table') ?? m.endpoint.tables?.[0],
+          tree,
+        );
       if (m?.endpoint.key === 'fips') throw unknownCounty(m.params.fips);
       throw notFound(url.pathname);
     }
@@ -159,18 +228,31 @@ const DETAIL_IDS = new Set(['live.county.areas', 'live.county.incidents', 'live.
 
 function runFunction(c: Context, id: string, url: URL, tree: PublishedTree, events: PublishedEvents) {
   const query = url.searchParams;
-  if (DETAIL_IDS.has(id)) return countyDetail(c, id as 'live.county.areas', matchRoute(url.pathname)!.params.fips, url, tree);
+  if (DETAIL_IDS.has(id))
+    return countyDetail(c, id as 'live.county.areas', matchRoute(url.pathname)!.params.fips, url, tree);
   if (id === 'events' || id.includes('feeds.')) {
     const isFeed = id !== 'events';
     const utilities = new Set(events.index().utilities);
-    const q = parseEventQuery(query, { defaultLimit: isFeed ? FEED_DEFAULT_LIMIT : EVENTS_DEFAULT_LIMIT, maxLimit: isFeed ? FEED_MAX_LIMIT : EVENTS_MAX_LIMIT, utilities });
+    const q = parseEventQuery(query, {
+      defaultLimit: isFeed ? FEED_DEFAULT_LIMIT : EVENTS_DEFAULT_LIMIT,
+      maxLimit: isFeed ? FEED_MAX_LIMIT : EVENTS_MAX_LIMIT,
+      utilities,
+    });
     const page = pageEvents(events, q);
-    const generatedAt = (tree.current()?.files[INDEX_FILE]?.generated_at) ?? new Date(0).toISOString();
+    const generatedAt = tree.current()?.files[INDEX_FILE]?.generated_at ?? new Date(0).toISOString();
     c.header('Cache-Control', CACHE_CONTROL.live);
     if (!isFeed) return c.json({ data: { generated_at: generatedAt, ...page } });
     const e = CATALOGUE.find((x) => x.id === id)!;
-    const canonical = new URLSearchParams([...query.entries()].filter(([k]) => k !== 'after').sort(([a], [b]) => a.localeCompare(b)));
-    const meta = { baseUrl: url.origin, selfBase: `${url.origin}${e.path.replace(/\.(rss|atom|json)$/, '')}`, query: canonical.toString(), updated: page.events.at(-1)?.at ?? generatedAt, simulated: tree.current()?.simulated ?? false };
+    const canonical = new URLSearchParams(
+      [...query.entries()].filter(([k]) => k !== 'after').sort(([a], [b]) => a.localeCompare(b)),
+    );
+    const meta = {
+      baseUrl: url.origin,
+      selfBase: `${url.origin}${e.path.replace(/\.(rss|atom|json)$/, '')}`,
+      query: canonical.toString(),
+      updated: page.events.at(-1)?.at ?? generatedAt,
+      simulated: tree.current()?.simulated ?? false,
+    };
     c.header('Content-Type', CONTENT_TYPE[e.formats[0]]);
     if (e.formats[0] === 'rss') return c.body(rssFeed(page.events, meta));
     if (e.formats[0] === 'atom') return c.body(atomFeed(page.events, meta));
@@ -179,16 +261,41 @@ function runFunction(c: Context, id: string, url: URL, tree: PublishedTree, even
   switch (id) {
     case 'alerts.subscribe':
       c.header('Cache-Control', 'no-store');
-      return c.json({ data: { error: { status: 410, code: 'gone', message: 'Email alert subscriptions have been retired. Create an account alert rule instead: it can deliver to email, chat channels and signed webhooks.', see: '/api/v1/openapi.json#/webhooks' } } }, 410);
+      return c.json(
+        {
+          data: {
+            error: {
+              status: 410,
+              code: 'gone',
+              message:
+                'Email alert subscriptions have been retired. Create an account alert rule instead: it can deliver to email, chat channels and signed webhooks.',
+              see: '/api/v1/openapi.json#/webhooks',
+            },
+          },
+        },
+        410,
+      );
     case 'live.timeline': {
       const raw = query.get('hours') ?? String(TIMELINE_DEFAULT_HOURS);
-      if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > TIMELINE_MAX_HOURS) throw badParam('hours', `Expected \`hours\` to be a whole number from 1 to ${TIMELINE_MAX_HOURS}, got \`${raw}\`.`);
+      if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > TIMELINE_MAX_HOURS)
+        throw badParam(
+          'hours',
+          `Expected \`hours\` to be a whole number from 1 to ${TIMELINE_MAX_HOURS}, got \`${raw}\`.`,
+        );
       const data = tree.data<{ frames: FrameRow[] }>(FRAMES_FILE);
       if (!data) throw notFound(c.req.path);
       const last = data.frames.at(-1)?.at ?? data.generated_at;
       const since = new Date(Date.parse(last) - Number(raw) * 3_600_000 + 1).toISOString();
       c.header('Cache-Control', CACHE_CONTROL.live);
-      return c.json({ data: { generated_at: data.generated_at, ...timelineDoc(data.frames.filter((f) => f.at >= since), Number(raw)) } });
+      return c.json({
+        data: {
+          generated_at: data.generated_at,
+          ...timelineDoc(
+            data.frames.filter((f) => f.at >= since),
+            Number(raw),
+          ),
+        },
+      });
     }
     default:
       throw notFound(c.req.path);

@@ -5,7 +5,20 @@ import { CACHE_CONTROL, CONTENT_TYPE, endpoint, type Format } from '../contract/
 import { fileFor, urlFor } from '../contract/urls.ts';
 import { unknownCounty } from '../contract/errors.ts';
 import { dataNotice } from '../contract/notice.ts';
-import { ALERT_DEFAULTS, AREA_COLUMNS, DETAIL_NOTICE, INCIDENT_COLUMNS, areasGeoJson, filterAreas, filterIncidents, incidentsGeoJson, parseDetailFilters, toCsv, type AreaRecord, type IncidentRecord } from '../contract/county-detail.ts';
+import {
+  ALERT_DEFAULTS,
+  AREA_COLUMNS,
+  DETAIL_NOTICE,
+  INCIDENT_COLUMNS,
+  areasGeoJson,
+  filterAreas,
+  filterIncidents,
+  incidentsGeoJson,
+  parseDetailFilters,
+  toCsv,
+  type AreaRecord,
+  type IncidentRecord,
+} from '../contract/county-detail.ts';
 import type { PublishedTree } from '../publish/published-tree.ts';
 import { countyAlerts, countyAreas } from '../contract/county-answers.ts';
 import { MONTH_COLUMNS, YEAR_COLUMNS, historyDoc, profileDoc } from '../publish/county-profile.ts';
@@ -14,12 +27,27 @@ import { decadeSpec, liveSpec, monthlySpec } from '../publish/chart-specs.ts';
 import { SERIES_FILE } from '../publish/publish.ts';
 import type { CountyMonth, CountyYear } from '../history/derive.ts';
 
-interface CountyDoc { name: string; state: string; customers_out: number; denominator: number | null; pct_out: number | null; sources: Array<{ source_id: string; utility: string; customers_out: number; customers_served: number | null }> }
+interface CountyDoc {
+  name: string;
+  state: string;
+  customers_out: number;
+  denominator: number | null;
+  pct_out: number | null;
+  sources: Array<{ source_id: string; utility: string; customers_out: number; customers_served: number | null }>;
+}
 
-export function countyDetail(c: Context, id: 'live.county.areas' | 'live.county.incidents' | 'live.county.alerts', fips: string, url: URL, tree: PublishedTree) {
+export function countyDetail(
+  c: Context,
+  id: 'live.county.areas' | 'live.county.incidents' | 'live.county.alerts',
+  fips: string,
+  url: URL,
+  tree: PublishedTree,
+) {
   const county = tree.data<CountyDoc>(fileFor(endpoint('live.county'), { fips }, 'json'));
   if (!county) throw unknownCounty(fips);
-  const sources = tree.data<{ sources: Array<{ id: string; utility: string; pct_out: number | null }> }>(fileFor(endpoint('live.sources'), {}, 'json'));
+  const sources = tree.data<{ sources: Array<{ id: string; utility: string; pct_out: number | null }> }>(
+    fileFor(endpoint('live.sources'), {}, 'json'),
+  );
   const utilities = new Set(sources?.sources.map((s) => s.utility) ?? []);
   const e = endpoint(id);
   const format = (url.searchParams.get('format') ?? e.formats[0]) as Format;
@@ -27,30 +55,57 @@ export function countyDetail(c: Context, id: 'live.county.areas' | 'live.county.
   c.header('Cache-Control', CACHE_CONTROL.live);
   if (id === 'live.county.alerts') {
     const f = parseDetailFilters(url.searchParams, ['min_customers', 'min_pct', 'utility'], utilities);
-    const t = { min_customers: f.min_customers ?? ALERT_DEFAULTS.min_customers, min_pct: f.min_pct ?? ALERT_DEFAULTS.min_pct };
+    const t = {
+      min_customers: f.min_customers ?? ALERT_DEFAULTS.min_customers,
+      min_pct: f.min_pct ?? ALERT_DEFAULTS.min_pct,
+    };
     const data = countyAlerts((rel) => tree.data(rel), fips, t, f.utility)!;
     return c.json({ data, meta: { ...meta, filters: { ...t, ...(f.utility ? { utility: f.utility } : {}) } } });
   }
   const isAreas = id === 'live.county.areas';
-  const f = parseDetailFilters(url.searchParams, isAreas ? ['utility', 'active', 'min_customers'] : ['utility', 'min_customers'], utilities);
+  const f = parseDetailFilters(
+    url.searchParams,
+    isAreas ? ['utility', 'active', 'min_customers'] : ['utility', 'min_customers'],
+    utilities,
+  );
   const pre = tree.data<{ areas?: AreaRecord[]; incidents?: IncidentRecord[] }>(fileFor(e, { fips }, 'json'));
   const generatedAt = pre?.generated_at ?? county.generated_at;
-  const list = isAreas ? filterAreas(countyAreas((rel) => tree.data(rel), fips) ?? [], f) : filterIncidents(pre?.incidents ?? [], f);
+  const list = isAreas
+    ? filterAreas(countyAreas((rel) => tree.data(rel), fips) ?? [], f)
+    : filterIncidents(pre?.incidents ?? [], f);
   const filters = Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined));
   const title = `${isAreas ? 'Areas out' : 'Incidents'} in ${county.name}, ${county.state}`;
   c.header('Content-Type', CONTENT_TYPE[format]);
   if (format === 'csv') return c.body(toCsv(list, isAreas ? AREA_COLUMNS : INCIDENT_COLUMNS));
   if (format === 'geojson') {
-    const m = { generated: generatedAt, url: `${url.origin}${urlFor(e, { fips }, Object.fromEntries(url.searchParams))}`, title, notice: meta.notice };
-    return c.body(JSON.stringify(isAreas ? areasGeoJson(list as AreaRecord[], m) : incidentsGeoJson(list as IncidentRecord[], m)));
+    const m = {
+      generated: generatedAt,
+      url: `${url.origin}${urlFor(e, { fips }, Object.fromEntries(url.searchParams))}`,
+      title,
+      notice: meta.notice,
+    };
+    return c.body(
+      JSON.stringify(isAreas ? areasGeoJson(list as AreaRecord[], m) : incidentsGeoJson(list as IncidentRecord[], m)),
+    );
   }
   const key = isAreas ? 'areas' : 'incidents';
-  return c.json({ data: { generated_at: generatedAt, fips, count: list.length, [key]: list }, meta: { ...meta, filters } });
+  return c.json({
+    data: { generated_at: generatedAt, fips, count: list.length, [key]: list },
+    meta: { ...meta, filters },
+  });
 }
 
 /** A county with nothing out and no imported history has no prebuilt profile/history: answer from its live doc. */
-export function countyProfileFallback(c: Context, id: 'county' | 'county.history', fips: string, format: Format, tree: PublishedTree) {
-  const live = tree.data<CountyDoc & { band: number; magnitude: number; level: number; stale: boolean; customers_modelled: number | null }>(fileFor(endpoint('live.county'), { fips }, 'json'));
+export function countyProfileFallback(
+  c: Context,
+  id: 'county' | 'county.history',
+  fips: string,
+  format: Format,
+  tree: PublishedTree,
+) {
+  const live = tree.data<
+    CountyDoc & { band: number; magnitude: number; level: number; stale: boolean; customers_modelled: number | null }
+  >(fileFor(endpoint('live.county'), { fips }, 'json'));
   if (!live) throw unknownCounty(fips);
   const county = { fips, name: live.name, state: live.state };
   c.header('Cache-Control', CACHE_CONTROL[endpoint(id).cache]);

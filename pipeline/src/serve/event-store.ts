@@ -7,7 +7,14 @@ import { loadAtlas } from '../geo/counties.ts';
 import type { PublishedTree } from '../publish/published-tree.ts';
 
 const countyName = (fips: string) => loadAtlas().byFips.get(fips)?.name;
-const EMPTY: ChunkView = { length: 0, id: () => 0, match: () => false, event: () => { throw new Error('empty chunk'); } };
+const EMPTY: ChunkView = {
+  length: 0,
+  id: () => 0,
+  match: () => false,
+  event: () => {
+    throw new Error('empty chunk');
+  },
+};
 
 export class PublishedEvents implements ChunkReader {
   private indexCache: { etag: string; index: EventIndex } | null = null;
@@ -35,7 +42,10 @@ export class PublishedEvents implements ChunkReader {
     if (hit?.object === entry.object) return hit.view;
     const f = this.tree.read(chunkFile(n));
     if (!f) return EMPTY;
-    const view = new ColumnChunk((JSON.parse(f.body.toString('utf8')).data as { columns: EventColumns }).columns, countyName);
+    const view = new ColumnChunk(
+      (JSON.parse(f.body.toString('utf8')).data as { columns: EventColumns }).columns,
+      countyName,
+    );
     this.chunks.set(n, { object: entry.object, view });
     return view;
   }

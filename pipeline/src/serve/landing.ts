@@ -18,13 +18,21 @@ const siteAssets = () => import('../../../site/src/map/assets.ts');
 
 export async function landingPage(simulated: boolean, notice: string): Promise<string> {
   const { esc, mapPage } = await page();
-  const links = CATALOGUE.map((e) => `<li><a href="${esc(exampleUrl(e))}"><code>${esc(e.path)}</code></a> — ${esc(e.summary)}</li>`).join('');
+  const links = CATALOGUE.map(
+    (e) => `<li><a href="${esc(exampleUrl(e))}"><code>${esc(e.path)}</code></a> — ${esc(e.summary)}</li>`,
+  ).join('');
   const footer = `<p>Free, keyless JSON API for United States electric power outages. ${esc(notice)}</p>
 <p><a href="/api/v1/openapi.json">OpenAPI 3.1</a></p><details><summary>Endpoints</summary><ul>${links}</ul></details><p>${esc(CITATION)}</p>`;
   return mapPage({ simulated, footer });
 }
 
-interface Asset { body: Buffer; gzip: Buffer; etag: string; type: string; cache: string }
+interface Asset {
+  body: Buffer;
+  gzip: Buffer;
+  etag: string;
+  type: string;
+  cache: string;
+}
 const assets = new Map<string, Asset>();
 
 /** One asset, read (or, for the geometry, built) on first request and kept with its gzip form. */
@@ -33,11 +41,16 @@ async function asset(name: string): Promise<Asset | null> {
   if (hit) return hit;
   const { assetContentType, BROWSER_MODULES, TOPOLOGY_ASSET } = await siteAssets();
   let body: Buffer;
-  if (name === TOPOLOGY_ASSET) body = Buffer.from((await import('../../../site/src/map/topology.ts')).mapTopologyJson());
-  else if ((BROWSER_MODULES as readonly string[]).includes(name)) body = fs.readFileSync(new URL(`${SITE_MAP}/browser/${name}`, import.meta.url));
+  if (name === TOPOLOGY_ASSET)
+    body = Buffer.from((await import('../../../site/src/map/topology.ts')).mapTopologyJson());
+  else if ((BROWSER_MODULES as readonly string[]).includes(name))
+    body = fs.readFileSync(new URL(`${SITE_MAP}/browser/${name}`, import.meta.url));
   else return null;
   const a = {
-    body, gzip: zlib.gzipSync(body, { level: 9 }), etag: `"${createHash('sha1').update(body).digest('hex').slice(0, 20)}"`, type: assetContentType(name),
+    body,
+    gzip: zlib.gzipSync(body, { level: 9 }),
+    etag: `"${createHash('sha1').update(body).digest('hex').slice(0, 20)}"`,
+    type: assetContentType(name),
     // The geometry never changes within a release; the modules may, so they revalidate sooner.
     cache: name === TOPOLOGY_ASSET ? 'public, max-age=86400' : 'public, max-age=300',
   };

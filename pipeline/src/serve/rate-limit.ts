@@ -40,10 +40,14 @@ const ENV = z.object({
 
 /** The documented defaults, overridable by the RATE_LIMIT_* environment variables (README: Rate limits). */
 export function rateLimitsFromEnv(env: Record<string, string | undefined>): RateLimitConfig {
-  const parsed = ENV.safeParse(Object.fromEntries(Object.entries(env).filter(([k, v]) => k.startsWith('RATE_LIMIT_') && v !== '')));
+  const parsed = ENV.safeParse(
+    Object.fromEntries(Object.entries(env).filter(([k, v]) => k.startsWith('RATE_LIMIT_') && v !== '')),
+  );
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new Error(`Expected \`${String(issue.path[0])}\` to be a whole number ≥ 0 (${issue.message}); fix or unset it.`);
+    throw new Error(
+      `Expected \`${String(issue.path[0])}\` to be a whole number ≥ 0 (${issue.message}); fix or unset it.`,
+    );
   }
   const e = parsed.data;
   return {
@@ -57,7 +61,10 @@ export function rateLimitsFromEnv(env: Record<string, string | undefined>): Rate
 export class TokenBuckets {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
 
-  constructor(private readonly cfg: BucketConfig, private readonly now: () => number) {}
+  constructor(
+    private readonly cfg: BucketConfig,
+    private readonly now: () => number,
+  ) {}
 
   /** Spends a token; returns 0 when allowed, else the whole seconds until one is available (for Retry-After). */
   take(client: string): number {
@@ -90,7 +97,8 @@ const PRIVATE = /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|::1$|f[cd][0-
  * Null for a request from this machine or an in-process call: those are not limited (tests, benchmarks).
  */
 export function clientOf(c: Context, header: string): string | null {
-  const peer = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress;
+  const peer = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket
+    ?.remoteAddress;
   const forwarded = header ? c.req.header(header)?.split(',')[0]?.trim() : undefined;
   const client = (!peer || PRIVATE.test(peer)) && forwarded && isIP(forwarded) ? forwarded : peer;
   if (!client || /^(127\.|::1$|::ffff:127\.)/.test(client)) return null;
@@ -98,7 +106,11 @@ export function clientOf(c: Context, header: string): string | null {
 }
 
 export const rateLimited = (cls: LimitClass, retryAfterS: number, cfg: BucketConfig): ApiError =>
-  new ApiError({
-    status: 429, code: 'rate_limited',
-    message: `Too many ${cls === 'query' ? 'filtered queries' : 'account requests'} from this client (limit ${cfg.perMinute} a minute, bursts of ${cfg.burst}). Retry after ${retryAfterS} s, or use the prebuilt unfiltered files, which are not limited.`,
-  }, { 'Retry-After': String(retryAfterS) });
+  new ApiError(
+    {
+      status: 429,
+      code: 'rate_limited',
+      message: `Too many ${cls === 'query' ? 'filtered queries' : 'account requests'} from this client (limit ${cfg.perMinute} a minute, bursts of ${cfg.burst}). Retry after ${retryAfterS} s, or use the prebuilt unfiltered files, which are not limited.`,
+    },
+    { 'Retry-After': String(retryAfterS) },
+  );

@@ -4,7 +4,15 @@
 import type { Context } from 'hono';
 import { CACHE_CONTROL, endpoint, REPORT_TABLES } from '../contract/catalogue.ts';
 import { fileFor } from '../contract/urls.ts';
-import { badFips, badYear, countyNotInState, notFound, unknownState, unknownYear, type ApiError } from '../contract/errors.ts';
+import {
+  badFips,
+  badYear,
+  countyNotInState,
+  notFound,
+  unknownState,
+  unknownYear,
+  type ApiError,
+} from '../contract/errors.ts';
 import { findState } from '../geo/states.ts';
 import { loadAtlas } from '../geo/counties.ts';
 import { decadeReportSpec, reportDoc, stateTitle } from '../publish/reports.ts';
@@ -27,49 +35,111 @@ export function checkReportPath(params: Record<string, string>): ApiError | 'red
   }
   if (params.county !== undefined) {
     if (!/^\d{5}$/.test(params.county)) return badFips(params.county);
-    if (loadAtlas().byFips.get(params.county)?.state.toLowerCase() !== params.state) return countyNotInState(params.county, params.state);
+    if (loadAtlas().byFips.get(params.county)?.state.toLowerCase() !== params.state)
+      return countyNotInState(params.county, params.state);
   }
   return null;
 }
 
-type NationalDoc = { rows: Row[]; simulated: boolean; sources: { eaglei_years: number[]; oe417_years: number[]; eia861_years: number[] } };
+type NationalDoc = {
+  rows: Row[];
+  simulated: boolean;
+  sources: { eaglei_years: number[]; oe417_years: number[]; eia861_years: number[] };
+};
 
 /** A report URL whose file is missing: a year outside the published range, or a county report drawn from its state's table. */
-export async function reportFallback(c: Context, id: string, params: Record<string, string>, table: string | undefined, tree: PublishedTree) {
+export async function reportFallback(
+  c: Context,
+  id: string,
+  params: Record<string, string>,
+  table: string | undefined,
+  tree: PublishedTree,
+) {
   const national = tree.data<NationalDoc>(fileFor(endpoint('reports.data'), {}, 'json', 'national'));
   if (!national) throw notFound(c.req.path); // no history published yet
   const years = national.rows.map((r) => r.year as number);
-  if (params.year !== undefined && !years.includes(Number(params.year))) throw unknownYear(params.year, years[0] ?? REPORT_FIRST_YEAR, years.at(-1) ?? REPORT_FIRST_YEAR);
+  if (params.year !== undefined && !years.includes(Number(params.year)))
+    throw unknownYear(params.year, years[0] ?? REPORT_FIRST_YEAR, years.at(-1) ?? REPORT_FIRST_YEAR);
   const year = Number(params.year);
-  if (id === 'reports.year.chart') return sendChart(c, id, decadeReportSpec('United States', national.rows, year, national.simulated), national.generated_at);
+  if (id === 'reports.year.chart')
+    return sendChart(
+      c,
+      id,
+      decadeReportSpec('United States', national.rows, year, national.simulated),
+      national.generated_at,
+    );
   if (id === 'reports.state.chart') {
     const states = tree.data<{ rows: Row[] }>(fileFor(endpoint('reports.data'), {}, 'json', 'states'));
     const code = params.state.toUpperCase();
-    return sendChart(c, id, decadeReportSpec(stateTitle(code), (states?.rows ?? []).filter((r) => r.state === code), year, national.simulated), national.generated_at);
+    return sendChart(
+      c,
+      id,
+      decadeReportSpec(
+        stateTitle(code),
+        (states?.rows ?? []).filter((r) => r.state === code),
+        year,
+        national.simulated,
+      ),
+      national.generated_at,
+    );
   }
   if (id !== 'reports.county') throw notFound(c.req.path);
   // A county without EAGLE-I rows that year: its row of the state's table (coverage `zero` or `not_covered`).
-  const state = tree.data<{ rows: Row[]; loaded: boolean }>(fileFor(endpoint('reports.state'), { year: params.year, state: params.state }, 'json', 'counties'));
+  const state = tree.data<{ rows: Row[]; loaded: boolean }>(
+    fileFor(endpoint('reports.state'), { year: params.year, state: params.state }, 'json', 'counties'),
+  );
   const county = loadAtlas().byFips.get(params.county)!;
   const row = state?.rows.find((r) => r.fips === params.county) ?? null;
   const ctx = { simulated: national.simulated, sources: national.sources };
   const scope = { year, state: county.state, fips: county.fips, name: county.name };
   const loaded = state?.loaded ?? false;
-  const note = row ? `No EAGLE-I rows for this county in ${year} (coverage: ${row.coverage}).` : `${year} is not loaded.`;
+  const note = row
+    ? `No EAGLE-I rows for this county in ${year} (coverage: ${row.coverage}).`
+    : `${year} is not loaded.`;
   c.header('Cache-Control', CACHE_CONTROL.history);
   const t = table ?? REPORT_TABLES.county[0];
-  const body = t === 'summary'
-    ? { summary: { ...(row ?? { year, fips: county.fips, name: county.name, state: county.state, loaded, coverage: null }), episodes_by_size: null, longest_episode: null, state_comparison: null, national_comparison: null, utilities: [] }, note }
-    : { rows: t === 'years' ? countyYears(tree, years, params.state, county) : [], note };
-  return c.json({ data: { generated_at: national.generated_at, ...reportDoc(ctx, scope, t, REPORT_TABLES.county, loaded, body as { rows: Row[] }) } });
+  const body =
+    t === 'summary'
+      ? {
+          summary: {
+            ...(row ?? { year, fips: county.fips, name: county.name, state: county.state, loaded, coverage: null }),
+            episodes_by_size: null,
+            longest_episode: null,
+            state_comparison: null,
+            national_comparison: null,
+            utilities: [],
+          },
+          note,
+        }
+      : { rows: t === 'years' ? countyYears(tree, years, params.state, county) : [], note };
+  return c.json({
+    data: {
+      generated_at: national.generated_at,
+      ...reportDoc(ctx, scope, t, REPORT_TABLES.county, loaded, body as { rows: Row[] }),
+    },
+  });
 }
 
 /** The county's row of every year's state table (the same columns as a prebuilt `years` table). */
-function countyYears(tree: PublishedTree, years: number[], state: string, county: { fips: string; name: string; state: string }): Row[] {
+function countyYears(
+  tree: PublishedTree,
+  years: number[],
+  state: string,
+  county: { fips: string; name: string; state: string },
+): Row[] {
   const rows = years.map((y): Row => {
-    const table = tree.data<{ rows: Row[] }>(fileFor(endpoint('reports.state'), { year: String(y), state }, 'json', 'counties'));
+    const table = tree.data<{ rows: Row[] }>(
+      fileFor(endpoint('reports.state'), { year: String(y), state }, 'json', 'counties'),
+    );
     const r = table?.rows.find((x) => x.fips === county.fips);
-    return Object.fromEntries(REPORT_COLUMNS.county.years.map((c) => [c, r?.[c] ?? ({ year: y, fips: county.fips, name: county.name, state: county.state, loaded: false } as Row)[c] ?? null]));
+    return Object.fromEntries(
+      REPORT_COLUMNS.county.years.map((c) => [
+        c,
+        r?.[c] ??
+          ({ year: y, fips: county.fips, name: county.name, state: county.state, loaded: false } as Row)[c] ??
+          null,
+      ]),
+    );
   });
   return rows.map((r, i) => {
     const [a, b] = [r.customer_hours as number | null, (rows[i - 1]?.customer_hours ?? null) as number | null];

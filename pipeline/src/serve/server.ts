@@ -3,7 +3,9 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions } from './app.ts';
 
-export async function startServer(opts: AppOptions & { port: number; host?: string }): Promise<{ url: string; close(): Promise<void> }> {
+export async function startServer(
+  opts: AppOptions & { port: number; host?: string },
+): Promise<{ url: string; close(): Promise<void> }> {
   const app = createApp(opts);
   let server: ServerType;
   await new Promise<void>((resolve) => {

@@ -49,25 +49,56 @@ export function kubraReport(s: Scenario, u: SimUtility, at: Date, opts: RenderOp
   const counties = countyStates(s, u, at).map((c) => {
     const weights = Array.from({ length: opts.areasPerCounty }, (_, i) => 0.2 + unit(seed, 'area', c.fips, i));
     const served = split(c.served, weights);
-    const out = split(c.out, weights.map((w, i) => w * (0.3 + unit(seed, 'areaExposure', c.fips, i, Math.floor(at.getTime() / 1_800_000)))));
-    const etr = c.out > 0 ? new Date(hourStart(at) + (4 + Math.floor(20 * unit(seed, 'etr', c.fips))) * 3_600_000).toISOString() : 'ETR-NULL';
+    const out = split(
+      c.out,
+      weights.map((w, i) => w * (0.3 + unit(seed, 'areaExposure', c.fips, i, Math.floor(at.getTime() / 1_800_000)))),
+    );
+    const etr =
+      c.out > 0
+        ? new Date(hourStart(at) + (4 + Math.floor(20 * unit(seed, 'etr', c.fips))) * 3_600_000).toISOString()
+        : 'ETR-NULL';
     return {
-      key: 'county', name: c.name, cust_a: { val: c.out }, cust_s: c.served, percent_cust_a: { val: Math.round((c.out / c.served) * 10_000) / 100 }, etr,
-      etr_confidence: null, areaId: `BOUN|${u.state}|${c.name}|county`, n_out: c.out > 0 ? Math.ceil(c.out / 80) : 0,
+      key: 'county',
+      name: c.name,
+      cust_a: { val: c.out },
+      cust_s: c.served,
+      percent_cust_a: { val: Math.round((c.out / c.served) * 10_000) / 100 },
+      etr,
+      etr_confidence: null,
+      areaId: `BOUN|${u.state}|${c.name}|county`,
+      n_out: c.out > 0 ? Math.ceil(c.out / 80) : 0,
       areas: served.map((sv, i) => ({
-        key: 'town', name: `${c.name} Township ${i + 1}`, cust_s: sv, gotoMap: { bbox: townBox(s, c.fips, i) },
+        key: 'town',
+        name: `${c.name} Township ${i + 1}`,
+        cust_s: sv,
+        gotoMap: { bbox: townBox(s, c.fips, i) },
         cust_a: out[i] > 0 && out[i] < 5 ? { masked: true, val: out[i] } : { val: Math.min(out[i], sv) },
-        etr: out[i] > 0 ? etr : 'ETR-NULL', areaId: `BOUN|${c.fips}|${i + 1}|town`,
+        etr: out[i] > 0 ? etr : 'ETR-NULL',
+        areaId: `BOUN|${c.fips}|${i + 1}|town`,
       })),
     };
   });
   const totalOut = counties.reduce((a, c) => a + c.cust_a.val, 0);
   const totalServed = counties.reduce((a, c) => a + c.cust_s, 0);
   return {
-    version: 'V2', file_title: 'report_county.json',
+    version: 'V2',
+    file_title: 'report_county.json',
     file_data: {
-      areas: [{ key: 'geopolitical', name: stateByFips(stateFips(u))?.name ?? u.state, cust_a: { val: totalOut }, cust_s: totalServed, areas: counties }],
-      totals: { cust_a: { val: totalOut }, cust_s: totalServed, percent_cust_a: { val: Math.round((totalOut / totalServed) * 10_000) / 100 }, n_out: counties.reduce((a, c) => a + c.n_out, 0) },
+      areas: [
+        {
+          key: 'geopolitical',
+          name: stateByFips(stateFips(u))?.name ?? u.state,
+          cust_a: { val: totalOut },
+          cust_s: totalServed,
+          areas: counties,
+        },
+      ],
+      totals: {
+        cust_a: { val: totalOut },
+        cust_s: totalServed,
+        percent_cust_a: { val: Math.round((totalOut / totalServed) * 10_000) / 100 },
+        n_out: counties.reduce((a, c) => a + c.n_out, 0),
+      },
     },
   };
 }
@@ -102,13 +133,20 @@ export function incidents(s: Scenario, u: SimUtility, at: Date): SimIncident[] {
   for (const c of countyStates(s, u, at)) {
     if (c.out === 0) continue;
     const n = Math.min(40, Math.max(1, Math.round(c.out / 150)));
-    const parts = split(c.out, Array.from({ length: n }, (_, i) => 0.2 + unit(seed, 'inc', c.fips, i)));
+    const parts = split(
+      c.out,
+      Array.from({ length: n }, (_, i) => 0.2 + unit(seed, 'inc', c.fips, i)),
+    );
     const [lon, lat] = s.interiorPoint(c.fips);
     parts.forEach((customers, i) => {
       if (customers === 0) return;
       const id = `${u.id}-${c.fips}-${i + 1}`;
       list.push({
-        id, fips: c.fips, customers, lon, lat,
+        id,
+        fips: c.fips,
+        customers,
+        lon,
+        lat,
         etr: hourStart(at) + (3 + Math.floor(30 * unit(seed, 'ietr', id))) * 3_600_000,
         cause: CAUSES[Math.floor(unit(seed, 'cause', id) * CAUSES.length)],
         crew: CREW[Math.floor(unit(seed, 'crew', id, Math.floor(at.getTime() / 3_600_000)) * CREW.length)],
@@ -123,8 +161,22 @@ export function niscSummary(s: Scenario, u: SimUtility, at: Date) {
   const cs = countyStates(s, u, at);
   return {
     totalServed: cs.reduce((a, c) => a + c.served, 0),
-    outages: incidents(s, u, at).map((i) => ({ id: i.id, nbrOut: i.customers, estimateTime: i.etr, outagePoint: { lat: i.lat, lng: i.lon }, cause: i.cause, crewStatus: i.crew, startTime: i.start })),
-    regionDataSets: [{ id: 'omscounty', description: 'Counties', regions: cs.map((c) => ({ id: c.name, description: 'Counties', numberOut: c.out, numberServed: c.served })) }],
+    outages: incidents(s, u, at).map((i) => ({
+      id: i.id,
+      nbrOut: i.customers,
+      estimateTime: i.etr,
+      outagePoint: { lat: i.lat, lng: i.lon },
+      cause: i.cause,
+      crewStatus: i.crew,
+      startTime: i.start,
+    })),
+    regionDataSets: [
+      {
+        id: 'omscounty',
+        description: 'Counties',
+        regions: cs.map((c) => ({ id: c.name, description: 'Counties', numberOut: c.out, numberServed: c.served })),
+      },
+    ],
   };
 }
 
@@ -132,11 +184,19 @@ export function arcgisPage(s: Scenario, u: SimUtility, at: Date, offset: number,
   const all = incidents(s, u, at);
   const page = all.slice(offset, offset + count);
   return {
-    objectIdFieldName: 'OBJECTID', geometryType: 'esriGeometryPoint', spatialReference: { wkid: 4326 },
+    objectIdFieldName: 'OBJECTID',
+    geometryType: 'esriGeometryPoint',
+    spatialReference: { wkid: 4326 },
     features: page.map((i, k) => ({
       attributes: {
-        OBJECTID: offset + k + 1, OUTAGE_ID: i.id, EST_CUSTOMERS: i.customers, CURRENT_ETOR: i.etr, OUTAGE_CAUSE: i.cause,
-        CREW_CURRENT_STATUS: i.crew, OUTAGE_START: i.start, CITY: null,
+        OBJECTID: offset + k + 1,
+        OUTAGE_ID: i.id,
+        EST_CUSTOMERS: i.customers,
+        CURRENT_ETOR: i.etr,
+        OUTAGE_CAUSE: i.cause,
+        CREW_CURRENT_STATUS: i.crew,
+        OUTAGE_START: i.start,
+        CITY: null,
       },
       geometry: { x: i.lon, y: i.lat },
     })),
@@ -147,7 +207,13 @@ export function arcgisPage(s: Scenario, u: SimUtility, at: Date, offset: number,
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 export function fplCounties(s: Scenario, u: SimUtility, at: Date) {
-  return { outages: countyStates(s, u, at).map((c) => ({ 'County Name': c.name, 'Customers Out': fmt(c.out), 'Customers Served': fmt(c.served) })) };
+  return {
+    outages: countyStates(s, u, at).map((c) => ({
+      'County Name': c.name,
+      'Customers Out': fmt(c.out),
+      'Customers Served': fmt(c.served),
+    })),
+  };
 }
 
 /** Kubra cluster-layer tile: the utility's outages under `quadkey`, clustered per child tile below zoom 11. */
@@ -156,8 +222,18 @@ export function kubraTile(s: Scenario, u: SimUtility, at: Date, quadkey: string)
   const inside = incidents(s, u, at).filter((i) => quadkeyFor(i.lon, i.lat, z) === quadkey);
   if (inside.length === 0) return null;
   const record = (i: SimIncident) => ({
-    id: `${quadkey}-${i.id}`, title: 'Outage',
-    desc: { cluster: false, inc_id: i.id, n_out: 1, cust_a: { val: i.customers }, etr: new Date(i.etr).toISOString(), start_time: new Date(i.start).toISOString(), cause: { 'EN-US': i.cause }, crew_status: i.crew },
+    id: `${quadkey}-${i.id}`,
+    title: 'Outage',
+    desc: {
+      cluster: false,
+      inc_id: i.id,
+      n_out: 1,
+      cust_a: { val: i.customers },
+      etr: new Date(i.etr).toISOString(),
+      start_time: new Date(i.start).toISOString(),
+      cause: { 'EN-US': i.cause },
+      crew_status: i.crew,
+    },
     geom: { p: [polyline.encode([[i.lat, i.lon]])] },
   });
   if (z >= 11) return { file_data: inside.map(record) };
@@ -167,15 +243,27 @@ export function kubraTile(s: Scenario, u: SimUtility, at: Date, quadkey: string)
     groups.set(child, [...(groups.get(child) ?? []), i]);
   }
   return {
-    file_data: [...groups.entries()].map(([child, list]) => list.length === 1 ? record(list[0]) : {
-      id: `${child}-cluster`, title: 'Cluster',
-      desc: { cluster: true, n_out: list.length, cust_a: { val: list.reduce((a, i) => a + i.customers, 0) } },
-      geom: { p: [polyline.encode([[list[0].lat, list[0].lon]])] },
-    }),
+    file_data: [...groups.entries()].map(([child, list]) =>
+      list.length === 1
+        ? record(list[0])
+        : {
+            id: `${child}-cluster`,
+            title: 'Cluster',
+            desc: { cluster: true, n_out: list.length, cust_a: { val: list.reduce((a, i) => a + i.customers, 0) } },
+            geom: { p: [polyline.encode([[list[0].lat, list[0].lon]])] },
+          },
+    ),
   };
 }
 
 /** Zoom-7 tiles covering the utility's counties (the registry's `quadkeys` option). */
 export function rootQuadkeys(s: Scenario, u: SimUtility): string[] {
-  return [...new Set([...u.counties.keys()].map((f) => { const [lon, lat] = s.interiorPoint(f); return quadkeyFor(lon, lat, 7); }))].sort();
+  return [
+    ...new Set(
+      [...u.counties.keys()].map((f) => {
+        const [lon, lat] = s.interiorPoint(f);
+        return quadkeyFor(lon, lat, 7);
+      }),
+    ),
+  ].sort();
 }

@@ -14,8 +14,12 @@ describe('simulated history', () => {
     const plan = { seed: 3, firstYear: 2023, lastYear: 2024, episodesPerYear: 1 };
     const files = await writeSimulatedHistory(db, dir, loadCountyModel(), plan);
     expect(files.map((f) => path.basename(f))).toEqual([`${SIMULATED_PREFIX}2023.csv`, `${SIMULATED_PREFIX}2024.csv`]);
-    expect(fs.readFileSync(files[0], 'utf8').split('\n')[0]).toBe('fips_code,county,state,customers_out,run_start_time');
-    expect(fs.readFileSync(files[1], 'utf8').split('\n')[0]).toBe('fips_code,county,state,customers_out,run_start_time,total_customers');
+    expect(fs.readFileSync(files[0], 'utf8').split('\n')[0]).toBe(
+      'fips_code,county,state,customers_out,run_start_time',
+    );
+    expect(fs.readFileSync(files[1], 'utf8').split('\n')[0]).toBe(
+      'fips_code,county,state,customers_out,run_start_time,total_customers',
+    );
     for (const f of files) {
       const s = await importEagleI(db, f);
       expect(s.rows_rejected).toBe(0);

@@ -20,14 +20,24 @@ export interface HistoryPlan {
 export const SIMULATED_PREFIX = 'SIMULATED_eaglei_outages_';
 
 /** Writes one CSV per year into `dir` (skipping years already written) and returns their paths. */
-export async function writeSimulatedHistory(db: Db, dir: string, model: Map<string, number>, plan: HistoryPlan): Promise<string[]> {
+export async function writeSimulatedHistory(
+  db: Db,
+  dir: string,
+  model: Map<string, number>,
+  plan: HistoryPlan,
+): Promise<string[]> {
   fs.mkdirSync(dir, { recursive: true });
   const stateName = new Map(STATES.map((s) => [s.code, s.name]));
-  await db.run('CREATE TEMP TABLE IF NOT EXISTS sim_counties (i INTEGER, fips VARCHAR, county VARCHAR, state VARCHAR, customers BIGINT)');
+  await db.run(
+    'CREATE TEMP TABLE IF NOT EXISTS sim_counties (i INTEGER, fips VARCHAR, county VARCHAR, state VARCHAR, customers BIGINT)',
+  );
   await db.run('DELETE FROM sim_counties');
   const a = await db.appender('sim_counties');
   loadAtlas().counties.forEach((c, i) => {
-    a.appendInteger(i); a.appendVarchar(c.fips); a.appendVarchar(c.name); a.appendVarchar(stateName.get(c.state) ?? c.state);
+    a.appendInteger(i);
+    a.appendVarchar(c.fips);
+    a.appendVarchar(c.name);
+    a.appendVarchar(stateName.get(c.state) ?? c.state);
     a.appendBigInt(BigInt(model.get(c.fips) ?? 1000));
     a.endRow();
   });

@@ -14,9 +14,33 @@ export interface ScenarioOptions {
 }
 
 const TRACKS: Array<Array<[number, number]>> = [
-  [[-89.5, 25.5], [-90.2, 29.2], [-89.9, 32.3], [-87.5, 35.5], [-83.5, 38.5], [-78.5, 41.5], [-72.0, 43.5]], // Gulf → Northeast
-  [[-84.5, 24.0], [-82.3, 26.9], [-81.2, 29.0], [-80.0, 32.5], [-77.5, 35.0], [-75.0, 38.5], [-71.0, 41.8]], // Florida → coast
-  [[-95.5, 26.5], [-95.3, 29.3], [-94.5, 31.8], [-92.5, 34.5], [-89.5, 37.0], [-85.5, 40.0], [-81.0, 42.5]], // Texas → Ohio
+  [
+    [-89.5, 25.5],
+    [-90.2, 29.2],
+    [-89.9, 32.3],
+    [-87.5, 35.5],
+    [-83.5, 38.5],
+    [-78.5, 41.5],
+    [-72.0, 43.5],
+  ], // Gulf → Northeast
+  [
+    [-84.5, 24.0],
+    [-82.3, 26.9],
+    [-81.2, 29.0],
+    [-80.0, 32.5],
+    [-77.5, 35.0],
+    [-75.0, 38.5],
+    [-71.0, 41.8],
+  ], // Florida → coast
+  [
+    [-95.5, 26.5],
+    [-95.3, 29.3],
+    [-94.5, 31.8],
+    [-92.5, 34.5],
+    [-89.5, 37.0],
+    [-85.5, 40.0],
+    [-81.0, 42.5],
+  ], // Texas → Ohio
 ];
 
 const EARTH_KM = 6371;
@@ -87,7 +111,8 @@ export class Scenario {
       s *= 0.6 + 0.8 * unit(this.options.seed, 'exposure', fips);
       // background: a few small outages anywhere, changing every 30 minutes
       const bucket = Math.floor(at.getTime() / 1_800_000);
-      if (unit(this.options.seed, 'bg', fips, bucket) < 0.04) s += 0.0005 + 0.004 * unit(this.options.seed, 'bgsize', fips, bucket);
+      if (unit(this.options.seed, 'bg', fips, bucket) < 0.04)
+        s += 0.0005 + 0.004 * unit(this.options.seed, 'bgsize', fips, bucket);
     }
     s = Math.min(0.95, s);
     this.cache.set(fips, s);
@@ -117,4 +142,3 @@ export class Scenario {
     return point;
   }
 }
-

@@ -17,19 +17,32 @@ import * as wec from './wec/index.ts';
 
 export function connectorFor(name: ConnectorName): Connector {
   switch (name) {
-    case 'kubra': return kubra;
-    case 'nisc': return nisc;
-    case 'arcgis': return arcgis;
-    case 'odin': return odin;
-    case 'fpl': return fpl;
-    case 'milsoft': return milsoft;
-    case 'outageentry': return outageentry;
-    case 'datacapable': return datacapable;
-    case 'ifactor': return ifactor;
-    case 'omap': return omap;
-    case 'pacificorp': return pacificorp;
-    case 'smartc': return smartc;
-    case 'wec': return wec;
+    case 'kubra':
+      return kubra;
+    case 'nisc':
+      return nisc;
+    case 'arcgis':
+      return arcgis;
+    case 'odin':
+      return odin;
+    case 'fpl':
+      return fpl;
+    case 'milsoft':
+      return milsoft;
+    case 'outageentry':
+      return outageentry;
+    case 'datacapable':
+      return datacapable;
+    case 'ifactor':
+      return ifactor;
+    case 'omap':
+      return omap;
+    case 'pacificorp':
+      return pacificorp;
+    case 'smartc':
+      return smartc;
+    case 'wec':
+      return wec;
     default: {
       const never: never = name;
       throw new Error(`No connector named \`${String(never)}\``);

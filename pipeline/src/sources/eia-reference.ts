@@ -10,7 +10,9 @@ import { parseEia861, type CustomersRow, type TerritoryRow } from '../history/ei
 import type { CheckRow, Finding } from './registry-check.ts';
 
 /** `../shared/data/reference/eia861` beside the repository, where the recorded federal files live. */
-export const EIA_DIR = path.resolve(fileURLToPath(new URL('../../../../shared/data/reference/eia861', import.meta.url)));
+export const EIA_DIR = path.resolve(
+  fileURLToPath(new URL('../../../../shared/data/reference/eia861', import.meta.url)),
+);
 export const EIA_YEAR = 2018;
 /** How far a row's `customers` may be from EIA-861 before status_reason must explain it. */
 export const CUSTOMERS_TOLERANCE = 0.35;
@@ -45,12 +47,15 @@ export function findEiaFiles(dir: string, year = EIA_YEAR): EiaReference['files'
 
 // Behind-the-meter solar and the state "Adjustment" rows are not utilities a feed could report for.
 const ADJUSTMENT = 99999;
-const isWires = (r: CustomersRow) => (r.part === 'A' || r.part === 'C') && r.ownership !== 'Behind the Meter' && r.utility_number !== ADJUSTMENT;
+const isWires = (r: CustomersRow) =>
+  (r.part === 'A' || r.part === 'C') && r.ownership !== 'Behind the Meter' && r.utility_number !== ADJUSTMENT;
 
 function rowsOfKind<T>(file: string, kind: 'customers' | 'territory'): T[] {
   const parsed = parseEia861(file);
   if (!parsed || parsed.kind !== kind) {
-    throw new UsageError(`${path.basename(file)} is not the EIA-861 ${kind === 'customers' ? 'Sales_Ult_Cust' : 'Service_Territory'} workbook; replace it with the original .xlsx from eia.gov/electricity/data/eia861.`);
+    throw new UsageError(
+      `${path.basename(file)} is not the EIA-861 ${kind === 'customers' ? 'Sales_Ult_Cust' : 'Service_Territory'} workbook; replace it with the original .xlsx from eia.gov/electricity/data/eia861.`,
+    );
   }
   return parsed.rows.flatMap((p) => (p.row ? [p.row as T] : []));
 }
@@ -71,7 +76,11 @@ function buildReference(year: number, files: EiaReference['files']): EiaReferenc
   const utilities = new Map<number, EiaUtility>();
   const utility = (n: number, name: string): EiaUtility => {
     let u = utilities.get(n);
-    if (!u) utilities.set(n, (u = { utility_number: n, utility_name: name, states: new Set(), customers: new Map(), counties: new Set() }));
+    if (!u)
+      utilities.set(
+        n,
+        (u = { utility_number: n, utility_name: name, states: new Set(), customers: new Map(), counties: new Set() }),
+      );
     return u;
   };
   for (const r of rowsOfKind<CustomersRow>(files.customers, 'customers')) {
@@ -113,7 +122,11 @@ const rowStates = (row: CheckRow): string[] =>
 export function eiaIds(row: CheckRow): { ids: number[]; findings: Finding[] } {
   const raw = (row.record.eia_id ?? '').split(/[;|\s]+/).filter(Boolean);
   const bad = raw.filter((s) => !/^\d{1,6}$/.test(s));
-  const findings: Finding[] = bad.map((s) => ({ severity: 'error', column: 'eia_id', message: `\`${s}\` is not an EIA-861 utility number (digits, several separated by ;)` }));
+  const findings: Finding[] = bad.map((s) => ({
+    severity: 'error',
+    column: 'eia_id',
+    message: `\`${s}\` is not an EIA-861 utility number (digits, several separated by ;)`,
+  }));
   return { ids: raw.filter((s) => !bad.includes(s)).map(Number), findings };
 }
 
@@ -121,38 +134,84 @@ export function checkEia(row: CheckRow, eia: EiaReference | null, shipped: boole
   const { ids, findings } = eiaIds(row);
   if (ids.length === 0) {
     if (row.record.connector === 'odin' || findings.length || !shipped) return findings;
-    return [{ severity: row.active ? 'error' : 'warning', column: 'eia_id', message: 'eia_id is empty; give the utility\'s EIA-861 Utility Number so coverage can count it' }];
+    return [
+      {
+        severity: row.active ? 'error' : 'warning',
+        column: 'eia_id',
+        message: "eia_id is empty; give the utility's EIA-861 Utility Number so coverage can count it",
+      },
+    ];
   }
   if (!eia) return findings;
   const known = ids.filter((id) => eia.utilities.has(id));
-  for (const id of ids.filter((i) => !known.includes(i))) findings.push({ severity: 'error', column: 'eia_id', message: `${id} is not a utility number in EIA-861 ${eia.year}` });
+  for (const id of ids.filter((i) => !known.includes(i)))
+    findings.push({
+      severity: 'error',
+      column: 'eia_id',
+      message: `${id} is not a utility number in EIA-861 ${eia.year}`,
+    });
   if (known.length === 0) return findings;
   const names = known.map((id) => `${id} (${eia.utilities.get(id)?.utility_name})`).join(', ');
   const eiaStates = new Set(known.flatMap((id) => [...(eia.utilities.get(id)?.states ?? [])]));
   const states = rowStates(row);
   const outside = states.filter((s) => !eiaStates.has(s));
-  if (outside.length) findings.push({ severity: 'error', column: 'state', message: `${outside.join(', ')} not among the states EIA-861 ${eia.year} gives ${names}: ${[...eiaStates].sort().join(', ')}` });
+  if (outside.length)
+    findings.push({
+      severity: 'error',
+      column: 'state',
+      message: `${outside.join(', ')} not among the states EIA-861 ${eia.year} gives ${names}: ${[...eiaStates].sort().join(', ')}`,
+    });
   const inEia = states.filter((s) => eiaStates.has(s));
   findings.push(...checkCustomers(row, eia.year, eiaCustomers(eia, known, inEia), names, inEia, shipped));
   return findings;
 }
 
-export function checkCustomers(row: CheckRow, year: number, expected: number | null, names: string, states: string[], shipped: boolean): Finding[] {
+export function checkCustomers(
+  row: CheckRow,
+  year: number,
+  expected: number | null,
+  names: string,
+  states: string[],
+  shipped: boolean,
+): Finding[] {
   const given = row.record.customers?.trim() ? Number(row.record.customers) : null;
-  const where = `EIA-861 ${year} for ${names} in ${states.join(', ') || 'the row\'s states'}`;
+  const where = `EIA-861 ${year} for ${names} in ${states.join(', ') || "the row's states"}`;
   if (expected === null) {
     // Texas wires companies: their customers are counted under the retailers that bill them.
-    return given === null ? [] : [{ severity: 'warning', column: 'customers', message: `${where} has no customer count (as for a Texas wires company), so customers is not checked` }];
+    return given === null
+      ? []
+      : [
+          {
+            severity: 'warning',
+            column: 'customers',
+            message: `${where} has no customer count (as for a Texas wires company), so customers is not checked`,
+          },
+        ];
   }
-  if (given === null) return shipped ? [{ severity: 'warning', column: 'customers', message: `customers is empty; ${where}: ${expected.toLocaleString('en-US')}` }] : [];
+  if (given === null)
+    return shipped
+      ? [
+          {
+            severity: 'warning',
+            column: 'customers',
+            message: `customers is empty; ${where}: ${expected.toLocaleString('en-US')}`,
+          },
+        ]
+      : [];
   if (!Number.isFinite(given)) return []; // parseRegistry reports a non-number
   const off = (given - expected) / expected;
   if (Math.abs(off) <= CUSTOMERS_TOLERANCE) return [];
   const reason = row.record.status_reason?.trim();
   const message = `${given.toLocaleString('en-US')} is ${Math.round(off * 100)} % from ${expected.toLocaleString('en-US')} (${where}; tolerance ±${CUSTOMERS_TOLERANCE * 100} %)`;
-  return [reason
-    ? { severity: 'warning', column: 'customers', message: `${message}, explained: ${reason}` }
-    : { severity: 'error', column: 'customers', message: `${message}; fix it or explain the difference in status_reason` }];
+  return [
+    reason
+      ? { severity: 'warning', column: 'customers', message: `${message}, explained: ${reason}` }
+      : {
+          severity: 'error',
+          column: 'customers',
+          message: `${message}; fix it or explain the difference in status_reason`,
+        },
+  ];
 }
 
 /** Counties a fixture produced outside the utility's EIA-861 service territory (a borrowed fixture shows here). */
@@ -161,5 +220,11 @@ export function territoryFindings(row: CheckRow, counties: string[], eia: EiaRef
   if (territory.size === 0 || counties.length === 0) return [];
   const outside = counties.filter((f) => !territory.has(f));
   if (outside.length === 0) return [];
-  return [{ severity: 'warning', column: 'fixture', message: `${outside.length} of ${counties.length} counties from the fixture lie outside the utility's EIA-861 service territory (${outside.slice(0, 5).join(', ')}${outside.length > 5 ? ', …' : ''})` }];
+  return [
+    {
+      severity: 'warning',
+      column: 'fixture',
+      message: `${outside.length} of ${counties.length} counties from the fixture lie outside the utility's EIA-861 service territory (${outside.slice(0, 5).join(', ')}${outside.length > 5 ? ', …' : ''})`,
+    },
+  ];
 }

@@ -10,7 +10,8 @@ let conditionalHits = 0;
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     switch (req.url) {
-      case '/ok': return void res.end(JSON.stringify({ ok: true }));
+      case '/ok':
+        return void res.end(JSON.stringify({ ok: true }));
       case '/etag':
         if (req.headers['if-none-match'] === '"v1"') {
           conditionalHits += 1;
@@ -19,11 +20,19 @@ beforeAll(async () => {
         }
         res.writeHead(200, { ETag: '"v1"' });
         return void res.end(JSON.stringify({ n: 1 }));
-      case '/500': res.writeHead(503); return void res.end('down');
-      case '/html': return void res.end('<html>maintenance</html>');
-      case '/big': res.writeHead(200); return void res.end('x'.repeat(5000));
-      case '/slow': return void setTimeout(() => res.end('{}'), 3000);
-      default: res.writeHead(404); return void res.end();
+      case '/500':
+        res.writeHead(503);
+        return void res.end('down');
+      case '/html':
+        return void res.end('<html>maintenance</html>');
+      case '/big':
+        res.writeHead(200);
+        return void res.end('x'.repeat(5000));
+      case '/slow':
+        return void setTimeout(() => res.end('{}'), 3000);
+      default:
+        res.writeHead(404);
+        return void res.end();
     }
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -63,7 +72,10 @@ describe('HttpClient', () => {
     ['/big', 'too_large', /1000-byte cap/],
     ['/slow', 'timeout', /timeout/i],
   ])('%s fails as %s', async (path, reason, msg) => {
-    await expect(view().getJson(`${base}${path}`)).rejects.toMatchObject({ reason, message: expect.stringMatching(msg) });
+    await expect(view().getJson(`${base}${path}`)).rejects.toMatchObject({
+      reason,
+      message: expect.stringMatching(msg),
+    });
   });
   it('fails as network on a closed port', async () => {
     await expect(view().getJson('http://127.0.0.1:1/x')).rejects.toMatchObject({ reason: 'network' });

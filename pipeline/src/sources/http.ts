@@ -19,7 +19,8 @@ export interface HttpOptions {
   userAgent: string;
 }
 
-export const DEFAULT_USER_AGENT = 'outage-data/0.1 (+https://github.com/outage-data/outage-data; open data, polite polling)';
+export const DEFAULT_USER_AGENT =
+  'outage-data/0.1 (+https://github.com/outage-data/outage-data; open data, polite polling)';
 
 const envInt = (name: string, fallback: number): number => {
   const v = Number(process.env[name]);
@@ -87,7 +88,11 @@ const KEPT_HEADERS = ['content-type', 'etag', 'last-modified', 'date', 'cache-co
 
 function timeoutReason(err: unknown): boolean {
   const e = err as Error & { code?: string; name?: string };
-  return e?.name === 'TimeoutError' || /TIMEOUT/i.test(e?.code ?? '') || /timeout|aborted due to timeout/i.test(e?.message ?? '');
+  return (
+    e?.name === 'TimeoutError' ||
+    /TIMEOUT/i.test(e?.code ?? '') ||
+    /timeout|aborted due to timeout/i.test(e?.message ?? '')
+  );
 }
 
 export class HttpClient {
@@ -101,13 +106,21 @@ export class HttpClient {
 
   constructor(options: Partial<HttpOptions> = {}) {
     this.options = { ...DEFAULT_HTTP, ...options };
-    this.agent = new Agent({ connect: { timeout: this.options.connectTimeoutMs }, keepAliveTimeout: 10_000, connections: 64 });
+    this.agent = new Agent({
+      connect: { timeout: this.options.connectTimeoutMs },
+      keepAliveTimeout: 10_000,
+      connections: 64,
+    });
   }
 
   private queue(host: string): PQueue {
     let q = this.queues.get(host);
     if (!q) {
-      q = new PQueue({ concurrency: this.options.perHostConcurrency, interval: 1000, intervalCap: this.options.perHostPerSecond });
+      q = new PQueue({
+        concurrency: this.options.perHostConcurrency,
+        interval: 1000,
+        intervalCap: this.options.perHostPerSecond,
+      });
       this.queues.set(host, q);
     }
     return q;
@@ -120,7 +133,8 @@ export class HttpClient {
       return (await this.queue(host).add(() => this.fetchOnce(url, spec, signal), { priority, signal })) as FetchResult;
     } catch (err) {
       if (err instanceof SourceError) throw err;
-      if (signal?.aborted) throw new SourceError('timeout', `${url}: the source's ${this.options.sourceDeadlineMs} ms deadline passed`);
+      if (signal?.aborted)
+        throw new SourceError('timeout', `${url}: the source's ${this.options.sourceDeadlineMs} ms deadline passed`);
       throw err;
     }
   }
@@ -130,7 +144,11 @@ export class HttpClient {
     const method = spec.method ?? 'GET';
     const cached = method === 'GET' ? this.validators.get(url) : undefined;
     if (cached) cached.usedAt = this.now();
-    const headers: Record<string, string> = { 'user-agent': this.options.userAgent, accept: 'application/json, text/plain, */*', ...spec.headers };
+    const headers: Record<string, string> = {
+      'user-agent': this.options.userAgent,
+      accept: 'application/json, text/plain, */*',
+      ...spec.headers,
+    };
     if (cached?.etag) headers['if-none-match'] = cached.etag;
     if (cached?.lastModified) headers['if-modified-since'] = cached.lastModified;
     const deadline = AbortSignal.timeout(this.options.requestDeadlineMs);
@@ -138,15 +156,31 @@ export class HttpClient {
     const fail = (err: unknown, stage: string): SourceError => {
       if (err instanceof SourceError) return err;
       const e = err as Error & { code?: string };
-      if (deadline.aborted) return new SourceError('timeout', `${url}: no complete answer within the ${this.options.requestDeadlineMs} ms request deadline (${stage})`);
-      if (outer?.aborted) return new SourceError('timeout', `${url}: the source's ${this.options.sourceDeadlineMs} ms deadline passed (${stage})`);
-      return new SourceError(timeoutReason(e) ? 'timeout' : 'network', `${url}: ${stage} ${e.code ?? ''} ${e.message}`.trim());
+      if (deadline.aborted)
+        return new SourceError(
+          'timeout',
+          `${url}: no complete answer within the ${this.options.requestDeadlineMs} ms request deadline (${stage})`,
+        );
+      if (outer?.aborted)
+        return new SourceError(
+          'timeout',
+          `${url}: the source's ${this.options.sourceDeadlineMs} ms deadline passed (${stage})`,
+        );
+      return new SourceError(
+        timeoutReason(e) ? 'timeout' : 'network',
+        `${url}: ${stage} ${e.code ?? ''} ${e.message}`.trim(),
+      );
     };
     let res: Dispatcher.ResponseData<unknown>;
     try {
       res = await request(url, {
-        dispatcher: this.agent, method, headers, body: spec.body, signal,
-        headersTimeout: this.options.bodyTimeoutMs, bodyTimeout: this.options.bodyTimeoutMs,
+        dispatcher: this.agent,
+        method,
+        headers,
+        body: spec.body,
+        signal,
+        headersTimeout: this.options.bodyTimeoutMs,
+        bodyTimeout: this.options.bodyTimeoutMs,
       });
     } catch (err) {
       throw fail(err, 'request');
@@ -166,15 +200,23 @@ export class HttpClient {
     const body = await this.readBody(url, res, fail);
     const etag = kept.etag ?? null;
     const lastModified = kept['last-modified'] ?? null;
-    if (method === 'GET' && (etag || lastModified)) this.validators.set(url, { etag, lastModified, body: body.text, usedAt: this.now() });
+    if (method === 'GET' && (etag || lastModified))
+      this.validators.set(url, { etag, lastModified, body: body.text, usedAt: this.now() });
     return { url, body: body.text, status: res.statusCode, notModified: false, bytes: body.size, headers: kept };
   }
 
-  private async readBody(url: string, res: Dispatcher.ResponseData<unknown>, fail: (err: unknown, stage: string) => SourceError) {
+  private async readBody(
+    url: string,
+    res: Dispatcher.ResponseData<unknown>,
+    fail: (err: unknown, stage: string) => SourceError,
+  ) {
     const declared = Number(res.headers['content-length'] ?? NaN);
     if (declared > this.options.maxBytes) {
       res.body.destroy();
-      throw new SourceError('too_large', `${url} declares ${declared} bytes, over the ${this.options.maxBytes}-byte cap`);
+      throw new SourceError(
+        'too_large',
+        `${url} declares ${declared} bytes, over the ${this.options.maxBytes}-byte cap`,
+      );
     }
     const chunks: Buffer[] = [];
     let size = 0;
@@ -229,8 +271,14 @@ export class SourceHttp {
   ) {}
 
   async get(url: string, priority = 0, spec: RequestSpec = {}): Promise<FetchResult> {
-    if (this.signal?.aborted) throw new SourceError('timeout', `${url}: the source's deadline passed before this request`);
-    const r = await this.client.get(url, priority, { ...spec, headers: { ...this.headers, ...spec.headers } }, this.signal);
+    if (this.signal?.aborted)
+      throw new SourceError('timeout', `${url}: the source's deadline passed before this request`);
+    const r = await this.client.get(
+      url,
+      priority,
+      { ...spec, headers: { ...this.headers, ...spec.headers } },
+      this.signal,
+    );
     this.requests += 1;
     if (r.notModified) this.notModified += 1;
     this.responses.push(r);

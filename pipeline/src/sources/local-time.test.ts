@@ -23,7 +23,8 @@ describe('outageentry local times', () => {
   });
   it('reads MySQL-style text and refuses blanks, zero dates and impossible dates', () => {
     expect(parseLocal('2026-09-27 16:30:00', 'America/New_York', ref)).toBe('2026-09-27T20:30:00.000Z');
-    for (const bad of [null, '', '0000-00-00 00:00:00', 'Feb 30 2026 01:00 pm', 'soon']) expect(parseLocal(bad, 'America/New_York', ref)).toBeNull();
+    for (const bad of [null, '', '0000-00-00 00:00:00', 'Feb 30 2026 01:00 pm', 'soon'])
+      expect(parseLocal(bad, 'America/New_York', ref)).toBeNull();
   });
   it('takes the zone from options.time_zone, else the first state, and rejects unknown zones', () => {
     expect(zoneFor(['MS'], undefined)).toBe('America/Chicago');

@@ -17,21 +17,36 @@ const ZONE_STATES: Record<string, string> = {
   'Pacific/Guam': 'GU MP',
   'Pacific/Pago_Pago': 'AS',
 };
-const ZONE_OF = new Map(Object.entries(ZONE_STATES).flatMap(([zone, codes]) => codes.split(' ').map((c) => [c, zone] as const)));
+const ZONE_OF = new Map(
+  Object.entries(ZONE_STATES).flatMap(([zone, codes]) => codes.split(' ').map((c) => [c, zone] as const)),
+);
 
 /** `options.time_zone` (IANA name) when set, else the zone of the source's first state. */
 export function zoneFor(states: string[], option: unknown): string {
   const zone = typeof option === 'string' && option ? option : ZONE_OF.get(states[0] ?? '');
-  if (!zone) throw new SourceError('config', `No time zone for state ${states[0]}; set options.time_zone to an IANA name such as "America/Chicago"`);
+  if (!zone)
+    throw new SourceError(
+      'config',
+      `No time zone for state ${states[0]}; set options.time_zone to an IANA name such as "America/Chicago"`,
+    );
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
   } catch {
-    throw new SourceError('config', `options.time_zone \`${zone}\` is not an IANA time zone; use e.g. "America/Chicago"`);
+    throw new SourceError(
+      'config',
+      `options.time_zone \`${zone}\` is not an IANA time zone; use e.g. "America/Chicago"`,
+    );
   }
   return zone;
 }
 
-interface Wall { year: number | null; month: number; day: number; minutes: number; weekday: number | null }
+interface Wall {
+  year: number | null;
+  month: number;
+  day: number;
+  minutes: number;
+  weekday: number | null;
+}
 
 const h12 = (h: string, ap: string) => (Number(h) % 12) + (/p/i.test(ap) ? 12 : 0);
 const month = (name: string) => MONTHS.indexOf(name.slice(0, 3).toLowerCase()) + 1;
@@ -39,17 +54,37 @@ const month = (name: string) => MONTHS.indexOf(name.slice(0, 3).toLowerCase()) +
 /** The shapes seen on OutageEntry maps; every other text is "not parseable" (null). */
 const SHAPES: Array<[RegExp, (m: RegExpExecArray) => Wall]> = [
   // "Jun 29 2026 01:37 pm" (estimated_restore_time)
-  [/^([a-z]{3})[a-z]*\.? (\d{1,2}),? (\d{4}),? (\d{1,2}):(\d{2}) ?([ap]m)$/i,
-    (m) => ({ year: +m[3], month: month(m[1]), day: +m[2], minutes: h12(m[4], m[6]) * 60 + +m[5], weekday: null })],
+  [
+    /^([a-z]{3})[a-z]*\.? (\d{1,2}),? (\d{4}),? (\d{1,2}):(\d{2}) ?([ap]m)$/i,
+    (m) => ({ year: +m[3], month: month(m[1]), day: +m[2], minutes: h12(m[4], m[6]) * 60 + +m[5], weekday: null }),
+  ],
   // "Mon, Jun 29, 01:37 pm" (formatted_ert: no year, the weekday pins it)
-  [/^([a-z]{3})[a-z]*,? ([a-z]{3})[a-z]*\.? (\d{1,2}),? (\d{1,2}):(\d{2}) ?([ap]m)$/i,
-    (m) => ({ year: null, month: month(m[2]), day: +m[3], minutes: h12(m[4], m[6]) * 60 + +m[5], weekday: DAYS.indexOf(m[1].toLowerCase()) })],
+  [
+    /^([a-z]{3})[a-z]*,? ([a-z]{3})[a-z]*\.? (\d{1,2}),? (\d{1,2}):(\d{2}) ?([ap]m)$/i,
+    (m) => ({
+      year: null,
+      month: month(m[2]),
+      day: +m[3],
+      minutes: h12(m[4], m[6]) * 60 + +m[5],
+      weekday: DAYS.indexOf(m[1].toLowerCase()),
+    }),
+  ],
   // "2026-09-27 16:30:00" (MySQL style)
-  [/^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::\d{2})?$/,
-    (m) => ({ year: +m[1], month: +m[2], day: +m[3], minutes: +m[4] * 60 + +m[5], weekday: null })],
+  [
+    /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::\d{2})?$/,
+    (m) => ({ year: +m[1], month: +m[2], day: +m[3], minutes: +m[4] * 60 + +m[5], weekday: null }),
+  ],
   // "08/26 09:32 pm" (start_date: no year)
-  [/^(\d{1,2})\/(\d{1,2})(?:\/(\d{4}))? (\d{1,2}):(\d{2}) ?([ap]m)$/i,
-    (m) => ({ year: m[3] ? +m[3] : null, month: +m[1], day: +m[2], minutes: h12(m[4], m[6]) * 60 + +m[5], weekday: null })],
+  [
+    /^(\d{1,2})\/(\d{1,2})(?:\/(\d{4}))? (\d{1,2}):(\d{2}) ?([ap]m)$/i,
+    (m) => ({
+      year: m[3] ? +m[3] : null,
+      month: +m[1],
+      day: +m[2],
+      minutes: h12(m[4], m[6]) * 60 + +m[5],
+      weekday: null,
+    }),
+  ],
 ];
 
 /** Wall-clock ms (as if UTC) of a date, or null when the date does not exist (Feb 30, month 0). */
@@ -72,7 +107,9 @@ export function parseLocal(text: string | null | undefined, zone: string, refMs:
     const w = read(m);
     const ref = new Date(refMs).getUTCFullYear();
     const years = w.year !== null ? [w.year] : [ref - 1, ref, ref + 1];
-    const fits = years.map((y) => wallMs(y, w)).filter((t): t is number => t !== null && (w.weekday === null || new Date(t).getUTCDay() === w.weekday));
+    const fits = years
+      .map((y) => wallMs(y, w))
+      .filter((t): t is number => t !== null && (w.weekday === null || new Date(t).getUTCDay() === w.weekday));
     if (!fits.length) return null;
     const best = fits.reduce((a, b) => (Math.abs(b - refMs) < Math.abs(a - refMs) ? b : a));
     return new Date(zonedToUtc(best, zone)).toISOString();
@@ -91,7 +128,15 @@ function offsetMs(zone: string, utcMs: number): number {
   if (known !== undefined) return known;
   let f = formatters.get(zone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+    });
     formatters.set(zone, f);
   }
   const p: Record<string, number> = {};

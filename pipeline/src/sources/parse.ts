@@ -6,5 +6,8 @@ export function parseUpstream<T extends z.ZodType>(schema: T, raw: unknown, what
   const r = schema.safeParse(raw);
   if (r.success) return r.data;
   const first = r.error.issues[0];
-  throw new SourceError('schema', `${what} has an unexpected shape: ${first.path.join('.') || '(root)'}: ${first.message}`);
+  throw new SourceError(
+    'schema',
+    `${what} has an unexpected shape: ${first.path.join('.') || '(root)'}: ${first.message}`,
+  );
 }

@@ -41,7 +41,9 @@ export interface ProbeIndex {
   user_agent: string;
   source: Pick<SourceDef, 'id' | 'utility' | 'connector' | 'url' | 'states' | 'options' | 'customers'>;
   requests: ProbeRequest[];
-  result: { ok: true; customers_out: number | null; counties: number; incidents: number } | { ok: false; reason: string; message: string };
+  result:
+    | { ok: true; customers_out: number | null; counties: number; incidents: number }
+    | { ok: false; reason: string; message: string };
 }
 
 export interface ProbeRun {
@@ -58,18 +60,32 @@ export function storedSnapshot(source: SourceDef, raw: unknown): Snapshot {
     return quarantine(connectorFor(source.connector).normalize(raw, source), source);
   } catch (err) {
     if (err instanceof SourceError) throw err;
-    throw new SourceError('schema', `the ${source.connector} connector could not read the answer: ${(err as Error).message}`);
+    throw new SourceError(
+      'schema',
+      `the ${source.connector} connector could not read the answer: ${(err as Error).message}`,
+    );
   }
 }
 
 /** `03-county_report.json`: order first, then the URL's last path segment, with an extension from the content type. */
 export function bodyFileName(seq: number, url: string, contentType: string | undefined, body: Buffer): string {
   const last = new URL(url).pathname.split('/').filter(Boolean).at(-1) ?? 'index';
-  let name = last.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '').slice(0, 60) || 'body';
+  let name =
+    last
+      .replace(/[^A-Za-z0-9._-]+/g, '_')
+      .replace(/^\.+/, '')
+      .slice(0, 60) || 'body';
   if (!/\.[A-Za-z0-9]{1,5}$/.test(name)) {
     const head = body.subarray(0, 64).toString('utf8').trimStart().toLowerCase();
     const type = (contentType ?? '').toLowerCase();
-    name += /json/.test(type) || /^[[{]/.test(head) ? '.json' : /html/.test(type) || head.startsWith('<!doctype') || head.startsWith('<html') ? '.html' : /xml/.test(type) || head.startsWith('<?xml') ? '.xml' : '.txt';
+    name +=
+      /json/.test(type) || /^[[{]/.test(head)
+        ? '.json'
+        : /html/.test(type) || head.startsWith('<!doctype') || head.startsWith('<html')
+          ? '.html'
+          : /xml/.test(type) || head.startsWith('<?xml')
+            ? '.xml'
+            : '.txt';
   }
   return `${String(seq).padStart(2, '0')}-${name}`;
 }
@@ -82,8 +98,18 @@ class RecordingHttp extends SourceHttp {
     const started = Date.now();
     // Numbered when sent, so requests sent together (Promise.all) keep the order the connector sent them in.
     const request: ProbeRequest = {
-      seq: this.log.length + 1, method: spec.method ?? 'GET', url, request_body: spec.body ?? null, status: null, headers: {},
-      file: null, bytes: null, sha256: null, at: new Date(started).toISOString(), ms: 0, error: null,
+      seq: this.log.length + 1,
+      method: spec.method ?? 'GET',
+      url,
+      request_body: spec.body ?? null,
+      status: null,
+      headers: {},
+      file: null,
+      bytes: null,
+      sha256: null,
+      at: new Date(started).toISOString(),
+      ms: 0,
+      error: null,
     };
     const entry = { request, body: null as Buffer | null };
     this.log.push(entry);
@@ -92,10 +118,17 @@ class RecordingHttp extends SourceHttp {
       // FetchResult.body is the UTF-8 text of the bytes read; JSON is UTF-8 (RFC 8259), so this gives the bytes back.
       const body = Buffer.from(r.body, 'utf8');
       const sha256 = createHash('sha256').update(body).digest('hex');
-      Object.assign(entry.request, { status: r.status, headers: r.headers, bytes: body.length, sha256, file: bodyFileName(entry.request.seq, url, r.headers['content-type'], body) });
+      Object.assign(entry.request, {
+        status: r.status,
+        headers: r.headers,
+        bytes: body.length,
+        sha256,
+        file: bodyFileName(entry.request.seq, url, r.headers['content-type'], body),
+      });
       entry.body = body;
       // Not UTF-8 (rare: JSON must be): the saved file is the text the connector read, which is what replay serves.
-      if (r.bytes !== body.length) entry.request.error = `the answer was not UTF-8; ${entry.request.file} holds the text the connector read (${r.bytes} bytes on the wire)`;
+      if (r.bytes !== body.length)
+        entry.request.error = `the answer was not UTF-8; ${entry.request.file} holds the text the connector read (${r.bytes} bytes on the wire)`;
       return r;
     } catch (err) {
       const e = err instanceof SourceError ? err : null;
@@ -129,11 +162,20 @@ export async function probeSource(source: SourceDef, http: Partial<HttpOptions> 
   for (const { request, body } of recorder.log) if (request.file && body) bodies.set(request.file, body);
   const { id, utility, connector, url, states, options, customers } = source;
   const result: ProbeIndex['result'] = snapshot
-    ? { ok: true, customers_out: snapshot.customers_out, counties: snapshot.counties.length, incidents: snapshot.incidents.length }
+    ? {
+        ok: true,
+        customers_out: snapshot.customers_out,
+        counties: snapshot.counties.length,
+        incidents: snapshot.incidents.length,
+      }
     : { ok: false, reason: error!.reason, message: error!.message };
   const index: ProbeIndex = {
-    format: PROBE_FORMAT, probed_at: probedAt, user_agent: client.options.userAgent,
-    source: { id, utility, connector, url, states, options, customers }, requests: recorder.log.map((l) => l.request), result,
+    format: PROBE_FORMAT,
+    probed_at: probedAt,
+    user_agent: client.options.userAgent,
+    source: { id, utility, connector, url, states, options, customers },
+    requests: recorder.log.map((l) => l.request),
+    result,
   };
   return { index, bodies, snapshot, error };
 }
@@ -147,7 +189,10 @@ export function saveProbe(dir: string, run: Pick<ProbeRun, 'index' | 'bodies'>):
     const entries = readdirSync(dir);
     const previous = entries.includes(INDEX_FILE) ? previousFiles(path.join(dir, INDEX_FILE)) : null;
     const foreign = entries.filter((e) => e !== INDEX_FILE && !previous?.has(e));
-    if (foreign.length) throw new UsageError(`--save ${dir}: the directory holds files that are not a saved probe (${foreign.slice(0, 3).join(', ')}); give a new or empty directory`);
+    if (foreign.length)
+      throw new UsageError(
+        `--save ${dir}: the directory holds files that are not a saved probe (${foreign.slice(0, 3).join(', ')}); give a new or empty directory`,
+      );
     for (const e of entries) rmSync(path.join(dir, e), { force: true });
   }
   mkdirSync(dir, { recursive: true });

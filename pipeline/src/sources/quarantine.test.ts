@@ -21,25 +21,107 @@ const reason = (f: () => unknown) => {
 };
 
 describe('quarantine', () => {
-  it.each([1e15, 2 ** 53 + 1, 4294967296, 9223372036854776000, -1, -999999, 1.5, Number.NaN, Infinity])('rejects the snapshot when a county reports %s customers out', (v) => {
-    expect(reason(() => quarantine(snap((s) => (s.counties[0].customers_out = v)), sourceDef()))).toMatch(/^implausible_value: county 12086 customers_out is /);
-  });
+  it.each([1e15, 2 ** 53 + 1, 4294967296, 9223372036854776000, -1, -999999, 1.5, Number.NaN, Infinity])(
+    'rejects the snapshot when a county reports %s customers out',
+    (v) => {
+      expect(
+        reason(() =>
+          quarantine(
+            snap((s) => (s.counties[0].customers_out = v)),
+            sourceDef(),
+          ),
+        ),
+      ).toMatch(/^implausible_value: county 12086 customers_out is /);
+    },
+  );
   it('bounds counts by the registry customers × 1.5, else by an absolute cap', () => {
     const src = sourceDef({ customers: 1000 });
-    expect(reason(() => quarantine(snap((s) => (s.customers_out = 1500)), src))).toBeNull();
-    expect(reason(() => quarantine(snap((s) => (s.customers_out = 1501)), src))).toMatch(/customers_out is 1501.*0 to 1,500/);
-    expect(reason(() => quarantine(snap((s) => (s.incidents = [{ id: 'i', fips: null, customers_out: RECORD_CAP + 1, etr: null, crew_status: null, cause: null, started_at: null, lat: 1, lon: 2, city: null }])), sourceDef()))).toMatch(/incident i customers_out/);
-    expect(reason(() => quarantine(snap((s) => (s.counties = [{ fips: '12086', customers_out: 4_000_000, customers_served: null }, { fips: '12011', customers_out: 4_000_000, customers_served: null }])), sourceDef({ customers: 5_000_000 })))).toMatch(/sum of county customers_out/);
+    expect(
+      reason(() =>
+        quarantine(
+          snap((s) => (s.customers_out = 1500)),
+          src,
+        ),
+      ),
+    ).toBeNull();
+    expect(
+      reason(() =>
+        quarantine(
+          snap((s) => (s.customers_out = 1501)),
+          src,
+        ),
+      ),
+    ).toMatch(/customers_out is 1501.*0 to 1,500/);
+    expect(
+      reason(() =>
+        quarantine(
+          snap(
+            (s) =>
+              (s.incidents = [
+                {
+                  id: 'i',
+                  fips: null,
+                  customers_out: RECORD_CAP + 1,
+                  etr: null,
+                  crew_status: null,
+                  cause: null,
+                  started_at: null,
+                  lat: 1,
+                  lon: 2,
+                  city: null,
+                },
+              ]),
+          ),
+          sourceDef(),
+        ),
+      ),
+    ).toMatch(/incident i customers_out/);
+    expect(
+      reason(() =>
+        quarantine(
+          snap(
+            (s) =>
+              (s.counties = [
+                { fips: '12086', customers_out: 4_000_000, customers_served: null },
+                { fips: '12011', customers_out: 4_000_000, customers_served: null },
+              ]),
+          ),
+          sourceDef({ customers: 5_000_000 }),
+        ),
+      ),
+    ).toMatch(/sum of county customers_out/);
   });
   it('turns an unusable served figure (-1 = unknown) into null and keeps the snapshot', () => {
-    const s = quarantine(snap((x) => {
-      x.customers_served = -1;
-      x.counties[0].customers_served = -999999;
-    }), sourceDef());
+    const s = quarantine(
+      snap((x) => {
+        x.customers_served = -1;
+        x.counties[0].customers_served = -999999;
+      }),
+      sourceDef(),
+    );
     expect([s.customers_served, s.counties[0].customers_served]).toEqual([null, null]);
   });
   it('drops coordinates outside the globe', () => {
-    const s = quarantine(snap((x) => (x.incidents = [{ id: 'i', fips: null, customers_out: 3, etr: null, crew_status: null, cause: null, started_at: null, lat: 95, lon: Number.NaN, city: null }])), sourceDef());
+    const s = quarantine(
+      snap(
+        (x) =>
+          (x.incidents = [
+            {
+              id: 'i',
+              fips: null,
+              customers_out: 3,
+              etr: null,
+              crew_status: null,
+              cause: null,
+              started_at: null,
+              lat: 95,
+              lon: Number.NaN,
+              city: null,
+            },
+          ]),
+      ),
+      sourceDef(),
+    );
     expect([s.incidents[0].lat, s.incidents[0].lon]).toEqual([null, null]);
   });
 });

@@ -24,14 +24,19 @@ function bounds(source: SourceDef): { record: number; total: number } {
 function check(value: number | null, bound: number, where: string): void {
   if (value === null) return;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value > bound) {
-    throw new SourceError('implausible_value', `${where} is ${String(value)}: counts must be whole numbers from 0 to ${bound.toLocaleString('en-US')} (the snapshot was rejected; the last good one stays)`);
+    throw new SourceError(
+      'implausible_value',
+      `${where} is ${String(value)}: counts must be whole numbers from 0 to ${bound.toLocaleString('en-US')} (the snapshot was rejected; the last good one stays)`,
+    );
   }
 }
 
 /** A served count we cannot use is unknown, not an error. */
-const servedOrNull = (v: number | null, bound: number) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 && v <= bound ? v : null);
+const servedOrNull = (v: number | null, bound: number) =>
+  typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 && v <= bound ? v : null;
 
-const finiteOrNull = (v: number | null, lo: number, hi: number) => (typeof v === 'number' && Number.isFinite(v) && v >= lo && v <= hi ? v : null);
+const finiteOrNull = (v: number | null, lo: number, hi: number) =>
+  typeof v === 'number' && Number.isFinite(v) && v >= lo && v <= hi ? v : null;
 
 /** Throws SourceError('implausible_value') naming the first implausible field; otherwise returns the snapshot (coordinates out of range become null). */
 export function quarantine(snap: Snapshot, source: SourceDef): Snapshot {
@@ -43,7 +48,12 @@ export function quarantine(snap: Snapshot, source: SourceDef): Snapshot {
     c.customers_served = servedOrNull(c.customers_served, RECORD_CAP);
   }
   for (const a of snap.areas) {
-    for (const [k, v] of [['customers_out', a.customers_out], ['out_lower', a.out_lower], ['out_upper', a.out_upper]] as const) check(v, b.record, `area ${a.name} ${k}`);
+    for (const [k, v] of [
+      ['customers_out', a.customers_out],
+      ['out_lower', a.out_lower],
+      ['out_upper', a.out_upper],
+    ] as const)
+      check(v, b.record, `area ${a.name} ${k}`);
     a.customers_served = servedOrNull(a.customers_served, RECORD_CAP);
   }
   for (const i of snap.incidents) {

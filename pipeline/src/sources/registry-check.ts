@@ -7,18 +7,47 @@ import { parse } from 'csv-parse/sync';
 import { UsageError } from '../errors.ts';
 import { connectorFor } from './connectors.ts';
 import { checkEia, eiaIds, territoryFindings, type EiaReference } from './eia-reference.ts';
-import { REQUIRED_COLUMNS, parseRegistry, type ConnectorName, type RegistryProblem, type SourceDef } from './registry.ts';
+import {
+  REQUIRED_COLUMNS,
+  parseRegistry,
+  type ConnectorName,
+  type RegistryProblem,
+  type SourceDef,
+} from './registry.ts';
 
 export type Severity = 'error' | 'warning';
-export interface CheckProblem { line: number; severity: Severity; id: string | null; column: string | null; message: string }
+export interface CheckProblem {
+  line: number;
+  severity: Severity;
+  id: string | null;
+  column: string | null;
+  message: string;
+}
 export type Finding = Omit<CheckProblem, 'line' | 'id'>;
 
 /** The columns a shipped registry carries besides the required ones (issue "Real national coverage", part 1). */
-export const SHIPPED_COLUMNS = ['eia_id', 'platform', 'customers', 'customers_source', 'map_page', 'provenance', 'status', 'status_reason', 'fixture'] as const;
+export const SHIPPED_COLUMNS = [
+  'eia_id',
+  'platform',
+  'customers',
+  'customers_source',
+  'map_page',
+  'provenance',
+  'status',
+  'status_reason',
+  'fixture',
+] as const;
 export const STATUSES = ['active', 'disabled', 'gated'] as const;
 
 /** One registry row as the checks see it; `source` is null when parseRegistry rejected the row. */
-export interface CheckRow { line: number; id: string; record: Record<string, string>; status: string; active: boolean; source: SourceDef | null }
+export interface CheckRow {
+  line: number;
+  id: string;
+  record: Record<string, string>;
+  status: string;
+  active: boolean;
+  source: SourceDef | null;
+}
 
 export interface FixtureResult {
   ok: boolean;
@@ -54,8 +83,10 @@ export const URL_SHAPES: Record<ConnectorName, RegExp> & Record<string, RegExp> 
   datacapable: /^https:\/\/[^/]+\/datacapable\/v2\/p\/[^/]+(\/r\/[^/]+)?\/map\/events$/,
   ifactor: /^https:\/\/[^/]+\/resources\/data\/external\/interval_generation_data(\/metadata\.json)?\/?$/,
   omap: /^https:\/\/[^/]+\/OMAP\/api\/Omap\/Outage\/Tabular(\?opco=[A-Z]+)?$/,
-  pacificorp: /^https:\/\/www\.(pacificpower|rockymountainpower)\.net\/etc\/pcorp\/datafiles\/outagemap\/map(\{ST\}|[A-Z]{2})\.json$/,
-  smartc: /^https:\/\/([a-z0-9-]+\.smartcmobile\.com\/WidgetAPI\/Outage\/\w+(\?.*)?|[^/]+\/.*\/outage\/alloutages\/\d+\/\d+(\/\w+)?(\?.*)?)$/i,
+  pacificorp:
+    /^https:\/\/www\.(pacificpower|rockymountainpower)\.net\/etc\/pcorp\/datafiles\/outagemap\/map(\{ST\}|[A-Z]{2})\.json$/,
+  smartc:
+    /^https:\/\/([a-z0-9-]+\.smartcmobile\.com\/WidgetAPI\/Outage\/\w+(\?.*)?|[^/]+\/.*\/outage\/alloutages\/\d+\/\d+(\/\w+)?(\?.*)?)$/i,
   wec: /^https:\/\/[^/]+\/outagesummary\/view\/OutageEventJSON$/,
 };
 
@@ -66,7 +97,8 @@ const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)$|\.loc
  * INSTANCE_ID, VIEW_ID, YOUR_TENANT, {tenant}, <KEY>, CHANGEME: what a template leaves for a person to fill in. Real
  * upper-case segments exist (ArcGIS services such as EDAR_OMS or CURRENTOUTAGES_2024), so only these words count.
  */
-const PLACEHOLDER = /^([A-Z0-9]+_)*(ID|KEY|GUID|UUID|SLUG|TOKEN|NAME)$|^(YOUR|MY)_[A-Z0-9_]+$|^(INSTANCE|TENANT|CLIENT|CHANGEME|PLACEHOLDER|TODO|X{3,})$|^\{[^}]*\}$|^<[^>]*>$/;
+const PLACEHOLDER =
+  /^([A-Z0-9]+_)*(ID|KEY|GUID|UUID|SLUG|TOKEN|NAME)$|^(YOUR|MY)_[A-Z0-9_]+$|^(INSTANCE|TENANT|CLIENT|CHANGEME|PLACEHOLDER|TODO|X{3,})$|^\{[^}]*\}$|^<[^>]*>$/;
 
 const decoded = (segment: string): string => {
   try {
@@ -86,23 +118,43 @@ export function checkUrl(row: CheckRow, shipped: boolean): Finding[] {
   const out: Finding[] = [];
   const bad = (message: string) => out.push({ severity: 'error', column: 'url', message });
   if (EXAMPLE_HOST.test(u.hostname)) bad(`host \`${u.hostname}\` is a placeholder; use the utility's real feed host`);
-  if (shipped && LOOPBACK_HOST.test(u.hostname)) bad(`host \`${u.hostname}\` is this machine; a shipped registry names the utility's real feed host`);
+  if (shipped && LOOPBACK_HOST.test(u.hostname))
+    bad(`host \`${u.hostname}\` is this machine; a shipped registry names the utility's real feed host`);
   const parts = [...u.pathname.split('/').map(decoded), ...u.searchParams.values()];
   const held = parts.filter((p) => PLACEHOLDER.test(p));
-  if (held.length) bad(`\`${held.join('`, `')}\` is a placeholder; replace it with the utility's real value (see its map page's network requests)`);
+  if (held.length)
+    bad(
+      `\`${held.join('`, `')}\` is a placeholder; replace it with the utility's real value (see its map page's network requests)`,
+    );
   const shape = Object.hasOwn(URL_SHAPES, row.record.connector) ? URL_SHAPES[row.record.connector] : undefined;
   if (shape && !shape.test(u.href) && !shape.test(row.record.url)) {
-    out.push({ severity: row.active ? 'error' : 'warning', column: 'url', message: `does not look like a ${row.record.connector} feed URL (expected ${shape.source})` });
+    out.push({
+      severity: row.active ? 'error' : 'warning',
+      column: 'url',
+      message: `does not look like a ${row.record.connector} feed URL (expected ${shape.source})`,
+    });
   }
   return out;
 }
 
 export function checkStatus(row: CheckRow, shipped: boolean): Finding[] {
   const { status } = row;
-  if (status === '') return shipped ? [{ severity: 'error', column: 'status', message: `status is empty; use one of ${STATUSES.join(', ')}` }] : [];
-  if (!(STATUSES as readonly string[]).includes(status)) return [{ severity: 'error', column: 'status', message: `status \`${status}\` is not one of ${STATUSES.join(', ')}` }];
+  if (status === '')
+    return shipped
+      ? [{ severity: 'error', column: 'status', message: `status is empty; use one of ${STATUSES.join(', ')}` }]
+      : [];
+  if (!(STATUSES as readonly string[]).includes(status))
+    return [
+      { severity: 'error', column: 'status', message: `status \`${status}\` is not one of ${STATUSES.join(', ')}` },
+    ];
   if (status !== 'active' && !row.record.status_reason?.trim()) {
-    return [{ severity: 'error', column: 'status_reason', message: `a ${status} row needs a status_reason saying why it is not polled and what would make it active` }];
+    return [
+      {
+        severity: 'error',
+        column: 'status_reason',
+        message: `a ${status} row needs a status_reason saying why it is not polled and what would make it active`,
+      },
+    ];
   }
   return [];
 }
@@ -114,18 +166,26 @@ export function checkStatus(row: CheckRow, shipped: boolean): Finding[] {
 const BUNDLES: Partial<Record<ConnectorName, (doc: Record<string, unknown>) => unknown>> = {
   datacapable: (d) => d.reports ?? d,
   smartc: (d) => d.reports ?? d,
-  ifactor: (d) => (d.nyc ? { directory: 'recorded', summary: d.summary, reports: [d.nyc, d.westchester].filter(Boolean) } : d),
+  ifactor: (d) =>
+    d.nyc ? { directory: 'recorded', summary: d.summary, reports: [d.nyc, d.westchester].filter(Boolean) } : d,
   pacificorp: (d) => (d.states ? d : 'outages' in d ? { states: [{ state: 'UT', map: d, list: d }] } : d),
 };
 
 const rawOf = (connector: ConnectorName, doc: unknown) =>
-  doc && typeof doc === 'object' && !Array.isArray(doc) && BUNDLES[connector] ? BUNDLES[connector]!(doc as Record<string, unknown>) : doc;
+  doc && typeof doc === 'object' && !Array.isArray(doc) && BUNDLES[connector]
+    ? BUNDLES[connector]!(doc as Record<string, unknown>)
+    : doc;
 
 /** The default fixture parser: one JSON document through the row's connector (parsed files are shared by rows). */
 export function jsonFixtureParser(): FixtureParser {
   const docs = new Map<string, unknown>();
   return (row, file) => {
-    if (statSync(file).isDirectory()) return { ok: false, skipped: true, message: `${row.record.fixture} is a saved probe directory; replaying it is not wired into this check yet` };
+    if (statSync(file).isDirectory())
+      return {
+        ok: false,
+        skipped: true,
+        message: `${row.record.fixture} is a saved probe directory; replaying it is not wired into this check yet`,
+      };
     let raw = docs.get(file);
     if (raw === undefined) {
       try {
@@ -139,26 +199,58 @@ export function jsonFixtureParser(): FixtureParser {
       const snap = connectorFor(row.source.connector).normalize(rawOf(row.source.connector, raw), row.source);
       return { ok: true, message: `${snap.counties.length} counties`, counties: snap.counties.map((c) => c.fips) };
     } catch (err) {
-      return { ok: false, message: `the ${row.source.connector} connector cannot read ${row.record.fixture}: ${(err as Error).message.split('\n')[0]}` };
+      return {
+        ok: false,
+        message: `the ${row.source.connector} connector cannot read ${row.record.fixture}: ${(err as Error).message.split('\n')[0]}`,
+      };
     }
   };
 }
 
-export function checkFixture(row: CheckRow, opts: Required<Pick<CheckOptions, 'fixtureRoot' | 'parseFixture' | 'shipped'>> & { eia: EiaReference | null }): Finding[] {
+export function checkFixture(
+  row: CheckRow,
+  opts: Required<Pick<CheckOptions, 'fixtureRoot' | 'parseFixture' | 'shipped'>> & { eia: EiaReference | null },
+): Finding[] {
   const fixture = row.record.fixture?.trim() ?? '';
   const severity: Severity = row.active ? 'error' : 'warning';
-  if (!fixture) return row.active && opts.shipped ? [{ severity, column: 'fixture', message: 'fixture is empty; save the feed with `outage sources probe ID --save DIR` and name it here (a path under ../shared/data)' }] : [];
+  if (!fixture)
+    return row.active && opts.shipped
+      ? [
+          {
+            severity,
+            column: 'fixture',
+            message:
+              'fixture is empty; save the feed with `outage sources probe ID --save DIR` and name it here (a path under ../shared/data)',
+          },
+        ]
+      : [];
   if (!opts.fixtureRoot) return [];
   const file = path.resolve(opts.fixtureRoot, fixture);
-  if (path.relative(opts.fixtureRoot, file).startsWith('..')) return [{ severity: 'error', column: 'fixture', message: `\`${fixture}\` leaves the fixture directory; give a path under it` }];
-  if (!existsSync(file)) return [{ severity, column: 'fixture', message: `\`${fixture}\` does not exist under ${opts.fixtureRoot}` }];
+  if (path.relative(opts.fixtureRoot, file).startsWith('..'))
+    return [
+      {
+        severity: 'error',
+        column: 'fixture',
+        message: `\`${fixture}\` leaves the fixture directory; give a path under it`,
+      },
+    ];
+  if (!existsSync(file))
+    return [{ severity, column: 'fixture', message: `\`${fixture}\` does not exist under ${opts.fixtureRoot}` }];
   if (!row.source) return [];
   const got = opts.parseFixture({ ...row, source: row.source }, file);
   if (!got.ok) return [{ severity: got.skipped ? 'warning' : severity, column: 'fixture', message: got.message }];
   return territoryFindings(row, got.counties ?? [], opts.eia);
 }
 
-const CSV_OPTIONS = { columns: true, skip_empty_lines: true, bom: true, trim: true, info: true, relax_column_count: true, comment: '#' } as const;
+const CSV_OPTIONS = {
+  columns: true,
+  skip_empty_lines: true,
+  bom: true,
+  trim: true,
+  info: true,
+  relax_column_count: true,
+  comment: '#',
+} as const;
 
 /** The header's line number and names (the first line that is neither blank nor a `#` comment). */
 function headerOf(text: string): { line: number; names: string[] } {
@@ -191,26 +283,63 @@ export interface CheckReport {
 export function checkRegistry(text: string, options: CheckOptions): CheckReport {
   const shipped = options.shipped ?? true;
   const header = headerOf(text);
-  const at = (line: number, id: string | null) => (f: Finding): CheckProblem => ({ line, id, ...f });
+  const at =
+    (line: number, id: string | null) =>
+    (f: Finding): CheckProblem => ({ line, id, ...f });
   const missing = REQUIRED_COLUMNS.filter((c) => !header.names.includes(c));
   const absent = shipped ? SHIPPED_COLUMNS.filter((c) => !header.names.includes(c)) : [];
   const problems = [
-    ...missing.map((c): Finding => ({ severity: 'error', column: c, message: `required column \`${c}\` is missing from the header` })),
-    ...absent.map((c): Finding => ({ severity: 'error', column: c, message: `column \`${c}\` is missing; a shipped registry carries every one of ${SHIPPED_COLUMNS.join(', ')} (--local checks a test registry)` })),
+    ...missing.map(
+      (c): Finding => ({
+        severity: 'error',
+        column: c,
+        message: `required column \`${c}\` is missing from the header`,
+      }),
+    ),
+    ...absent.map(
+      (c): Finding => ({
+        severity: 'error',
+        column: c,
+        message: `column \`${c}\` is missing; a shipped registry carries every one of ${SHIPPED_COLUMNS.join(', ')} (--local checks a test registry)`,
+      }),
+    ),
   ].map(at(header.line, null));
   if (missing.length) return { problems, rows: 0, by_status: {} };
   const rows = rowsOf(text, shipped);
   const parseFixture = options.parseFixture ?? jsonFixtureParser();
   for (const row of rows) {
     const findings = [
-      ...row.rejected, ...checkStatus(row, shipped), ...checkUrl(row, shipped), ...checkEia(row, options.eia, shipped),
+      ...row.rejected,
+      ...checkStatus(row, shipped),
+      ...checkUrl(row, shipped),
+      ...checkEia(row, options.eia, shipped),
       ...checkFixture(row, { fixtureRoot: options.fixtureRoot, parseFixture, shipped, eia: options.eia }),
     ];
     problems.push(...findings.map(at(row.line, row.id || null)));
   }
   problems.push(...sharedEiaIds(rows));
-  if (!options.eia) problems.push(at(0, null)({ severity: 'warning', column: 'eia_id', message: 'the EIA-861 reference files are not available: eia_id, customers and states were not checked' }));
-  if (!options.fixtureRoot) problems.push(at(0, null)({ severity: 'warning', column: 'fixture', message: 'the fixture directory (../shared/data) is not available: fixtures were not checked' }));
+  if (!options.eia)
+    problems.push(
+      at(
+        0,
+        null,
+      )({
+        severity: 'warning',
+        column: 'eia_id',
+        message: 'the EIA-861 reference files are not available: eia_id, customers and states were not checked',
+      }),
+    );
+  if (!options.fixtureRoot)
+    problems.push(
+      at(
+        0,
+        null,
+      )({
+        severity: 'warning',
+        column: 'fixture',
+        message: 'the fixture directory (../shared/data) is not available: fixtures were not checked',
+      }),
+    );
   const by_status: Record<string, number> = {};
   for (const r of rows) by_status[r.status || '(empty)'] = (by_status[r.status || '(empty)'] ?? 0) + 1;
   return { problems: problems.sort((a, b) => a.line - b.line), rows: rows.length, by_status };
@@ -234,13 +363,32 @@ function rowsOf(text: string, shipped: boolean): Array<CheckRow & { rejected: Fi
     const bad = rejected.get(info.lines);
     // A gated or disabled row may name a platform no connector reads yet: that is why it is not active. The status
     // column is checkStatus's, should parseRegistry learn to read it too.
-    const findings = (bad ?? []).filter((f) => f.column !== 'status')
-      .map((f): Finding => (f.column === 'connector' && !active ? { ...f, severity: 'warning', message: `${f.message}; fine while the row is ${status || 'not active'}` } : f));
+    const findings = (bad ?? [])
+      .filter((f) => f.column !== 'status')
+      .map(
+        (f): Finding =>
+          f.column === 'connector' && !active
+            ? { ...f, severity: 'warning', message: `${f.message}; fine while the row is ${status || 'not active'}` }
+            : f,
+      );
     const id = record.id ?? '';
     const first = seen.get(id);
     if (first === undefined) seen.set(id, info.lines);
-    else if (!findings.some((f) => f.column === 'id')) findings.push({ severity: 'error', column: 'id', message: `\`${id}\` appears twice (first on line ${first}); ids must be unique` });
-    return { line: info.lines, id, record, status, active, source: bad ? null : sources.get(id) ?? null, rejected: findings };
+    else if (!findings.some((f) => f.column === 'id'))
+      findings.push({
+        severity: 'error',
+        column: 'id',
+        message: `\`${id}\` appears twice (first on line ${first}); ids must be unique`,
+      });
+    return {
+      line: info.lines,
+      id,
+      record,
+      status,
+      active,
+      source: bad ? null : (sources.get(id) ?? null),
+      rejected: findings,
+    };
   });
 }
 
@@ -252,7 +400,14 @@ function sharedEiaIds(rows: CheckRow[]): CheckProblem[] {
     for (const id of new Set(eiaIds(row).ids)) {
       const prev = first.get(id);
       if (!prev) first.set(id, row);
-      else out.push({ line: row.line, id: row.id, severity: 'error', column: 'eia_id', message: `${id} already has an active row (\`${prev.id}\`, line ${prev.line}); one utility is polled by one deep row: disable one, or give each row only its own eia_id` });
+      else
+        out.push({
+          line: row.line,
+          id: row.id,
+          severity: 'error',
+          column: 'eia_id',
+          message: `${id} already has an active row (\`${prev.id}\`, line ${prev.line}); one utility is polled by one deep row: disable one, or give each row only its own eia_id`,
+        });
     }
   }
   return out;

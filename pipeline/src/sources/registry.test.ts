@@ -5,10 +5,15 @@ const HEADER = 'id,utility,state,connector,url,interval_min,tier,options';
 
 describe('source registry', () => {
   it('parses good rows, with options JSON and several states', () => {
-    const { sources, problems } = parseRegistry(`${HEADER}\nfpl,Florida Power & Light,FL,fpl,https://x.example/a.json,10,1,\n` +
-      `dom,Dominion,VA;NC,kubra,https://kubra.io/x/currentState,5,1,"{""mask_floor"":5}"\n`);
+    const { sources, problems } = parseRegistry(
+      `${HEADER}\nfpl,Florida Power & Light,FL,fpl,https://x.example/a.json,10,1,\n` +
+        `dom,Dominion,VA;NC,kubra,https://kubra.io/x/currentState,5,1,"{""mask_floor"":5}"\n`,
+    );
     expect(problems).toEqual([]);
-    expect(sources.map((s) => [s.id, s.states, s.options])).toEqual([['fpl', ['FL'], {}], ['dom', ['VA', 'NC'], { mask_floor: 5 }]]);
+    expect(sources.map((s) => [s.id, s.states, s.options])).toEqual([
+      ['fpl', ['FL'], {}],
+      ['dom', ['VA', 'NC'], { mask_floor: 5 }],
+    ]);
   });
 
   it('reports a bad row with its line number and keeps the rest', () => {
@@ -31,15 +36,22 @@ describe('source registry', () => {
   });
 
   it('refuses a file without the required columns, naming them', () => {
-    expect(() => parseRegistry('id,utility,url\na,b,https://x')).toThrow(/lacks required column\(s\) state, connector, interval_min, tier/);
+    expect(() => parseRegistry('id,utility,url\na,b,https://x')).toThrow(
+      /lacks required column\(s\) state, connector, interval_min, tier/,
+    );
   });
 
   it('reads eia_id as a list of EIA-861 utility numbers, on active and inactive rows', () => {
-    const r = parseRegistry(`${HEADER},eia_id,status,status_reason\n` +
-      'duke-ish,D,NC;SC,kubra,https://kubra.io/x/currentState,5,1,,5416;3046,active,\n' +
-      'none,N,FL,fpl,https://x.example/a.json,10,1,,,active,\n' +
-      'gated,G,NC,duke,https://x.example/b,10,1,,3046,gated,needs keys\n');
-    expect(r.sources.map((s) => [s.id, s.eia_ids])).toEqual([['duke-ish', ['5416', '3046']], ['none', []]]);
+    const r = parseRegistry(
+      `${HEADER},eia_id,status,status_reason\n` +
+        'duke-ish,D,NC;SC,kubra,https://kubra.io/x/currentState,5,1,,5416;3046,active,\n' +
+        'none,N,FL,fpl,https://x.example/a.json,10,1,,,active,\n' +
+        'gated,G,NC,duke,https://x.example/b,10,1,,3046,gated,needs keys\n',
+    );
+    expect(r.sources.map((s) => [s.id, s.eia_ids])).toEqual([
+      ['duke-ish', ['5416', '3046']],
+      ['none', []],
+    ]);
     expect(r.inactive.map((s) => [s.id, s.eia_ids])).toEqual([['gated', ['3046']]]);
   });
 });

@@ -6,7 +6,21 @@ import { z } from 'zod';
 import { UsageError } from '../errors.ts';
 import { findState } from '../geo/states.ts';
 
-export const CONNECTORS = ['kubra', 'nisc', 'arcgis', 'odin', 'fpl', 'milsoft', 'outageentry', 'datacapable', 'ifactor', 'omap', 'pacificorp', 'smartc', 'wec'] as const;
+export const CONNECTORS = [
+  'kubra',
+  'nisc',
+  'arcgis',
+  'odin',
+  'fpl',
+  'milsoft',
+  'outageentry',
+  'datacapable',
+  'ifactor',
+  'omap',
+  'pacificorp',
+  'smartc',
+  'wec',
+] as const;
 export type ConnectorName = (typeof CONNECTORS)[number];
 export const REQUIRED_COLUMNS = ['id', 'utility', 'state', 'connector', 'url', 'interval_min', 'tier'] as const;
 /** `status` of a row: only active rows are polled; gated (needs credentials) and disabled rows say why in status_reason. */
@@ -49,7 +63,9 @@ export const rowSchema = z.object({
   connector: z.enum(CONNECTORS, { error: `connector must be one of ${CONNECTORS.join(', ')}` }),
   url: z.url({ protocol: /^https?$/, error: 'url must be an absolute http(s) URL' }),
   interval_min: z.coerce.number().int().min(1).max(1440),
-  tier: z.coerce.number().pipe(z.union([z.literal(1), z.literal(2), z.literal(3)], { error: 'tier must be 1, 2 or 3' })),
+  tier: z.coerce
+    .number()
+    .pipe(z.union([z.literal(1), z.literal(2), z.literal(3)], { error: 'tier must be 1, 2 or 3' })),
   options: z.string().optional(),
   customers: z.string().optional(),
   eia_id: z.string().optional(),
@@ -59,19 +75,37 @@ export const rowSchema = z.object({
 const eiaIdsOf = (v: string | undefined): string[] => (v ?? '').split(/[;|\s]+/).filter(Boolean);
 
 /** `allStatuses` validates and returns gated and disabled rows too (`sources check` looks at every row). */
-export function parseRegistry(text: string, opts: { allStatuses?: boolean } = {}): { sources: SourceDef[]; problems: RegistryProblem[]; inactive: InactiveSource[] } {
+export function parseRegistry(
+  text: string,
+  opts: { allStatuses?: boolean } = {},
+): { sources: SourceDef[]; problems: RegistryProblem[]; inactive: InactiveSource[] } {
   const problems: RegistryProblem[] = [];
   const inactive: InactiveSource[] = [];
   let records: Array<{ record: Record<string, string>; info: { lines: number } }>;
   try {
-    records = parse(text, { columns: true, skip_empty_lines: true, bom: true, trim: true, info: true, relax_column_count: true, comment: '#' });
+    records = parse(text, {
+      columns: true,
+      skip_empty_lines: true,
+      bom: true,
+      trim: true,
+      info: true,
+      relax_column_count: true,
+      comment: '#',
+    });
   } catch (err) {
     throw new UsageError(`The source registry is not valid CSV: ${(err as Error).message}`);
   }
-  const headerLine = text.replace(/^\uFEFF/, '').split(/\r?\n/).find((l) => l.trim() !== '' && !l.trimStart().startsWith('#')) ?? '';
+  const headerLine =
+    text
+      .replace(/^\uFEFF/, '')
+      .split(/\r?\n/)
+      .find((l) => l.trim() !== '' && !l.trimStart().startsWith('#')) ?? '';
   const header = headerLine.split(',').map((s) => s.trim());
   const missing = REQUIRED_COLUMNS.filter((c) => !header.includes(c));
-  if (missing.length) throw new UsageError(`The source registry lacks required column(s) ${missing.join(', ')}; its header is: ${header.join(',')}`);
+  if (missing.length)
+    throw new UsageError(
+      `The source registry lacks required column(s) ${missing.join(', ')}; its header is: ${header.join(',')}`,
+    );
   const sources: SourceDef[] = [];
   const seen = new Set<string>();
   for (const { record, info } of records) {
@@ -82,18 +116,33 @@ export function parseRegistry(text: string, opts: { allStatuses?: boolean } = {}
       continue;
     }
     if (status !== 'active') {
-      inactive.push({ line, id: record.id ?? '', status: status as InactiveSource['status'], status_reason: record.status_reason ?? '', eia_ids: eiaIdsOf(record.eia_id) });
+      inactive.push({
+        line,
+        id: record.id ?? '',
+        status: status as InactiveSource['status'],
+        status_reason: record.status_reason ?? '',
+        eia_ids: eiaIdsOf(record.eia_id),
+      });
       if (!opts.allStatuses) continue;
     }
     const parsed = rowSchema.safeParse(record);
     if (!parsed.success) {
-      problems.push({ line, message: parsed.error.issues.map((i) => `${i.path.join('.') || 'row'}: ${i.message}`).join('; ') });
+      problems.push({
+        line,
+        message: parsed.error.issues.map((i) => `${i.path.join('.') || 'row'}: ${i.message}`).join('; '),
+      });
       continue;
     }
     const r = parsed.data;
-    const states = r.state.split(/[;|\s]+/).filter(Boolean).map((s) => findState(s)?.code);
+    const states = r.state
+      .split(/[;|\s]+/)
+      .filter(Boolean)
+      .map((s) => findState(s)?.code);
     if (states.some((s) => !s)) {
-      problems.push({ line, message: `state: \`${r.state}\` is not a US state code (use e.g. FL, or NC;VA for several)` });
+      problems.push({
+        line,
+        message: `state: \`${r.state}\` is not a US state code (use e.g. FL, or NC;VA for several)`,
+      });
       continue;
     }
     let options: Record<string, unknown> = {};
@@ -102,7 +151,10 @@ export function parseRegistry(text: string, opts: { allStatuses?: boolean } = {}
         options = JSON.parse(r.options);
         if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new Error('not an object');
       } catch (err) {
-        problems.push({ line, message: `options: expected a JSON object, got \`${r.options}\` (${(err as Error).message})` });
+        problems.push({
+          line,
+          message: `options: expected a JSON object, got \`${r.options}\` (${(err as Error).message})`,
+        });
         continue;
       }
     }
@@ -113,8 +165,14 @@ export function parseRegistry(text: string, opts: { allStatuses?: boolean } = {}
     seen.add(r.id);
     const customers = r.customers ? Number(r.customers) : null;
     sources.push({
-      id: r.id, utility: r.utility, states: states as string[], connector: r.connector, url: r.url,
-      interval_min: r.interval_min, tier: r.tier as 1 | 2 | 3, options,
+      id: r.id,
+      utility: r.utility,
+      states: states as string[],
+      connector: r.connector,
+      url: r.url,
+      interval_min: r.interval_min,
+      tier: r.tier as 1 | 2 | 3,
+      options,
       customers: customers !== null && Number.isFinite(customers) && customers > 0 ? customers : null,
       eia_ids: eiaIdsOf(r.eia_id),
     });

@@ -10,7 +10,14 @@ import path from 'node:path';
 import { z } from 'zod';
 import { SourceError, UsageError } from '../errors.ts';
 import { connectorFor } from './connectors.ts';
-import { checkRegistry, jsonFixtureParser, type CheckOptions, type CheckRow, type FixtureParser, type FixtureResult } from './registry-check.ts';
+import {
+  checkRegistry,
+  jsonFixtureParser,
+  type CheckOptions,
+  type CheckRow,
+  type FixtureParser,
+  type FixtureResult,
+} from './registry-check.ts';
 import { HttpClient, LOOPBACK_HTTP, sourceHeaders } from './http.ts';
 import { INDEX_FILE, storedSnapshot } from './probe.ts';
 import type { SourceDef } from './registry.ts';
@@ -18,24 +25,52 @@ import type { Snapshot } from './snapshot.ts';
 
 /** index.json as replay reads it: what `probe --save` writes, or the few fields a person fills in by hand. */
 const indexSchema = z.object({
-  source: z.object({
-    id: z.string().optional(), utility: z.string().optional(), connector: z.string().optional(), url: z.string().optional(),
-    states: z.array(z.string()).optional(), options: z.record(z.string(), z.unknown()).optional(), customers: z.number().nullable().optional(),
-  }).default({}),
-  requests: z.array(z.object({
-    method: z.enum(['GET', 'POST']).default('GET'),
-    url: z.url({ protocol: /^https?$/, error: 'must be the absolute http(s) URL the connector requested' }),
-    request_body: z.string().nullable().default(null),
-    status: z.number().int().min(100).max(599).nullable().default(200),
-    headers: z.record(z.string(), z.string()).default({}),
-    file: z.string().min(1).nullable().default(null),
-  })).min(1, 'lists no request; a saved probe needs at least one answer'),
+  source: z
+    .object({
+      id: z.string().optional(),
+      utility: z.string().optional(),
+      connector: z.string().optional(),
+      url: z.string().optional(),
+      states: z.array(z.string()).optional(),
+      options: z.record(z.string(), z.unknown()).optional(),
+      customers: z.number().nullable().optional(),
+    })
+    .default({}),
+  requests: z
+    .array(
+      z.object({
+        method: z.enum(['GET', 'POST']).default('GET'),
+        url: z.url({ protocol: /^https?$/, error: 'must be the absolute http(s) URL the connector requested' }),
+        request_body: z.string().nullable().default(null),
+        status: z.number().int().min(100).max(599).nullable().default(200),
+        headers: z.record(z.string(), z.string()).default({}),
+        file: z.string().min(1).nullable().default(null),
+      }),
+    )
+    .min(1, 'lists no request; a saved probe needs at least one answer'),
 });
 export type SavedIndex = z.infer<typeof indexSchema>;
 
-export interface Answer { method: 'GET' | 'POST'; url: string; body: string | null; status: number | null; headers: Record<string, string>; file: string | null; data: Buffer | null }
-export interface SavedProbe { dir: string; index: SavedIndex; answers: Answer[] }
-export interface Replay { raw: unknown; snapshot: Snapshot; served: Answer[]; misses: string[] }
+export interface Answer {
+  method: 'GET' | 'POST';
+  url: string;
+  body: string | null;
+  status: number | null;
+  headers: Record<string, string>;
+  file: string | null;
+  data: Buffer | null;
+}
+export interface SavedProbe {
+  dir: string;
+  index: SavedIndex;
+  answers: Answer[];
+}
+export interface Replay {
+  raw: unknown;
+  snapshot: Snapshot;
+  served: Answer[];
+  misses: string[];
+}
 
 /** Reads and checks DIR/index.json and every body it names; a problem names the file and the field. */
 export function loadProbe(dir: string): SavedProbe {
@@ -45,7 +80,10 @@ export function loadProbe(dir: string): SavedProbe {
     json = JSON.parse(readFileSync(indexFile, 'utf8'));
   } catch (err) {
     const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
-    if (missing) throw new UsageError(`${dir} has no ${INDEX_FILE}: save one with \`outage sources probe ID --save ${dir}\`, or write it by hand (see CONTRIBUTING.md)`);
+    if (missing)
+      throw new UsageError(
+        `${dir} has no ${INDEX_FILE}: save one with \`outage sources probe ID --save ${dir}\`, or write it by hand (see CONTRIBUTING.md)`,
+      );
     throw new SourceError('bad_body', `${indexFile} is not JSON: ${(err as Error).message}`);
   }
   const r = indexSchema.safeParse(json);
@@ -56,11 +94,13 @@ export function loadProbe(dir: string): SavedProbe {
   const answers = r.data.requests.map((q, n): Answer => {
     const field = `${indexFile}: requests.${n}.file`;
     if (q.file === null) {
-      if (q.status !== null && q.status >= 200 && q.status < 300) throw new SourceError('schema', `${field}: a ${q.status} answer needs the file that holds its body`);
+      if (q.status !== null && q.status >= 200 && q.status < 300)
+        throw new SourceError('schema', `${field}: a ${q.status} answer needs the file that holds its body`);
       return { ...q, body: q.request_body, data: null };
     }
     const file = path.resolve(dir, q.file);
-    if (path.relative(dir, file).startsWith('..')) throw new SourceError('schema', `${field}: \`${q.file}\` leaves the probe directory; name a file inside it`);
+    if (path.relative(dir, file).startsWith('..'))
+      throw new SourceError('schema', `${field}: \`${q.file}\` leaves the probe directory; name a file inside it`);
     try {
       return { ...q, body: q.request_body, data: readFileSync(file) };
     } catch (err) {
@@ -74,10 +114,21 @@ export function loadProbe(dir: string): SavedProbe {
 export function savedSourceDef(saved: SavedProbe, over: Partial<SourceDef> & Pick<SourceDef, 'connector'>): SourceDef {
   const s = saved.index.source;
   const states = over.states ?? s.states;
-  if (!states?.length) throw new UsageError(`${path.join(saved.dir, INDEX_FILE)} names no states (source.states): give --states, e.g. --states "WI;MI"`);
+  if (!states?.length)
+    throw new UsageError(
+      `${path.join(saved.dir, INDEX_FILE)} names no states (source.states): give --states, e.g. --states "WI;MI"`,
+    );
   return {
-    id: s.id ?? path.basename(saved.dir), utility: s.utility ?? path.basename(saved.dir), interval_min: 15, tier: 3, customers: s.customers ?? null, eia_ids: [],
-    options: s.options ?? {}, url: s.url ?? saved.answers[0].url, ...over, states,
+    id: s.id ?? path.basename(saved.dir),
+    utility: s.utility ?? path.basename(saved.dir),
+    interval_min: 15,
+    tier: 3,
+    customers: s.customers ?? null,
+    eia_ids: [],
+    options: s.options ?? {},
+    url: s.url ?? saved.answers[0].url,
+    ...over,
+    states,
   };
 }
 
@@ -109,7 +160,12 @@ function keyOf(method: string, url: string, body: string | null): string {
 }
 
 /** One loopback server for one origin: each request gets the saved answers for its key in order, the last repeated. */
-async function serveOrigin(origin: string, answers: Answer[], served: Answer[], misses: string[]): Promise<{ server: http.Server; local: string }> {
+async function serveOrigin(
+  origin: string,
+  answers: Answer[],
+  served: Answer[],
+  misses: string[],
+): Promise<{ server: http.Server; local: string }> {
   const queues = new Map<string, Answer[]>();
   for (const a of answers) {
     const key = keyOf(a.method, a.url, a.body);
@@ -125,7 +181,9 @@ async function serveOrigin(origin: string, answers: Answer[], served: Answer[], 
       const key = keyOf(method, req.url ?? '/', body);
       const list = queues.get(key);
       if (!list) {
-        misses.push(`${method} ${origin}${req.url ?? '/'}${method === 'POST' ? ` (body ${JSON.stringify(body.slice(0, 120))})` : ''}`);
+        misses.push(
+          `${method} ${origin}${req.url ?? '/'}${method === 'POST' ? ` (body ${JSON.stringify(body.slice(0, 120))})` : ''}`,
+        );
         return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not in the saved probe');
       }
       const n = used.get(key) ?? 0;
@@ -149,12 +207,29 @@ export async function replayProbe(saved: SavedProbe, source: SourceDef): Promise
   mapStrings(source.options, (s) => (originOf(s) && origins.add(originOf(s)!), s));
   const served: Answer[] = [];
   const misses: string[] = [];
-  const hosts = await Promise.all([...origins].map(async (o) => ({ origin: o, ...(await serveOrigin(o, saved.answers.filter((a) => originOf(a.url) === o), served, misses)) })));
+  const hosts = await Promise.all(
+    [...origins].map(async (o) => ({
+      origin: o,
+      ...(await serveOrigin(
+        o,
+        saved.answers.filter((a) => originOf(a.url) === o),
+        served,
+        misses,
+      )),
+    })),
+  );
   const map = new Map(hosts.map((h) => [h.origin, h.local]));
-  const local: SourceDef = { ...source, url: rewrite(source.url, map), options: mapStrings(source.options, (s) => rewrite(s, map)) as Record<string, unknown> };
+  const local: SourceDef = {
+    ...source,
+    url: rewrite(source.url, map),
+    options: mapStrings(source.options, (s) => rewrite(s, map)) as Record<string, unknown>,
+  };
   const client = new HttpClient(LOOPBACK_HTTP);
   try {
-    const fetched = client.forSource(AbortSignal.timeout(client.options.sourceDeadlineMs), sourceHeaders(local.options));
+    const fetched = client.forSource(
+      AbortSignal.timeout(client.options.sourceDeadlineMs),
+      sourceHeaders(local.options),
+    );
     let raw: unknown;
     try {
       raw = await connectorFor(source.connector).fetch({ http: fetched, source: local, priority: 0 });
@@ -164,7 +239,13 @@ export async function replayProbe(saved: SavedProbe, source: SourceDef): Promise
     try {
       return { raw, snapshot: storedSnapshot(source, raw), served, misses };
     } catch (err) {
-      throw explain(err, saved, hosts, [], `in its answers (${[...new Set(served.map((a) => a.file).filter(Boolean))].join(', ')})`);
+      throw explain(
+        err,
+        saved,
+        hosts,
+        [],
+        `in its answers (${[...new Set(served.map((a) => a.file).filter(Boolean))].join(', ')})`,
+      );
     }
   } finally {
     await client.close();
@@ -174,7 +255,13 @@ export async function replayProbe(saved: SavedProbe, source: SourceDef): Promise
 }
 
 /** The failure with the real URLs put back, the saved file of a URL it names, and the requests the probe lacks. */
-function explain(err: unknown, saved: SavedProbe, hosts: Array<{ origin: string; local: string }>, misses: string[], where: string): SourceError {
+function explain(
+  err: unknown,
+  saved: SavedProbe,
+  hosts: Array<{ origin: string; local: string }>,
+  misses: string[],
+  where: string,
+): SourceError {
   const e = err instanceof SourceError ? err : new SourceError('schema', (err as Error).message);
   let message = e.message;
   for (const h of hosts) message = message.split(h.local).join(h.origin);
@@ -193,11 +280,21 @@ async function replayFixture(row: CheckRow & { source: SourceDef }, dir: string)
     // A fixture probed at another url (borrowed from another utility of the platform) is replayed as it was probed:
     // its url and options ask for what was saved; the row's connector and states read it.
     const url = saved.index.source.url ?? saved.answers[0].url;
-    const source = url === row.source.url ? row.source : { ...row.source, url, options: saved.index.source.options ?? row.source.options };
+    const source =
+      url === row.source.url
+        ? row.source
+        : { ...row.source, url, options: saved.index.source.options ?? row.source.options };
     const { snapshot, served } = await replayProbe(saved, source);
-    return { ok: true, message: `${snapshot.counties.length} counties (${served.length} saved answers replayed)`, counties: snapshot.counties.map((c) => c.fips) };
+    return {
+      ok: true,
+      message: `${snapshot.counties.length} counties (${served.length} saved answers replayed)`,
+      counties: snapshot.counties.map((c) => c.fips),
+    };
   } catch (err) {
-    return { ok: false, message: `the ${row.source.connector} connector cannot replay ${row.record.fixture}: ${(err as Error).message.split('\n')[0]}` };
+    return {
+      ok: false,
+      message: `the ${row.source.connector} connector cannot replay ${row.record.fixture}: ${(err as Error).message.split('\n')[0]}`,
+    };
   }
 }
 

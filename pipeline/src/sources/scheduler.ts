@@ -2,7 +2,14 @@
 // off after 429/403), when it goes stale, and how long the poll loop sleeps. spec: Limits — polling, stale source.
 import type { SourceDef } from './registry.ts';
 import type { SourceStatus } from '../state/status.ts';
-import { hardenedInterval, isStale, pctOut, shouldHarden, staleAfterMinutes, TIMELINE_FRAME_MIN } from '../state/rules.ts';
+import {
+  hardenedInterval,
+  isStale,
+  pctOut,
+  shouldHarden,
+  staleAfterMinutes,
+  TIMELINE_FRAME_MIN,
+} from '../state/rules.ts';
 
 const FRAME_MS = TIMELINE_FRAME_MIN * 60_000;
 
@@ -13,9 +20,16 @@ export function utilityPct(source: SourceDef, s: SourceStatus | undefined): numb
 }
 
 /** Effective polling interval: hardened when the utility is ≥ 1 % out or covers a watched county. */
-export function effectiveInterval(source: SourceDef, s: SourceStatus | undefined, watched: boolean): { interval: number; hardened: boolean } {
+export function effectiveInterval(
+  source: SourceDef,
+  s: SourceStatus | undefined,
+  watched: boolean,
+): { interval: number; hardened: boolean } {
   const hardened = shouldHarden(utilityPct(source, s), watched);
-  return { interval: hardened ? Math.min(source.interval_min, hardenedInterval(source.interval_min)) : source.interval_min, hardened };
+  return {
+    interval: hardened ? Math.min(source.interval_min, hardenedInterval(source.interval_min)) : source.interval_min,
+    hardened,
+  };
 }
 
 /** The interval the source is polled at now, as `/live/sources` publishes it (`interval_min`). */
@@ -37,7 +51,9 @@ export function staleAt(source: SourceDef, s: SourceStatus | undefined): string 
 export type Freshness = 'fresh' | 'stale';
 
 export function freshness(source: SourceDef, s: SourceStatus | undefined, now: Date): Freshness {
-  return isStale(s?.last_success_at ? new Date(s.last_success_at) : null, publishedInterval(source, s), now) ? 'stale' : 'fresh';
+  return isStale(s?.last_success_at ? new Date(s.last_success_at) : null, publishedInterval(source, s), now)
+    ? 'stale'
+    : 'fresh';
 }
 
 export function isDue(s: SourceStatus | undefined, now: Date): boolean {
@@ -51,7 +67,11 @@ export const MAX_BACKOFF_MIN = 60;
  * Minutes until the next poll: the effective interval, doubled for each consecutive 429/403 refusal (capped), and never
  * sooner than the upstream's Retry-After. Never more often than the row's cadence.
  */
-export function nextInterval(interval: number, s: Pick<SourceStatus, 'consecutive_failures' | 'last_reason'>, refusal: { status?: number; retryAfter?: number | null } | null): number {
+export function nextInterval(
+  interval: number,
+  s: Pick<SourceStatus, 'consecutive_failures' | 'last_reason'>,
+  refusal: { status?: number; retryAfter?: number | null } | null,
+): number {
   let minutes = interval;
   if (refusal && (refusal.status === 429 || refusal.status === 403)) {
     minutes = Math.min(MAX_BACKOFF_MIN, Math.max(interval, interval * 2 ** Math.min(6, s.consecutive_failures)));
@@ -64,7 +84,12 @@ export function nextInterval(interval: number, s: Pick<SourceStatus, 'consecutiv
  * Work for a cycle with no source due: a source's stale time passed since the last evaluation (feed_stale must fire,
  * outages must hold) or a new timeline frame began. Null when the cycle can skip all database and publish work.
  */
-export function wakeReason(sources: SourceDef[], statuses: Map<string, SourceStatus>, evaluatedAt: Date | null, now: Date): string | null {
+export function wakeReason(
+  sources: SourceDef[],
+  statuses: Map<string, SourceStatus>,
+  evaluatedAt: Date | null,
+  now: Date,
+): string | null {
   if (!evaluatedAt) return 'first cycle';
   if (Math.floor(evaluatedAt.getTime() / FRAME_MS) !== Math.floor(now.getTime() / FRAME_MS)) return 'timeline frame';
   for (const s of sources) {

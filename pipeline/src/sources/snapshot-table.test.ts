@@ -7,27 +7,56 @@ import { sourceDef } from '../../test/shared-data.ts';
 const source = sourceDef({ id: 'we', utility: 'We Energies', connector: 'wec', states: ['WI', 'MI'] });
 const snap = (): Snapshot => ({
   ...emptySnapshot('We Energies'),
-  basis: 'county', customers_out: 1_250, notice: 'Counts are estimates.',
+  basis: 'county',
+  customers_out: 1_250,
+  notice: 'Counts are estimates.',
   counties: [
     { fips: '26053', customers_out: 0, customers_served: 8_000 }, // Gogebic, MI
     { fips: '55079', customers_out: 1_000, customers_served: 480_000 }, // Milwaukee, WI
     { fips: '26003', customers_out: 40, customers_served: null }, // Alger, MI
     { fips: '55059', customers_out: 200, customers_served: 80_000 }, // Kenosha, WI
   ],
-  unmatched: ['pleasant pr', 'Iron (MI)', 'Flint EMC (unreadable count)', '3 slice(s) not placed in a county (10 customers out)', 'outage 77 at 44.1,-87.6'],
+  unmatched: [
+    'pleasant pr',
+    'Iron (MI)',
+    'Flint EMC (unreadable count)',
+    '3 slice(s) not placed in a county (10 customers out)',
+    'outage 77 at 44.1,-87.6',
+  ],
 });
 
 describe('snapshotReport', () => {
   it('sums counties per state (most out first) and nationally; served stays null only where no county has it', () => {
     const r = snapshotReport(source, snap());
     expect(r.states).toEqual([
-      { state: 'WI', fips: '55', name: 'Wisconsin', customers_out: 1_200, customers_served: 560_000, counties: 2, counties_out: 2 },
-      { state: 'MI', fips: '26', name: 'Michigan', customers_out: 40, customers_served: 8_000, counties: 2, counties_out: 1 },
+      {
+        state: 'WI',
+        fips: '55',
+        name: 'Wisconsin',
+        customers_out: 1_200,
+        customers_served: 560_000,
+        counties: 2,
+        counties_out: 2,
+      },
+      {
+        state: 'MI',
+        fips: '26',
+        name: 'Michigan',
+        customers_out: 40,
+        customers_served: 8_000,
+        counties: 2,
+        counties_out: 1,
+      },
     ]);
     expect(r.national).toEqual({ customers_out: 1_240, customers_served: 568_000, counties_out: 3, states_out: 2 });
     expect(r.snapshot).toEqual(snap()); // the snapshot itself, untouched
     expect(r.source).toEqual({ id: 'we', utility: 'We Energies', connector: 'wec', states: ['WI', 'MI'] });
-    expect(snapshotReport(source, emptySnapshot('x')).national).toEqual({ customers_out: 0, customers_served: null, counties_out: 0, states_out: 0 });
+    expect(snapshotReport(source, emptySnapshot('x')).national).toEqual({
+      customers_out: 0,
+      customers_served: null,
+      counties_out: 0,
+      states_out: 0,
+    });
   });
 });
 
@@ -36,7 +65,11 @@ describe('unmatchedReason', () => {
     ['pleasant pr', 'pleasant pr', 'no county of that name in WI;MI'],
     ['Iron (MI)', 'Iron', 'no county of that name in MI'],
     ['Flint EMC (unreadable count)', 'Flint EMC', 'unreadable count'],
-    ['3 slice(s) not placed in a county (10 customers out)', '-', '3 slice(s) not placed in a county (10 customers out)'],
+    [
+      '3 slice(s) not placed in a county (10 customers out)',
+      '-',
+      '3 slice(s) not placed in a county (10 customers out)',
+    ],
     ['outage 77 at 44.1,-87.6', 'outage 77', 'its point 44.1,-87.6 is in no county'],
     ['incident 12 outside every county', 'incident 12', 'outside every county'],
   ])('%s', (entry, name, reason) => {
@@ -49,11 +82,15 @@ describe('formatSnapshotTable', () => {
     const text = formatSnapshotTable(snapshotReport(source, snap()));
     const lines = text.split('\n');
     expect(lines[0]).toBe('We Energies (wec, we) · basis county · unit customers · states WI;MI');
-    expect(lines[1]).toBe('customers_out 1,240 in 3 counties (feed headline 1,250) · customers_served - · 4 counties, 0 areas, 0 incidents');
+    expect(lines[1]).toBe(
+      'customers_out 1,240 in 3 counties (feed headline 1,250) · customers_served - · 4 counties, 0 areas, 0 incidents',
+    );
     const rows = lines.filter((l) => /^\d{5} /.test(l)).map((l) => l.split(/\s{2,}/));
     expect(rows.map((r) => r.slice(0, 5))).toEqual([
-      ['55079', 'Milwaukee', 'WI', '1,000', '480,000'], ['55059', 'Kenosha', 'WI', '200', '80,000'],
-      ['26003', 'Alger', 'MI', '40', '-'], ['26053', 'Gogebic', 'MI', '0', '8,000'],
+      ['55079', 'Milwaukee', 'WI', '1,000', '480,000'],
+      ['55059', 'Kenosha', 'WI', '200', '80,000'],
+      ['26003', 'Alger', 'MI', '40', '-'],
+      ['26053', 'Gogebic', 'MI', '0', '8,000'],
     ]);
     expect(text).toMatch(/^all\s+1,240\s+568,000\s+3 \/ 4$/m);
     expect(text).toMatch(/^ {2}Iron\s+no county of that name in MI$/m);

@@ -24,21 +24,32 @@ export interface SnapshotReport {
   national: { customers_out: number; customers_served: number | null; counties_out: number; states_out: number };
 }
 
-const addServed = (a: number | null, b: number | null): number | null => (a === null && b === null ? null : (a ?? 0) + (b ?? 0));
+const addServed = (a: number | null, b: number | null): number | null =>
+  a === null && b === null ? null : (a ?? 0) + (b ?? 0);
 
 export function snapshotReport(source: SourceDef, snapshot: Snapshot): SnapshotReport {
   const byState = new Map<string, StateSum>();
   for (const c of snapshot.counties) {
     const info = stateByFips(c.fips.slice(0, 2));
     const key = info?.code ?? c.fips.slice(0, 2);
-    const s = byState.get(key) ?? { state: key, fips: c.fips.slice(0, 2), name: info?.name ?? '?', customers_out: 0, customers_served: null, counties: 0, counties_out: 0 };
+    const s = byState.get(key) ?? {
+      state: key,
+      fips: c.fips.slice(0, 2),
+      name: info?.name ?? '?',
+      customers_out: 0,
+      customers_served: null,
+      counties: 0,
+      counties_out: 0,
+    };
     s.customers_out += c.customers_out;
     s.customers_served = addServed(s.customers_served, c.customers_served);
     s.counties += 1;
     if (c.customers_out > 0) s.counties_out += 1;
     byState.set(key, s);
   }
-  const states = [...byState.values()].sort((a, b) => b.customers_out - a.customers_out || a.fips.localeCompare(b.fips));
+  const states = [...byState.values()].sort(
+    (a, b) => b.customers_out - a.customers_out || a.fips.localeCompare(b.fips),
+  );
   const national = {
     customers_out: states.reduce((n, s) => n + s.customers_out, 0),
     customers_served: states.reduce<number | null>((n, s) => addServed(n, s.customers_served), null),
@@ -60,7 +71,11 @@ export function unmatchedReason(entry: string, states: string[]): { name: string
   if (m && /^[A-Z]{2}$/.test(m[2])) return { name: m[1], reason: noCounty(m[2]) };
   if (m) return { name: m[1], reason: m[2] };
   const at = /^(outage|incident) (.*) (at|outside) (.*)$/.exec(entry);
-  if (at) return { name: `${at[1]} ${at[2]}`, reason: at[3] === 'at' ? `its point ${at[4]} is in no county` : `outside ${at[4]}` };
+  if (at)
+    return {
+      name: `${at[1]} ${at[2]}`,
+      reason: at[3] === 'at' ? `its point ${at[4]} is in no county` : `outside ${at[4]}`,
+    };
   return { name: entry, reason: noCounty(states.join(';')) };
 }
 
@@ -69,7 +84,11 @@ const n = (v: number | null): string => (v === null ? '-' : v.toLocaleString('en
 /** Columns padded to their widest cell; numbers right-aligned. */
 function table(head: string[], rows: string[][], numeric: boolean[]): string[] {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (r: string[]) => r.map((c, i) => (numeric[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (numeric[i] ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(head), ...rows.map(line)];
 }
 
@@ -82,16 +101,52 @@ export function formatSnapshotTable(report: SnapshotReport): string {
     '',
   ];
   const counties = [...s.counties].sort((a, b) => b.customers_out - a.customers_out || a.fips.localeCompare(b.fips));
-  const pct = (out: number, served: number | null) => (served && served >= out ? `${((100 * out) / served).toFixed(2)} %` : '-');
+  const pct = (out: number, served: number | null) =>
+    served && served >= out ? `${((100 * out) / served).toFixed(2)} %` : '-';
   if (counties.length) {
-    out.push(...table(['fips', 'county', 'state', 'customers_out', 'customers_served', 'pct_out'], counties.map((c) => {
-      const county = atlas.byFips.get(c.fips);
-      return [c.fips, county?.name ?? '(not a county in the atlas)', county?.state ?? '?', n(c.customers_out), n(c.customers_served), pct(c.customers_out, c.customers_served)];
-    }), [false, false, false, true, true, true]), '');
+    out.push(
+      ...table(
+        ['fips', 'county', 'state', 'customers_out', 'customers_served', 'pct_out'],
+        counties.map((c) => {
+          const county = atlas.byFips.get(c.fips);
+          return [
+            c.fips,
+            county?.name ?? '(not a county in the atlas)',
+            county?.state ?? '?',
+            n(c.customers_out),
+            n(c.customers_served),
+            pct(c.customers_out, c.customers_served),
+          ];
+        }),
+        [false, false, false, true, true, true],
+      ),
+      '',
+    );
   } else out.push('no counties', '');
-  const stateRows = report.states.map((t) => [t.state, t.name, n(t.customers_out), n(t.customers_served), `${t.counties_out} / ${t.counties}`]);
-  stateRows.push(['all', '', n(national.customers_out), n(national.customers_served), `${national.counties_out} / ${s.counties.length}`]);
-  out.push(...table(['state', 'name', 'customers_out', 'customers_served', 'counties out'], stateRows, [false, false, true, true, true]), '');
+  const stateRows = report.states.map((t) => [
+    t.state,
+    t.name,
+    n(t.customers_out),
+    n(t.customers_served),
+    `${t.counties_out} / ${t.counties}`,
+  ]);
+  stateRows.push([
+    'all',
+    '',
+    n(national.customers_out),
+    n(national.customers_served),
+    `${national.counties_out} / ${s.counties.length}`,
+  ]);
+  out.push(
+    ...table(['state', 'name', 'customers_out', 'customers_served', 'counties out'], stateRows, [
+      false,
+      false,
+      true,
+      true,
+      true,
+    ]),
+    '',
+  );
   if (s.unmatched.length) {
     out.push(`unmatched (${s.unmatched.length}):`);
     const rows = s.unmatched.map((u) => unmatchedReason(u, report.source.states)).map((u) => [u.name, u.reason]);

@@ -60,7 +60,18 @@ export interface Snapshot {
 }
 
 export function emptySnapshot(utility: string, unit: Snapshot['unit'] = 'customers'): Snapshot {
-  return { utility, unit, customers_out: null, customers_served: null, counties: [], areas: [], incidents: [], unmatched: [], notice: null, basis: 'outage_only' };
+  return {
+    utility,
+    unit,
+    customers_out: null,
+    customers_served: null,
+    counties: [],
+    areas: [],
+    incidents: [],
+    unmatched: [],
+    notice: null,
+    basis: 'outage_only',
+  };
 }
 
 /** Adds a county count into a list, summing when the county is already there (several areas per county). */
@@ -69,7 +80,8 @@ export function addCounty(list: Map<string, CountyCount>, fips: string, out: num
   if (!prev) list.set(fips, { fips, customers_out: out, customers_served: served });
   else {
     prev.customers_out += out;
-    prev.customers_served = prev.customers_served === null && served === null ? null : (prev.customers_served ?? 0) + (served ?? 0);
+    prev.customers_served =
+      prev.customers_served === null && served === null ? null : (prev.customers_served ?? 0) + (served ?? 0);
   }
 }
 

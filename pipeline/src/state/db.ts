@@ -16,7 +16,10 @@ function plain(v: unknown): string | number | boolean | null {
 }
 
 export class Db {
-  private constructor(private readonly instance: DuckDBInstance, readonly conn: DuckDBConnection) {}
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    readonly conn: DuckDBConnection,
+  ) {}
 
   /** Opens (creating) `<dir>/outage.duckdb`, or an in-memory database for `:memory:`. */
   static async open(dir: string): Promise<Db> {
@@ -28,10 +31,16 @@ export class Db {
     // Bounded so the pipeline stays small at national scale (DuckDB defaults to 80 % of RAM).
     let instance: DuckDBInstance;
     try {
-      instance = await DuckDBInstance.create(file, { threads: '2', memory_limit: process.env.OUTAGE_DUCKDB_MEMORY ?? '256MB', preserve_insertion_order: 'false' });
+      instance = await DuckDBInstance.create(file, {
+        threads: '2',
+        memory_limit: process.env.OUTAGE_DUCKDB_MEMORY ?? '256MB',
+        preserve_insertion_order: 'false',
+      });
     } catch (err) {
       if (/lock/i.test((err as Error).message)) {
-        throw new UsageError(`The state database ${file} is in use by another outage process (a running \`poll\` or \`start\`). Stop it, or point --state elsewhere.`);
+        throw new UsageError(
+          `The state database ${file} is in use by another outage process (a running \`poll\` or \`start\`). Stop it, or point --state elsewhere.`,
+        );
       }
       throw err;
     }
@@ -81,7 +90,11 @@ function withSql(err: Error, sql: string): Error {
 }
 
 /** Appends one value of a nullable column. */
-export function put(a: DuckDBAppender, v: string | number | boolean | null, kind: 'text' | 'int' | 'real' | 'bool' = 'text'): void {
+export function put(
+  a: DuckDBAppender,
+  v: string | number | boolean | null,
+  kind: 'text' | 'int' | 'real' | 'bool' = 'text',
+): void {
   if (v === null) a.appendNull();
   else if (kind === 'int') a.appendBigInt(BigInt(Math.round(v as number)));
   else if (kind === 'real') a.appendDouble(v as number);

@@ -12,7 +12,24 @@ export interface EventRow extends EventDraft {
   at: string;
 }
 
-const OUTAGE_COLUMNS = ['id', 'scope', 'key', 'fips', 'state', 'utility', 'area', 'opened_at', 'threshold', 'peak', 'last_value', 'below_polls', 'grew_base', 'improving_base', 'etr', 'major'] as const;
+const OUTAGE_COLUMNS = [
+  'id',
+  'scope',
+  'key',
+  'fips',
+  'state',
+  'utility',
+  'area',
+  'opened_at',
+  'threshold',
+  'peak',
+  'last_value',
+  'below_polls',
+  'grew_base',
+  'improving_base',
+  'etr',
+  'major',
+] as const;
 const INT_COLUMNS = new Set(['threshold', 'peak', 'last_value', 'below_polls', 'grew_base', 'improving_base']);
 
 async function openOutages(db: Db): Promise<Map<string, OutageState>> {
@@ -37,9 +54,22 @@ export async function appendEvents(db: Db, drafts: EventDraft[], at: string): Pr
   const rows = drafts.map((d) => ({ ...d, id: ++id, at }));
   const a = await db.appender('events');
   for (const e of rows) {
-    a.appendBigInt(BigInt(e.id)); put(a, e.at); put(a, e.kind); put(a, e.scope); put(a, e.fips); put(a, e.state); put(a, e.utility);
-    put(a, e.area); put(a, e.source_id); put(a, e.outage_id); put(a, e.customers_out, 'int'); put(a, e.pct_out, 'real');
-    put(a, e.threshold, 'int'); put(a, e.previous, 'int'); put(a, e.etr); put(a, e.previous_etr);
+    a.appendBigInt(BigInt(e.id));
+    put(a, e.at);
+    put(a, e.kind);
+    put(a, e.scope);
+    put(a, e.fips);
+    put(a, e.state);
+    put(a, e.utility);
+    put(a, e.area);
+    put(a, e.source_id);
+    put(a, e.outage_id);
+    put(a, e.customers_out, 'int');
+    put(a, e.pct_out, 'real');
+    put(a, e.threshold, 'int');
+    put(a, e.previous, 'int');
+    put(a, e.etr);
+    put(a, e.previous_etr);
     a.endRow();
   }
   a.closeSync();
@@ -56,22 +86,38 @@ export async function evaluateCycle(db: Db, observations: Observation[], ctx: Cy
   for (const o of observations) {
     const k = `${o.scope}|${o.key}`;
     const prev = open.get(k) ?? null;
-    const { next, events } = step(prev, o, now, () => createHash('sha256').update(`${k}|${now.toISOString()}`).digest('hex').slice(0, 16));
+    const { next, events } = step(prev, o, now, () =>
+      createHash('sha256').update(`${k}|${now.toISOString()}`).digest('hex').slice(0, 16),
+    );
     drafts.push(...events);
     if (next) {
       if (!prev || OUTAGE_COLUMNS.some((c) => next[c] !== prev[c])) changed.push(next);
     } else if (prev) closed.push(prev);
   }
   // Feed freshness transitions.
-  const known = new Map((await db.all<{ source_id: string; freshness: 'fresh' | 'stale' }>('SELECT * FROM source_freshness')).map((r) => [r.source_id, r.freshness]));
+  const known = new Map(
+    (await db.all<{ source_id: string; freshness: 'fresh' | 'stale' }>('SELECT * FROM source_freshness')).map((r) => [
+      r.source_id,
+      r.freshness,
+    ]),
+  );
   const fresh: Array<[string, string]> = [];
   for (const s of ctx.sources) {
     const st = ctx.statuses.get(s.id);
     if (!st?.last_success_at) continue;
     const f = freshness(s, st, now);
     const ev = freshnessEvent(known.get(s.id) ?? null, f, {
-      scope: 'utility', key: s.utility, fips: null, state: s.states.join(';'), utility: s.utility, area: null, source_id: s.id,
-      customers_out: st.customers_out ?? 0, customers: st.customers_served ?? s.customers, pct_out: null, etr: null,
+      scope: 'utility',
+      key: s.utility,
+      fips: null,
+      state: s.states.join(';'),
+      utility: s.utility,
+      area: null,
+      source_id: s.id,
+      customers_out: st.customers_out ?? 0,
+      customers: st.customers_served ?? s.customers,
+      pct_out: null,
+      etr: null,
     });
     if (ev) drafts.push({ ...ev, customers_out: null });
     if (known.get(s.id) !== f) fresh.push([s.id, f]);

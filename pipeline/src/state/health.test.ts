@@ -18,7 +18,11 @@ beforeAll(async () => {
   for (let h = 48; h >= 0; h--) rows.push(['a', at(h), 100 + h, !(h <= 6 && h > 2)]);
   rows.push(['b', at(3), 500, false], ['b', at(1), 700, false]); // never succeeded
   rows.push(['old', at(24 * 9), 10, true]);
-  for (const [id, t, ms, ok] of rows) await db.run('INSERT INTO polls (source_id, polled_at, ms, ok, changed, http_requests) VALUES (?, ?, ?, ?, false, 1)', [id, t, ms, ok]);
+  for (const [id, t, ms, ok] of rows)
+    await db.run(
+      'INSERT INTO polls (source_id, polled_at, ms, ok, changed, http_requests) VALUES (?, ?, ?, ?, false, 1)',
+      [id, t, ms, ok],
+    );
 });
 afterAll(() => {
   db?.close();
@@ -27,7 +31,11 @@ afterAll(() => {
 
 describe('source health', () => {
   it('gives success share, median fetch time and stale minutes per window', async () => {
-    const sources = [sourceDef({ id: 'a', interval_min: 10 }), sourceDef({ id: 'b', interval_min: 10 }), sourceDef({ id: 'c', interval_min: 10 })];
+    const sources = [
+      sourceDef({ id: 'a', interval_min: 10 }),
+      sourceDef({ id: 'b', interval_min: 10 }),
+      sourceDef({ id: 'c', interval_min: 10 }),
+    ];
     const st = new Map(sources.map((s) => [s.id, blankStatus(s.id)]));
     const h = await sourceHealth(db, sources, st, NOW);
     const a24 = h.get('a')!.last_24h;

@@ -21,9 +21,17 @@ export interface SourceHealth {
 }
 
 export const POLL_LOG_DAYS = 8;
-const WINDOWS = [['last_24h', 1], ['last_7d', 7]] as const;
+const WINDOWS = [
+  ['last_24h', 1],
+  ['last_7d', 7],
+] as const;
 
-export async function sourceHealth(db: Db, sources: SourceDef[], statuses: Map<string, SourceStatus>, now: Date): Promise<Map<string, SourceHealth>> {
+export async function sourceHealth(
+  db: Db,
+  sources: SourceDef[],
+  statuses: Map<string, SourceStatus>,
+  now: Date,
+): Promise<Map<string, SourceHealth>> {
   await db.run('CREATE OR REPLACE TEMP TABLE health_thr (source_id VARCHAR, thr INTEGER)');
   const a = await db.appender('health_thr');
   for (const s of sources) {
@@ -37,9 +45,21 @@ export async function sourceHealth(db: Db, sources: SourceDef[], statuses: Map<s
   for (const s of sources) out.set(s.id, { last_24h: blank(), last_7d: blank() });
   for (const [key, days] of WINDOWS) {
     const since = new Date(now.getTime() - days * 86_400_000).toISOString();
-    for (const r of await db.all<{ source_id: string; n: number; rate: number; med: number | null; stale: number | null }>(windowSql, [since, now.toISOString()])) {
+    for (const r of await db.all<{
+      source_id: string;
+      n: number;
+      rate: number;
+      med: number | null;
+      stale: number | null;
+    }>(windowSql, [since, now.toISOString()])) {
       const h = out.get(r.source_id);
-      if (h) h[key] = { polls: r.n, success_rate: r.n ? Math.round(r.rate * 1000) / 1000 : null, median_fetch_ms: r.med === null ? null : Math.round(r.med), minutes_stale: Math.round(r.stale ?? 0) };
+      if (h)
+        h[key] = {
+          polls: r.n,
+          success_rate: r.n ? Math.round(r.rate * 1000) / 1000 : null,
+          median_fetch_ms: r.med === null ? null : Math.round(r.med),
+          minutes_stale: Math.round(r.stale ?? 0),
+        };
     }
   }
   return out;
@@ -64,5 +84,7 @@ FROM win w`;
 
 /** Keeps the poll log to what health reads. */
 export async function prunePolls(db: Db, now: Date): Promise<void> {
-  await db.run('DELETE FROM polls WHERE polled_at < ?', [new Date(now.getTime() - POLL_LOG_DAYS * 86_400_000).toISOString()]);
+  await db.run('DELETE FROM polls WHERE polled_at < ?', [
+    new Date(now.getTime() - POLL_LOG_DAYS * 86_400_000).toISOString(),
+  ]);
 }

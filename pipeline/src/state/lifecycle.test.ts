@@ -5,12 +5,24 @@ const T = new Date('2026-09-01T08:00:00Z');
 let n = 0;
 const id = () => `o${++n}`;
 const obs = (customers_out: number, over: Partial<Observation> = {}): Observation => ({
-  scope: 'county', key: '12086', fips: '12086', state: 'FL', utility: null, area: null, source_id: null,
-  customers_out, customers: 1_000_000, pct_out: customers_out / 10_000, etr: null, polled: true, stale: false, ...over,
+  scope: 'county',
+  key: '12086',
+  fips: '12086',
+  state: 'FL',
+  utility: null,
+  area: null,
+  source_id: null,
+  customers_out,
+  customers: 1_000_000,
+  pct_out: customers_out / 10_000,
+  etr: null,
+  polled: true,
+  stale: false,
+  ...over,
 });
 
 /** Runs a series of observations through step, returning the kinds emitted per poll and the final state. */
-function run(values: Array<number | Partial<Observation> & { v: number }>, start: OutageState | null = null) {
+function run(values: Array<number | (Partial<Observation> & { v: number })>, start: OutageState | null = null) {
   let s = start;
   const kinds: string[][] = [];
   for (const v of values) {
@@ -46,7 +58,13 @@ describe('outage lifecycle', () => {
   });
 
   it('a poll back at or above half resets the count', () => {
-    expect(run([600, 249, 250, 249, 249]).kinds).toEqual([['outage_began'], [], ['outage_improving'], [], ['outage_restored']]);
+    expect(run([600, 249, 250, 249, 249]).kinds).toEqual([
+      ['outage_began'],
+      [],
+      ['outage_improving'],
+      [],
+      ['outage_restored'],
+    ]);
     expect(run([600, 249, 300, 249]).s).not.toBeNull();
   });
 
@@ -65,7 +83,16 @@ describe('outage lifecycle', () => {
 
   it('emits grew at 1.5× and at least one threshold more, then improving at half the peak', () => {
     const r = run([600, 800, 1100, 5000, 4000, 2600, 2400, 1100]);
-    expect(r.kinds).toEqual([['outage_began'], [], ['outage_grew'], ['outage_grew'], [], [], ['outage_improving'], ['outage_improving']]);
+    expect(r.kinds).toEqual([
+      ['outage_began'],
+      [],
+      ['outage_grew'],
+      ['outage_grew'],
+      [],
+      [],
+      ['outage_improving'],
+      ['outage_improving'],
+    ]);
   });
 
   it('does not flap on a noisy feed', () => {
@@ -75,7 +102,10 @@ describe('outage lifecycle', () => {
 
   it('emits etr_changed when the ETR moves an hour or more', () => {
     const r = run([
-      { v: 600, etr: '2026-09-01T12:00:00Z' }, { v: 600, etr: '2026-09-01T12:30:00Z' }, { v: 600, etr: '2026-09-01T13:00:00Z' }, { v: 600, etr: null },
+      { v: 600, etr: '2026-09-01T12:00:00Z' },
+      { v: 600, etr: '2026-09-01T12:30:00Z' },
+      { v: 600, etr: '2026-09-01T13:00:00Z' },
+      { v: 600, etr: null },
     ]);
     expect(r.kinds).toEqual([['outage_began'], [], ['etr_changed'], []]);
   });
@@ -88,7 +118,19 @@ describe('outage lifecycle', () => {
 });
 
 describe('freshness events', () => {
-  const base = { scope: 'utility' as const, key: 'U', fips: null, state: 'FL', utility: 'U', area: null, source_id: 's', customers_out: 0, customers: null, pct_out: null, etr: null };
+  const base = {
+    scope: 'utility' as const,
+    key: 'U',
+    fips: null,
+    state: 'FL',
+    utility: 'U',
+    area: null,
+    source_id: 's',
+    customers_out: 0,
+    customers: null,
+    pct_out: null,
+    etr: null,
+  };
   it('fires on transitions only', () => {
     expect(freshnessEvent('fresh', 'stale', base)?.kind).toBe('feed_stale');
     expect(freshnessEvent('stale', 'fresh', base)?.kind).toBe('feed_recovered');

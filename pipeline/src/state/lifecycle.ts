@@ -4,7 +4,16 @@
 import { MAJOR_EVENT_PCT } from './rules.ts';
 
 export type Scope = 'county' | 'municipality' | 'utility';
-export const EVENT_KINDS = ['outage_began', 'outage_grew', 'etr_changed', 'outage_improving', 'outage_restored', 'major_event', 'feed_stale', 'feed_recovered'] as const;
+export const EVENT_KINDS = [
+  'outage_began',
+  'outage_grew',
+  'etr_changed',
+  'outage_improving',
+  'outage_restored',
+  'major_event',
+  'feed_stale',
+  'feed_recovered',
+] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 /** One scope's reading in this cycle. */
@@ -68,9 +77,12 @@ export interface EventDraft {
 /** Opening thresholds, in customers out. */
 export function openingThreshold(scope: Scope, customers: number | null): number {
   switch (scope) {
-    case 'county': return customers ? Math.min(500, Math.max(50, Math.ceil(customers * 0.01))) : 500;
-    case 'municipality': return customers ? Math.min(100, Math.max(20, Math.ceil(customers * 0.05))) : 50;
-    case 'utility': return customers ? Math.max(100, Math.ceil(customers * 0.01)) : 1000;
+    case 'county':
+      return customers ? Math.min(500, Math.max(50, Math.ceil(customers * 0.01))) : 500;
+    case 'municipality':
+      return customers ? Math.min(100, Math.max(20, Math.ceil(customers * 0.05))) : 50;
+    case 'utility':
+      return customers ? Math.max(100, Math.ceil(customers * 0.01)) : 1000;
   }
 }
 
@@ -80,10 +92,27 @@ export const ETR_CHANGE_MIN = 60;
 /** major_event re-arms only after the utility falls below this share out */
 export const MAJOR_REARM_PCT = 8;
 
-const draft = (o: Observation, s: OutageState | null, kind: EventKind, extra: Partial<EventDraft> = {}): EventDraft => ({
-  kind, scope: o.scope, fips: o.fips, state: o.state, utility: o.utility, area: o.area, source_id: o.source_id,
-  outage_id: s?.id ?? null, customers_out: o.customers_out, pct_out: o.pct_out, threshold: s?.threshold ?? null,
-  previous: null, etr: o.etr, previous_etr: null, ...extra,
+const draft = (
+  o: Observation,
+  s: OutageState | null,
+  kind: EventKind,
+  extra: Partial<EventDraft> = {},
+): EventDraft => ({
+  kind,
+  scope: o.scope,
+  fips: o.fips,
+  state: o.state,
+  utility: o.utility,
+  area: o.area,
+  source_id: o.source_id,
+  outage_id: s?.id ?? null,
+  customers_out: o.customers_out,
+  pct_out: o.pct_out,
+  threshold: s?.threshold ?? null,
+  previous: null,
+  etr: o.etr,
+  previous_etr: null,
+  ...extra,
 });
 
 const minutesApart = (a: string, b: string) => Math.abs(Date.parse(a) - Date.parse(b)) / 60_000;
@@ -92,16 +121,34 @@ const minutesApart = (a: string, b: string) => Math.abs(Date.parse(a) - Date.par
  * One cycle of one scope. Returns the outage's next state (null when there is no open outage) and the events.
  * Only successful polls move an outage; a stale covering feed holds it open.
  */
-export function step(prev: OutageState | null, o: Observation, now: Date, newId: () => string): { next: OutageState | null; events: EventDraft[] } {
+export function step(
+  prev: OutageState | null,
+  o: Observation,
+  now: Date,
+  newId: () => string,
+): { next: OutageState | null; events: EventDraft[] } {
   if (!o.polled) return { next: prev, events: [] };
   const events: EventDraft[] = [];
   if (!prev) {
     const threshold = openingThreshold(o.scope, o.customers);
     if (o.customers_out < threshold) return { next: null, events };
     const s: OutageState = {
-      id: newId(), scope: o.scope, key: o.key, fips: o.fips, state: o.state, utility: o.utility, area: o.area,
-      opened_at: now.toISOString(), threshold, peak: o.customers_out, last_value: o.customers_out, below_polls: 0,
-      grew_base: o.customers_out, improving_base: o.customers_out, etr: o.etr, major: false,
+      id: newId(),
+      scope: o.scope,
+      key: o.key,
+      fips: o.fips,
+      state: o.state,
+      utility: o.utility,
+      area: o.area,
+      opened_at: now.toISOString(),
+      threshold,
+      peak: o.customers_out,
+      last_value: o.customers_out,
+      below_polls: 0,
+      grew_base: o.customers_out,
+      improving_base: o.customers_out,
+      etr: o.etr,
+      major: false,
     };
     events.push(draft(o, s, 'outage_began'));
     majorCheck(s, o, events);
@@ -124,7 +171,11 @@ export function step(prev: OutageState | null, o: Observation, now: Date, newId:
     s.improving_base = o.customers_out;
   } else {
     s.improving_base = Math.max(s.improving_base, o.customers_out);
-    if (o.customers_out <= s.improving_base * IMPROVING_RATIO && s.improving_base - o.customers_out >= s.threshold / 2 && s.below_polls === 0) {
+    if (
+      o.customers_out <= s.improving_base * IMPROVING_RATIO &&
+      s.improving_base - o.customers_out >= s.threshold / 2 &&
+      s.below_polls === 0
+    ) {
       events.push(draft(o, s, 'outage_improving', { previous: s.improving_base }));
       s.improving_base = o.customers_out;
       s.grew_base = Math.min(s.grew_base, o.customers_out);
@@ -149,7 +200,11 @@ function majorCheck(s: OutageState, o: Observation, events: EventDraft[]): void 
 }
 
 /** Source freshness transitions (spec: States and transitions — Source freshness). */
-export function freshnessEvent(prev: 'fresh' | 'stale' | null, now: 'fresh' | 'stale', o: Omit<Observation, 'polled' | 'stale'>): EventDraft | null {
+export function freshnessEvent(
+  prev: 'fresh' | 'stale' | null,
+  now: 'fresh' | 'stale',
+  o: Omit<Observation, 'polled' | 'stale'>,
+): EventDraft | null {
   if (prev === 'fresh' && now === 'stale') return draft({ ...o, polled: false, stale: true }, null, 'feed_stale');
   if (prev === 'stale' && now === 'fresh') return draft({ ...o, polled: true, stale: false }, null, 'feed_recovered');
   return null;

@@ -22,7 +22,12 @@ export function odinDelta(deep: number, odin: number): number | null {
  * Updates each deep row's `odin_delta_pct` and `odin_disagree_cycles` from the latest ODIN snapshot, for the rows
  * polled successfully this cycle (or all rows when ODIN itself was polled). Returns the ids it updated.
  */
-export function reconcileWithOdin(sources: SourceDef[], statuses: Map<string, SourceStatus>, odin: Snapshot | null, polled: ReadonlySet<string>): string[] {
+export function reconcileWithOdin(
+  sources: SourceDef[],
+  statuses: Map<string, SourceStatus>,
+  odin: Snapshot | null,
+  polled: ReadonlySet<string>,
+): string[] {
   const by = odin?.by_utility;
   const updated: string[] = [];
   if (!by) return updated;
@@ -41,4 +46,5 @@ export function reconcileWithOdin(sources: SourceDef[], statuses: Map<string, So
   return updated;
 }
 
-export const odinFlagged = (st: SourceStatus | undefined): boolean => (st?.odin_disagree_cycles ?? 0) >= ODIN_FLAG_CYCLES;
+export const odinFlagged = (st: SourceStatus | undefined): boolean =>
+  (st?.odin_disagree_cycles ?? 0) >= ODIN_FLAG_CYCLES;

@@ -53,7 +53,13 @@ export interface StateLive {
 export interface LiveState {
   counties: CountyLive[];
   states: StateLive[];
-  national: { customers_out: number; customers_tracked: number; pct_out: number | null; counties_out: number; states_out: number };
+  national: {
+    customers_out: number;
+    customers_tracked: number;
+    pct_out: number | null;
+    counties_out: number;
+    states_out: number;
+  };
 }
 
 interface ObsRow {
@@ -64,11 +70,17 @@ interface ObsRow {
 }
 
 export async function computeLive(
-  db: Db, sources: SourceDef[], statuses: Map<string, SourceStatus>, model: Map<string, number>, now: Date,
+  db: Db,
+  sources: SourceDef[],
+  statuses: Map<string, SourceStatus>,
+  model: Map<string, number>,
+  now: Date,
 ): Promise<LiveState> {
   const atlas = loadAtlas();
   const byId = new Map(sources.map((s) => [s.id, s]));
-  const rows = await db.all<ObsRow>('SELECT source_id, fips, customers_out, customers_served FROM obs_county ORDER BY fips, source_id');
+  const rows = await db.all<ObsRow>(
+    'SELECT source_id, fips, customers_out, customers_served FROM obs_county ORDER BY fips, source_id',
+  );
   const shares = new Map<string, CountySourceShare[]>();
   for (const r of rows) {
     const src = byId.get(r.source_id);
@@ -76,8 +88,12 @@ export async function computeLive(
     const st = statuses.get(r.source_id);
     const list = shares.get(r.fips) ?? [];
     list.push({
-      source_id: r.source_id, utility: src.utility, customers_out: r.customers_out, customers_served: r.customers_served,
-      stale: freshness(src, st, now) === 'stale', unit: st?.unit ?? 'customers',
+      source_id: r.source_id,
+      utility: src.utility,
+      customers_out: r.customers_out,
+      customers_served: r.customers_served,
+      stale: freshness(src, st, now) === 'stale',
+      unit: st?.unit ?? 'customers',
     });
     shares.set(r.fips, list);
   }
@@ -89,11 +105,28 @@ export async function computeLive(
     const modelled = model.get(c.fips) ?? null;
     const denom = denominator(feed, modelled);
     const pct = pctOut(out, denom);
-    const updated = list.map((x) => statuses.get(x.source_id)?.last_success_at ?? '').filter(Boolean).sort().at(-1) ?? null;
+    const updated =
+      list
+        .map((x) => statuses.get(x.source_id)?.last_success_at ?? '')
+        .filter(Boolean)
+        .sort()
+        .at(-1) ?? null;
     return {
-      fips: c.fips, name: c.name, state: c.state, customers_out: out, customers_served_feed: feed, customers_modelled: modelled,
-      denominator: denom, pct_out: pct, band: band(pct), magnitude: magnitude(out), level: 0, sources: list,
-      stale: list.some((x) => x.stale), meters: list.some((x) => x.unit === 'meters' && x.customers_out > 0), updated_at: updated,
+      fips: c.fips,
+      name: c.name,
+      state: c.state,
+      customers_out: out,
+      customers_served_feed: feed,
+      customers_modelled: modelled,
+      denominator: denom,
+      pct_out: pct,
+      band: band(pct),
+      magnitude: magnitude(out),
+      level: 0,
+      sources: list,
+      stale: list.some((x) => x.stale),
+      meters: list.some((x) => x.unit === 'meters' && x.customers_out > 0),
+      updated_at: updated,
     } satisfies CountyLive;
   });
   const magByFips = new Map(base.map((c) => [c.fips, c.magnitude]));
@@ -112,8 +145,16 @@ export async function computeLive(
     const outCounties = cs.filter((c) => c.customers_out > 0);
     const meanMag = outCounties.length ? outCounties.reduce((s, c) => s + c.magnitude, 0) / outCounties.length : 0;
     states.push({
-      state: st.code, fips: st.fips, name: st.name, customers_out: out, customers_tracked: tracked, pct_out: pct, band: band(pct),
-      magnitude: magnitude(out), level: level(magnitude(out), pct, meanMag), counties_out: outCounties.length,
+      state: st.code,
+      fips: st.fips,
+      name: st.name,
+      customers_out: out,
+      customers_tracked: tracked,
+      pct_out: pct,
+      band: band(pct),
+      magnitude: magnitude(out),
+      level: level(magnitude(out), pct, meanMag),
+      counties_out: outCounties.length,
     });
   }
   const nOut = states.reduce((s, x) => s + x.customers_out, 0);
@@ -122,8 +163,11 @@ export async function computeLive(
     counties: base,
     states,
     national: {
-      customers_out: nOut, customers_tracked: nTracked, pct_out: pctOut(nOut, nTracked || null),
-      counties_out: base.filter((c) => c.customers_out > 0).length, states_out: states.filter((s) => s.customers_out > 0).length,
+      customers_out: nOut,
+      customers_tracked: nTracked,
+      pct_out: pctOut(nOut, nTracked || null),
+      counties_out: base.filter((c) => c.customers_out > 0).length,
+      states_out: states.filter((s) => s.customers_out > 0).length,
     },
   };
 }
@@ -134,17 +178,25 @@ export async function recordFrame(db: Db, live: LiveState, now: Date): Promise<s
   await db.run('DELETE FROM state_frames WHERE frame_at = ?', [bucket]);
   const a = await db.appender('state_frames');
   for (const s of live.states) {
-    a.appendVarchar(bucket); a.appendVarchar(s.state); a.appendBigInt(BigInt(s.customers_out));
-    if (s.pct_out === null) a.appendNull(); else a.appendDouble(s.pct_out);
+    a.appendVarchar(bucket);
+    a.appendVarchar(s.state);
+    a.appendBigInt(BigInt(s.customers_out));
+    if (s.pct_out === null) a.appendNull();
+    else a.appendDouble(s.pct_out);
     a.appendInteger(s.band);
     a.endRow();
   }
   a.closeSync();
-  await db.run('DELETE FROM county_frames WHERE frame_at = ? OR frame_at < ?', [bucket, new Date(now.getTime() - 8 * 86_400_000).toISOString()]);
+  await db.run('DELETE FROM county_frames WHERE frame_at = ? OR frame_at < ?', [
+    bucket,
+    new Date(now.getTime() - 8 * 86_400_000).toISOString(),
+  ]);
   const c = await db.appender('county_frames');
   for (const x of live.counties) {
     if (x.customers_out <= 0) continue;
-    c.appendVarchar(bucket); c.appendVarchar(x.fips); c.appendBigInt(BigInt(x.customers_out));
+    c.appendVarchar(bucket);
+    c.appendVarchar(x.fips);
+    c.appendBigInt(BigInt(x.customers_out));
     c.endRow();
   }
   c.closeSync();

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { band, denominator, hardenedInterval, isStale, level, magnitude, pctOut, shouldHarden, staleAfterMinutes } from './rules.ts';
+import {
+  band,
+  denominator,
+  hardenedInterval,
+  isStale,
+  level,
+  magnitude,
+  pctOut,
+  shouldHarden,
+  staleAfterMinutes,
+} from './rules.ts';
 
 describe('denominator and pct_out', () => {
   it('takes the larger of feed and model', () => {
@@ -18,14 +28,36 @@ describe('denominator and pct_out', () => {
 
 describe('band', () => {
   it.each([
-    [null, -1], [0, 0], [0.99, 0], [1, 1], [2.99, 1], [3, 2], [9.99, 2], [10, 3], [24.99, 3], [25, 4], [49.99, 4], [50, 5], [100, 5],
+    [null, -1],
+    [0, 0],
+    [0.99, 0],
+    [1, 1],
+    [2.99, 1],
+    [3, 2],
+    [9.99, 2],
+    [10, 3],
+    [24.99, 3],
+    [25, 4],
+    [49.99, 4],
+    [50, 5],
+    [100, 5],
   ])('pct %s → band %s', (pct, b) => expect(band(pct)).toBe(b));
 });
 
 describe('magnitude', () => {
-  it.each([[0, 0], [99, 0], [100, 1], [999, 1], [1000, 2], [9999, 2], [10000, 3], [49999, 3], [50000, 4], [249999, 4], [250000, 5]])(
-    '%s out → %s', (n, m) => expect(magnitude(n)).toBe(m),
-  );
+  it.each([
+    [0, 0],
+    [99, 0],
+    [100, 1],
+    [999, 1],
+    [1000, 2],
+    [9999, 2],
+    [10000, 3],
+    [49999, 3],
+    [50000, 4],
+    [249999, 4],
+    [250000, 5],
+  ])('%s out → %s', (n, m) => expect(magnitude(n)).toBe(m));
 });
 
 describe('level', () => {

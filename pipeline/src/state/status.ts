@@ -25,14 +25,52 @@ export interface SourceStatus {
   odin_disagree_cycles: number;
 }
 
-const COLUMNS = ['source_id', 'last_attempt_at', 'last_success_at', 'last_reason', 'last_error', 'consecutive_failures', 'snapshot_hash', 'hardened', 'next_due_at', 'basis', 'unit', 'notice', 'customers_out', 'customers_served', 'unmatched', 'odin_delta_pct', 'odin_disagree_cycles'] as const;
-const INT_COLUMNS = new Set<string>(['consecutive_failures', 'customers_out', 'customers_served', 'unmatched', 'odin_disagree_cycles']);
+const COLUMNS = [
+  'source_id',
+  'last_attempt_at',
+  'last_success_at',
+  'last_reason',
+  'last_error',
+  'consecutive_failures',
+  'snapshot_hash',
+  'hardened',
+  'next_due_at',
+  'basis',
+  'unit',
+  'notice',
+  'customers_out',
+  'customers_served',
+  'unmatched',
+  'odin_delta_pct',
+  'odin_disagree_cycles',
+] as const;
+const INT_COLUMNS = new Set<string>([
+  'consecutive_failures',
+  'customers_out',
+  'customers_served',
+  'unmatched',
+  'odin_disagree_cycles',
+]);
 
 export function blankStatus(id: string): SourceStatus {
   return {
-    source_id: id, last_attempt_at: null, last_success_at: null, last_reason: null, last_error: null, consecutive_failures: 0,
-    snapshot_hash: null, hardened: false, next_due_at: null, basis: null, unit: null, notice: null, customers_out: null,
-    customers_served: null, unmatched: 0, odin_delta_pct: null, odin_disagree_cycles: 0,
+    source_id: id,
+    last_attempt_at: null,
+    last_success_at: null,
+    last_reason: null,
+    last_error: null,
+    consecutive_failures: 0,
+    snapshot_hash: null,
+    hardened: false,
+    next_due_at: null,
+    basis: null,
+    unit: null,
+    notice: null,
+    customers_out: null,
+    customers_served: null,
+    unmatched: 0,
+    odin_delta_pct: null,
+    odin_disagree_cycles: 0,
   };
 }
 

@@ -30,8 +30,16 @@ export async function syncSources(db: Db, sources: SourceDef[]): Promise<void> {
   await db.run('DELETE FROM sources_in');
   const a = await db.appender('sources_in');
   for (const s of sources) {
-    put(a, s.id); put(a, s.utility); put(a, s.states.join(';')); put(a, s.connector); put(a, s.url);
-    a.appendInteger(s.interval_min); a.appendInteger(s.tier); put(a, JSON.stringify(s.options)); put(a, s.customers, 'int'); put(a, true, 'bool');
+    put(a, s.id);
+    put(a, s.utility);
+    put(a, s.states.join(';'));
+    put(a, s.connector);
+    put(a, s.url);
+    a.appendInteger(s.interval_min);
+    a.appendInteger(s.tier);
+    put(a, JSON.stringify(s.options));
+    put(a, s.customers, 'int');
+    put(a, true, 'bool');
     a.endRow();
   }
   a.closeSync();
@@ -44,12 +52,20 @@ export async function syncSources(db: Db, sources: SourceDef[]): Promise<void> {
 export async function writeOutcomes(db: Db, outcomes: PollOutcome[]): Promise<void> {
   const polls = await db.appender('polls_in');
   for (const o of outcomes) {
-    put(polls, o.source.id); put(polls, o.at); put(polls, o.ms, 'int'); put(polls, o.ok, 'bool'); put(polls, o.reason);
-    put(polls, o.message); put(polls, o.changed, 'bool'); put(polls, o.requests, 'int');
+    put(polls, o.source.id);
+    put(polls, o.at);
+    put(polls, o.ms, 'int');
+    put(polls, o.ok, 'bool');
+    put(polls, o.reason);
+    put(polls, o.message);
+    put(polls, o.changed, 'bool');
+    put(polls, o.requests, 'int');
     polls.endRow();
   }
   polls.closeSync();
-  await db.run('INSERT INTO polls (source_id, polled_at, ms, ok, reason, message, changed, http_requests) SELECT * FROM polls_in');
+  await db.run(
+    'INSERT INTO polls (source_id, polled_at, ms, ok, reason, message, changed, http_requests) SELECT * FROM polls_in',
+  );
   await db.run('DELETE FROM polls_in');
 
   const changed = outcomes.filter((o) => o.changed && o.snapshot);
@@ -64,8 +80,12 @@ export async function writeOutcomes(db: Db, outcomes: PollOutcome[]): Promise<vo
   }
   idApp.closeSync();
   // Incident-style feeds stop listing a county (or area) when its outages clear: keep what they listed before.
-  await db.run('CREATE OR REPLACE TEMP TABLE prev_county AS SELECT * FROM obs_county WHERE source_id IN (SELECT id FROM changed_ids)');
-  await db.run('CREATE OR REPLACE TEMP TABLE prev_area AS SELECT * FROM obs_area WHERE source_id IN (SELECT id FROM changed_ids)');
+  await db.run(
+    'CREATE OR REPLACE TEMP TABLE prev_county AS SELECT * FROM obs_county WHERE source_id IN (SELECT id FROM changed_ids)',
+  );
+  await db.run(
+    'CREATE OR REPLACE TEMP TABLE prev_area AS SELECT * FROM obs_area WHERE source_id IN (SELECT id FROM changed_ids)',
+  );
   for (const table of ['obs_county', 'obs_area', 'obs_incident']) {
     await db.run(`DELETE FROM ${table} WHERE source_id IN (SELECT id FROM changed_ids)`);
   }
@@ -77,22 +97,44 @@ export async function writeOutcomes(db: Db, outcomes: PollOutcome[]): Promise<vo
     const s = o.snapshot!;
     const id = o.source.id;
     for (const c of s.counties) {
-      put(counties, id); put(counties, c.fips); put(counties, c.customers_out, 'int'); put(counties, c.customers_served, 'int');
+      put(counties, id);
+      put(counties, c.fips);
+      put(counties, c.customers_out, 'int');
+      put(counties, c.customers_served, 'int');
       counties.endRow();
     }
     for (const a of s.areas) {
-      put(areas, id); put(areas, a.fips); put(areas, a.name); put(areas, JSON.stringify(a.path)); put(areas, a.customers_out, 'int');
-      put(areas, a.out_display); put(areas, a.out_lower, 'int'); put(areas, a.out_upper, 'int'); put(areas, a.masked, 'bool');
-      put(areas, a.customers_served, 'int'); put(areas, a.etr); put(areas, a.bbox ? JSON.stringify(a.bbox) : null);
+      put(areas, id);
+      put(areas, a.fips);
+      put(areas, a.name);
+      put(areas, JSON.stringify(a.path));
+      put(areas, a.customers_out, 'int');
+      put(areas, a.out_display);
+      put(areas, a.out_lower, 'int');
+      put(areas, a.out_upper, 'int');
+      put(areas, a.masked, 'bool');
+      put(areas, a.customers_served, 'int');
+      put(areas, a.etr);
+      put(areas, a.bbox ? JSON.stringify(a.bbox) : null);
       areas.endRow();
     }
     for (const i of s.incidents) {
-      put(incidents, id); put(incidents, i.id); put(incidents, i.fips); put(incidents, i.customers_out, 'int'); put(incidents, i.etr);
-      put(incidents, i.crew_status); put(incidents, i.cause); put(incidents, i.started_at); put(incidents, i.lat, 'real');
-      put(incidents, i.lon, 'real'); put(incidents, i.city);
+      put(incidents, id);
+      put(incidents, i.id);
+      put(incidents, i.fips);
+      put(incidents, i.customers_out, 'int');
+      put(incidents, i.etr);
+      put(incidents, i.crew_status);
+      put(incidents, i.cause);
+      put(incidents, i.started_at);
+      put(incidents, i.lat, 'real');
+      put(incidents, i.lon, 'real');
+      put(incidents, i.city);
       incidents.endRow();
     }
-    put(versions, id); put(versions, o.hash); put(versions, o.at);
+    put(versions, id);
+    put(versions, o.hash);
+    put(versions, o.at);
     versions.endRow();
   }
   for (const a of [counties, areas, incidents, versions]) a.closeSync();

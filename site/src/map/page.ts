@@ -14,18 +14,28 @@ export const NO_FEED = '#c2c2c2';
 
 export interface MapPageOptions {
   /** the summary known when the page is written (build time or request time), shown until the first refresh */
-  summary?: { simulated?: boolean; generated_at?: string; national?: { customers_out?: number; counties_out?: number; states_out?: number } } | null;
+  summary?: {
+    simulated?: boolean;
+    generated_at?: string;
+    national?: { customers_out?: number; counties_out?: number; states_out?: number };
+  } | null;
   simulated?: boolean;
   /** trusted HTML for the footer (links, endpoint list) */
   footer?: string;
 }
 
-export const esc = (s: string) => s.replace(/[&<>"]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[ch]!);
+export const esc = (s: string) =>
+  s.replace(/[&<>"]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[ch]!);
 const count = (n: number | undefined) => (n === undefined ? '—' : n.toLocaleString('en-US'));
 const path = (id: string) => CATALOGUE.find((e) => e.id === id)!.path;
 
-const BAND_TEXT = BAND_COLOURS.map((_, b) => (b === 0 ? `under ${BAND_THRESHOLDS_PCT[0]} %`
-  : b === BAND_COLOURS.length - 1 ? `${BAND_THRESHOLDS_PCT[b - 1]} % or more` : `${BAND_THRESHOLDS_PCT[b - 1]}–${BAND_THRESHOLDS_PCT[b]} %`));
+const BAND_TEXT = BAND_COLOURS.map((_, b) =>
+  b === 0
+    ? `under ${BAND_THRESHOLDS_PCT[0]} %`
+    : b === BAND_COLOURS.length - 1
+      ? `${BAND_THRESHOLDS_PCT[b - 1]} % or more`
+      : `${BAND_THRESHOLDS_PCT[b - 1]}–${BAND_THRESHOLDS_PCT[b]} %`,
+);
 
 const CSS = `
 body{font-family:system-ui,sans-serif;max-width:64rem;margin:1.5rem auto;padding:0 1rem;color:#1a1a1a}
@@ -61,7 +71,10 @@ export function mapPage(opts: MapPageOptions = {}): string {
   const simulated = opts.simulated ?? s?.simulated ?? false;
   const config = {
     paths: { map: path('live.map'), summary: path('live.summary'), sources: path('live.sources') },
-    topology: `${MAP_ASSET_BASE}/${TOPOLOGY_ASSET}`, countyHref: '/counties/{fips}', thresholds: BAND_THRESHOLDS_PCT, top: 25,
+    topology: `${MAP_ASSET_BASE}/${TOPOLOGY_ASSET}`,
+    countyHref: '/counties/{fips}',
+    thresholds: BAND_THRESHOLDS_PCT,
+    top: 25,
   };
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>US Power Outage Data · live county map</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><style>${CSS}</style>

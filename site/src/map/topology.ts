@@ -11,7 +11,10 @@ const GRID = 0.25;
 const TOLERANCE = 0.3;
 
 type Point = [number, number];
-type Source = Topology<{ counties: GeometryCollection<{ name: string }>; states: GeometryCollection<{ name: string }> }>;
+type Source = Topology<{
+  counties: GeometryCollection<{ name: string }>;
+  states: GeometryCollection<{ name: string }>;
+}>;
 
 /** Absolute map coordinates of one delta-encoded arc. */
 function decodeArc(arc: Point[], t: { scale: [number, number]; translate: [number, number] }): Point[] {
@@ -39,7 +42,8 @@ function simplify(pts: Point[], tolerance: number): Point[] {
     let farDist = tolerance;
     for (let i = a + 1; i < b; i++) {
       const [px, py] = pts[i];
-      const d = len === 0 ? Math.hypot(px - ax, py - ay) : Math.abs((by - ay) * px - (bx - ax) * py + bx * ay - by * ax) / len;
+      const d =
+        len === 0 ? Math.hypot(px - ax, py - ay) : Math.abs((by - ay) * px - (bx - ax) * py + bx * ay - by * ax) / len;
       if (d > farDist) [far, farDist] = [i, d];
     }
     if (far >= 0) {
@@ -75,14 +79,24 @@ export function mapTopologyJson(): string {
   const t = src.transform!;
   const arcs = src.arcs.map((arc) => encodeArc(simplify(decodeArc(arc as Point[], t as never), TOLERANCE)));
   const counties = src.objects.counties.geometries.map((g) => ({
-    ...g, properties: { name: (g.properties as { name: string }).name, state: stateByFips(String(g.id).slice(0, 2))?.code ?? '' },
+    ...g,
+    properties: {
+      name: (g.properties as { name: string }).name,
+      state: stateByFips(String(g.id).slice(0, 2))?.code ?? '',
+    },
   }));
   const states = src.objects.states.geometries.map((g) => ({
-    ...g, properties: { name: (g.properties as { name: string }).name, code: stateByFips(String(g.id))?.code ?? '' },
+    ...g,
+    properties: { name: (g.properties as { name: string }).name, code: stateByFips(String(g.id))?.code ?? '' },
   }));
   const topo = {
-    type: 'Topology', bbox: src.bbox, transform: { scale: [GRID, GRID], translate: [0, 0] },
-    objects: { counties: { type: 'GeometryCollection', geometries: counties }, states: { type: 'GeometryCollection', geometries: states } },
+    type: 'Topology',
+    bbox: src.bbox,
+    transform: { scale: [GRID, GRID], translate: [0, 0] },
+    objects: {
+      counties: { type: 'GeometryCollection', geometries: counties },
+      states: { type: 'GeometryCollection', geometries: states },
+    },
     arcs,
   };
   cached = JSON.stringify(topo);

@@ -35,7 +35,10 @@ export function reportBasis(input: ReportInputs, model: Map<string, number>): Re
   const coverageOf = new Map(input.coverage.map((c) => [`${c.year}|${c.state}`, c]));
   const countyRow = countyRowMaker(input, coverageOf, model);
   return {
-    ...input, atlas, coverageOf, countyRow,
+    ...input,
+    atlas,
+    coverageOf,
+    countyRow,
     stateCodes: STATES.map((s) => s.code).filter((code) => countiesByState.has(code)),
     countyRowsByYear: new Map(input.range.map((y) => [y, counties.map((c) => countyRow(y, c))])),
     episodesByYear: groupBy(input.episodes, (e) => String(e.y)),
@@ -49,7 +52,11 @@ export function reportBasis(input: ReportInputs, model: Map<string, number>): Re
  * A county-year is `observed` (it has EAGLE-I rows), `zero` (no rows, but its state was covered that year:
  * coverage_history says so, or without coverage data its state has rows) or `not_covered`; null when not loaded.
  */
-function countyRowMaker(input: ReportInputs, covOf: Map<string, Coverage>, model: Map<string, number>): ReportBasis['countyRow'] {
+function countyRowMaker(
+  input: ReportInputs,
+  covOf: Map<string, Coverage>,
+  model: Map<string, number>,
+): ReportBasis['countyRow'] {
   const aggBy = new Map(input.countyYears.map((c) => [`${c.y}|${c.fips}`, c]));
   const observedSet = new Set(input.observed.map((o) => `${o.y}|${o.fips}`));
   const statesWithRows = new Set(input.statePeaks.map((p) => `${p.y}|${stateByFips(p.st)?.code}`));
@@ -67,10 +74,22 @@ function countyRowMaker(input: ReportInputs, covOf: Map<string, Coverage>, model
     const customers = model.get(c.fips) ?? null;
     const ch = has ? r2(a?.ch ?? 0) : null;
     return {
-      year: y, fips: c.fips, name: c.name, state: c.state, loaded: st !== null, coverage: st, customers,
-      episodes: has ? a?.episodes ?? 0 : null, customer_hours: ch, hours_per_customer: has && customers ? r2((a?.ch ?? 0) / customers) : null,
-      max_out: has ? a?.max_out ?? 0 : null, longest_h: has ? r2(a?.longest_h ?? 0) : null,
-      small: has ? a?.small ?? 0 : null, medium: has ? a?.medium ?? 0 : null, large: has ? a?.large ?? 0 : null, major: has ? a?.major ?? 0 : null,
+      year: y,
+      fips: c.fips,
+      name: c.name,
+      state: c.state,
+      loaded: st !== null,
+      coverage: st,
+      customers,
+      episodes: has ? (a?.episodes ?? 0) : null,
+      customer_hours: ch,
+      hours_per_customer: has && customers ? r2((a?.ch ?? 0) / customers) : null,
+      max_out: has ? (a?.max_out ?? 0) : null,
+      longest_h: has ? r2(a?.longest_h ?? 0) : null,
+      small: has ? (a?.small ?? 0) : null,
+      medium: has ? (a?.medium ?? 0) : null,
+      large: has ? (a?.large ?? 0) : null,
+      major: has ? (a?.major ?? 0) : null,
     };
   };
 }

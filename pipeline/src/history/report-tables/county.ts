@@ -8,9 +8,14 @@ import type { Rankings } from './year.ts';
 import { r2, type Disturbance } from './shared.ts';
 
 /** A county is named by an OE-417 event when its name appears as a word in Area Affected. */
-const namesCountyOf = (name: string) => (d: Disturbance) => new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(d.area ?? '');
+const namesCountyOf = (name: string) => (d: Disturbance) =>
+  new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(d.area ?? '');
 
-export function countyTablesOf(b: ReportBasis, ranks: Rankings, utilities: Utilities): (y: number, fips: string) => CountyTables | null {
+export function countyTablesOf(
+  b: ReportBasis,
+  ranks: Rankings,
+  utilities: Utilities,
+): (y: number, fips: string) => CountyTables | null {
   return (y, fips) => {
     const county = b.atlas.byFips.get(fips);
     if (!county || !b.loaded.includes(y)) return null;
@@ -24,19 +29,34 @@ export function countyTablesOf(b: ReportBasis, ranks: Rankings, utilities: Utili
     const utilitiesRows = utilities.utilitiesOf(y, fips, code);
     return {
       summary: {
-        ...r, episodes_by_size: { small: r.small, medium: r.medium, large: r.large, major: r.major },
+        ...r,
+        episodes_by_size: { small: r.small, medium: r.medium, large: r.large, major: r.major },
         longest_episode: longest ? episodeRow(longest) : null,
-        state_comparison: { state: code, counties_ranked: sRank.size, rank: sRank.get(fips) ?? null, median_hours_per_customer: r2(stateMedian), hours_per_customer: r.hours_per_customer },
+        state_comparison: {
+          state: code,
+          counties_ranked: sRank.size,
+          rank: sRank.get(fips) ?? null,
+          median_hours_per_customer: r2(stateMedian),
+          hours_per_customer: r.hours_per_customer,
+        },
         national_comparison: {
-          counties_ranked: nationalRank.size, rank: nationalRank.get(fips) ?? null, median_hours_per_customer: r2(nationalMedian),
-          percentile: nationalRank.size && nationalRank.has(fips) ? r2((1 - (nationalRank.get(fips)! - 1) / nationalRank.size) * 100) : null,
+          counties_ranked: nationalRank.size,
+          rank: nationalRank.get(fips) ?? null,
+          median_hours_per_customer: r2(nationalMedian),
+          percentile:
+            nationalRank.size && nationalRank.has(fips)
+              ? r2((1 - (nationalRank.get(fips)! - 1) / nationalRank.size) * 100)
+              : null,
         },
         utilities: utilitiesRows,
       },
       years: withYoy(b.range.map((yy) => b.countyRow(yy, county))),
       months: monthRows(b, y, cEps, () => null, []).map(({ peak_out: _p, disturbances: _d, ...m }) => m),
       events: [...cEps].sort((a, c) => a.start_at.localeCompare(c.start_at)).map(episodeRow),
-      causes: causesOf((b.disturbancesByYear.get(String(y)) ?? []).filter((d) => inState(d, code)), namesCountyOf(county.name)),
+      causes: causesOf(
+        (b.disturbancesByYear.get(String(y)) ?? []).filter((d) => inState(d, code)),
+        namesCountyOf(county.name),
+      ),
       utilities: utilitiesRows,
     };
   };

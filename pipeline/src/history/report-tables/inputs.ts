@@ -3,8 +3,17 @@
 import type { Db } from '../../state/db.ts';
 import { REPORT_FIRST_YEAR, type Coverage, type CountyYearAgg, type Disturbance, type EpisodeRec } from './shared.ts';
 
-export interface StatePeak { st: string; y: number; m: number; peak: number }
-export interface NationalPeak { y: number; m: number; peak: number }
+export interface StatePeak {
+  st: string;
+  y: number;
+  m: number;
+  peak: number;
+}
+export interface NationalPeak {
+  y: number;
+  m: number;
+  peak: number;
+}
 
 export interface ReportInputs {
   /** every report year, REPORT_FIRST_YEAR … the current year */
@@ -40,19 +49,27 @@ export async function loadReportInputs(db: Db, now: Date): Promise<ReportInputs>
 async function loadSeries(db: Db): Promise<Pick<ReportInputs, 'statePeaks' | 'natPeaks' | 'observed'>> {
   await db.run(`CREATE OR REPLACE TEMP TABLE state_ts AS
     SELECT substr(fips, 1, 2) AS st, run_start_time AS t, sum(customers_out)::BIGINT AS out FROM eaglei_outages GROUP BY ALL`);
-  const statePeaks = await db.all<StatePeak>('SELECT st, year(t)::INT AS y, month(t)::INT AS m, max(out)::BIGINT AS peak FROM state_ts GROUP BY ALL');
-  const natPeaks = await db.all<NationalPeak>('SELECT year(t)::INT AS y, month(t)::INT AS m, max(out)::BIGINT AS peak FROM (SELECT t, sum(out) AS out FROM state_ts GROUP BY t) GROUP BY ALL');
-  const observed = await db.all<{ fips: string; y: number }>('SELECT DISTINCT fips, year(run_start_time)::INT AS y FROM eaglei_outages');
+  const statePeaks = await db.all<StatePeak>(
+    'SELECT st, year(t)::INT AS y, month(t)::INT AS m, max(out)::BIGINT AS peak FROM state_ts GROUP BY ALL',
+  );
+  const natPeaks = await db.all<NationalPeak>(
+    'SELECT year(t)::INT AS y, month(t)::INT AS m, max(out)::BIGINT AS peak FROM (SELECT t, sum(out) AS out FROM state_ts GROUP BY t) GROUP BY ALL',
+  );
+  const observed = await db.all<{ fips: string; y: number }>(
+    'SELECT DISTINCT fips, year(run_start_time)::INT AS y FROM eaglei_outages',
+  );
   return { statePeaks, natPeaks, observed };
 }
 
 /** The county episodes (history/derive.ts), summed by county-year and listed one by one, by the year they started. */
 async function loadEpisodes(db: Db): Promise<Pick<ReportInputs, 'countyYears' | 'episodes'>> {
-  const countyYears = await db.all<CountyYearAgg>(`SELECT fips, year(start_at)::INT AS y, count(*)::INT AS episodes, sum(customer_hours) AS ch, max(peak)::INT AS max_out, max(duration_h) AS longest_h,
+  const countyYears =
+    await db.all<CountyYearAgg>(`SELECT fips, year(start_at)::INT AS y, count(*)::INT AS episodes, sum(customer_hours) AS ch, max(peak)::INT AS max_out, max(duration_h) AS longest_h,
       count(*) FILTER (WHERE size_class = 'small')::INT AS small, count(*) FILTER (WHERE size_class = 'medium')::INT AS medium,
       count(*) FILTER (WHERE size_class = 'large')::INT AS large, count(*) FILTER (WHERE size_class = 'major')::INT AS major
     FROM episodes GROUP BY ALL`);
-  const episodes = await db.all<EpisodeRec>(`SELECT fips, year(start_at)::INT AS y, month(start_at)::INT AS m, strftime(start_at, '%Y-%m-%dT%H:%M:%SZ') AS start_at,
+  const episodes =
+    await db.all<EpisodeRec>(`SELECT fips, year(start_at)::INT AS y, month(start_at)::INT AS m, strftime(start_at, '%Y-%m-%dT%H:%M:%SZ') AS start_at,
       strftime(end_at, '%Y-%m-%dT%H:%M:%SZ') AS end_at, peak, customer_hours, duration_h, size_class FROM episodes ORDER BY customer_hours DESC, start_at, fips`);
   return { countyYears, episodes };
 }

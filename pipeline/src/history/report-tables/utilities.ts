@@ -13,9 +13,22 @@ export interface Utilities {
 const eiaYearFor = (years: number[], y: number) => [...years].reverse().find((x) => x <= y) ?? years[0];
 
 export async function loadUtilities(db: Db): Promise<Utilities> {
-  const territory = await db.all<{ year: number; utility_number: number; utility_name: string; state: string; fips: string }>('SELECT year, utility_number, utility_name, state, fips FROM eia861_territory');
-  const reliability = await db.all<Row & { year: number; utility_number: number; state: string; standard: string }>('SELECT * FROM eia861_reliability');
-  const sales = await db.all<{ year: number; utility_number: number; state: string; customers: number }>(`SELECT year, utility_number, state, sum(customers)::BIGINT AS customers FROM eia861_customers
+  const territory = await db.all<{
+    year: number;
+    utility_number: number;
+    utility_name: string;
+    state: string;
+    fips: string;
+  }>('SELECT year, utility_number, utility_name, state, fips FROM eia861_territory');
+  const reliability = await db.all<Row & { year: number; utility_number: number; state: string; standard: string }>(
+    'SELECT * FROM eia861_reliability',
+  );
+  const sales = await db.all<{
+    year: number;
+    utility_number: number;
+    state: string;
+    customers: number;
+  }>(`SELECT year, utility_number, state, sum(customers)::BIGINT AS customers FROM eia861_customers
     WHERE coalesce(service_type, '') <> 'Energy' GROUP BY ALL`);
   const years = [...new Set([...territory, ...reliability, ...sales].map((r) => r.year))].sort();
   const territoryYears = [...new Set(territory.map((t) => t.year))].sort();
@@ -30,18 +43,29 @@ export async function loadUtilities(db: Db): Promise<Utilities> {
     const ty = eiaYearFor(territoryYears, y);
     const ry = reliabilityYears.length ? eiaYearFor(reliabilityYears, y) : null;
     const sy = salesYears.length ? eiaYearFor(salesYears, y) : null;
-    return (territoryBy.get(`${ty}|${fips}`) ?? []).map((t) => {
-      const rel = ry === null ? [] : reliabilityBy.get(`${ry}|${t.utility_number}|${code}`) ?? [];
-      const ieee = rel.find((x) => x.standard === 'ieee');
-      const pick = ieee ?? rel[0];
-      return {
-        utility_number: t.utility_number, utility_name: t.utility_name, state: code, territory_year: ty,
-        customers_in_state: sy === null ? null : salesBy.get(`${sy}|${t.utility_number}|${code}`) ?? null,
-        reliability_year: pick ? (pick.year as number) : null, standard: pick ? (pick.standard as string) : null,
-        saidi_with_med: (pick?.saidi_with_med as number) ?? null, saifi_with_med: (pick?.saifi_with_med as number) ?? null,
-        saidi_without_med: (pick?.saidi_without_med as number) ?? null, saifi_without_med: (pick?.saifi_without_med as number) ?? null,
-      };
-    }).sort((a, b) => (b.customers_in_state ?? 0) - (a.customers_in_state ?? 0) || a.utility_name.localeCompare(b.utility_name));
+    return (territoryBy.get(`${ty}|${fips}`) ?? [])
+      .map((t) => {
+        const rel = ry === null ? [] : (reliabilityBy.get(`${ry}|${t.utility_number}|${code}`) ?? []);
+        const ieee = rel.find((x) => x.standard === 'ieee');
+        const pick = ieee ?? rel[0];
+        return {
+          utility_number: t.utility_number,
+          utility_name: t.utility_name,
+          state: code,
+          territory_year: ty,
+          customers_in_state: sy === null ? null : (salesBy.get(`${sy}|${t.utility_number}|${code}`) ?? null),
+          reliability_year: pick ? (pick.year as number) : null,
+          standard: pick ? (pick.standard as string) : null,
+          saidi_with_med: (pick?.saidi_with_med as number) ?? null,
+          saifi_with_med: (pick?.saifi_with_med as number) ?? null,
+          saidi_without_med: (pick?.saidi_without_med as number) ?? null,
+          saifi_without_med: (pick?.saifi_without_med as number) ?? null,
+        };
+      })
+      .sort(
+        (a, b) =>
+          (b.customers_in_state ?? 0) - (a.customers_in_state ?? 0) || a.utility_name.localeCompare(b.utility_name),
+      );
   }
   return { years, utilitiesOf };
 }

@@ -7,14 +7,25 @@ import { causesOf, disturbanceRow, episodeRow, inState, monthRows } from './rows
 import { median, type Row } from './shared.ts';
 
 /** Ranks (1 = most hours_per_customer) of the rows that have a value, and their median. */
-export interface Ranking { rank: Map<string, number>; median: number | null }
+export interface Ranking {
+  rank: Map<string, number>;
+  median: number | null;
+}
 /** national: key the year; state: key `${year}|${code}` */
-export interface Rankings { national: Map<number, Ranking>; state: Map<string, Ranking> }
+export interface Rankings {
+  national: Map<number, Ranking>;
+  state: Map<string, Ranking>;
+}
 
 function ranking(rows: Row[]): Ranking {
-  const sorted = rows.filter((r) => r.hours_per_customer !== null).sort((a, b) => (b.hours_per_customer as number) - (a.hours_per_customer as number));
+  const sorted = rows
+    .filter((r) => r.hours_per_customer !== null)
+    .sort((a, b) => (b.hours_per_customer as number) - (a.hours_per_customer as number));
   const rank = new Map(sorted.map((r, i) => [r.fips as string, i + 1]));
-  return { rank, median: median(rows.filter((r) => r.hours_per_customer !== null).map((r) => r.hours_per_customer as number)) };
+  return {
+    rank,
+    median: median(rows.filter((r) => r.hours_per_customer !== null).map((r) => r.hours_per_customer as number)),
+  };
 }
 
 export function rankings(b: ReportBasis): Rankings {
@@ -35,9 +46,15 @@ export function yearTables(b: ReportBasis, states: Row[], ranks: Rankings): Map<
     const ds = b.disturbancesByYear.get(String(y)) ?? [];
     const nationalRank = ranks.national.get(y)!.rank;
     byYear.set(y, {
-      counties: b.countyRowsByYear.get(y)!.filter((r) => r.coverage !== null).map((r) => ({ ...r, rank_national: nationalRank.get(r.fips as string) ?? null })),
-      events: eps.slice(0, EVENTS_TOP).map(episodeRow), states: states.filter((s) => s.year === y),
-      months: monthRows(b, y, eps, (m) => b.natPeakBy.get(`${y}|${m}`) ?? null, ds), causes: causesOf(ds), disturbances: ds.map(disturbanceRow),
+      counties: b.countyRowsByYear
+        .get(y)!
+        .filter((r) => r.coverage !== null)
+        .map((r) => ({ ...r, rank_national: nationalRank.get(r.fips as string) ?? null })),
+      events: eps.slice(0, EVENTS_TOP).map(episodeRow),
+      states: states.filter((s) => s.year === y),
+      months: monthRows(b, y, eps, (m) => b.natPeakBy.get(`${y}|${m}`) ?? null, ds),
+      causes: causesOf(ds),
+      disturbances: ds.map(disturbanceRow),
     });
   }
   return byYear;
@@ -55,8 +72,12 @@ export function stateTables(b: ReportBasis, ranks: Rankings): Map<string, StateT
       const sEps = eps.filter((e) => b.atlas.byFips.get(e.fips)?.state === code);
       const sDs = ds.filter((d) => inState(d, code));
       byState.set(`${y}|${code}`, {
-        counties: sRows.filter((r) => r.coverage !== null).map((r) => ({ ...r, rank_state: sRank.get(r.fips as string) ?? null })),
-        events: sEps.slice(0, EVENTS_TOP).map(episodeRow), months: monthRows(b, y, sEps, (m) => b.statePeakBy.get(`${y}|${m}|${code}`) ?? null, sDs), causes: causesOf(sDs),
+        counties: sRows
+          .filter((r) => r.coverage !== null)
+          .map((r) => ({ ...r, rank_state: sRank.get(r.fips as string) ?? null })),
+        events: sEps.slice(0, EVENTS_TOP).map(episodeRow),
+        months: monthRows(b, y, sEps, (m) => b.statePeakBy.get(`${y}|${m}|${code}`) ?? null, sDs),
+        causes: causesOf(sDs),
       });
     }
   }
@@ -68,7 +89,8 @@ export function observedCountyYears(b: ReportBasis): string[] {
   const keys: string[] = [];
   for (const y of b.range) {
     for (const code of b.stateCodes) {
-      for (const r of b.countyRowsByYear.get(y)!) if (r.state === code && r.coverage === 'observed') keys.push(`${y}|${r.fips}`);
+      for (const r of b.countyRowsByYear.get(y)!)
+        if (r.state === code && r.coverage === 'observed') keys.push(`${y}|${r.fips}`);
     }
   }
   return keys;

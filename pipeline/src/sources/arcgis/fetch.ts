@@ -18,7 +18,8 @@ export function queryUrl(layerUrl: string, options: Record<string, unknown>, off
   return u.href;
 }
 
-const pageSize = (o: Record<string, unknown>) => (typeof o.page_size === 'number' && o.page_size > 0 ? o.page_size : 1000);
+const pageSize = (o: Record<string, unknown>) =>
+  typeof o.page_size === 'number' && o.page_size > 0 ? o.page_size : 1000;
 
 export async function fetch(ctx: FetchContext): Promise<ArcgisRaw> {
   const features: ArcgisRaw['features'] = [];
@@ -26,10 +27,17 @@ export async function fetch(ctx: FetchContext): Promise<ArcgisRaw> {
   for (let page = 0; page < maxPages; page += 1) {
     const raw = await ctx.http.getJson(queryUrl(ctx.source.url, ctx.source.options, features.length), ctx.priority);
     const err = errorSchema.safeParse(raw);
-    if (err.success) throw new SourceError('http_status', `ArcGIS error ${err.data.error.code ?? ''}: ${err.data.error.message ?? 'unknown'}`);
+    if (err.success)
+      throw new SourceError(
+        'http_status',
+        `ArcGIS error ${err.data.error.code ?? ''}: ${err.data.error.message ?? 'unknown'}`,
+      );
     const data = parseUpstream(querySchema, raw, 'ArcGIS query');
     features.push(...data.features);
     if (!data.exceededTransferLimit || data.features.length === 0) return { features };
   }
-  throw new SourceError('too_large', `ArcGIS layer still had more features after ${maxPages} pages; raise options.max_pages`);
+  throw new SourceError(
+    'too_large',
+    `ArcGIS layer still had more features after ${maxPages} pages; raise options.max_pages`,
+  );
 }

@@ -12,7 +12,14 @@ import { querySchema } from './schema.ts';
 
 const DEFAULT_FIELDS: Record<string, string[]> = {
   id: ['OUTAGE_ID', 'F_OUTAGE_ID', 'IncidentId', 'identifier', 'OBJECTID', 'objectid'],
-  customers_out: ['EST_CUSTOMERS', 'NoOfAffectedCust_Inci', 'numpeople', 'CUSTOMERS_OUT', 'customers_out', 'NO_OUTAGES'],
+  customers_out: [
+    'EST_CUSTOMERS',
+    'NoOfAffectedCust_Inci',
+    'numpeople',
+    'CUSTOMERS_OUT',
+    'customers_out',
+    'NO_OUTAGES',
+  ],
   customers_served: ['NO_CUSTOMERS', 'CUSTOMERS_SERVED', 'customers_served'],
   etr: ['CURRENT_ETOR', 'CURRENT_ETOR_TEXT', 'ERT', 'etrdate', 'ETR'],
   cause: ['OUTAGE_CAUSE', 'CAUSE', 'cause'],
@@ -29,7 +36,8 @@ function picker(options: Record<string, unknown>) {
   const mapped = (options.fields ?? {}) as Record<string, string>;
   return (attrs: Record<string, unknown>, key: string): unknown => {
     if (mapped[key]) return attrs[mapped[key]];
-    for (const name of DEFAULT_FIELDS[key] ?? []) if (attrs[name] !== undefined && attrs[name] !== null) return attrs[name];
+    for (const name of DEFAULT_FIELDS[key] ?? [])
+      if (attrs[name] !== undefined && attrs[name] !== null) return attrs[name];
     return undefined;
   };
 }
@@ -47,7 +55,9 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
       const a = f.attributes;
       const code = str(pick(a, 'county_fips'));
       const name = str(pick(a, 'county')) ?? '';
-      const fips = (code && source.states.map((s) => matchCounty(s, code)).find(Boolean)) || source.states.map((s) => matchCounty(s, name)).find(Boolean);
+      const fips =
+        (code && source.states.map((s) => matchCounty(s, code)).find(Boolean)) ||
+        source.states.map((s) => matchCounty(s, name)).find(Boolean);
       const out = toCount(pick(a, 'customers_out'));
       if (!fips || out === null) {
         snap.unmatched.push(name || code || '(unnamed feature)');
@@ -64,12 +74,22 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
       const lat = typeof f.geometry?.y === 'number' ? f.geometry.y : Number(pick(a, 'lat') ?? NaN);
       const located = Number.isFinite(lon) && Number.isFinite(lat) && Math.abs(lon) <= 180 && Math.abs(lat) <= 90;
       const countyName = str(pick(a, 'county'));
-      const fips = (located ? atlas.locate(lon, lat) : undefined) ?? (countyName ? matchCounty(source.states[0], countyName) : undefined) ?? null;
+      const fips =
+        (located ? atlas.locate(lon, lat) : undefined) ??
+        (countyName ? matchCounty(source.states[0], countyName) : undefined) ??
+        null;
       const out = toCount(pick(a, 'customers_out')) ?? 0;
       snap.incidents.push({
-        id: str(pick(a, 'id')) ?? `${lon},${lat}`, fips, customers_out: out, etr: toIso(pick(a, 'etr')),
-        crew_status: str(pick(a, 'crew_status')), cause: str(pick(a, 'cause')), started_at: toIso(pick(a, 'started_at')),
-        lat: located ? lat : null, lon: located ? lon : null, city: str(pick(a, 'city')),
+        id: str(pick(a, 'id')) ?? `${lon},${lat}`,
+        fips,
+        customers_out: out,
+        etr: toIso(pick(a, 'etr')),
+        crew_status: str(pick(a, 'crew_status')),
+        cause: str(pick(a, 'cause')),
+        started_at: toIso(pick(a, 'started_at')),
+        lat: located ? lat : null,
+        lon: located ? lon : null,
+        city: str(pick(a, 'city')),
       });
       if (fips) addCounty(counties, fips, out, null);
       else if (out > 0) snap.unmatched.push(`incident ${str(pick(a, 'id')) ?? ''} outside every county`);
@@ -79,8 +99,13 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
     throw new SourceError('config', `options.mode must be "incidents" or "counties", got ${JSON.stringify(mode)}`);
   }
   snap.counties = [...counties.values()].sort((a, b) => a.fips.localeCompare(b.fips));
-  snap.customers_out = snap.counties.reduce((s, c) => s + c.customers_out, 0) + (mode === 'incidents' ? snap.incidents.filter((i) => !i.fips).reduce((s, i) => s + i.customers_out, 0) : 0);
+  snap.customers_out =
+    snap.counties.reduce((s, c) => s + c.customers_out, 0) +
+    (mode === 'incidents' ? snap.incidents.filter((i) => !i.fips).reduce((s, i) => s + i.customers_out, 0) : 0);
   const served = snap.counties.map((c) => c.customers_served);
-  snap.customers_served = mode === 'counties' && served.length && served.every((v) => v !== null) ? served.reduce((s, v) => s! + v!, 0) : null;
+  snap.customers_served =
+    mode === 'counties' && served.length && served.every((v) => v !== null)
+      ? served.reduce((s, v) => s! + v!, 0)
+      : null;
   return snap;
 }

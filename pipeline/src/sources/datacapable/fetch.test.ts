@@ -20,7 +20,9 @@ beforeAll(async () => {
   // an idle keep-alive socket that the client would then reuse.
   loadAtlas();
   // The scraper bundle holds the two real answers; each is served at its own path.
-  bundle = JSON.parse(fs.readFileSync(sharedPath('payloads/datacapable/centerpoint-tx-bundle-2026-10-08T1403Z.json'), 'utf8')).reports;
+  bundle = JSON.parse(
+    fs.readFileSync(sharedPath('payloads/datacapable/centerpoint-tx-bundle-2026-10-08T1403Z.json'), 'utf8'),
+  ).reports;
   server = http.createServer((req, res) => {
     hits.push(req.url ?? '');
     res.setHeader('content-type', 'application/json');
@@ -37,7 +39,8 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-const source = (options: Record<string, unknown>) => sourceDef({ connector: 'datacapable' as never, states: ['TX'], url: `${base}${PATH}`, options });
+const source = (options: Record<string, unknown>) =>
+  sourceDef({ connector: 'datacapable' as never, states: ['TX'], url: `${base}${PATH}`, options });
 
 describe('datacapable fetch', () => {
   it('reads the events list and, with county_counts, the county count answer', async () => {
@@ -45,7 +48,9 @@ describe('datacapable fetch', () => {
     const def = source({ county_counts: true });
     const snap = normalize(await fetch({ http: client.forSource(), source: def, priority: 0 }), def);
     expect(hits.sort()).toEqual([PATH, `${PATH}/count?types=COUNTY`]);
-    expect(snap.customers_out).toBe(bundle.events.filter((e) => e.status !== 'Planned Outage').reduce((s, e) => s + e.numPeople, 0));
+    expect(snap.customers_out).toBe(
+      bundle.events.filter((e) => e.status !== 'Planned Outage').reduce((s, e) => s + e.numPeople, 0),
+    );
     expect(snap.customers_served).toBe(bundle.counties.reduce((s, c) => s + c.customersServed, 0));
   });
   it('reads only the events list by default', async () => {
@@ -58,10 +63,16 @@ describe('datacapable fetch', () => {
     expect(snap.counties.every((c) => c.customers_served === null)).toBe(true);
   });
   it('derives the count URL from the events URL and rejects bad options before any request', async () => {
-    expect(countUrl('https://utilisocial.io/datacapable/v2/p/NES/map/events')).toBe('https://utilisocial.io/datacapable/v2/p/NES/map/events/count?types=COUNTY');
-    expect(() => countUrl('https://utilisocial.io/datacapable/v2/p/NES/map/stats')).toThrow(/must end in \/map\/events/);
+    expect(countUrl('https://utilisocial.io/datacapable/v2/p/NES/map/events')).toBe(
+      'https://utilisocial.io/datacapable/v2/p/NES/map/events/count?types=COUNTY',
+    );
+    expect(() => countUrl('https://utilisocial.io/datacapable/v2/p/NES/map/stats')).toThrow(
+      /must end in \/map\/events/,
+    );
     hits.length = 0;
-    await expect(fetch({ http: client.forSource(), source: source({ county_counts: 'yes' }), priority: 0 })).rejects.toMatchObject({ reason: 'config' });
+    await expect(
+      fetch({ http: client.forSource(), source: source({ county_counts: 'yes' }), priority: 0 }),
+    ).rejects.toMatchObject({ reason: 'config' });
     expect(hits).toEqual([]);
   });
 });

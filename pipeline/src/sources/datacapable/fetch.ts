@@ -7,7 +7,10 @@ import type { DataCapableRaw } from './schema.ts';
 export function countUrl(eventsUrl: string): string {
   const u = new URL(eventsUrl);
   if (!/\/map\/events\/?$/.test(u.pathname)) {
-    throw new SourceError('config', `DataCapable url must end in /map/events to derive the county count URL, got ${eventsUrl}`);
+    throw new SourceError(
+      'config',
+      `DataCapable url must end in /map/events to derive the county count URL, got ${eventsUrl}`,
+    );
   }
   u.pathname = `${u.pathname.replace(/\/+$/, '')}/count`;
   u.search = '?types=COUNTY';

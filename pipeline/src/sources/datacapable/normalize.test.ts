@@ -2,14 +2,39 @@ import { describe, expect, it } from 'vitest';
 import { isPlanned, normalize } from './normalize.ts';
 import { sharedJson, sourceDef } from '../../../test/shared-data.ts';
 
-interface Ev { id: number; numPeople: number; status: string; additionalProperties?: Array<{ property: string; value: string[] }> }
-interface Row { name: string; customersAffected: number; customersServed: number }
+interface Ev {
+  id: number;
+  numPeople: number;
+  status: string;
+  additionalProperties?: Array<{ property: string; value: string[] }>;
+}
+interface Row {
+  name: string;
+  customersAffected: number;
+  customersServed: number;
+}
 // Real CenterPoint Houston bundle: events trimmed by the scraper (no points survive), `counties` the raw count answer.
-const bundle = () => (sharedJson('payloads/datacapable/centerpoint-tx-bundle-2026-10-08T1403Z.json') as { reports: { events: Ev[]; counties: Row[] } }).reports;
+const bundle = () =>
+  (
+    sharedJson('payloads/datacapable/centerpoint-tx-bundle-2026-10-08T1403Z.json') as {
+      reports: { events: Ev[]; counties: Row[] };
+    }
+  ).reports;
 const houston = sourceDef({ connector: 'datacapable' as never, utility: 'CenterPoint Houston', states: ['TX'] });
 const TX: Record<string, string> = {
-  HARRIS: '48201', 'FORT BEND': '48157', BRAZORIA: '48039', GALVESTON: '48167', MONTGOMERY: '48339', AUSTIN: '48015', WALLER: '48473',
-  LIBERTY: '48291', CHAMBERS: '48071', MATAGORDA: '48321', COLORADO: '48089', WHARTON: '48481', GRIMES: '48185',
+  HARRIS: '48201',
+  'FORT BEND': '48157',
+  BRAZORIA: '48039',
+  GALVESTON: '48167',
+  MONTGOMERY: '48339',
+  AUSTIN: '48015',
+  WALLER: '48473',
+  LIBERTY: '48291',
+  CHAMBERS: '48071',
+  MATAGORDA: '48321',
+  COLORADO: '48089',
+  WHARTON: '48481',
+  GRIMES: '48185',
 };
 
 describe('datacapable normalize', () => {
@@ -19,12 +44,18 @@ describe('datacapable normalize', () => {
     expect(unplanned.length).toBeGreaterThan(0);
     expect(unplanned.length).toBeLessThan(events.length);
     const outByCounty: Record<string, number> = {};
-    for (const e of unplanned) outByCounty[e.additionalProperties![0].value[0]] = (outByCounty[e.additionalProperties![0].value[0]] ?? 0) + e.numPeople;
+    for (const e of unplanned)
+      outByCounty[e.additionalProperties![0].value[0]] =
+        (outByCounty[e.additionalProperties![0].value[0]] ?? 0) + e.numPeople;
     const snap = normalize(bundle(), houston);
     expect(snap.customers_out).toBe(unplanned.reduce((s, e) => s + e.numPeople, 0));
     expect(snap.customers_served).toBe(counties.reduce((s, c) => s + c.customersServed, 0));
     expect(snap.incidents.map((i) => i.id)).toEqual(unplanned.map((e) => String(e.id)));
-    const expected = counties.map((c) => ({ fips: TX[c.name], customers_out: outByCounty[c.name] ?? 0, customers_served: c.customersServed }));
+    const expected = counties.map((c) => ({
+      fips: TX[c.name],
+      customers_out: outByCounty[c.name] ?? 0,
+      customers_served: c.customersServed,
+    }));
     expect(snap.counties).toEqual(expected.sort((a, b) => a.fips.localeCompare(b.fips)));
     expect(snap.unmatched).toEqual([]);
     expect(snap.basis).toBe('county');
@@ -38,32 +69,62 @@ describe('datacapable normalize', () => {
     // the answer's out counts reconcile with every event, planned ones too
     expect(answerOut).toBe(raw.events.reduce((s, e) => s + e.numPeople, 0));
     expect(snap.counties.reduce((s, c) => s + c.customers_out, 0)).toBe(answerOut);
-    expect(snap.counties.find((c) => c.fips === '48201')?.customers_out).toBe(raw.counties.find((c) => c.name === 'HARRIS')?.customersAffected);
-    expect(snap.customers_out).toBe(raw.events.filter((e) => e.status !== 'Planned Outage').reduce((s, e) => s + e.numPeople, 0));
+    expect(snap.counties.find((c) => c.fips === '48201')?.customers_out).toBe(
+      raw.counties.find((c) => c.name === 'HARRIS')?.customersAffected,
+    );
+    expect(snap.customers_out).toBe(
+      raw.events.filter((e) => e.status !== 'Planned Outage').reduce((s, e) => s + e.numPeople, 0),
+    );
   });
   it('places events by point and reads ETR as epoch ms (hand-made sample, parsing only)', () => {
     const events = sharedJson('payloads/datacapable/sample.json') as Array<{ numPeople: number; etrTime: number }>;
     const snap = normalize(events, sourceDef({ connector: 'datacapable' as never, states: ['WA'] }));
-    expect(snap.incidents).toEqual([{ id: '1', fips: '53033', customers_out: 12, etr: new Date(events[0].etrTime).toISOString(), crew_status: null, cause: null, started_at: null, lat: 47.6, lon: -122.3, city: 'South Seattle' }]);
+    expect(snap.incidents).toEqual([
+      {
+        id: '1',
+        fips: '53033',
+        customers_out: 12,
+        etr: new Date(events[0].etrTime).toISOString(),
+        crew_status: null,
+        cause: null,
+        started_at: null,
+        lat: 47.6,
+        lon: -122.3,
+        city: 'South Seattle',
+      },
+    ]);
     expect(snap.counties).toEqual([{ fips: '53033', customers_out: 12, customers_served: null }]);
     expect(snap).toMatchObject({ customers_out: 12, customers_served: null, basis: 'county' });
-    expect(normalize({ events }, sourceDef({ connector: 'datacapable' as never, states: ['WA'] })).incidents).toEqual(snap.incidents);
+    expect(normalize({ events }, sourceDef({ connector: 'datacapable' as never, states: ['WA'] })).incidents).toEqual(
+      snap.incidents,
+    );
   });
   it('reports names and events it cannot place, without guessing', () => {
     const area = (...names: string[]) => [{ property: 'AREA_COUNTY', value: names }];
-    const snap = normalize([
-      { id: 1, numPeople: 4, additionalProperties: area('ATLANTIS') },
-      { id: 2, numPeople: 6, additionalProperties: area('HARRIS', 'FORT BEND') },
-      { id: 3, numPeople: 5, additionalProperties: area('HARRIS') },
-      { id: 4, numPeople: 2 },
-    ], houston);
+    const snap = normalize(
+      [
+        { id: 1, numPeople: 4, additionalProperties: area('ATLANTIS') },
+        { id: 2, numPeople: 6, additionalProperties: area('HARRIS', 'FORT BEND') },
+        { id: 3, numPeople: 5, additionalProperties: area('HARRIS') },
+        { id: 4, numPeople: 2 },
+      ],
+      houston,
+    );
     expect(snap.customers_out).toBe(17);
     expect(snap.counties).toEqual([{ fips: '48201', customers_out: 5, customers_served: null }]);
-    expect(snap.unmatched).toEqual(['3 event(s) not placed in a county (12 customers out)', 'ATLANTIS', 'HARRIS / FORT BEND']);
+    expect(snap.unmatched).toEqual([
+      '3 event(s) not placed in a county (12 customers out)',
+      'ATLANTIS',
+      'HARRIS / FORT BEND',
+    ]);
   });
   it('tells planned from unplanned by status, type, title or cause', () => {
     const e = (over: object) => ({ id: 1, ...over });
-    expect([{ status: 'Planned Outage' }, { type: 'PLANNED_OUTAGE' }, { cause: 'Planned maintenance' }].every((o) => isPlanned(e(o)))).toBe(true);
+    expect(
+      [{ status: 'Planned Outage' }, { type: 'PLANNED_OUTAGE' }, { cause: 'Planned maintenance' }].every((o) =>
+        isPlanned(e(o)),
+      ),
+    ).toBe(true);
     expect([{ status: 'Unplanned' }, { status: 'Crew Assessing' }, {}].some((o) => isPlanned(e(o)))).toBe(false);
   });
   it('names the field when the answer has an unexpected shape', () => {

@@ -2,7 +2,15 @@
 // county; the county count answer adds customers served per county, and gives the counties itself when no event
 // says where it is. Planned outages share the events list: they are left out of incidents and customers_out.
 import type { SourceDef } from '../registry.ts';
-import { addCounty, emptySnapshot, toCount, toIso, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
+import {
+  addCounty,
+  emptySnapshot,
+  toCount,
+  toIso,
+  type CountyCount,
+  type Incident,
+  type Snapshot,
+} from '../snapshot.ts';
 import { parseUpstream } from '../parse.ts';
 import { loadAtlas } from '../../geo/counties.ts';
 import { countyRows, placeEvent, saysWhere } from './places.ts';
@@ -36,9 +44,16 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
     located ||= place.located;
     if (place.unmatchedName) unmatchedNames.add(place.unmatchedName);
     snap.incidents.push({
-      id: String(e.id), fips: place.fips, customers_out: toCount(e.numPeople) ?? 0, etr: epochIso(e.etrTime),
-      crew_status: textOrNull(e.status), cause: textOrNull(e.cause), started_at: epochIso(e.startTime),
-      lat: place.lat, lon: place.lon, city: textOrNull(e.city),
+      id: String(e.id),
+      fips: place.fips,
+      customers_out: toCount(e.numPeople) ?? 0,
+      etr: epochIso(e.etrTime),
+      crew_status: textOrNull(e.status),
+      cause: textOrNull(e.cause),
+      started_at: epochIso(e.startTime),
+      lat: place.lat,
+      lon: place.lon,
+      city: textOrNull(e.city),
     });
   }
   const answer = data.counties ? countyRows(data.counties, source.states, snap.unmatched) : null;

@@ -63,8 +63,15 @@ export function saysWhere(e: DataCapableEvent): boolean {
 export function placeEvent(e: DataCapableEvent, states: string[], atlas: CountyAtlas): Place {
   const lat = e.latitude ?? null;
   const lon = e.longitude ?? null;
-  const point = lat !== null && lon !== null && Math.abs(lat) <= 90 && Math.abs(lon) <= 180 && !(lat === 0 && lon === 0);
-  const place: Place = { fips: null, lat: point ? lat : null, lon: point ? lon : null, located: point, unmatchedName: null };
+  const point =
+    lat !== null && lon !== null && Math.abs(lat) <= 90 && Math.abs(lon) <= 180 && !(lat === 0 && lon === 0);
+  const place: Place = {
+    fips: null,
+    lat: point ? lat : null,
+    lon: point ? lon : null,
+    located: point,
+    unmatchedName: null,
+  };
   if (point) place.fips = locate(atlas, lon, lat);
   if (place.fips) return place;
   const names = areaCounties(e);
@@ -84,7 +91,11 @@ export interface CountyRow {
 }
 
 /** The COUNTY rows of the count answer, matched to FIPS; names that match no county go to `unmatched`. */
-export function countyRows(rows: CountRow[], states: string[], unmatched: string[]): { rows: CountyRow[]; served: number | null } {
+export function countyRows(
+  rows: CountRow[],
+  states: string[],
+  unmatched: string[],
+): { rows: CountyRow[]; served: number | null } {
   const out: CountyRow[] = [];
   let served: number | null = 0;
   let seen = 0;

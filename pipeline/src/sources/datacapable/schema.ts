@@ -33,10 +33,12 @@ export const countRowSchema = z.object({
 });
 
 /** What fetch returns: the events list, and the county count answer when options.county_counts asks for it. */
-export const rawSchema = z.object({
-  events: z.array(eventSchema),
-  counties: z.array(countRowSchema).nullish(),
-}).loose();
+export const rawSchema = z
+  .object({
+    events: z.array(eventSchema),
+    counties: z.array(countRowSchema).nullish(),
+  })
+  .loose();
 
 export type DataCapableEvent = z.infer<typeof eventSchema>;
 export type CountRow = z.infer<typeof countRowSchema>;

@@ -7,7 +7,11 @@ const fpl = sourceDef({ connector: 'fpl', utility: 'Florida Power & Light', stat
 describe('fpl normalize', () => {
   it('parses comma-formatted strings in the {main, nw} pair', () => {
     const snap = normalize(sharedJson('payloads/fpl/counties.json'), fpl);
-    expect(snap.counties.find((c) => c.fips === '12086')).toEqual({ fips: '12086', customers_out: 393, customers_served: 1271505 });
+    expect(snap.counties.find((c) => c.fips === '12086')).toEqual({
+      fips: '12086',
+      customers_out: 393,
+      customers_served: 1271505,
+    });
     expect(snap.counties.find((c) => c.fips === '12005')?.customers_out).toBe(21); // Bay, from the nw list
     expect(snap.customers_out).toBe(393 + 76 + 0 + 21);
   });

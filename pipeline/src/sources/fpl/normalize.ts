@@ -22,17 +22,23 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const storm = stormSchema.safeParse(raw);
   if (pair.success || list.success) {
     const lists = pair.success ? [pair.data.main, pair.data.nw].filter((l) => l !== undefined) : [list.data!];
-    for (const l of lists) for (const r of l.outages) add(r['County Name'], toCount(r['Customers Out']), toCount(r['Customers Served']));
+    for (const l of lists)
+      for (const r of l.outages) add(r['County Name'], toCount(r['Customers Out']), toCount(r['Customers Served']));
   } else if (storm.success) {
-    for (const c of Object.values(storm.data.counties)) add(c.name, toCount(c.numberofoutages), toCount(c.numberofaccounts));
+    for (const c of Object.values(storm.data.counties))
+      add(c.name, toCount(c.numberofoutages), toCount(c.numberofaccounts));
   } else {
-    throw new SourceError('schema', 'FPL payload is neither a county list ({outages: [...]}) nor storm mode ({counties: {...}})');
+    throw new SourceError(
+      'schema',
+      'FPL payload is neither a county list ({outages: [...]}) nor storm mode ({counties: {...}})',
+    );
   }
   snap.counties = [...counties.values()].sort((a, b) => a.fips.localeCompare(b.fips));
   snap.customers_out = snap.counties.reduce((s, c) => s + c.customers_out, 0);
   const served = snap.counties.map((c) => c.customers_served);
   snap.customers_served = served.length && served.every((v) => v !== null) ? served.reduce((s, v) => s! + v!, 0) : null;
-  if (storm.success && storm.data.statewide?.numberofaccounts) snap.customers_served = storm.data.statewide.numberofaccounts;
+  if (storm.success && storm.data.statewide?.numberofaccounts)
+    snap.customers_served = storm.data.statewide.numberofaccounts;
   snap.basis = 'county';
   return snap;
 }

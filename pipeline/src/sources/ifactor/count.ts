@@ -26,4 +26,5 @@ export function readCount(v: IfactorCount | undefined, floor: number): ReadCount
 }
 
 /** Customers served: a number or a comma string; null when absent or unreadable. */
-export const readServed = (v: number | string | null | undefined): number | null => (v === undefined ? null : toCount(v));
+export const readServed = (v: number | string | null | undefined): number | null =>
+  v === undefined ? null : toCount(v);

@@ -28,12 +28,15 @@ beforeAll(async () => {
     '/lagging/ifd/metadata.json': { directory: NEWEST },
     '/gpc/ifd/metadata.json': { Directory: '2017_11_17_02_00_00' },
     // The 2017 capture has no data.json: a made-up one, to show the headline comes from it.
-    '/gpc/ifd/2017_11_17_02_00_00/data.json': { summaryFileData: { total_cust_a: { val: 900000 }, total_cust_s: 2500000 } },
+    '/gpc/ifd/2017_11_17_02_00_00/data.json': {
+      summaryFileData: { total_cust_a: { val: 900000 }, total_cust_s: 2500000 },
+    },
   };
   server = http.createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     hits.push(path);
-    if (path === '/gpc/ifd/2017_11_17_02_00_00/thematic/thematic_areas.json') return void res.end(fs.readFileSync(sharedPath('payloads/ifactor-thematic/georgiapower-2017-11.json')));
+    if (path === '/gpc/ifd/2017_11_17_02_00_00/thematic/thematic_areas.json')
+      return void res.end(fs.readFileSync(sharedPath('payloads/ifactor-thematic/georgiapower-2017-11.json')));
     if (path in files) return void res.end(JSON.stringify(files[path]));
     res.writeHead(404);
     res.end();
@@ -47,7 +50,8 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-const def = (site: string, options: Record<string, unknown>) => sourceDef({ connector: 'ifactor' as never, states: ['NY'], url: `${base}/${site}/ifd/metadata.json`, options });
+const def = (site: string, options: Record<string, unknown>) =>
+  sourceDef({ connector: 'ifactor' as never, states: ['NY'], url: `${base}/${site}/ifd/metadata.json`, options });
 const CONED = { reports: ['report_nyc.json', 'report_westchester.json'] };
 
 describe('ifactor fetch', () => {
@@ -64,7 +68,10 @@ describe('ifactor fetch', () => {
 
   it('gives up after the newest directory and 4 earlier ones, naming them', async () => {
     const err = fetch({ http: client.forSource(), source: def('lagging', CONED), priority: 0 });
-    await expect(err).rejects.toMatchObject({ reason: 'http_status', message: expect.stringContaining('2026_10_08_18_05_00') });
+    await expect(err).rejects.toMatchObject({
+      reason: 'http_status',
+      message: expect.stringContaining('2026_10_08_18_05_00'),
+    });
     expect(hits.filter((h) => h.startsWith('/lagging/') && h.endsWith('/data.json')).length).toBe(5);
   });
 
@@ -78,9 +85,13 @@ describe('ifactor fetch', () => {
   });
 
   it('refuses a registry row it cannot follow', async () => {
-    await expect(fetch({ http: client.forSource(), source: def('coned', {}), priority: 0 })).rejects.toMatchObject({ reason: 'config' });
+    await expect(fetch({ http: client.forSource(), source: def('coned', {}), priority: 0 })).rejects.toMatchObject({
+      reason: 'config',
+    });
     const wrongUrl = sourceDef({ ...def('coned', CONED), url: `${base}/coned/ifd/data.json` });
-    await expect(fetch({ http: client.forSource(), source: wrongUrl, priority: 0 })).rejects.toThrow(/must end in \/metadata\.json/);
+    await expect(fetch({ http: client.forSource(), source: wrongUrl, priority: 0 })).rejects.toThrow(
+      /must end in \/metadata\.json/,
+    );
   });
 
   it('steps directory names back across midnight and month ends', () => {

@@ -21,21 +21,31 @@ export function shiftDirectory(dir: string, minutes: number): string | null {
 
 /** The files to read in a directory, from the registry options. */
 function wantedFiles(options: Record<string, unknown>): { reports: string[]; thematic: string | null } {
-  const reports = Array.isArray(options.reports) ? options.reports.filter((r): r is string => typeof r === 'string' && r.trim() !== '') : [];
+  const reports = Array.isArray(options.reports)
+    ? options.reports.filter((r): r is string => typeof r === 'string' && r.trim() !== '')
+    : [];
   const t = options.thematic;
   const thematic = t === true ? 'thematic/thematic_areas.json' : typeof t === 'string' && t.trim() ? t.trim() : null;
   if (reports.length === 0 && !thematic) {
-    throw new SourceError('config', 'iFactor needs options.reports (e.g. ["report_nyc.json"]) or options.thematic (true, or a path such as "thematic/thematic_areas.json")');
+    throw new SourceError(
+      'config',
+      'iFactor needs options.reports (e.g. ["report_nyc.json"]) or options.thematic (true, or a path such as "thematic/thematic_areas.json")',
+    );
   }
   return { reports, thematic };
 }
 
 export async function fetch(ctx: FetchContext): Promise<IfactorRaw> {
   const metaUrl = new URL(ctx.source.url);
-  if (!/\/metadata\.json$/.test(metaUrl.pathname)) throw new SourceError('config', `iFactor url must end in /metadata.json, got ${metaUrl.href}`);
+  if (!/\/metadata\.json$/.test(metaUrl.pathname))
+    throw new SourceError('config', `iFactor url must end in /metadata.json, got ${metaUrl.href}`);
   const ifd = `${metaUrl.origin}${metaUrl.pathname.replace(/\/metadata\.json$/, '')}`;
   const { reports, thematic } = wantedFiles(ctx.source.options);
-  const meta = parseUpstream(metadataSchema, await ctx.http.getJson(metaUrl.href, ctx.priority), 'iFactor metadata.json');
+  const meta = parseUpstream(
+    metadataSchema,
+    await ctx.http.getJson(metaUrl.href, ctx.priority),
+    'iFactor metadata.json',
+  );
   const newest = (meta.directory ?? meta.Directory ?? '').trim();
   const tried: string[] = [];
   for (let step = 0; step <= MAX_STEPS_BACK; step++) {
@@ -43,9 +53,19 @@ export async function fetch(ctx: FetchContext): Promise<IfactorRaw> {
     if (!dir) break;
     tried.push(dir);
     const get = (file: string) => ctx.http.getJsonOrNull(`${ifd}/${dir}/${file}`, ctx.priority);
-    const [summary, ...bodies] = await Promise.all([get('data.json'), ...reports.map(get), ...(thematic ? [get(thematic)] : [])]);
+    const [summary, ...bodies] = await Promise.all([
+      get('data.json'),
+      ...reports.map(get),
+      ...(thematic ? [get(thematic)] : []),
+    ]);
     if (summary === null || bodies.some((b) => b === null)) continue;
-    return thematic ? { directory: dir, summary, reports: bodies.slice(0, -1), thematic: bodies.at(-1) } : { directory: dir, summary, reports: bodies };
+    return thematic
+      ? { directory: dir, summary, reports: bodies.slice(0, -1), thematic: bodies.at(-1) }
+      : { directory: dir, summary, reports: bodies };
   }
-  throw new SourceError('http_status', `iFactor ${ifd}: data.json or a report was missing (403/404) in every directory tried (${tried.join(', ')}); the site may be mid-publish, the next poll retries`, 404);
+  throw new SourceError(
+    'http_status',
+    `iFactor ${ifd}: data.json or a report was missing (403/404) in every directory tried (${tried.join(', ')}); the site may be mid-publish, the next poll retries`,
+    404,
+  );
 }

@@ -3,16 +3,28 @@ import { normalize } from './normalize.ts';
 import { readCount } from './count.ts';
 import { sharedJson, sourceDef } from '../../../test/shared-data.ts';
 
-interface Node { area_name?: string | null; cust_a: { val: number }; cust_s: number; etr?: string; areas?: Node[] }
+interface Node {
+  area_name?: string | null;
+  cust_a: { val: number };
+  cust_s: number;
+  etr?: string;
+  areas?: Node[];
+}
 interface Bundle {
-  summary: { summaryFileData: { total_cust_a: { val: number }; total_cust_s: number; page_mode: { pausePublish: boolean } } };
+  summary: {
+    summaryFileData: { total_cust_a: { val: number }; total_cust_s: number; page_mode: { pausePublish: boolean } };
+  };
   nyc: { file_data: { areas: Node[] } };
   westchester: { file_data: { areas: Node[] } };
 }
 const BUNDLE = 'payloads/ifactor/coned-bundle-2026-10-08T1905Z.json';
 const coned = sourceDef({ connector: 'ifactor' as never, utility: 'Con Edison', states: ['NY'] });
 const bundle = () => sharedJson(BUNDLE) as Bundle;
-const rawOf = (b: Bundle) => ({ directory: '2026_10_08_19_05_00', summary: b.summary, reports: [b.nyc, b.westchester] });
+const rawOf = (b: Bundle) => ({
+  directory: '2026_10_08_19_05_00',
+  summary: b.summary,
+  reports: [b.nyc, b.westchester],
+});
 const sum = (nodes: Node[], f: (n: Node) => number) => nodes.reduce((s, n) => s + f(n), 0);
 const isFuzzy = (n: Node) => /^CONEDFUZZY_.* OTHER$/.test(n.area_name ?? '');
 
@@ -42,18 +54,34 @@ describe('ifactor normalize: the real Con Edison publication', () => {
     expect(snap.basis).toBe('county');
     expect(snap.unmatched).toEqual([]);
     expect(snap.notice).toBeNull();
-    const fipsOf: Record<string, string> = { BRONX: '36005', BROOKLYN: '36047', MANHATTAN: '36061', QUEENS: '36081', 'STATEN ISLAND': '36085', WESTCHESTER: '36119' };
+    const fipsOf: Record<string, string> = {
+      BRONX: '36005',
+      BROOKLYN: '36047',
+      MANHATTAN: '36061',
+      QUEENS: '36081',
+      'STATEN ISLAND': '36085',
+      WESTCHESTER: '36119',
+    };
     const groups = [...b.nyc.file_data.areas, ...b.westchester.file_data.areas].flatMap((r) => r.areas ?? []);
-    const expected = groups.map((g) => ({ fips: fipsOf[g.area_name!], customers_out: g.cust_a.val, customers_served: g.cust_s })).sort((x, y) => x.fips.localeCompare(y.fips));
+    const expected = groups
+      .map((g) => ({ fips: fipsOf[g.area_name!], customers_out: g.cust_a.val, customers_served: g.cust_s }))
+      .sort((x, y) => x.fips.localeCompare(y.fips));
     expect(snap.counties).toEqual(expected);
     const leaves = groups.flatMap((g) => g.areas!.filter((n) => !isFuzzy(n)));
     expect(snap.areas.length).toBe(leaves.length); // 115 leaves less 6 placeholders
     expect(snap.areas.some((a) => /FUZZY/.test(a.name))).toBe(false);
     for (const c of snap.counties) {
-      expect(snap.areas.filter((a) => a.fips === c.fips).reduce((s, a) => s + a.customers_out, 0)).toBe(c.customers_out);
+      expect(snap.areas.filter((a) => a.fips === c.fips).reduce((s, a) => s + a.customers_out, 0)).toBe(
+        c.customers_out,
+      );
     }
     const yonkers = snap.areas.find((a) => a.name === 'YONKERS CITY');
-    expect(yonkers).toMatchObject({ fips: '36119', path: ['WESTCHESTER', 'YONKERS CITY'], customers_out: 0, customers_served: 79870 });
+    expect(yonkers).toMatchObject({
+      fips: '36119',
+      path: ['WESTCHESTER', 'YONKERS CITY'],
+      customers_out: 0,
+      customers_served: 79870,
+    });
   });
 
   it('reads ETRs as ISO, and ETR-NULL / ETR-EXP / "" as none', () => {
@@ -93,18 +121,38 @@ describe('ifactor normalize: other trees', () => {
   it('parses the hand-made sample (summary + report tree)', () => {
     const snap = normalize(sharedJson('payloads/ifactor/sample.json'), coned);
     expect(snap.customers_out).toBe(6);
-    expect(snap.counties.map((c) => [c.fips, c.customers_out])).toEqual([['36005', 4], ['36081', 2]]);
-    expect(snap.areas.map((a) => a.path.join('/'))).toEqual(['BRONX/CENTRAL BRONX', 'BRONX/NORTH BRONX', 'QUEENS/ASTORIA']);
+    expect(snap.counties.map((c) => [c.fips, c.customers_out])).toEqual([
+      ['36005', 4],
+      ['36081', 2],
+    ]);
+    expect(snap.areas.map((a) => a.path.join('/'))).toEqual([
+      'BRONX/CENTRAL BRONX',
+      'BRONX/NORTH BRONX',
+      'QUEENS/ASTORIA',
+    ]);
   });
 
   it('does not take towns for counties when only some share a county name (Eversource-like towns)', () => {
     const town = (name: string, out: number) => ({ area_name: name, cust_a: { val: out }, cust_s: 1000 });
-    const report = { file_data: { areas: [{ cust_a: { val: 5 }, cust_s: 3000, areas: [town('HARTFORD', 3), town('MANCHESTER', 2), town('ENFIELD', 0)] }] } };
-    const snap = normalize({ summary: { summaryFileData: { total_cust_a: { val: 5 }, total_cust_s: 3000 } }, reports: [report] }, sourceDef({ connector: 'ifactor' as never, states: ['CT'] }));
+    const report = {
+      file_data: {
+        areas: [
+          { cust_a: { val: 5 }, cust_s: 3000, areas: [town('HARTFORD', 3), town('MANCHESTER', 2), town('ENFIELD', 0)] },
+        ],
+      },
+    };
+    const snap = normalize(
+      { summary: { summaryFileData: { total_cust_a: { val: 5 }, total_cust_s: 3000 } }, reports: [report] },
+      sourceDef({ connector: 'ifactor' as never, states: ['CT'] }),
+    );
     expect(snap.counties).toEqual([]);
     expect(snap.basis).toBe('utility_total');
     expect(snap.customers_out).toBe(5);
-    expect(snap.areas.map((a) => [a.name, a.fips])).toEqual([['HARTFORD', null], ['MANCHESTER', null], ['ENFIELD', null]]);
+    expect(snap.areas.map((a) => [a.name, a.fips])).toEqual([
+      ['HARTFORD', null],
+      ['MANCHESTER', null],
+      ['ENFIELD', null],
+    ]);
     expect(snap.unmatched).toEqual(['HARTFORD', 'MANCHESTER']);
   });
 
@@ -117,7 +165,9 @@ describe('ifactor normalize: other trees', () => {
   });
 
   it('rejects a payload of the wrong shape as a schema failure', () => {
-    expect(() => normalize({ reports: [{ file_data: { areas: 'nope' } }] }, coned)).toThrow(/unexpected shape: file_data\.areas/);
+    expect(() => normalize({ reports: [{ file_data: { areas: 'nope' } }] }, coned)).toThrow(
+      /unexpected shape: file_data\.areas/,
+    );
     expect(() => normalize({ hello: 1 }, coned)).toThrow(/neither `reports`/);
   });
 });
@@ -136,7 +186,11 @@ describe('ifactor normalize: legacy thematic areas (2017)', () => {
     expect(snap.counties.length).toBe(first.size);
     expect(snap.customers_out).toBe([...first.values()].reduce((s, d) => s + num(d.cust_a), 0));
     expect(snap.customers_served).toBe([...first.values()].reduce((s, d) => s + num(d.cust_s), 0));
-    expect(snap.counties.find((c) => c.fips === '13177')).toEqual({ fips: '13177', customers_out: 580, customers_served: 6508 }); // LEE, listed twice
+    expect(snap.counties.find((c) => c.fips === '13177')).toEqual({
+      fips: '13177',
+      customers_out: 580,
+      customers_served: 6508,
+    }); // LEE, listed twice
   });
 
   it('Duke Carolinas: "NC-" / "SC-" prefixes choose the state', () => {

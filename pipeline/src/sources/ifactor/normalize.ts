@@ -22,11 +22,20 @@ interface Walk {
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const r = (raw ?? {}) as IfactorRaw;
   const floor = typeof source.options.mask_floor === 'number' ? source.options.mask_floor : 5;
-  const summary = r.summary === undefined || r.summary === null ? null : parseUpstream(summarySchema, r.summary, 'iFactor data.json').summaryFileData;
+  const summary =
+    r.summary === undefined || r.summary === null
+      ? null
+      : parseUpstream(summarySchema, r.summary, 'iFactor data.json').summaryFileData;
   if (!Array.isArray(r.reports) && r.thematic === undefined) {
-    throw new SourceError('schema', 'iFactor raw value has neither `reports` (an array of report_*.json bodies) nor `thematic`; fetch returns {directory, summary, reports}');
+    throw new SourceError(
+      'schema',
+      'iFactor raw value has neither `reports` (an array of report_*.json bodies) nor `thematic`; fetch returns {directory, summary, reports}',
+    );
   }
-  const snap = r.thematic !== undefined && !r.reports?.length ? normalizeThematic(r.thematic, source, floor) : normalizeReports(r.reports ?? [], source, floor);
+  const snap =
+    r.thematic !== undefined && !r.reports?.length
+      ? normalizeThematic(r.thematic, source, floor)
+      : normalizeReports(r.reports ?? [], source, floor);
   const headline = readCount(summary?.total_cust_a, floor);
   if (headline) snap.customers_out = headline.out;
   const served = readServed(summary?.total_cust_s);
@@ -37,7 +46,13 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
 
 /** Counties and areas from every report; without data.json the headline is the sum of the report roots. */
 function normalizeReports(reports: unknown[], source: SourceDef, floor: number): Snapshot {
-  const w: Walk = { snap: emptySnapshot(source.utility), counties: new Map(), states: source.states, floor, etrs: new Map() };
+  const w: Walk = {
+    snap: emptySnapshot(source.utility),
+    counties: new Map(),
+    states: source.states,
+    floor,
+    etrs: new Map(),
+  };
   let out = 0;
   let served: number | null = 0;
   for (const [i, body] of reports.entries()) {
@@ -63,7 +78,8 @@ function walkGroup(w: Walk, nodes: IfactorArea[], path: string[]): void {
   for (const node of nodes) {
     const name = nameOf(node);
     const count = readCount(node.cust_a, w.floor);
-    if (!name) walkGroup(w, node.areas ?? [], path); // a report's nameless root
+    if (!name)
+      walkGroup(w, node.areas ?? [], path); // a report's nameless root
     else if (level?.has(node)) {
       const fips = level.get(node)!;
       const children = node.areas ?? [];
@@ -91,18 +107,38 @@ function walkAreas(w: Walk, nodes: IfactorArea[], path: string[], fips: string):
   }
 }
 
-function areaOf(w: Walk, node: IfactorArea, name: string, path: string[], fips: string | null, c: ReadCount): AreaCount {
+function areaOf(
+  w: Walk,
+  node: IfactorArea,
+  name: string,
+  path: string[],
+  fips: string | null,
+  c: ReadCount,
+): AreaCount {
   let etr = node.etr ? w.etrs.get(node.etr) : null;
   if (etr === undefined) w.etrs.set(node.etr!, (etr = toIso(node.etr)));
   return {
-    fips, name, path, customers_out: c.out, out_display: c.display, out_lower: c.masked ? 1 : c.out, out_upper: c.upper,
-    masked: c.masked, customers_served: readServed(node.cust_s), etr, bbox: null,
+    fips,
+    name,
+    path,
+    customers_out: c.out,
+    out_display: c.display,
+    out_lower: c.masked ? 1 : c.out,
+    out_upper: c.upper,
+    masked: c.masked,
+    customers_served: readServed(node.cust_s),
+    etr,
+    bbox: null,
   };
 }
 
 /** A paused or redirected map publishes nothing new: say so, so a flat line is not read as "nothing changed". */
-function noticeOf(mode: { redirectURL?: string | null; pausePublish?: boolean | null } | null | undefined): string | null {
-  if (mode?.pausePublish) return 'The utility has paused publishing (data.json page_mode.pausePublish): these are the last figures it published.';
-  if (mode?.redirectURL) return `The utility's outage map redirects to ${mode.redirectURL}: these files may not be current.`;
+function noticeOf(
+  mode: { redirectURL?: string | null; pausePublish?: boolean | null } | null | undefined,
+): string | null {
+  if (mode?.pausePublish)
+    return 'The utility has paused publishing (data.json page_mode.pausePublish): these are the last figures it published.';
+  if (mode?.redirectURL)
+    return `The utility's outage map redirects to ${mode.redirectURL}: these files may not be current.`;
   return null;
 }

@@ -7,20 +7,37 @@ import { z } from 'zod';
 import type { FetchContext } from '../connector.ts';
 import { SourceError } from '../../errors.ts';
 
-export const clusterRecordSchema = z.object({
-  id: z.string().optional(),
-  desc: z.object({
-    cluster: z.boolean().optional(),
-    n_out: z.number().nullable().optional(),
-    inc_id: z.union([z.string(), z.number()]).nullable().optional(),
-    cust_a: z.object({ val: z.number().nullable().optional(), masked: z.boolean().optional() }).loose().nullable().optional(),
-    etr: z.string().nullable().optional(),
-    start_time: z.string().nullable().optional(),
-    cause: z.union([z.string(), z.record(z.string(), z.string())]).nullable().optional(),
-    crew_status: z.union([z.string(), z.record(z.string(), z.string())]).nullable().optional(),
-  }).loose(),
-  geom: z.object({ p: z.array(z.string()).optional() }).loose().optional(),
-}).loose();
+export const clusterRecordSchema = z
+  .object({
+    id: z.string().optional(),
+    desc: z
+      .object({
+        cluster: z.boolean().optional(),
+        n_out: z.number().nullable().optional(),
+        inc_id: z.union([z.string(), z.number()]).nullable().optional(),
+        cust_a: z
+          .object({ val: z.number().nullable().optional(), masked: z.boolean().optional() })
+          .loose()
+          .nullable()
+          .optional(),
+        etr: z.string().nullable().optional(),
+        start_time: z.string().nullable().optional(),
+        cause: z
+          .union([z.string(), z.record(z.string(), z.string())])
+          .nullable()
+          .optional(),
+        crew_status: z
+          .union([z.string(), z.record(z.string(), z.string())])
+          .nullable()
+          .optional(),
+      })
+      .loose(),
+    geom: z
+      .object({ p: z.array(z.string()).optional() })
+      .loose()
+      .optional(),
+  })
+  .loose();
 export const tileSchema = z.object({ file_data: z.array(clusterRecordSchema) }).loose();
 export type ClusterRecord = z.infer<typeof clusterRecordSchema> & { lat: number | null; lon: number | null };
 
@@ -43,7 +60,8 @@ export function quadkeysForBbox(bbox: number[], zoom: number): string[] {
   const [w, s, e, n] = bbox;
   const keys = new Set<string>();
   const step = 360 / 2 ** zoom / 2;
-  for (let lon = w; lon <= e + step; lon += step) for (let lat = s; lat <= n + step; lat += step / 2) keys.add(quadkeyFor(Math.min(lon, e), Math.min(lat, n), zoom));
+  for (let lon = w; lon <= e + step; lon += step)
+    for (let lat = s; lat <= n + step; lat += step / 2) keys.add(quadkeyFor(Math.min(lon, e), Math.min(lat, n), zoom));
   return [...keys].sort();
 }
 
@@ -54,30 +72,59 @@ export function tileUrl(origin: string, clusterPath: string, layer: string, quad
 }
 
 export function clusterLayerId(configuration: unknown): string | null {
-  const layers = (configuration as { config?: { layers?: { data?: { interval_generation_data?: Array<{ id?: string; type?: string }> } } } })
-    .config?.layers?.data?.interval_generation_data ?? [];
-  return layers.find((l) => typeof l.type === 'string' && l.type.startsWith('CLUSTER_LAYER') && typeof l.id === 'string')?.id ?? null;
+  const layers =
+    (
+      configuration as {
+        config?: { layers?: { data?: { interval_generation_data?: Array<{ id?: string; type?: string }> } } };
+      }
+    ).config?.layers?.data?.interval_generation_data ?? [];
+  return (
+    layers.find((l) => typeof l.type === 'string' && l.type.startsWith('CLUSTER_LAYER') && typeof l.id === 'string')
+      ?.id ?? null
+  );
 }
 
-export async function walkClusters(ctx: FetchContext, origin: string, clusterPath: string, layer: string): Promise<ClusterRecord[]> {
+export async function walkClusters(
+  ctx: FetchContext,
+  origin: string,
+  clusterPath: string,
+  layer: string,
+): Promise<ClusterRecord[]> {
   const o = ctx.source.options;
   const maxZoom = typeof o.max_zoom === 'number' ? o.max_zoom : 14;
   const maxTiles = typeof o.max_tiles === 'number' ? o.max_tiles : 2000;
-  const roots = Array.isArray(o.quadkeys) ? (o.quadkeys as unknown[]).map(String)
-    : Array.isArray(o.bbox) ? quadkeysForBbox(o.bbox as number[], typeof o.min_zoom === 'number' ? o.min_zoom : 7) : [];
-  if (roots.length === 0) throw new SourceError('config', 'Kubra incidents need options.quadkeys (root tiles) or options.bbox [west, south, east, north]');
+  const roots = Array.isArray(o.quadkeys)
+    ? (o.quadkeys as unknown[]).map(String)
+    : Array.isArray(o.bbox)
+      ? quadkeysForBbox(o.bbox as number[], typeof o.min_zoom === 'number' ? o.min_zoom : 7)
+      : [];
+  if (roots.length === 0)
+    throw new SourceError(
+      'config',
+      'Kubra incidents need options.quadkeys (root tiles) or options.bbox [west, south, east, north]',
+    );
   const found = new Map<string, ClusterRecord>();
   let queue = [...new Set(roots)];
   let fetched = 0;
   while (queue.length) {
     fetched += queue.length;
-    if (fetched > maxTiles) throw new SourceError('too_large', `Kubra cluster walk passed ${maxTiles} tiles; raise options.max_tiles or narrow options.quadkeys`);
-    const tiles = await Promise.all(queue.map(async (q) => ({ q, raw: await ctx.http.getJsonOrNull(tileUrl(origin, clusterPath, layer, q), ctx.priority) })));
+    if (fetched > maxTiles)
+      throw new SourceError(
+        'too_large',
+        `Kubra cluster walk passed ${maxTiles} tiles; raise options.max_tiles or narrow options.quadkeys`,
+      );
+    const tiles = await Promise.all(
+      queue.map(async (q) => ({
+        q,
+        raw: await ctx.http.getJsonOrNull(tileUrl(origin, clusterPath, layer, q), ctx.priority),
+      })),
+    );
     const next = new Set<string>();
     for (const { q, raw } of tiles) {
       if (raw === null) continue;
       const tile = tileSchema.safeParse(raw);
-      if (!tile.success) throw new SourceError('schema', `Kubra tile ${q} has an unexpected shape: ${tile.error.issues[0].message}`);
+      if (!tile.success)
+        throw new SourceError('schema', `Kubra tile ${q} has an unexpected shape: ${tile.error.issues[0].message}`);
       for (const r of tile.data.file_data) {
         if (r.desc.cluster && q.length < maxZoom) {
           for (const d of ['0', '1', '2', '3']) next.add(q + d);

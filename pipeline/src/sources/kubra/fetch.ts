@@ -23,23 +23,42 @@ export function reportIds(config: unknown): string[] {
 
 export async function fetch(ctx: FetchContext): Promise<KubraRaw> {
   const stateUrl = new URL(ctx.source.url);
-  const current = parseUpstream(currentStateSchema, await ctx.http.getJson(stateUrl.href, ctx.priority), 'Kubra currentState');
+  const current = parseUpstream(
+    currentStateSchema,
+    await ctx.http.getJson(stateUrl.href, ctx.priority),
+    'Kubra currentState',
+  );
   const dataPath = current.data.interval_generation_data.replace(/^\/+/, '');
-  const configUrl = new URL(stateUrl.href.replace(/\/currentState(\?.*)?$/, `/configuration/${current.stormcenterDeploymentId}$1`));
-  if (configUrl.href === stateUrl.href) throw new SourceError('config', `Kubra url must end in /currentState, got ${stateUrl.href}`);
-  const configuration = parseUpstream(configurationSchema, await ctx.http.getJson(configUrl.href, ctx.priority), 'Kubra configuration');
-  const wanted = typeof ctx.source.options.report_id === 'string' ? [ctx.source.options.report_id] : reportIds(configuration);
+  const configUrl = new URL(
+    stateUrl.href.replace(/\/currentState(\?.*)?$/, `/configuration/${current.stormcenterDeploymentId}$1`),
+  );
+  if (configUrl.href === stateUrl.href)
+    throw new SourceError('config', `Kubra url must end in /currentState, got ${stateUrl.href}`);
+  const configuration = parseUpstream(
+    configurationSchema,
+    await ctx.http.getJson(configUrl.href, ctx.priority),
+    'Kubra configuration',
+  );
+  const wanted =
+    typeof ctx.source.options.report_id === 'string' ? [ctx.source.options.report_id] : reportIds(configuration);
   const origin = stateUrl.origin;
   // Individual outages from the cluster layer, when the registry asks for them (options.incidents).
   let clusters: KubraRaw['clusters'];
   if (ctx.source.options.incidents === true) {
     const layer = clusterLayerId(configuration);
     const clusterPath = current.data.cluster_interval_generation_data;
-    if (!layer || typeof clusterPath !== 'string') throw new SourceError('schema', 'Kubra deployment has no CLUSTER_LAYER or cluster data path, but options.incidents is set');
+    if (!layer || typeof clusterPath !== 'string')
+      throw new SourceError(
+        'schema',
+        'Kubra deployment has no CLUSTER_LAYER or cluster data path, but options.incidents is set',
+      );
     clusters = await walkClusters(ctx, origin, clusterPath, layer);
   }
   if (wanted.length > 0) {
-    const report = await ctx.http.getJson(`${origin}/${dataPath}/public/reports/${wanted[0]}_report.json`, ctx.priority);
+    const report = await ctx.http.getJson(
+      `${origin}/${dataPath}/public/reports/${wanted[0]}_report.json`,
+      ctx.priority,
+    );
     return { report, clusters };
   }
   const thematic = await ctx.http.getJson(`${origin}/${dataPath}/public/thematic-1/thematic_areas.json`, ctx.priority);

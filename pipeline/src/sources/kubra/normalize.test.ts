@@ -2,11 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { normalize, readCount } from './normalize.ts';
 import { sharedJson, sourceDef } from '../../../test/shared-data.ts';
 
-const kubra = (over = {}) => sourceDef({ connector: 'kubra', utility: 'Dominion Energy', states: ['VA', 'NC'], ...over });
+const kubra = (over = {}) =>
+  sourceDef({ connector: 'kubra', utility: 'Dominion Energy', states: ['VA', 'NC'], ...over });
 
 describe('kubra normalize', () => {
   it('reads every top-level region of the real Dominion county report, not only the first', () => {
-    const raw = sharedJson('payloads/kubra/dominion-report.json') as { file_data: { areas: Array<{ name: string; areas: Array<{ cust_a: { val: number }; cust_s: number }> }>; totals: { cust_a: { val: number }; cust_s: number } } };
+    const raw = sharedJson('payloads/kubra/dominion-report.json') as {
+      file_data: {
+        areas: Array<{ name: string; areas: Array<{ cust_a: { val: number }; cust_s: number }> }>;
+        totals: { cust_a: { val: number }; cust_s: number };
+      };
+    };
     const snap = normalize({ report: raw }, kubra());
     const states = new Set(snap.counties.map((c) => c.fips.slice(0, 2)));
     expect(states.has('37')).toBe(true); // North Carolina (first region)
@@ -16,7 +22,9 @@ describe('kubra normalize', () => {
     expect(snap.unmatched).toEqual([]);
     expect(snap.counties.length).toBe(leaves.length);
     expect(snap.counties.reduce((s, c) => s + c.customers_out, 0)).toBe(leaves.reduce((s, c) => s + c.cust_a.val, 0));
-    expect(snap.counties.reduce((s, c) => s + (c.customers_served ?? 0), 0)).toBe(leaves.reduce((s, c) => s + c.cust_s, 0));
+    expect(snap.counties.reduce((s, c) => s + (c.customers_served ?? 0), 0)).toBe(
+      leaves.reduce((s, c) => s + c.cust_s, 0),
+    );
     expect(snap.customers_out).toBe(raw.file_data.totals.cust_a.val);
     expect(snap.customers_served).toBe(raw.file_data.totals.cust_s);
     expect(snap.basis).toBe('county');
@@ -74,17 +82,58 @@ describe('kubra cluster layer', () => {
     // Bing Maps Tile System: tile (3, 5) at level 3 is quadkey 213; its north-west corner is lon -45, lat ≈ -40.98.
     expect(quadkeyFor(-44.9, -41.0, 3)).toBe('213');
     expect(quadkeyFor(0.1, 0.1, 1)).toBe('1');
-    expect(tileUrl('https://kubra.io', 'cluster-data/{qkh}/a/b', 'cluster-1', '0320012')).toBe('https://kubra.io/cluster-data/210/a/b/public/cluster-1/0320012.json');
-    expect(clusterLayerId({ config: { layers: { data: { interval_generation_data: [{ id: 't', type: 'THEMATIC_LAYER' }, { id: 'cluster-3', type: 'CLUSTER_LAYER_3' }] } } } })).toBe('cluster-3');
+    expect(tileUrl('https://kubra.io', 'cluster-data/{qkh}/a/b', 'cluster-1', '0320012')).toBe(
+      'https://kubra.io/cluster-data/210/a/b/public/cluster-1/0320012.json',
+    );
+    expect(
+      clusterLayerId({
+        config: {
+          layers: {
+            data: {
+              interval_generation_data: [
+                { id: 't', type: 'THEMATIC_LAYER' },
+                { id: 'cluster-3', type: 'CLUSTER_LAYER_3' },
+              ],
+            },
+          },
+        },
+      }),
+    ).toBe('cluster-3');
     expect(quadkeysForBbox([-89.6, 36.5, -81.9, 39.2], 6)).toEqual(['032000', '032001', '032002', '032003']);
   });
 
   it('turns cluster-layer outages into incidents with localised cause and crew status', () => {
     const raw = {
       report: { file_data: { areas: [] } },
-      clusters: [{ desc: { inc_id: 42, cust_a: { val: 7 }, etr: '2023-08-08T00:30:00Z', cause: { 'EN-US': 'Tree contact' }, crew_status: 'Crew dispatched', start_time: '2023-08-07T22:06:21Z' }, lat: 38.25, lon: -85.76 }],
+      clusters: [
+        {
+          desc: {
+            inc_id: 42,
+            cust_a: { val: 7 },
+            etr: '2023-08-08T00:30:00Z',
+            cause: { 'EN-US': 'Tree contact' },
+            crew_status: 'Crew dispatched',
+            start_time: '2023-08-07T22:06:21Z',
+          },
+          lat: 38.25,
+          lon: -85.76,
+        },
+      ],
     };
     const snap = normalize(raw, kubra({ states: ['KY'] }));
-    expect(snap.incidents).toEqual([{ id: '42', fips: '21111', customers_out: 7, etr: '2023-08-08T00:30:00.000Z', crew_status: 'Crew dispatched', cause: 'Tree contact', started_at: '2023-08-07T22:06:21.000Z', lat: 38.25, lon: -85.76, city: null }]);
+    expect(snap.incidents).toEqual([
+      {
+        id: '42',
+        fips: '21111',
+        customers_out: 7,
+        etr: '2023-08-08T00:30:00.000Z',
+        crew_status: 'Crew dispatched',
+        cause: 'Tree contact',
+        started_at: '2023-08-07T22:06:21.000Z',
+        lat: 38.25,
+        lon: -85.76,
+        city: null,
+      },
+    ]);
   });
 });

@@ -2,7 +2,15 @@
 // Masking: `cust_a.masked: true` or the sentinel 999999 means "fewer than the mask floor" (option `mask_floor`,
 // default 5). Such an area shows `<5`, counts as 1 (its lower bound) in sums, and carries out_upper = floor − 1.
 import type { SourceDef } from '../registry.ts';
-import { addCounty, emptySnapshot, toIso, type AreaCount, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
+import {
+  addCounty,
+  emptySnapshot,
+  toIso,
+  type AreaCount,
+  type CountyCount,
+  type Incident,
+  type Snapshot,
+} from '../snapshot.ts';
 import { loadAtlas } from '../../geo/counties.ts';
 import type { ClusterRecord } from './clusters.ts';
 import { parseUpstream } from '../parse.ts';
@@ -34,7 +42,10 @@ const nameOf = (a: KubraArea): string => (a.name ?? a.area_name ?? a.key ?? a.ar
 
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const floor = typeof source.options.mask_floor === 'number' ? source.options.mask_floor : 5;
-  const snap = raw && typeof raw === 'object' && 'thematic' in raw ? normalizeThematic((raw as { thematic: unknown }).thematic, source, floor) : normalizeReport(raw, source, floor);
+  const snap =
+    raw && typeof raw === 'object' && 'thematic' in raw
+      ? normalizeThematic((raw as { thematic: unknown }).thematic, source, floor)
+      : normalizeReport(raw, source, floor);
   const clusters = (raw as { clusters?: ClusterRecord[] } | null)?.clusters;
   if (clusters) snap.incidents = clusters.map(incidentOf).sort((a, b) => a.id.localeCompare(b.id));
   return snap;
@@ -42,12 +53,26 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
 
 /** A cluster-layer record as an incident; `cause` and `crew_status` may be localised objects ({"EN-US": …}). */
 function incidentOf(r: ClusterRecord): Incident {
-  const text = (v: unknown): string | null => (typeof v === 'string' ? v : v && typeof v === 'object' ? (Object.entries(v as Record<string, string>).find(([k]) => /^en/i.test(k))?.[1] ?? Object.values(v as Record<string, string>)[0] ?? null) : null);
+  const text = (v: unknown): string | null =>
+    typeof v === 'string'
+      ? v
+      : v && typeof v === 'object'
+        ? (Object.entries(v as Record<string, string>).find(([k]) => /^en/i.test(k))?.[1] ??
+          Object.values(v as Record<string, string>)[0] ??
+          null)
+        : null;
   const count = r.desc.cust_a?.val;
   return {
-    id: String(r.desc.inc_id ?? r.id ?? `${r.lat},${r.lon}`), fips: r.lat !== null && r.lon !== null ? loadAtlas().locate(r.lon, r.lat) ?? null : null,
-    customers_out: typeof count === 'number' && count >= 0 && count !== MASK_SENTINEL ? Math.round(count) : 1, etr: toIso(r.desc.etr),
-    crew_status: text(r.desc.crew_status), cause: text(r.desc.cause), started_at: toIso(r.desc.start_time), lat: r.lat, lon: r.lon, city: null,
+    id: String(r.desc.inc_id ?? r.id ?? `${r.lat},${r.lon}`),
+    fips: r.lat !== null && r.lon !== null ? (loadAtlas().locate(r.lon, r.lat) ?? null) : null,
+    customers_out: typeof count === 'number' && count >= 0 && count !== MASK_SENTINEL ? Math.round(count) : 1,
+    etr: toIso(r.desc.etr),
+    crew_status: text(r.desc.crew_status),
+    cause: text(r.desc.cause),
+    started_at: toIso(r.desc.start_time),
+    lat: r.lat,
+    lon: r.lon,
+    city: null,
   };
 }
 
@@ -100,8 +125,16 @@ function normalizeReport(raw: unknown, source: SourceDef, floor: number): Snapsh
 
 function areaOf(area: KubraArea, fips: string, path: string[], count: KubraCount): AreaCount {
   return {
-    fips, name: nameOf(area), path, customers_out: count.out, out_display: count.display, out_lower: count.masked ? 1 : count.out,
-    out_upper: count.upper, masked: count.masked, customers_served: area.cust_s ?? null, etr: toIso(area.etr),
+    fips,
+    name: nameOf(area),
+    path,
+    customers_out: count.out,
+    out_display: count.display,
+    out_lower: count.masked ? 1 : count.out,
+    out_upper: count.upper,
+    masked: count.masked,
+    customers_served: area.cust_s ?? null,
+    etr: toIso(area.etr),
     bbox: bboxOf(area.gotoMap?.bbox),
   };
 }
@@ -110,7 +143,9 @@ function areaOf(area: KubraArea, fips: string, path: string[], count: KubraCount
 function bboxOf(b: number[] | undefined): [number, number, number, number] | null {
   if (!b || b.length !== 4 || !b.every(Number.isFinite)) return null;
   const [w, s, e, n] = b;
-  return Math.abs(w) <= 180 && Math.abs(e) <= 180 && Math.abs(s) <= 90 && Math.abs(n) <= 90 && w <= e && s <= n ? [w, s, e, n] : null;
+  return Math.abs(w) <= 180 && Math.abs(e) <= 180 && Math.abs(s) <= 90 && Math.abs(n) <= 90 && w <= e && s <= n
+    ? [w, s, e, n]
+    : null;
 }
 
 function sumServed(counties: CountyCount[]): number | null {

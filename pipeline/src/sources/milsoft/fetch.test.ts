@@ -9,7 +9,10 @@ import { loadAtlas } from '../../geo/counties.ts';
 import { sharedPath, sourceDef } from '../../../test/shared-data.ts';
 
 const flint = (name: string) => fs.readFileSync(sharedPath(`payloads/milsoft/flint-emc-${name}-2026-10-10T1053Z.json`));
-const gvea = JSON.parse(fs.readFileSync(sharedPath('payloads/gvea/outages.json'), 'utf8')) as { summary: unknown; outages: unknown[] };
+const gvea = JSON.parse(fs.readFileSync(sharedPath('payloads/gvea/outages.json'), 'utf8')) as {
+  summary: unknown;
+  outages: unknown[];
+};
 const summaryOut = (JSON.parse(flint('outagesummary').toString()) as { customersOutNow: number }).customersOutNow;
 
 const seen: string[] = [];

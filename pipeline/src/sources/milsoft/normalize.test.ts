@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { normalize } from './normalize.ts';
 import { sharedJson, sourceDef } from '../../../test/shared-data.ts';
 
-type Outage = { outageRecID: string; customersOutNow: number; outageEndTime: string | null; isPlanned?: boolean; outagePoint: { lat: number; lng: number } };
+type Outage = {
+  outageRecID: string;
+  customersOutNow: number;
+  outageEndTime: string | null;
+  isPlanned?: boolean;
+  outagePoint: { lat: number; lng: number };
+};
 type Group = { name: string; boundaries: Array<{ name: string; customersOutNow: number; customersServed: number }> };
 type Summary = { customersOutNow: number; customersServed: number };
 
@@ -28,13 +34,22 @@ describe('milsoft normalize: Flint EMC outages.json (real)', () => {
     expect(snap.unmatched).toEqual([]);
     expect(snap.basis).toBe('county');
     const ended = list.find((o) => o.outageEndTime !== null)!;
-    expect(snap.incidents.find((i) => i.id === ended.outageRecID)).toMatchObject({ customers_out: ended.customersOutNow, fips: expect.stringMatching(/^13\d{3}$/) });
+    expect(snap.incidents.find((i) => i.id === ended.outageRecID)).toMatchObject({
+      customers_out: ended.customersOutNow,
+      fips: expect.stringMatching(/^13\d{3}$/),
+    });
   });
   it('places each outage by its point and reads the start time with its offset', () => {
     const snap = normalize({ summary: null, outages: outages() }, flint);
     expect(snap.incidents[0]).toMatchObject({
-      id: '2026-10-09-0272', customers_out: 2, etr: null, crew_status: null, cause: null,
-      started_at: '2026-10-10T03:37:00.000Z', lat: 32.55573702677305, lon: -84.80278972174179,
+      id: '2026-10-09-0272',
+      customers_out: 2,
+      etr: null,
+      crew_status: null,
+      cause: null,
+      started_at: '2026-10-10T03:37:00.000Z',
+      lat: 32.55573702677305,
+      lon: -84.80278972174179,
     });
     expect(snap.incidents.every((i) => i.fips !== null)).toBe(true);
     expect(snap.counties.map((c) => c.fips)).toEqual([...snap.counties.map((c) => c.fips)].sort());
@@ -72,7 +87,11 @@ describe('milsoft normalize: Flint EMC boundaries.json (real)', () => {
     expect(snap.customers_out).toBe(summary().customersOutNow);
     expect(snap.customers_out! - sum(rows.map((b) => b.customersOutNow))).toBe(18);
     expect(snap.customers_served).toBe(summary().customersServed);
-    expect(snap.counties.find((c) => c.fips === '13193')).toEqual({ fips: '13193', customers_out: 459, customers_served: 3132 }); // Macon
+    expect(snap.counties.find((c) => c.fips === '13193')).toEqual({
+      fips: '13193',
+      customers_out: 459,
+      customers_served: 3132,
+    }); // Macon
     expect(snap.unmatched).toEqual([]);
     expect(snap.basis).toBe('county');
   });
@@ -83,13 +102,28 @@ describe('milsoft normalize: Flint EMC boundaries.json (real)', () => {
     expect(snap.customers_served).toBe(sum(rows.map((b) => b.customersServed)));
   });
   it('reports a county it cannot place, and tries every state of the source', () => {
-    const groups = [{ name: 'Counties', nameField: 'NAME', boundaries: [{ name: 'Atlantis', customersOutNow: 3, customersServed: 9 }, { name: 'Russell', customersAffected: 4, customersServed: 10 }] }];
+    const groups = [
+      {
+        name: 'Counties',
+        nameField: 'NAME',
+        boundaries: [
+          { name: 'Atlantis', customersOutNow: 3, customersServed: 9 },
+          { name: 'Russell', customersAffected: 4, customersServed: 10 },
+        ],
+      },
+    ];
     const snap = normalize(groups, sourceDef({ connector: 'milsoft' as never, states: ['GA', 'AL'] }));
     expect(snap.unmatched).toEqual(['Atlantis']);
     expect(snap.counties).toEqual([{ fips: '01113', customers_out: 4, customers_served: 10 }]);
   });
   it('a feed without a county layer is a total from the summary, or a config error without one', () => {
-    const groups = [{ name: 'Substations', nameField: 'SUB', boundaries: [{ name: 'North', customersOutNow: 3, customersServed: 9 }] }];
+    const groups = [
+      {
+        name: 'Substations',
+        nameField: 'SUB',
+        boundaries: [{ name: 'North', customersOutNow: 3, customersServed: 9 }],
+      },
+    ];
     const snap = normalize({ summary: { customersOutNow: 3, customersServed: 9 }, boundaries: groups }, flint);
     expect(snap).toMatchObject({ basis: 'utility_total', customers_out: 3, customers_served: 9, counties: [] });
     expect(() => normalize(groups, flint)).toThrow(/no county layer \(layers: Substations\)/);
@@ -103,12 +137,20 @@ describe('milsoft normalize: other shapes', () => {
     expect(snap.customers_out).toBe(raw.summary.customersOutNow);
     expect(snap.customers_served).toBe(raw.summary.customersServed);
     expect(snap.incidents.map((i) => i.id)).toEqual(raw.outages.map((o) => o.outageRecID));
-    expect(snap.counties).toEqual([{ fips: '02090', customers_out: sum(raw.outages.map((o) => o.customersOutNow)), customers_served: null }]);
+    expect(snap.counties).toEqual([
+      { fips: '02090', customers_out: sum(raw.outages.map((o) => o.customersOutNow)), customers_served: null },
+    ]);
   });
   it('skips unused polygons in the hand-made boundaries sample (parsing only)', () => {
-    const snap = normalize(sharedJson('payloads/milsoft/boundaries.json'), sourceDef({ connector: 'milsoft' as never, states: ['SC', 'GA'] }));
+    const snap = normalize(
+      sharedJson('payloads/milsoft/boundaries.json'),
+      sourceDef({ connector: 'milsoft' as never, states: ['SC', 'GA'] }),
+    );
     expect(snap.unmatched).toEqual([]); // "Empty" has 0 out and 0 served
-    expect(snap.counties).toEqual([{ fips: '13193', customers_out: 0, customers_served: 3120 }, { fips: '45039', customers_out: 4, customers_served: 41797 }]);
+    expect(snap.counties).toEqual([
+      { fips: '13193', customers_out: 0, customers_served: 3120 },
+      { fips: '45039', customers_out: 4, customers_served: 41797 },
+    ]);
   });
   it('ignores a summary that is not the summary shape', () => {
     const snap = normalize({ summary: '<html>', outages: outages() }, flint);
@@ -117,6 +159,8 @@ describe('milsoft normalize: other shapes', () => {
   });
   it('rejects another vendor shape', () => {
     expect(() => normalize({ hello: 1 }, flint)).toThrow(/neither `boundaries` nor `outages`/);
-    expect(() => normalize([{ id: 1, nbrOut: 'x' }, 5], flint)).toThrow(/Milsoft outages.json has an unexpected shape: 1/);
+    expect(() => normalize([{ id: 1, nbrOut: 'x' }, 5], flint)).toThrow(
+      /Milsoft outages.json has an unexpected shape: 1/,
+    );
   });
 });

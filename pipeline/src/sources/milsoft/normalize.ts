@@ -15,11 +15,16 @@ interface Headline {
 
 /** Accepts what fetch returns ({summary, boundaries|outages}) or a bare data file as the site serves it. */
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
-  const wrapped = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : null;
-  const data = wrapped ? wrapped.boundaries ?? wrapped.outages : raw;
+  const wrapped =
+    raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : null;
+  const data = wrapped ? (wrapped.boundaries ?? wrapped.outages) : raw;
   const head = headline(wrapped?.summary);
   const isBoundaries = wrapped ? 'boundaries' in wrapped : Array.isArray(raw) && looksLikeBoundaries(raw[0]);
-  if (data === undefined) throw new SourceError('schema', 'Milsoft payload has neither `boundaries` nor `outages` (expected what fetch returns, or the bare data file)');
+  if (data === undefined)
+    throw new SourceError(
+      'schema',
+      'Milsoft payload has neither `boundaries` nor `outages` (expected what fetch returns, or the bare data file)',
+    );
   return isBoundaries
     ? fromBoundaries(parseUpstream(boundaryGroupsSchema, data, 'Milsoft boundaries.json'), head, source)
     : fromOutages(data, head, source);
@@ -46,7 +51,10 @@ function fromBoundaries(groups: BoundaryGroup[], head: Headline, source: SourceD
   const group = countyGroup(groups);
   if (!group && head.out === null) {
     const names = groups.map((g) => g.name ?? g.nameField ?? '?').join(', ') || 'none';
-    throw new SourceError('config', `Milsoft boundaries.json has no county layer (layers: ${names}) and the site serves no outageSummary.json; point the registry url at data/outages.json instead`);
+    throw new SourceError(
+      'config',
+      `Milsoft boundaries.json has no county layer (layers: ${names}) and the site serves no outageSummary.json; point the registry url at data/outages.json instead`,
+    );
   }
   const counties = new Map<string, CountyCount>();
   for (const b of group?.boundaries ?? []) {
@@ -61,7 +69,9 @@ function fromBoundaries(groups: BoundaryGroup[], head: Headline, source: SourceD
   snap.counties = [...counties.values()].sort((a, b) => a.fips.localeCompare(b.fips));
   const servedList = snap.counties.map((c) => c.customers_served);
   snap.customers_out = head.out ?? snap.counties.reduce((s, c) => s + c.customers_out, 0);
-  snap.customers_served = head.served ?? (servedList.length && servedList.every((v) => v !== null) ? servedList.reduce((s, v) => s! + v!, 0) : null);
+  snap.customers_served =
+    head.served ??
+    (servedList.length && servedList.every((v) => v !== null) ? servedList.reduce((s, v) => s! + v!, 0) : null);
   snap.basis = group ? 'county' : 'utility_total';
   return snap;
 }

@@ -35,11 +35,19 @@ export function readOutages(list: MilsoftOutage[]): ReadOutages {
     }
     const lat = o.outagePoint?.lat ?? null;
     const lon = o.outagePoint?.lng ?? null;
-    const fips = lat !== null && lon !== null ? atlas.locate(lon, lat) ?? null : null;
+    const fips = lat !== null && lon !== null ? (atlas.locate(lon, lat) ?? null) : null;
     if (!fips) result.unmatched.push(lat === null ? `outage ${id} (no point)` : `outage ${id} at ${lat},${lon}`);
     result.incidents.push({
-      id, fips, customers_out: out, etr: toIso(o.estimatedTimeOfRestoral), crew_status: crewStatus(o),
-      cause: o.cause || null, started_at: toIso(o.outageStartTime), lat, lon, city: null,
+      id,
+      fips,
+      customers_out: out,
+      etr: toIso(o.estimatedTimeOfRestoral),
+      crew_status: crewStatus(o),
+      cause: o.cause || null,
+      started_at: toIso(o.outageStartTime),
+      lat,
+      lon,
+      city: null,
     });
   });
   return result;

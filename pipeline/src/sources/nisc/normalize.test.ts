@@ -4,14 +4,24 @@ import { sharedJson, sourceDef } from '../../../test/shared-data.ts';
 
 describe('nisc normalize', () => {
   it('reads the county region set and outages of the real KIUC summary.json', () => {
-    const snap = normalize(sharedJson('payloads/kiuc/summary.json'), sourceDef({ connector: 'nisc', utility: 'KIUC', states: ['HI'] }));
+    const snap = normalize(
+      sharedJson('payloads/kiuc/summary.json'),
+      sourceDef({ connector: 'nisc', utility: 'KIUC', states: ['HI'] }),
+    );
     expect(snap.counties).toEqual([{ fips: '15007', customers_out: 5, customers_served: 35631 }]);
     expect(snap.customers_served).toBe(36323);
     expect(snap.incidents).toHaveLength(2);
-    expect(snap.incidents[0]).toMatchObject({ id: '439619', customers_out: 1, etr: new Date(1781977793000).toISOString() });
+    expect(snap.incidents[0]).toMatchObject({
+      id: '439619',
+      customers_out: 1,
+      etr: new Date(1781977793000).toISOString(),
+    });
   });
   it('reports a county it cannot place instead of dropping it silently', () => {
-    const snap = normalize({ outages: [], regionDataSets: [{ id: 'omscounty', regions: [{ id: 'Atlantis', numberOut: 3 }] }] }, sourceDef({ connector: 'nisc', states: ['HI'] }));
+    const snap = normalize(
+      { outages: [], regionDataSets: [{ id: 'omscounty', regions: [{ id: 'Atlantis', numberOut: 3 }] }] },
+      sourceDef({ connector: 'nisc', states: ['HI'] }),
+    );
     expect(snap.unmatched).toEqual(['Atlantis']);
   });
 });

@@ -10,10 +10,17 @@ import { summarySchema } from './schema.ts';
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const data = parseUpstream(summarySchema, raw, 'NISC summary.json');
   const snap = emptySnapshot(source.utility);
-  const set = (data.regionDataSets ?? []).find((d) => /county/i.test(d.id) || /count(y|ies)/i.test(d.description ?? ''));
+  const set = (data.regionDataSets ?? []).find(
+    (d) => /county/i.test(d.id) || /count(y|ies)/i.test(d.description ?? ''),
+  );
   const counties = new Map<string, CountyCount>();
   for (const r of set?.regions ?? []) {
-    const fips = matchCounty(source.states[0], r.id) ?? source.states.slice(1).map((s) => matchCounty(s, r.id)).find(Boolean);
+    const fips =
+      matchCounty(source.states[0], r.id) ??
+      source.states
+        .slice(1)
+        .map((s) => matchCounty(s, r.id))
+        .find(Boolean);
     if (!fips) {
       snap.unmatched.push(r.id);
       continue;
@@ -25,9 +32,16 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
     const lat = o.outagePoint?.lat ?? null;
     const lon = o.outagePoint?.lng ?? null;
     return {
-      id: String(o.id), fips: lat !== null && lon !== null ? atlas.locate(lon, lat) ?? null : null,
-      customers_out: Math.max(0, Math.round(o.nbrOut ?? 0)), etr: toIso(o.estimateTime), crew_status: o.crewStatus ?? null,
-      cause: o.cause ?? null, started_at: toIso(o.startTime), lat, lon, city: null,
+      id: String(o.id),
+      fips: lat !== null && lon !== null ? (atlas.locate(lon, lat) ?? null) : null,
+      customers_out: Math.max(0, Math.round(o.nbrOut ?? 0)),
+      etr: toIso(o.estimateTime),
+      crew_status: o.crewStatus ?? null,
+      cause: o.cause ?? null,
+      started_at: toIso(o.startTime),
+      lat,
+      lon,
+      city: null,
     };
   });
   snap.counties = [...counties.values()].sort((a, b) => a.fips.localeCompare(b.fips));

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { odinExclusions, withOdinExclusions } from './exclusions.ts';
 import { sourceDef } from '../../../test/shared-data.ts';
 
-const row = (id: string, connector: string, eia_ids: string[], options: Record<string, unknown> = {}) =>
-  ({ ...sourceDef({ id, connector: connector as never, options }), eia_ids });
+const row = (id: string, connector: string, eia_ids: string[], options: Record<string, unknown> = {}) => ({
+  ...sourceDef({ id, connector: connector as never, options }),
+  eia_ids,
+});
 
 describe('odin exclusions', () => {
   const rows = [
@@ -17,7 +19,7 @@ describe('odin exclusions', () => {
     expect(odinExclusions(rows)).toEqual(['240', '3046', '5416']);
     expect(odinExclusions([row('odin', 'odin', ['99'])])).toEqual([]);
   });
-  it('fills the ODIN row\'s option, keeping its own ids, and leaves the other rows as they are', () => {
+  it("fills the ODIN row's option, keeping its own ids, and leaves the other rows as they are", () => {
     const out = withOdinExclusions(rows);
     expect(out.find((s) => s.id === 'odin')?.options.exclude_utility_ids).toEqual(['14349', '240', '3046', '5416']);
     expect(out.filter((s) => s.id !== 'odin')).toEqual(rows.filter((s) => s.id !== 'odin'));

@@ -9,7 +9,8 @@ import { loadAtlas } from '../../geo/counties.ts';
 import { sharedJson, sourceDef } from '../../../test/shared-data.ts';
 
 const EXPORT = '/api/explore/v2.1/catalog/datasets/odin-real-time-outages-county/exports/json';
-const records = (sharedJson('payloads/odin/odin-records-sample.json') as { results: Array<Record<string, unknown>> }).results;
+const records = (sharedJson('payloads/odin/odin-records-sample.json') as { results: Array<Record<string, unknown>> })
+  .results;
 /** A storm-sized export: the real records 250 times over (12,500, more than the records API's 10,000 cap). */
 const COPIES = 250;
 const seen: URL[] = [];
@@ -24,7 +25,8 @@ beforeAll(async () => {
     if (url.pathname !== EXPORT) return void res.writeHead(404).end();
     // OpenDataSoft's `select`: only the fields asked for (the county geometry is most of each record's bytes)
     const fields = (url.searchParams.get('select') ?? '').split(',').filter(Boolean);
-    const pick = (r: Record<string, unknown>) => (fields.length ? Object.fromEntries(fields.map((f) => [f, r[f] ?? null])) : r);
+    const pick = (r: Record<string, unknown>) =>
+      fields.length ? Object.fromEntries(fields.map((f) => [f, r[f] ?? null])) : r;
     const body = Array.from({ length: COPIES }, () => records.map(pick)).flat();
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   });
@@ -51,7 +53,10 @@ describe('odin fetch', () => {
     const snap = normalize(raw, source);
     const meters = records.reduce((s, r) => s + (r.metersaffected as number), 0);
     expect(snap.customers_out).toBe(COPIES * meters);
-    expect(snap.counties.find((c) => c.fips === '48201')?.customers_out).toBe(COPIES * records.filter((r) => r.communitydescriptor === '48201').reduce((s, r) => s + (r.metersaffected as number), 0));
+    expect(snap.counties.find((c) => c.fips === '48201')?.customers_out).toBe(
+      COPIES *
+        records.filter((r) => r.communitydescriptor === '48201').reduce((s, r) => s + (r.metersaffected as number), 0),
+    );
   });
   it('keeps a select the registry row gives', () => {
     expect(new URL(exportUrl(`${base}${EXPORT}?select=utility_id`)).searchParams.get('select')).toBe('utility_id');
@@ -65,9 +70,14 @@ describe('odin fetch', () => {
       }
       throw new Error(`accepted ${url}`);
     };
-    const records = bad('https://ornl.opendatasoft.com/api/explore/v2.1/catalog/datasets/odin-real-time-outages-county/records');
+    const records = bad(
+      'https://ornl.opendatasoft.com/api/explore/v2.1/catalog/datasets/odin-real-time-outages-county/records',
+    );
     expect(records.reason).toBe('config');
     expect(records.message).toMatch(/stops at 10,000 records; use the export endpoint/);
-    expect(bad('https://ornl.opendatasoft.com/api/explore/v2.1/catalog/datasets/odin-real-time-outages-county/exports/csv').message).toMatch(/not a JSON export/);
+    expect(
+      bad('https://ornl.opendatasoft.com/api/explore/v2.1/catalog/datasets/odin-real-time-outages-county/exports/csv')
+        .message,
+    ).toMatch(/not a JSON export/);
   });
 });

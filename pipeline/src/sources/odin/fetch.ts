@@ -10,7 +10,10 @@ export const ODIN_FIELDS = ['utility_id', 'name', 'communitydescriptor', 'county
 export function exportUrl(url: string): string {
   const u = new URL(url);
   if (/\/records\/?$/.test(u.pathname)) {
-    throw new SourceError('config', `ODIN url ${url} is the paged records API, which stops at 10,000 records; use the export endpoint …/datasets/<dataset>/exports/json`);
+    throw new SourceError(
+      'config',
+      `ODIN url ${url} is the paged records API, which stops at 10,000 records; use the export endpoint …/datasets/<dataset>/exports/json`,
+    );
   }
   if (!/\/exports\/json\/?$/.test(u.pathname)) {
     throw new SourceError('config', `ODIN url ${url} is not a JSON export; use …/datasets/<dataset>/exports/json`);

@@ -4,9 +4,15 @@ import { odinUtilities } from './utilities.ts';
 import { odinRecords } from './schema.ts';
 import { sharedJson, sourceDef } from '../../../test/shared-data.ts';
 
-interface Rec { communitydescriptor: string; metersaffected: number; utility_id: string; name: string }
+interface Rec {
+  communitydescriptor: string;
+  metersaffected: number;
+  utility_id: string;
+  name: string;
+}
 const page = () => sharedJson('payloads/odin/odin-records-sample.json') as { total_count: number; results: Rec[] };
-const odin = (options: Record<string, unknown> = {}) => sourceDef({ connector: 'odin', utility: 'ODIN', states: ['OH'], options });
+const odin = (options: Record<string, unknown> = {}) =>
+  sourceDef({ connector: 'odin', utility: 'ODIN', states: ['OH'], options });
 
 /** Meters per county, added up from the records themselves, sorted by FIPS. */
 function perCounty(records: Rec[]): Array<[string, number]> {
@@ -43,7 +49,9 @@ describe('odin normalize', () => {
     expect(snap.customers_out).toBe(kept.reduce((s, r) => s + r.metersaffected, 0));
   });
   it('rejects an exclude_utility_ids that is not a list of numbers', () => {
-    expect(() => normalize(page(), odin({ exclude_utility_ids: '8901' }))).toThrow(/exclude_utility_ids must be a list of utility numbers/);
+    expect(() => normalize(page(), odin({ exclude_utility_ids: '8901' }))).toThrow(
+      /exclude_utility_ids must be a list of utility numbers/,
+    );
   });
   it('sums the real records per utility', () => {
     const raw = page();
@@ -52,7 +60,12 @@ describe('odin normalize', () => {
     expect(utilities.map((u) => u.utility_id).sort()).toEqual([...ids].sort());
     const centerpoint = utilities.find((u) => u.utility_id === '8901');
     const mine = raw.results.filter((r) => r.utility_id === '8901');
-    expect(centerpoint).toMatchObject({ name: 'CENTERPOINT ENERGY', records: mine.length, meters: mine.reduce((s, r) => s + r.metersaffected, 0), states: ['Texas'] });
+    expect(centerpoint).toMatchObject({
+      name: 'CENTERPOINT ENERGY',
+      records: mine.length,
+      meters: mine.reduce((s, r) => s + r.metersaffected, 0),
+      states: ['Texas'],
+    });
     expect(utilities.reduce((s, u) => s + u.meters, 0)).toBe(raw.results.reduce((s, r) => s + r.metersaffected, 0));
   });
   it('adds utilities in one county and reports a bad FIPS (hand-made sample: parsing only)', () => {
@@ -64,7 +77,10 @@ describe('odin normalize', () => {
     expect(snap.unmatched[0]).toMatch(/BADFIPS/);
   });
   it('takes the utility number from the name when utility_id is missing', () => {
-    const raw = [{ communitydescriptor: '39035', metersaffected: 7, name: 'ACME POWER,100' }, { communitydescriptor: '39035', metersaffected: 3, utility_id: 200, name: 'BETA,200' }];
+    const raw = [
+      { communitydescriptor: '39035', metersaffected: 7, name: 'ACME POWER,100' },
+      { communitydescriptor: '39035', metersaffected: 3, utility_id: 200, name: 'BETA,200' },
+    ];
     expect(normalize(raw, odin({ exclude_utility_ids: ['100'] })).customers_out).toBe(3);
   });
 });

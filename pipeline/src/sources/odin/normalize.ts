@@ -14,7 +14,10 @@ export const ODIN_NOTICE = 'ODIN counts are meters (service points) reported to 
 export function excludedUtilities(source: SourceDef): Set<string> {
   const v = source.options.exclude_utility_ids ?? [];
   if (!Array.isArray(v) || v.some((x) => utilityKey(x) === null)) {
-    throw new SourceError('config', `${source.id}: options.exclude_utility_ids must be a list of utility numbers, got ${JSON.stringify(v)}`);
+    throw new SourceError(
+      'config',
+      `${source.id}: options.exclude_utility_ids must be a list of utility numbers, got ${JSON.stringify(v)}`,
+    );
   }
   return new Set(v.map((x) => utilityKey(x) as string));
 }
@@ -40,6 +43,10 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   snap.counties = [...counties.values()].sort((a, b) => a.fips.localeCompare(b.fips));
   snap.customers_out = snap.counties.reduce((s, c) => s + c.customers_out, 0);
   snap.basis = 'county';
-  snap.by_utility = Object.fromEntries(odinUtilities(records).filter((u) => u.utility_id !== null).map((u) => [u.utility_id!, u.meters]));
+  snap.by_utility = Object.fromEntries(
+    odinUtilities(records)
+      .filter((u) => u.utility_id !== null)
+      .map((u) => [u.utility_id!, u.meters]),
+  );
   return snap;
 }

@@ -3,17 +3,19 @@
 import { z } from 'zod';
 import { parseUpstream } from '../parse.ts';
 
-export const recordSchema = z.object({
-  communitydescriptor: z.string().nullable().optional(),
-  county: z.string().nullable().optional(),
-  state: z.string().nullable().optional(),
-  /** the utility's EIA-861 utility number for almost every utility (see README.md) */
-  utility_id: z.union([z.string(), z.number()]).nullable().optional(),
-  /** "NAME,UTILITY_ID" */
-  name: z.string().nullable().optional(),
-  metersaffected: z.number().nullable().optional(),
-  estimatedrestorationtime: z.string().nullable().optional(),
-}).loose();
+export const recordSchema = z
+  .object({
+    communitydescriptor: z.string().nullable().optional(),
+    county: z.string().nullable().optional(),
+    state: z.string().nullable().optional(),
+    /** the utility's EIA-861 utility number for almost every utility (see README.md) */
+    utility_id: z.union([z.string(), z.number()]).nullable().optional(),
+    /** "NAME,UTILITY_ID" */
+    name: z.string().nullable().optional(),
+    metersaffected: z.number().nullable().optional(),
+    estimatedrestorationtime: z.string().nullable().optional(),
+  })
+  .loose();
 
 export const pageSchema = z.object({ total_count: z.number(), results: z.array(recordSchema) }).loose();
 export const exportSchema = z.array(recordSchema);

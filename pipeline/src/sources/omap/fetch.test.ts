@@ -16,7 +16,8 @@ const hits: string[] = [];
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     hits.push(req.url ?? '');
-    if (req.url === '/OMAP/api/Omap/Outage/Tabular?opco=PA') return void res.end(fs.readFileSync(sharedPath('payloads/omap/sample.json')));
+    if (req.url === '/OMAP/api/Omap/Outage/Tabular?opco=PA')
+      return void res.end(fs.readFileSync(sharedPath('payloads/omap/sample.json')));
     res.writeHead(404);
     res.end();
   });
@@ -31,7 +32,11 @@ afterAll(async () => {
 
 describe('omap fetch', () => {
   it('one GET of the Tabular URL', async () => {
-    const source = sourceDef({ connector: 'omap' as never, states: ['PA'], url: `${base}/OMAP/api/Omap/Outage/Tabular?opco=PA` });
+    const source = sourceDef({
+      connector: 'omap' as never,
+      states: ['PA'],
+      url: `${base}/OMAP/api/Omap/Outage/Tabular?opco=PA`,
+    });
     const snap = normalize(await fetch({ http: client.forSource(), source, priority: 0 }), source);
     expect(hits).toEqual(['/OMAP/api/Omap/Outage/Tabular?opco=PA']);
     expect(snap.customers_out).toBe(5);
@@ -39,7 +44,14 @@ describe('omap fetch', () => {
   });
 
   it('a missing table is an http_status failure', async () => {
-    const source = sourceDef({ connector: 'omap' as never, states: ['PA'], url: `${base}/OMAP/api/Omap/Outage/Tabular?opco=XX` });
-    await expect(fetch({ http: client.forSource(), source, priority: 0 })).rejects.toMatchObject({ reason: 'http_status', status: 404 });
+    const source = sourceDef({
+      connector: 'omap' as never,
+      states: ['PA'],
+      url: `${base}/OMAP/api/Omap/Outage/Tabular?opco=XX`,
+    });
+    await expect(fetch({ http: client.forSource(), source, priority: 0 })).rejects.toMatchObject({
+      reason: 'http_status',
+      status: 404,
+    });
   });
 });

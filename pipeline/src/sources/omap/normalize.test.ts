@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { normalize } from './normalize.ts';
 import { sharedJson, sourceDef } from '../../../test/shared-data.ts';
 
-interface Tabular { nc: string; oc: string; data: Array<{ nm: string; nc: number; tc: number; mun: Array<{ nm: string; nc: number; tc: number }> }> }
+interface Tabular {
+  nc: string;
+  oc: string;
+  data: Array<{ nm: string; nc: number; tc: number; mun: Array<{ nm: string; nc: number; tc: number }> }>;
+}
 const ppl = sourceDef({ connector: 'omap' as never, utility: 'PPL Electric Utilities', states: ['PA'] });
 const sample = () => sharedJson('payloads/omap/sample.json') as Tabular;
 
@@ -19,7 +23,9 @@ describe('omap normalize', () => {
       { fips: '42089', customers_out: 4, customers_served: 74619 }, // Monroe
     ]);
     const muns = raw.data.flatMap((c) => c.mun.map((m) => ({ county: c.nm, ...m })));
-    expect(snap.areas.map((a) => [a.path, a.customers_out, a.customers_served])).toEqual(muns.map((m) => [[m.county, m.nm], m.nc, m.tc]));
+    expect(snap.areas.map((a) => [a.path, a.customers_out, a.customers_served])).toEqual(
+      muns.map((m) => [[m.county, m.nm], m.nc, m.tc]),
+    );
     expect(snap.areas[0].fips).toBe('42089');
     expect(snap.basis).toBe('county');
     expect(snap.unmatched).toEqual([]);
@@ -39,7 +45,9 @@ describe('omap normalize', () => {
   it('matches a county over several states only when the name is unambiguous', () => {
     const raw = { nc: '3', data: [{ nm: 'Washington', nc: 3, tc: 10, mun: [] }] };
     expect(normalize(raw, sourceDef({ connector: 'omap' as never, states: ['RI'] })).counties[0].fips).toBe('44009');
-    expect(normalize(raw, sourceDef({ connector: 'omap' as never, states: ['RI', 'PA'] })).unmatched).toEqual(['Washington']);
+    expect(normalize(raw, sourceDef({ connector: 'omap' as never, states: ['RI', 'PA'] })).unmatched).toEqual([
+      'Washington',
+    ]);
   });
 
   it('rejects another shape', () => {

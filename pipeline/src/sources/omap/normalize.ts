@@ -30,8 +30,17 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
         continue;
       }
       snap.areas.push({
-        fips, name: path[1], path, customers_out: mOut, out_display: String(mOut), out_lower: mOut, out_upper: mOut,
-        masked: false, customers_served: toCount(m.tc), etr: null, bbox: null,
+        fips,
+        name: path[1],
+        path,
+        customers_out: mOut,
+        out_display: String(mOut),
+        out_lower: mOut,
+        out_upper: mOut,
+        masked: false,
+        customers_served: toCount(m.tc),
+        etr: null,
+        bbox: null,
       });
     }
   }

@@ -6,7 +6,11 @@ import { SourceError } from '../../errors.ts';
 /** Counts arrive as numbers in the rows and as strings in the headline ("5"); both are read with toCount. */
 export type OmapCount = number | string | null | undefined;
 
-export interface OmapMunicipality { nm: string; nc?: OmapCount; tc?: OmapCount }
+export interface OmapMunicipality {
+  nm: string;
+  nc?: OmapCount;
+  tc?: OmapCount;
+}
 export interface OmapCounty {
   /** county name */
   nm: string;

@@ -22,7 +22,12 @@ beforeAll(async () => {
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       const path = req.url ?? '';
-      seen.push({ method: req.method ?? '', path, type: req.headers['content-type'] ?? '', form: Object.fromEntries(new URLSearchParams(body)) });
+      seen.push({
+        method: req.method ?? '',
+        path,
+        type: req.headers['content-type'] ?? '',
+        form: Object.fromEntries(new URLSearchParams(body)),
+      });
       if (req.method !== 'POST' || path !== '/Outage/ajax/ajaxShellOut.php') return res.writeHead(404).end();
       res.setHeader('content-type', 'text/html; charset=UTF-8'); // what PHP sends by default
       res.end(fs.readFileSync(sharedPath('payloads/outageentry/sample.json')));
@@ -39,9 +44,21 @@ afterAll(async () => {
 
 describe('outageentry fetch', () => {
   it('POSTs the markers form for the client and service index, then normalises the answer', async () => {
-    const source = sourceDef({ connector: 'outageentry' as never, states: ['VA'], url: `${base}/Outage/ajax/ajaxShellOut.php`, options: { client: 'svec', service_index: 2 } });
+    const source = sourceDef({
+      connector: 'outageentry' as never,
+      states: ['VA'],
+      url: `${base}/Outage/ajax/ajaxShellOut.php`,
+      options: { client: 'svec', service_index: 2 },
+    });
     const raw = await fetch({ http: client.forSource(), source, priority: 0 });
-    expect(seen).toEqual([{ method: 'POST', path: '/Outage/ajax/ajaxShellOut.php', type: 'application/x-www-form-urlencoded', form: { action: 'get', client: 'svec', target: 'cfa_device_markers', serviceIndex: '2' } }]);
+    expect(seen).toEqual([
+      {
+        method: 'POST',
+        path: '/Outage/ajax/ajaxShellOut.php',
+        type: 'application/x-www-form-urlencoded',
+        form: { action: 'get', client: 'svec', target: 'cfa_device_markers', serviceIndex: '2' },
+      },
+    ]);
     const snap = normalize(raw, source);
     expect(snap.incidents.map((i) => i.id)).toEqual(['D998263', 'D171224']);
     expect(snap.customers_out).toBe(5);

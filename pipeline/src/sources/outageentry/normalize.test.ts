@@ -3,7 +3,14 @@ import { normalize } from './normalize.ts';
 import { sharedJson, sourceDef } from '../../../test/shared-data.ts';
 import { SourceError } from '../../errors.ts';
 
-interface Marker { incident_id: string; consumers_affected: string; lat: string; lon: string; formatted_ert: string | null; estimated_restore_time?: string }
+interface Marker {
+  incident_id: string;
+  consumers_affected: string;
+  lat: string;
+  lon: string;
+  formatted_ert: string | null;
+  estimated_restore_time?: string;
+}
 // Hand-made in the vendor's shape (shared/data README): it proves parsing, not facts about a utility.
 const sample = () => sharedJson('payloads/outageentry/sample.json') as { result: string; '0': { markers: Marker[] } };
 const svec = sourceDef({ connector: 'outageentry' as never, utility: 'Shenandoah Valley EC', states: ['VA'] });
@@ -22,7 +29,13 @@ describe('outageentry normalize', () => {
     expect(snap.basis).toBe('county');
     expect(snap.incidents.map((i) => i.id)).toEqual(markers.map((m) => m.incident_id));
     // 38.494,-78.623 lies in Page County, VA; the 0-customer marker adds no county row
-    expect(snap.incidents[0]).toMatchObject({ fips: '51139', customers_out: 5, lat: 38.494, lon: -78.623, etr: '2026-06-29T17:37:00.000Z' });
+    expect(snap.incidents[0]).toMatchObject({
+      fips: '51139',
+      customers_out: 5,
+      lat: 38.494,
+      lon: -78.623,
+      etr: '2026-06-29T17:37:00.000Z',
+    });
     expect(snap.incidents[1]).toMatchObject({ customers_out: 0, etr: null });
     expect(snap.counties).toEqual([{ fips: '51139', customers_out: total, customers_served: null }]);
     expect(snap.unmatched).toEqual([]);
@@ -35,13 +48,25 @@ describe('outageentry normalize', () => {
     expect(normalize(raw, svec).incidents[0].etr).toBe('2026-06-29T17:37:00.000Z');
   });
   it('reads every quiet-day form as zero outages at county grade', () => {
-    for (const raw of [{ result: 'true', 0: { markers: [] } }, { result: 'true', 0: {} }, { result: 'true', 0: [] }, { result: 'true' }]) {
+    for (const raw of [
+      { result: 'true', 0: { markers: [] } },
+      { result: 'true', 0: {} },
+      { result: 'true', 0: [] },
+      { result: 'true' },
+    ]) {
       const snap = normalize(raw, svec);
       expect(snap).toMatchObject({ customers_out: 0, counties: [], incidents: [], basis: 'county' });
     }
   });
   it('keeps markers it cannot place in the total and reports them', () => {
-    const raw = { 0: { markers: [{ incident_id: 'A', consumers_affected: '1,204', lat: '', lon: '' }, { incident_id: 'B', consumers_affected: '7', lat: '0', lon: '0' }] } };
+    const raw = {
+      0: {
+        markers: [
+          { incident_id: 'A', consumers_affected: '1,204', lat: '', lon: '' },
+          { incident_id: 'B', consumers_affected: '7', lat: '0', lon: '0' },
+        ],
+      },
+    };
     const snap = normalize(raw, svec);
     expect(snap.customers_out).toBe(1211);
     expect(snap.counties).toEqual([]);
@@ -50,6 +75,8 @@ describe('outageentry normalize', () => {
   });
   it('names the field when the answer has an unexpected shape', () => {
     expect(() => normalize({ 0: { markers: [{ lat: {} }] } }, svec)).toThrow(/0\.markers\.0\.lat/);
-    expect(() => normalize({ 0: { markers: [] } }, { ...svec, options: { time_zone: 'Nowhere/Else' } })).toThrow(SourceError);
+    expect(() => normalize({ 0: { markers: [] } }, { ...svec, options: { time_zone: 'Nowhere/Else' } })).toThrow(
+      SourceError,
+    );
   });
 });

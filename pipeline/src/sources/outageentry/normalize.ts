@@ -67,8 +67,10 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
       lost.outsideOut += out;
     }
   }
-  if (lost.noPoint) snap.unmatched.push(`${lost.noPoint} marker(s) without a usable lat/lon (${lost.noPointOut} customers out)`);
-  if (lost.outside) snap.unmatched.push(`${lost.outside} marker(s) outside every US county (${lost.outsideOut} customers out)`);
+  if (lost.noPoint)
+    snap.unmatched.push(`${lost.noPoint} marker(s) without a usable lat/lon (${lost.noPointOut} customers out)`);
+  if (lost.outside)
+    snap.unmatched.push(`${lost.outside} marker(s) outside every US county (${lost.outsideOut} customers out)`);
   snap.counties = [...counties.values()].sort((a, b) => a.fips.localeCompare(b.fips));
   snap.customers_out = total;
   // Markers carry points, so the feed is county-grade; only a list of markers none of which can be placed is not.
@@ -80,12 +82,21 @@ function incidentOf(m: OutageEntryMarker, time: (text: string | null | undefined
   const lat = coordinate(m.lat, 90);
   const lon = coordinate(m.lon, 180);
   const placed = lat !== null && lon !== null;
-  const id = m.incident_id !== null && m.incident_id !== undefined && m.incident_id !== '' ? String(m.incident_id) : `${m.lat},${m.lon}`;
+  const id =
+    m.incident_id !== null && m.incident_id !== undefined && m.incident_id !== ''
+      ? String(m.incident_id)
+      : `${m.lat},${m.lon}`;
   return {
-    id, fips: null, customers_out: toCount(m.consumers_affected) ?? 0,
+    id,
+    fips: null,
+    customers_out: toCount(m.consumers_affected) ?? 0,
     // estimated_restore_time carries the year; formatted_ert ("Mon, Jun 29, 01:37 pm") only the weekday.
     etr: time(m.estimated_restore_time) ?? time(m.formatted_ert),
-    crew_status: null, cause: null, started_at: time(m.start_date),
-    lat: placed ? lat : null, lon: placed ? lon : null, city: null,
+    crew_status: null,
+    cause: null,
+    started_at: time(m.start_date),
+    lat: placed ? lat : null,
+    lon: placed ? lon : null,
+    city: null,
   };
 }

@@ -19,11 +19,16 @@ export const markerSchema = z.object({
 });
 
 /** A quiet day may come back as `"0": {}`, `"0": []` (an empty PHP array) or without "0" at all. */
-export const markersAnswerSchema = z.object({
-  '0': z.preprocess(
-    (v) => (Array.isArray(v) && v.length === 0 ? null : v),
-    z.object({ markers: z.array(markerSchema).nullish() }).loose().nullish(),
-  ),
-}).loose();
+export const markersAnswerSchema = z
+  .object({
+    '0': z.preprocess(
+      (v) => (Array.isArray(v) && v.length === 0 ? null : v),
+      z
+        .object({ markers: z.array(markerSchema).nullish() })
+        .loose()
+        .nullish(),
+    ),
+  })
+  .loose();
 
 export type OutageEntryMarker = z.infer<typeof markerSchema>;

@@ -15,7 +15,13 @@ const hits: string[] = [];
 let server: http.Server;
 let client: HttpClient;
 let base = '';
-let peak: { count: number; totalState: number; outages: Array<{ custOut: number }>; zips: unknown[]; counties: Array<{ custOutUnplan: number }> };
+let peak: {
+  count: number;
+  totalState: number;
+  outages: Array<{ custOut: number }>;
+  zips: unknown[];
+  counties: Array<{ custOutUnplan: number }>;
+};
 let sample: { totalState: number; outages: Array<{ icon: string; custOut: number }> };
 
 beforeAll(async () => {
@@ -26,7 +32,12 @@ beforeAll(async () => {
   sample = (sharedJson('payloads/pacificorp/sample.json') as { states: Array<typeof sample> }).states[0];
   const files: Record<string, unknown> = {
     [`${DIR}/mapUT.json`]: { count: peak.count, totalState: peak.totalState, outages: peak.outages },
-    [`${DIR}/listUT.json`]: { count: peak.count, totalState: peak.totalState, zips: peak.zips, counties: peak.counties },
+    [`${DIR}/listUT.json`]: {
+      count: peak.count,
+      totalState: peak.totalState,
+      zips: peak.zips,
+      counties: peak.counties,
+    },
     [`${DIR}/mapWY.json`]: sample, // no listWY.json: that state's counties come from its points
   };
   server = http.createServer((req, res) => {
@@ -57,7 +68,10 @@ describe('pacificorp fetch', () => {
     const raw = await fetch({ http: client.forSource(), source: def, priority: 0 });
     expect(hits.sort()).toEqual([`${DIR}/listUT.json`, `${DIR}/listWY.json`, `${DIR}/mapUT.json`, `${DIR}/mapWY.json`]);
     expect(raw.captured_at).toBe('2024-03-03T00:45:28.000Z');
-    expect(raw.states.map((s) => [s.state, s.list === null])).toEqual([['UT', false], ['WY', true]]);
+    expect(raw.states.map((s) => [s.state, s.list === null])).toEqual([
+      ['UT', false],
+      ['WY', true],
+    ]);
     const snap = normalize(raw, def);
     const wyPlanned = sample.outages.filter((p) => p.icon === 'planned').reduce((s, p) => s + p.custOut, 0);
     expect(snap.customers_out).toBe(peak.totalState + sample.totalState - wyPlanned);
@@ -69,20 +83,38 @@ describe('pacificorp fetch', () => {
   });
   it('reads the map files only when options.lists is false', async () => {
     hits.length = 0;
-    const raw = await fetch({ http: client.forSource(), source: source({ states: ['UT'], lists: false }), priority: 0 });
+    const raw = await fetch({
+      http: client.forSource(),
+      source: source({ states: ['UT'], lists: false }),
+      priority: 0,
+    });
     expect(hits).toEqual([`${DIR}/mapUT.json`]);
     expect(raw.states[0].list).toBeNull();
   });
   it('fails the poll when a state map file is missing', async () => {
-    await expect(fetch({ http: client.forSource(), source: source({ states: ['UT', 'ID'] }), priority: 0 })).rejects.toMatchObject({ reason: 'http_status', status: 404 });
+    await expect(
+      fetch({ http: client.forSource(), source: source({ states: ['UT', 'ID'] }), priority: 0 }),
+    ).rejects.toMatchObject({ reason: 'http_status', status: 404 });
   });
   it('rejects bad rows before any request', async () => {
     hits.length = 0;
-    for (const def of [source({ states: ['ut'] }), source({ states: [] }), source({ lists: 'yes' }), source({}, `${base}${DIR}/mapUT.json`), source({}, `${base}${DIR}/outages-{ST}.json`)]) {
-      await expect(fetch({ http: client.forSource(), source: def, priority: 0 })).rejects.toMatchObject({ reason: 'config' });
+    for (const def of [
+      source({ states: ['ut'] }),
+      source({ states: [] }),
+      source({ lists: 'yes' }),
+      source({}, `${base}${DIR}/mapUT.json`),
+      source({}, `${base}${DIR}/outages-{ST}.json`),
+    ]) {
+      await expect(fetch({ http: client.forSource(), source: def, priority: 0 })).rejects.toMatchObject({
+        reason: 'config',
+      });
     }
     expect(hits).toEqual([]);
-    expect(mapUrl('https://www.pacificpower.net/etc/pcorp/datafiles/outagemap/map{ST}.json', 'OR')).toBe('https://www.pacificpower.net/etc/pcorp/datafiles/outagemap/mapOR.json');
-    expect(listUrl('https://www.rockymountainpower.net/etc/pcorp/datafiles/outagemap/map{ST}.json', 'UT')).toBe('https://www.rockymountainpower.net/etc/pcorp/datafiles/outagemap/listUT.json');
+    expect(mapUrl('https://www.pacificpower.net/etc/pcorp/datafiles/outagemap/map{ST}.json', 'OR')).toBe(
+      'https://www.pacificpower.net/etc/pcorp/datafiles/outagemap/mapOR.json',
+    );
+    expect(listUrl('https://www.rockymountainpower.net/etc/pcorp/datafiles/outagemap/map{ST}.json', 'UT')).toBe(
+      'https://www.rockymountainpower.net/etc/pcorp/datafiles/outagemap/listUT.json',
+    );
   });
 });

@@ -70,21 +70,34 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
 function incidentOf(p: PacifiCorpPoint, out: number, ctx: StateContext): Incident {
   const lat = p.latitude ?? null;
   const lon = p.longitude ?? null;
-  const point = lat !== null && lon !== null && Math.abs(lat) <= 90 && Math.abs(lon) <= 180 && !(lat === 0 && lon === 0);
+  const point =
+    lat !== null && lon !== null && Math.abs(lat) <= 90 && Math.abs(lon) <= 180 && !(lat === 0 && lon === 0);
   // The feed has no outage ids: state, point and reported time stay put while an outage lasts.
   const base = `${ctx.state}:${lat},${lon}@${wallText(p.reported) ?? p.reported ?? ''}`;
   let id = base;
   for (let k = 2; ctx.ids.has(id); k += 1) id = `${base}#${k}`;
   ctx.ids.add(id);
   return {
-    id, fips: point ? ctx.atlas.locate(lon, lat) ?? null : null, customers_out: out,
-    etr: ctx.time(p.etr), crew_status: textOrNull(p.crewStatus), cause: textOrNull(p.cause),
-    started_at: ctx.time(p.reported), lat: point ? lat : null, lon: point ? lon : null, city: null,
+    id,
+    fips: point ? (ctx.atlas.locate(lon, lat) ?? null) : null,
+    customers_out: out,
+    etr: ctx.time(p.etr),
+    crew_status: textOrNull(p.crewStatus),
+    cause: textOrNull(p.cause),
+    started_at: ctx.time(p.reported),
+    lat: point ? lat : null,
+    lon: point ? lon : null,
+    city: null,
   };
 }
 
 /** The list file's unplanned customers per county, matched in the file's own state; unknown names are reported. */
-function listCounties(list: PacifiCorpList, state: string, counties: Map<string, CountyCount>, unmatched: string[]): void {
+function listCounties(
+  list: PacifiCorpList,
+  state: string,
+  counties: Map<string, CountyCount>,
+  unmatched: string[],
+): void {
   for (const c of list.counties ?? []) {
     const out = toCount(c.custOutUnplan) ?? 0;
     const fips = matchCounty(state, c.countyName);

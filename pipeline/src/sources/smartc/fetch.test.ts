@@ -16,13 +16,19 @@ const hits: string[] = [];
 let server: http.Server;
 let client: HttpClient;
 let base = '';
-let bundle: { events: { data: Array<{ affectedCount: number }> }; counties: unknown; accounts: { data: { count: number } } };
+let bundle: {
+  events: { data: Array<{ affectedCount: number }> };
+  counties: unknown;
+  accounts: { data: { count: number } };
+};
 
 beforeAll(async () => {
   // Load the county shapes first: the load blocks the event loop for seconds, long enough for the server to drop
   // an idle keep-alive socket that the client would then reuse.
   loadAtlas();
-  bundle = JSON.parse(fs.readFileSync(sharedPath('payloads/smartc/oppd-serviceapi-bundle-2026-10-07T1501Z.json'), 'utf8')).reports;
+  bundle = JSON.parse(
+    fs.readFileSync(sharedPath('payloads/smartc/oppd-serviceapi-bundle-2026-10-07T1501Z.json'), 'utf8'),
+  ).reports;
   const files: Record<string, unknown> = {
     [`${API}/outage/alloutages/2/1/false`]: bundle.events,
     [`${API}/outage/AllOutagesListView/2/1/false`]: bundle.counties,
@@ -47,14 +53,19 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-const source = (path: string, options: Record<string, unknown> = {}) => sourceDef({ connector: 'smartc' as never, states: ['NE'], url: `${base}${path}`, options });
+const source = (path: string, options: Record<string, unknown> = {}) =>
+  sourceDef({ connector: 'smartc' as never, states: ['NE'], url: `${base}${path}`, options });
 
 describe('smartc fetch', () => {
   it('ServiceAPI: events, county list view and account count, all from the registry url', async () => {
     hits.length = 0;
     const def = source(`${API}/outage/alloutages/2/1/false`);
     const snap = normalize(await fetch({ http: client.forSource(), source: def, priority: 0 }), def);
-    expect(hits.sort()).toEqual([`${API}/Account/Count`, `${API}/outage/AllOutagesListView/2/1/false`, `${API}/outage/alloutages/2/1/false`]);
+    expect(hits.sort()).toEqual([
+      `${API}/Account/Count`,
+      `${API}/outage/AllOutagesListView/2/1/false`,
+      `${API}/outage/alloutages/2/1/false`,
+    ]);
     expect(snap.customers_out).toBe(bundle.events.data.reduce((s, e) => s + e.affectedCount, 0));
     expect(snap.customers_served).toBe(bundle.accounts.data.count);
     expect(snap.counties.length).toBeGreaterThan(0);
@@ -65,7 +76,10 @@ describe('smartc fetch', () => {
     await fetch({ http: client.forSource(), source: off, priority: 0 });
     expect(hits).toEqual([`${API}/outage/alloutages/2/1/false`]);
     const bare = source('/bare/outage/alloutages/2/1');
-    const raw = (await fetch({ http: client.forSource(), source: bare, priority: 0 })) as { counties: unknown; accounts: unknown };
+    const raw = (await fetch({ http: client.forSource(), source: bare, priority: 0 })) as {
+      counties: unknown;
+      accounts: unknown;
+    };
     expect(raw).toMatchObject({ counties: null, accounts: null });
     expect(normalize(raw, bare).customers_served).toBeNull();
   });
@@ -81,10 +95,17 @@ describe('smartc fetch', () => {
       counties: 'https://myoppd-svc.cxlive.ai/ServiceAPI/api/1/outage/AllOutagesListView/2/1/false?key=k',
       accounts: 'https://myoppd-svc.cxlive.ai/ServiceAPI/api/1/Account/Count?key=k',
     });
-    expect(flavourOf('https://mge-svc.smartcmobile.com/WidgetAPI/Outage/PreloginGetOutageData?isPlannedOutage=0')).toBe('widget');
+    expect(flavourOf('https://mge-svc.smartcmobile.com/WidgetAPI/Outage/PreloginGetOutageData?isPlannedOutage=0')).toBe(
+      'widget',
+    );
     hits.length = 0;
-    for (const def of [source('/outage/summary'), source(`${API}/outage/alloutages/2/1/false`, { county_list: 'yes' })]) {
-      await expect(fetch({ http: client.forSource(), source: def, priority: 0 })).rejects.toMatchObject({ reason: 'config' });
+    for (const def of [
+      source('/outage/summary'),
+      source(`${API}/outage/alloutages/2/1/false`, { county_list: 'yes' }),
+    ]) {
+      await expect(fetch({ http: client.forSource(), source: def, priority: 0 })).rejects.toMatchObject({
+        reason: 'config',
+      });
     }
     expect(hits).toEqual([]);
   });

@@ -12,7 +12,10 @@ export function flavourOf(url: string): Flavour {
   const path = new URL(url).pathname;
   if (/\/WidgetAPI\/Outage\/PreloginGetOutageData$/i.test(path)) return 'widget';
   if (SERVICE_PATH.test(path)) return 'service';
-  throw new SourceError('config', `SmartC url must be …/WidgetAPI/Outage/PreloginGetOutageData?isPlannedOutage=0 or …/outage/alloutages/2/1/false; got ${url}`);
+  throw new SourceError(
+    'config',
+    `SmartC url must be …/WidgetAPI/Outage/PreloginGetOutageData?isPlannedOutage=0 or …/outage/alloutages/2/1/false; got ${url}`,
+  );
 }
 
 /** …/outage/alloutages/2/1/false → …/outage/AllOutagesListView/2/1/false and …/Account/Count on the same API root. */
@@ -27,7 +30,8 @@ export function serviceUrls(url: string): { counties: string; accounts: string }
 
 function flag(options: Record<string, unknown>, name: string): boolean {
   const v = options[name] ?? true;
-  if (typeof v !== 'boolean') throw new SourceError('config', `options.${name} must be true or false, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'boolean')
+    throw new SourceError('config', `options.${name} must be true or false, got ${JSON.stringify(v)}`);
   return v;
 }
 

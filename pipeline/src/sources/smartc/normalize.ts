@@ -8,5 +8,8 @@ import { normalizeService } from './service.ts';
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
   if (raw && typeof raw === 'object' && 'result' in raw) return normalizeWidget(raw, source);
   if (raw && typeof raw === 'object' && 'events' in raw) return normalizeService(raw, source);
-  throw new SourceError('schema', 'SmartC raw is neither a WidgetAPI answer ({result: {Data}}) nor ServiceAPI answers ({events, counties, accounts}); check the registry url');
+  throw new SourceError(
+    'schema',
+    'SmartC raw is neither a WidgetAPI answer ({result: {Data}}) nor ServiceAPI answers ({events, counties, accounts}); check the registry url',
+  );
 }

@@ -36,7 +36,10 @@ export function localIso(text: string | null | undefined, zone: string): string 
   const zoned = offsetIso(s);
   if (zoned) return zoned;
   // The weekday is redundant once the year is printed; drop it so the text has a shape parseLocal knows.
-  const wall = s.replace(/^[a-z]{3}[a-z]*,\s*/i, '').replace(/^(\d{1,2}\/\d{1,2}\/\d{4}),/, '$1').replace(/(:\d{2})\.\d+$/, '$1');
+  const wall = s
+    .replace(/^[a-z]{3}[a-z]*,\s*/i, '')
+    .replace(/^(\d{1,2}\/\d{1,2}\/\d{4}),/, '$1')
+    .replace(/(:\d{2})\.\d+$/, '$1');
   const year = Number(/\d{4}/.exec(wall)?.[0]);
   if (!(year > 2000 && year < 9000)) return null;
   // Every shape it reads here carries its year, so the reference instant is unused.

@@ -12,8 +12,15 @@ import { coordinate, localIso, matchIn, offsetIso } from './places.ts';
 const textOrNull = (v: string | null | undefined) => (v && v.trim() && v.trim() !== 'NA' ? v.trim() : null);
 
 /** An answer whose envelope says error is a failed poll, not "no outages". */
-function checkStatus(name: string, answer: { status?: { error?: boolean | null; message?: string | null } | null } | null | undefined): void {
-  if (answer?.status?.error) throw new SourceError('bad_body', `SmartC ServiceAPI ${name} answered an error: ${answer.status.message ?? '(no message)'}; check the url in the registry`);
+function checkStatus(
+  name: string,
+  answer: { status?: { error?: boolean | null; message?: string | null } | null } | null | undefined,
+): void {
+  if (answer?.status?.error)
+    throw new SourceError(
+      'bad_body',
+      `SmartC ServiceAPI ${name} answered an error: ${answer.status.message ?? '(no message)'}; check the url in the registry`,
+    );
 }
 
 export function normalizeService(raw: unknown, source: SourceDef): Snapshot {
@@ -47,11 +54,17 @@ export function normalizeService(raw: unknown, source: SourceDef): Snapshot {
   return snap;
 }
 
-function incidentOf(e: ServiceEvent, states: string[], zone: string, atlas: CountyAtlas, unmatched: string[]): Incident {
+function incidentOf(
+  e: ServiceEvent,
+  states: string[],
+  zone: string,
+  atlas: CountyAtlas,
+  unmatched: string[],
+): Incident {
   const lat = coordinate(e.lat, 90);
   const lon = coordinate(e.lon, 180);
   const point = lat !== null && lon !== null;
-  let fips = point ? atlas.locate(lon, lat) ?? null : null;
+  let fips = point ? (atlas.locate(lon, lat) ?? null) : null;
   // `location` is the county name (locationType 1); it places an event whose point is missing or offshore.
   const name = e.location?.trim();
   if (!fips && name) {
@@ -59,17 +72,28 @@ function incidentOf(e: ServiceEvent, states: string[], zone: string, atlas: Coun
     if (!fips) unmatched.push(name);
   }
   return {
-    id: String(e.incidentId), fips, customers_out: toCount(e.affectedCount) ?? 0,
+    id: String(e.incidentId),
+    fips,
+    customers_out: toCount(e.affectedCount) ?? 0,
     // restorationTime when it carries a zone; else OutageAttribute1, the local ETR text the map shows ("Wed, 10/07/2026, 11:00 AM").
     etr: offsetIso(e.restorationTime) ?? localIso(e.extension?.OutageAttribute1, zone),
     // startTime ("10/07/2026 08:52:53") states no zone, and the same API prints lastUpdateTime in UTC: not guessed.
-    crew_status: textOrNull(e.crewStatus), cause: null, started_at: null,
-    lat: point ? lat : null, lon: point ? lon : null, city: null,
+    crew_status: textOrNull(e.crewStatus),
+    cause: null,
+    started_at: null,
+    lat: point ? lat : null,
+    lon: point ? lon : null,
+    city: null,
   };
 }
 
 /** The county list view's rows, matched in the row's states; names that match no county are reported. */
-function listCounties(rows: NonNullable<NonNullable<ServiceRaw['counties']>['data']>, states: string[], counties: Map<string, CountyCount>, unmatched: string[]): void {
+function listCounties(
+  rows: NonNullable<NonNullable<ServiceRaw['counties']>['data']>,
+  states: string[],
+  counties: Map<string, CountyCount>,
+  unmatched: string[],
+): void {
   for (const r of rows) {
     const fips = matchIn(states, r.location);
     const out = toCount(r.affectedCount) ?? 0;

@@ -23,7 +23,7 @@ export function normalizeWidget(raw: unknown, source: SourceDef): Snapshot {
     const lat = coordinate(o.Latitude, 90);
     const lon = coordinate(o.Longitude, 180);
     const point = lat !== null && lon !== null;
-    const fips = point ? atlas.locate(lon, lat) ?? null : null;
+    const fips = point ? (atlas.locate(lon, lat) ?? null) : null;
     placed ||= fips !== null;
     // The list carries no outage id: the point is the id (with #2, #3 … when two outages share it).
     const base = `${o.Latitude},${o.Longitude}`;
@@ -31,8 +31,16 @@ export function normalizeWidget(raw: unknown, source: SourceDef): Snapshot {
     for (let k = 2; ids.has(id); k += 1) id = `${base}#${k}`;
     ids.add(id);
     snap.incidents.push({
-      id, fips, customers_out: out, etr: localIso(o.ETR, zone), crew_status: null, cause: null, started_at: null,
-      lat: point ? lat : null, lon: point ? lon : null, city: o.City?.trim() || null,
+      id,
+      fips,
+      customers_out: out,
+      etr: localIso(o.ETR, zone),
+      crew_status: null,
+      cause: null,
+      started_at: null,
+      lat: point ? lat : null,
+      lon: point ? lon : null,
+      city: o.City?.trim() || null,
     });
     total += out;
     if (fips) {

@@ -39,7 +39,8 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-const source = (path: string) => sourceDef({ connector: 'wec' as never, utility: 'We Energies', states: ['WI', 'MI'], url: `${base}${path}` });
+const source = (path: string) =>
+  sourceDef({ connector: 'wec' as never, utility: 'We Energies', states: ['WI', 'MI'], url: `${base}${path}` });
 
 describe('wec fetch', () => {
   it('one GET of OutageEventJSON, dated by the server, normalising like the recorded capture', async () => {
@@ -54,8 +55,12 @@ describe('wec fetch', () => {
   });
   it('rejects a url that is not OutageEventJSON before any request; a missing answer fails the poll', async () => {
     hits.length = 0;
-    await expect(fetch({ http: client.forSource(), source: source('/outagesummary/view/outagegrid'), priority: 0 })).rejects.toMatchObject({ reason: 'config' });
+    await expect(
+      fetch({ http: client.forSource(), source: source('/outagesummary/view/outagegrid'), priority: 0 }),
+    ).rejects.toMatchObject({ reason: 'config' });
     expect(hits).toEqual([]);
-    await expect(fetch({ http: client.forSource(), source: source(`/wps${PATH}`), priority: 0 })).rejects.toMatchObject({ reason: 'http_status', status: 404 });
+    await expect(fetch({ http: client.forSource(), source: source(`/wps${PATH}`), priority: 0 })).rejects.toMatchObject(
+      { reason: 'http_status', status: 404 },
+    );
   });
 });

@@ -7,7 +7,10 @@ import type { WecRaw } from './schema.ts';
 export async function fetch(ctx: FetchContext): Promise<WecRaw> {
   const { url } = ctx.source;
   if (!/\/outagesummary\/view\/OutageEventJSON$/i.test(new URL(url).pathname)) {
-    throw new SourceError('config', `WEC url must be {site}/outagesummary/view/OutageEventJSON, e.g. https://www.we-energies.com/outagesummary/view/OutageEventJSON; got ${url}`);
+    throw new SourceError(
+      'config',
+      `WEC url must be {site}/outagesummary/view/OutageEventJSON, e.g. https://www.we-energies.com/outagesummary/view/OutageEventJSON; got ${url}`,
+    );
   }
   const answer = await ctx.http.get(url, ctx.priority);
   // The display times have no year: the upstream's own clock (HTTP Date) supplies it, so a replayed raw reads the same.

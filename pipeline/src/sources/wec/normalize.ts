@@ -10,7 +10,8 @@ import { rawSchema, type WecEvent, type WecSlice } from './schema.ts';
 import { timeReader } from './times.ts';
 
 /** No planned flag was seen in the feed; a cause or crew status that says "planned" is taken as one. */
-export const isPlanned = (e: WecEvent) => [e.Cause, e.CrewStatus].some((v) => typeof v === 'string' && /(^|[^a-z])planned/i.test(v));
+export const isPlanned = (e: WecEvent) =>
+  [e.Cause, e.CrewStatus].some((v) => typeof v === 'string' && /(^|[^a-z])planned/i.test(v));
 const textOrNull = (v: string | null | undefined) => (v && v.trim() ? v.trim() : null);
 
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
@@ -45,7 +46,8 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   snap.unmatched.push(...unmatched);
   snap.counties = [...counties.values()].sort((a, b) => a.fips.localeCompare(b.fips));
   snap.customers_out = snap.incidents.reduce((s, i) => s + i.customers_out, 0);
-  snap.basis = counties.size > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips) ? 'county' : 'outage_only';
+  snap.basis =
+    counties.size > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips) ? 'county' : 'outage_only';
   return snap;
 }
 
@@ -67,7 +69,11 @@ function countyMatcher(states: string[]) {
   const candidates = new Map<string, string[]>();
   return (name: string, pointFips: string | null, unmatched: Set<string>): string | undefined => {
     let found = candidates.get(name);
-    if (!found) candidates.set(name, (found = [...new Set(states.map((s) => matchCounty(s, name)).filter((f): f is string => !!f))]));
+    if (!found)
+      candidates.set(
+        name,
+        (found = [...new Set(states.map((s) => matchCounty(s, name)).filter((f): f is string => !!f))]),
+      );
     if (found.length === 1) return found[0];
     if (pointFips && found.includes(pointFips)) return pointFips;
     unmatched.add(found.length === 0 ? name : `${name} (in ${states.join(' and ')}; the point does not say which)`);
@@ -75,10 +81,16 @@ function countyMatcher(states: string[]) {
   };
 }
 
-function incidentOf(e: WecEvent, atlas: CountyAtlas, ids: Set<string>, timeOf: (t: string | null | undefined) => string | null): Incident {
+function incidentOf(
+  e: WecEvent,
+  atlas: CountyAtlas,
+  ids: Set<string>,
+  timeOf: (t: string | null | undefined) => string | null,
+): Incident {
   const lat = e.Latitude ?? null;
   const lon = e.Longitude ?? null;
-  const point = lat !== null && lon !== null && Math.abs(lat) <= 90 && Math.abs(lon) <= 180 && !(lat === 0 && lon === 0);
+  const point =
+    lat !== null && lon !== null && Math.abs(lat) <= 90 && Math.abs(lon) <= 180 && !(lat === 0 && lon === 0);
   let out = 0;
   let largest: WecSlice | null = null;
   for (const s of e.Slices ?? []) {
@@ -92,8 +104,15 @@ function incidentOf(e: WecEvent, atlas: CountyAtlas, ids: Set<string>, timeOf: (
   for (let k = 2; ids.has(id); k += 1) id = `${base}#${k}`;
   ids.add(id);
   return {
-    id, fips: point ? atlas.locate(lon, lat) ?? null : null, customers_out: out,
-    etr: timeOf(e.ETR), crew_status: textOrNull(e.CrewStatus), cause: textOrNull(e.Cause), started_at: timeOf(e.OffTime),
-    lat: point ? lat : null, lon: point ? lon : null, city: textOrNull(largest?.City),
+    id,
+    fips: point ? (atlas.locate(lon, lat) ?? null) : null,
+    customers_out: out,
+    etr: timeOf(e.ETR),
+    crew_status: textOrNull(e.CrewStatus),
+    cause: textOrNull(e.Cause),
+    started_at: timeOf(e.OffTime),
+    lat: point ? lat : null,
+    lon: point ? lon : null,
+    city: textOrNull(largest?.City),
   };
 }

@@ -68,7 +68,10 @@ export class CountyMap {
       else this.hide();
     });
     this.svg.addEventListener('pointerleave', () => this.hide());
-    this.svg.addEventListener('focusin', (e) => { const fips = fipsOf(e); if (fips) this.show(fips, null); });
+    this.svg.addEventListener('focusin', (e) => {
+      const fips = fipsOf(e);
+      if (fips) this.show(fips, null);
+    });
     this.svg.addEventListener('focusout', () => this.hide());
     // Counties without an outage are plain paths, not links: a click still opens the county page.
     this.svg.addEventListener('click', (e) => {

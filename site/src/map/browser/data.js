@@ -20,7 +20,11 @@ async function getData(url) {
 
 /** One consistent read of the three live documents. */
 export async function fetchLive(paths) {
-  const [map, summary, sources] = await Promise.all([getData(paths.map), getData(paths.summary), getData(paths.sources)]);
+  const [map, summary, sources] = await Promise.all([
+    getData(paths.map),
+    getData(paths.summary),
+    getData(paths.sources),
+  ]);
   return { map: map.data, summary: summary.data, sources: sources.data, refreshS: refreshSeconds(map.cacheControl) };
 }
 
@@ -71,7 +75,8 @@ export const PCT_NULL_REASON = 'no trusted customer count: the known count is mi
 export function countyStatus(entry, feeds) {
   if (entry) {
     const [customersOut, pctOut, , band] = entry;
-    if (band < 0 || pctOut === null) return { kind: 'untrusted', fill: 'fill-untrusted', customersOut, pctOut: null, band: -1 };
+    if (band < 0 || pctOut === null)
+      return { kind: 'untrusted', fill: 'fill-untrusted', customersOut, pctOut: null, band: -1 };
     return { kind: 'out', fill: `fill-b${Math.min(5, band)}`, customersOut, pctOut, band };
   }
   const reason = noFeedReason(feeds);
@@ -85,7 +90,12 @@ export function describeCounty(shape, status, feeds, thresholds) {
   if (status.kind === 'out' || status.kind === 'untrusted') {
     rows.push(['Customers out', formatCount(status.customersOut)]);
     rows.push(['Share out', status.pctOut === null ? `— (${PCT_NULL_REASON})` : `${status.pctOut} %`]);
-    rows.push(['Band', status.band < 0 ? `untrusted (${bandLabel(-1, thresholds)})` : `${status.band} (${bandLabel(status.band, thresholds)})`]);
+    rows.push([
+      'Band',
+      status.band < 0
+        ? `untrusted (${bandLabel(-1, thresholds)})`
+        : `${status.band} (${bandLabel(status.band, thresholds)})`,
+    ]);
   } else if (status.kind === 'quiet') {
     rows.push(['Customers out', 'nothing reported out']);
   } else {

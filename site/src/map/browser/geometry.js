@@ -49,7 +49,10 @@ function meshPath(arcs, geometries) {
 export function mapShapes(topo) {
   const arcs = decodeArcs(topo);
   const counties = topo.objects.counties.geometries.map((g) => ({
-    fips: String(g.id), name: g.properties.name, state: g.properties.state, d: geometryPath(arcs, g),
+    fips: String(g.id),
+    name: g.properties.name,
+    state: g.properties.state,
+    d: geometryPath(arcs, g),
   }));
   // us-atlas's Albers USA frame (Alaska and Hawaii inset) is 975 × 610 pixels.
   return { width: 975, height: 610, counties, borders: meshPath(arcs, topo.objects.states.geometries) };

@@ -19,10 +19,12 @@ async function loadShapes() {
 /** Counties out that the map cannot draw (us-atlas has no shape for them, e.g. Puerto Rico): still in the table. */
 function unmappedRows(live, drawn, feeds) {
   const stateOf = new Map((live.summary.states ?? []).map((s) => [s.fips, s.state]));
-  return Object.keys(live.map).filter((k) => /^\d{5}$/.test(k) && !drawn.has(k)).map((fips) => {
-    const shape = { fips, name: `County ${fips}`, state: stateOf.get(fips.slice(0, 2)) ?? '' };
-    return { shape, status: countyStatus(live.map[fips], feeds.get(shape.state)) };
-  });
+  return Object.keys(live.map)
+    .filter((k) => /^\d{5}$/.test(k) && !drawn.has(k))
+    .map((fips) => {
+      const shape = { fips, name: `County ${fips}`, state: stateOf.get(fips.slice(0, 2)) ?? '' };
+      return { shape, status: countyStatus(live.map[fips], feeds.get(shape.state)) };
+    });
 }
 
 function draw(map, live) {
@@ -67,7 +69,10 @@ async function start() {
   try {
     shapes = await loadShapes();
   } catch (err) {
-    renderStatus(`Could not load the county shapes (${err.message}). The table below still lists the counties out.`, true);
+    renderStatus(
+      `Could not load the county shapes (${err.message}). The table below still lists the counties out.`,
+      true,
+    );
     shapes = { width: 975, height: 610, counties: [], borders: '' };
   }
   await refresh(new CountyMap(svg, tip, shapes, href), live);

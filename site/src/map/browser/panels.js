@@ -18,7 +18,14 @@ export function age(iso, now = Date.now()) {
   return `${Math.round(min / 1440)} days ago`;
 }
 
-const TIME = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
+const TIME = new Intl.DateTimeFormat('en-US', {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZoneName: 'short',
+});
 
 export function renderHeadline(summary, sources) {
   $('simulated-banner').hidden = !summary.simulated;
@@ -33,32 +40,41 @@ export function renderHeadline(summary, sources) {
   }
   const all = sources?.sources ?? [];
   const stale = all.filter((s) => s.freshness !== 'fresh').length;
-  setFigure('freshness', `${formatCount(all.length - stale)} of ${formatCount(all.length)} feeds fresh${stale ? ` · ${formatCount(stale)} stale` : ''}`);
+  setFigure(
+    'freshness',
+    `${formatCount(all.length - stale)} of ${formatCount(all.length)} feeds fresh${stale ? ` · ${formatCount(stale)} stale` : ''}`,
+  );
 }
 
 /** The top counties out as a table: the same numbers as the map, for screen readers and for copying. */
 export function renderTable(rows, thresholds, href, limit) {
   const body = $('top-counties-body');
-  const top = rows.filter((r) => r.status.kind === 'out' || r.status.kind === 'untrusted')
-    .sort((a, b) => b.status.customersOut - a.status.customersOut).slice(0, limit);
-  body.replaceChildren(...top.map(({ shape, status }) => {
-    const tr = document.createElement('tr');
-    tr.dataset.fips = shape.fips;
-    const link = document.createElement('a');
-    link.href = href(shape.fips);
-    link.textContent = shape.name;
-    const band = status.band < 0 ? 'untrusted' : `${status.band} (${bandLabel(status.band, thresholds)})`;
-    const pct = status.pctOut === null ? '—' : `${status.pctOut} %`;
-    const cells = [link, shape.state, formatCount(status.customersOut), pct, band];
-    tr.append(...cells.map((c, i) => {
-      const td = document.createElement(i === 0 ? 'th' : 'td');
-      if (i === 0) td.scope = 'row';
-      if (i === 3 && status.pctOut === null) td.title = PCT_NULL_REASON;
-      td.append(c);
-      return td;
-    }));
-    return tr;
-  }));
+  const top = rows
+    .filter((r) => r.status.kind === 'out' || r.status.kind === 'untrusted')
+    .sort((a, b) => b.status.customersOut - a.status.customersOut)
+    .slice(0, limit);
+  body.replaceChildren(
+    ...top.map(({ shape, status }) => {
+      const tr = document.createElement('tr');
+      tr.dataset.fips = shape.fips;
+      const link = document.createElement('a');
+      link.href = href(shape.fips);
+      link.textContent = shape.name;
+      const band = status.band < 0 ? 'untrusted' : `${status.band} (${bandLabel(status.band, thresholds)})`;
+      const pct = status.pctOut === null ? '—' : `${status.pctOut} %`;
+      const cells = [link, shape.state, formatCount(status.customersOut), pct, band];
+      tr.append(
+        ...cells.map((c, i) => {
+          const td = document.createElement(i === 0 ? 'th' : 'td');
+          if (i === 0) td.scope = 'row';
+          if (i === 3 && status.pctOut === null) td.title = PCT_NULL_REASON;
+          td.append(c);
+          return td;
+        }),
+      );
+      return tr;
+    }),
+  );
   $('top-counties-empty').hidden = top.length > 0;
 }
 
