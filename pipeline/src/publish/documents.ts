@@ -157,7 +157,9 @@ export function sourcesDoc(
     seen.add(`${cls}|${s.utility}`);
   }
   const covered = classes.county.customers + classes.utility_total.customers + classes.outage_only.customers;
-  const share = (n: number) => (totalCustomers > 0 ? Math.round((n / totalCustomers) * 10_000) / 100 : null);
+  // Feeds can publish more served customers than the model counts (or overlap): never a share above 100 %.
+  const base = Math.max(totalCustomers, covered);
+  const share = (n: number) => (base > 0 ? Math.round((n / base) * 10_000) / 100 : null);
   return {
     sources: list,
     connector_coverage: {

@@ -124,4 +124,27 @@ describe('quarantine', () => {
     );
     expect([s.incidents[0].lat, s.incidents[0].lon]).toEqual([null, null]);
   });
+  it('makes sentinel times and served totals beyond any utility unknown', () => {
+    const s = quarantine(
+      snap((x) => {
+        x.customers_served = 185_000_000;
+        x.incidents = [
+          {
+            id: 'i',
+            fips: null,
+            customers_out: 3,
+            etr: '+275760-09-13T00:00:00.000Z',
+            crew_status: null,
+            cause: null,
+            started_at: '1970-01-01T00:00:00.000Z',
+            lat: 1,
+            lon: 2,
+            city: null,
+          },
+        ];
+      }),
+      sourceDef(),
+    );
+    expect([s.customers_served, s.incidents[0].etr, s.incidents[0].started_at]).toEqual([null, null, null]);
+  });
 });

@@ -97,19 +97,22 @@ export function toCount(v: unknown): number | null {
 }
 
 /** ISO-8601 for epoch milliseconds, ISO strings, or null for vendor "no ETR" placeholders. */
+/** An instant as ISO text, or null outside 1990–2099 (vendor sentinels; beyond ±8.64e15 Date would throw). */
+const instant = (t: number): string | null =>
+  Number.isFinite(t) && t >= Date.UTC(1990, 0, 1) && t < Date.UTC(2100, 0, 1) ? new Date(t).toISOString() : null;
+
 export function toIso(v: unknown): string | null {
   if (v === null || v === undefined || v === '') return null;
-  if (typeof v === 'number' && Number.isFinite(v) && v > 0) return new Date(v).toISOString();
+  if (typeof v === 'number') return instant(v);
   if (typeof v === 'string') {
     if (/^ETR-|^null$/i.test(v)) return null;
     const mdy = /^(\d{2})\/(\d{2})\/(\d{4}) (\d{1,2}):(\d{2})(?::(\d{2}))? ?(AM|PM)$/i.exec(v.trim());
     if (mdy) {
       let h = Number(mdy[4]) % 12;
       if (mdy[7].toUpperCase() === 'PM') h += 12;
-      return new Date(Date.UTC(+mdy[3], +mdy[1] - 1, +mdy[2], h, +mdy[5], +(mdy[6] ?? 0))).toISOString();
+      return instant(Date.UTC(+mdy[3], +mdy[1] - 1, +mdy[2], h, +mdy[5], +(mdy[6] ?? 0)));
     }
-    const t = Date.parse(v);
-    return Number.isNaN(t) ? null : new Date(t).toISOString();
+    return instant(Date.parse(v));
   }
   return null;
 }

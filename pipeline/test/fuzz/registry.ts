@@ -1,0 +1,47 @@
+// Fuzz registries: a fixture's rows (each on its upstream's base URL) plus one healthy neighbour, an ArcGIS source in
+// Anchorage (02020), a county no fixture publishes, whose count changes every cycle so a stale copy cannot pass.
+import { parseRegistry, type SourceDef } from '../../src/sources/registry.ts';
+import type { Fixture, Route } from './fixtures.ts';
+
+export const NEIGHBOUR = { id: 'neighbour', fips: '02020', path: '/neighbour/FeatureServer/0' };
+
+/** The neighbour's route: one outage of `count()` customers at a point in Anchorage. */
+export function neighbourRoute(count: () => number): Route {
+  return {
+    path: `${NEIGHBOUR.path}/query`,
+    answer: () => ({
+      json: {
+        features: [{ attributes: { OUTAGE_ID: 'n-1', EST_CUSTOMERS: count() }, geometry: { x: -149.9, y: 61.2 } }],
+      },
+    }),
+  };
+}
+
+const cell = (s: string) => `"${s.replace(/"/g, '""')}"`;
+
+/** The registry CSV of the fixtures (each served at its own base URL) and the neighbour. */
+export function registryCsv(fixtures: Array<{ fixture: Fixture; base: string }>, neighbourBase: string): string {
+  const lines = ['id,utility,state,connector,url,interval_min,tier,options,customers'];
+  for (const { fixture, base } of fixtures) {
+    for (const r of fixture.rows) {
+      const options = JSON.stringify(r.options ?? {}).replaceAll('{base}', base);
+      lines.push(
+        [r.id, r.utility, r.state, fixture.connector, `${base}${r.path}`, '10', '2', options, String(r.customers ?? '')]
+          .map(cell)
+          .join(','),
+      );
+    }
+  }
+  lines.push(
+    [NEIGHBOUR.id, 'Neighbour Electric', 'AK', 'arcgis', `${neighbourBase}${NEIGHBOUR.path}`, '10', '2', '{}', '240000']
+      .map(cell)
+      .join(','),
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+export function fuzzSources(csv: string): SourceDef[] {
+  const { sources, problems } = parseRegistry(csv);
+  if (problems.length) throw new Error(`The fuzz registry has problems: ${JSON.stringify(problems)}`);
+  return sources;
+}
