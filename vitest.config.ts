@@ -5,8 +5,9 @@ export default defineConfig({
     include: ['pipeline/**/*.test.ts'],
     // A private TMPDIR per run; anything a test leaves there fails the run (pipeline/test/clean-machine.ts).
     globalSetup: ['pipeline/test/clean-machine.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // A guard against hangs, sized for a busy 2-core CI machine (the heaviest replay tests take ~60 s there).
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
     pool: 'forks',
     maxWorkers: 2,
   },
