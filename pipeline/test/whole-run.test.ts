@@ -61,7 +61,7 @@ beforeAll(async () => {
     sources,
     clock,
     simulated: true,
-    http: { ...LOOPBACK_HTTP, bodyTimeoutMs: 1500, connectTimeoutMs: 1500 },
+    http: { ...LOOPBACK_HTTP, bodyTimeoutMs: 8000, connectTimeoutMs: 8000 },
   });
   first = await pipeline.cycle();
   // History through the real importers on real files: the Harris County Beryl slice, OE-417 2020, EIA-861 2018.
