@@ -10,10 +10,16 @@ import { UsageError } from '../errors.ts';
 
 export function exportTree(outDir: string, to: string): number {
   const manifest = readManifest(outDir);
-  if (!manifest) throw new UsageError(`Nothing is published in ${outDir} yet; run \`outage poll --once\` or \`outage build\` first.`);
+  if (!manifest)
+    throw new UsageError(
+      `Nothing is published in ${outDir} yet; run \`outage poll --once\` or \`outage build\` first.`,
+    );
   fs.rmSync(to, { recursive: true, force: true });
   let n = 0;
-  for (const [part, m] of [['live', manifest], ['history', readManifest(outDir, 'history')]] as const) {
+  for (const [part, m] of [
+    ['live', manifest],
+    ['history', readManifest(outDir, 'history')],
+  ] as const) {
     for (const rel of Object.keys(m?.files ?? {})) {
       if (rel.split('/').some((seg) => seg.startsWith('_'))) continue;
       const dest = path.join(to, rel);
@@ -26,13 +32,18 @@ export function exportTree(outDir: string, to: string): number {
 }
 
 export function register(program: Command): void {
-  addCommonOptions(program.command('export').description('copy the published tree into a plain directory for a static host'))
+  addCommonOptions(
+    program.command('export').description('copy the published tree into a plain directory for a static host'),
+  )
     .requiredOption('--to <dir>', 'destination directory (replaced)')
     .action(async (raw: Record<string, unknown>) => {
       const cfg = parseCommon(raw);
       // The plain-file mirror beside the manifest may be shipped too: a kill during its last sync is repaired first.
       const r = await repairMirror(cfg.out);
-      if (r.temps + r.relinked + r.missing + r.extra > 0) log(`mirror repaired: ${r.relinked} relinked, ${r.missing} restored, ${r.extra} extra and ${r.temps} temporary files removed · ${r.ms} ms`);
+      if (r.temps + r.relinked + r.missing + r.extra > 0)
+        log(
+          `mirror repaired: ${r.relinked} relinked, ${r.missing} restored, ${r.extra} extra and ${r.temps} temporary files removed · ${r.ms} ms`,
+        );
       const n = exportTree(cfg.out, path.resolve(String(raw.to)));
       log(`exported ${n} files to ${raw.to}`);
     });

@@ -11,7 +11,17 @@ import path from 'node:path';
 import PQueue from 'p-queue';
 import { safeRelative } from '../contract/urls.ts';
 import { writeFileAtomic } from './atomic-write.ts';
-import { isMirrored, linkInto, manifestGeneration, markMirrorSynced, mirrorInSync, pruneEmptyParents, removeRootTemps, repairMirrorLocked, withMirrorLock } from './mirror.ts';
+import {
+  isMirrored,
+  linkInto,
+  manifestGeneration,
+  markMirrorSynced,
+  mirrorInSync,
+  pruneEmptyParents,
+  removeRootTemps,
+  repairMirrorLocked,
+  withMirrorLock,
+} from './mirror.ts';
 
 export interface ManifestEntry {
   /** hash of the change-detection basis (the content without generated_at) */
@@ -106,7 +116,11 @@ export class FsTreeWriter implements TreeWriter {
   private failure: Error | null = null;
   private unchanged = 0;
 
-  constructor(private readonly outDir: string, private readonly now: Date, private readonly part: TreePart = 'live') {
+  constructor(
+    private readonly outDir: string,
+    private readonly now: Date,
+    private readonly part: TreePart = 'live',
+  ) {
     fs.mkdirSync(path.join(outDir, objectsDir(part)), { recursive: true });
     this.prev = readManifest(outDir, part);
   }
@@ -162,20 +176,33 @@ export class FsTreeWriter implements TreeWriter {
     const garbage = [...new Set(Object.values(prevFiles).map((e) => e.object))].filter((o) => !live.has(o));
     const generation = `g${this.now.toISOString().replace(/[-:.]/g, '')}-${hashOf(Buffer.from(JSON.stringify(this.files))).slice(0, 8)}`;
     // `generation` first: mirror.ts reads it from the manifest's first bytes.
-    const manifest: Manifest = { generation, published_at: this.now.toISOString(), ...meta, files: this.files, garbage };
+    const manifest: Manifest = {
+      generation,
+      published_at: this.now.toISOString(),
+      ...meta,
+      files: this.files,
+      garbage,
+    };
     // The switch and the mirror sync hold the mirror lock, so a repair (`outage export`) never interleaves with them.
     await withMirrorLock(this.outDir, async () => {
       removeRootTemps(this.outDir);
       // A mirror in sync with the previous generation needs only this generation's changes; one that is not (a kill
       // during its last sync) is verified in full against the new manifest instead.
-      const inSync = mirrorInSync(this.outDir) && manifestGeneration(this.outDir, this.part) === (this.prev?.generation ?? null);
+      const inSync =
+        mirrorInSync(this.outDir) && manifestGeneration(this.outDir, this.part) === (this.prev?.generation ?? null);
       writeFileAtomic(path.join(this.outDir, manifestName(this.part)), JSON.stringify(manifest)); // the switch
-      for (const o of this.prev?.garbage ?? []) if (!live.has(o)) fs.rmSync(objectPath(this.outDir, o, this.part), { force: true });
+      for (const o of this.prev?.garbage ?? [])
+        if (!live.has(o)) fs.rmSync(objectPath(this.outDir, o, this.part), { force: true });
       if (!inSync) return void (await repairMirrorLocked(this.outDir));
       await this.syncChanges(removed);
       markMirrorSynced(this.outDir); // last: until it is written, the next reader repairs the mirror first
     });
-    return { written: this.changed.length, unchanged: this.unchanged, removed: removed.length, sample: this.changed.slice(0, 10) };
+    return {
+      written: this.changed.length,
+      unchanged: this.unchanged,
+      removed: removed.length,
+      sample: this.changed.slice(0, 10),
+    };
   }
 
   /** Links this generation's changed files into the mirror and deletes its removed ones. */
@@ -209,7 +236,10 @@ export class MemoryTreeWriter implements TreeWriter {
     if (old && old.entry.hash === hash) this.pending.set(file, old);
     else {
       const body = render(this.now.toISOString());
-      this.pending.set(file, { body, entry: { hash, object: hashOf(body), bytes: body.length, generated_at: this.now.toISOString() } });
+      this.pending.set(file, {
+        body,
+        entry: { hash, object: hashOf(body), bytes: body.length, generated_at: this.now.toISOString() },
+      });
     }
   }
 
@@ -229,7 +259,7 @@ export class MemoryTreeWriter implements TreeWriter {
   async commit(meta: { simulated: boolean; notice: string }): Promise<PublishStats> {
     let written = 0;
     let unchanged = 0;
-    for (const [f, v] of this.pending) (this.files.get(f) === v ? unchanged++ : written++);
+    for (const [f, v] of this.pending) this.files.get(f) === v ? unchanged++ : written++;
     const removed = [...this.files.keys()].filter((f) => !this.pending.has(f)).length;
     this.files.clear();
     for (const [f, v] of this.pending) this.files.set(f, v);

@@ -6,7 +6,15 @@ import type { AddressInfo } from 'node:net';
 import type { Clock } from '../clock.ts';
 import { Scenario, type ScenarioOptions } from './scenario.ts';
 import { planUtilities, type SimUtility, type UtilityPlan } from './utilities.ts';
-import { arcgisPage, fplCounties, kubraReport, kubraTile, niscSummary, rootQuadkeys, type RenderOptions } from './formats.ts';
+import {
+  arcgisPage,
+  fplCounties,
+  kubraReport,
+  kubraTile,
+  niscSummary,
+  rootQuadkeys,
+  type RenderOptions,
+} from './formats.ts';
 
 export type Fault = 'timeout' | 'http500' | 'garbage' | 'schema';
 
@@ -61,16 +69,33 @@ export class Simulator {
   /** The source registry (CSV) for these utilities, pointing at this server. */
   registryCsv(): string {
     const rows = ['id,utility,state,connector,url,interval_min,tier,options,customers'];
-    for (const u of this.utilities) rows.push([u.id, csv(u.name), u.state, u.connector, this.urlFor(u), u.interval_min, u.tier, csv(this.optionsFor(u)), ''].join(','));
+    for (const u of this.utilities)
+      rows.push(
+        [
+          u.id,
+          csv(u.name),
+          u.state,
+          u.connector,
+          this.urlFor(u),
+          u.interval_min,
+          u.tier,
+          csv(this.optionsFor(u)),
+          '',
+        ].join(','),
+      );
     return rows.join('\n') + '\n';
   }
 
   urlFor(u: SimUtility): string {
     switch (u.connector) {
-      case 'kubra': return `${this.baseUrl}/kubra/${u.id}/stormcenter/api/v1/stormcenters/${u.id}/views/${u.id}-view/currentState?preview=false`;
-      case 'nisc': return `${this.baseUrl}/nisc/${u.id}/data/summary.json`;
-      case 'arcgis': return `${this.baseUrl}/arcgis/${u.id}/arcgis/rest/services/Outages/MapServer/0`;
-      case 'fpl': return `${this.baseUrl}/fpl/${u.id}/outages.json`;
+      case 'kubra':
+        return `${this.baseUrl}/kubra/${u.id}/stormcenter/api/v1/stormcenters/${u.id}/views/${u.id}-view/currentState?preview=false`;
+      case 'nisc':
+        return `${this.baseUrl}/nisc/${u.id}/data/summary.json`;
+      case 'arcgis':
+        return `${this.baseUrl}/arcgis/${u.id}/arcgis/rest/services/Outages/MapServer/0`;
+      case 'fpl':
+        return `${this.baseUrl}/fpl/${u.id}/outages.json`;
     }
   }
 
@@ -87,7 +112,8 @@ export class Simulator {
     if (url.pathname === '/registry.csv') return this.send(req, res, 200, this.registryCsv(), 'text/csv');
     if (url.pathname === '/_clock' && req.method === 'POST' && this.opts.setClock) {
       const at = Date.parse(url.searchParams.get('at') ?? '');
-      if (Number.isNaN(at)) return this.send(req, res, 400, JSON.stringify({ error: 'at must be an ISO-8601 instant' }));
+      if (Number.isNaN(at))
+        return this.send(req, res, 400, JSON.stringify({ error: 'at must be an ISO-8601 instant' }));
       this.opts.setClock(new Date(at));
       return this.send(req, res, 200, JSON.stringify({ at: new Date(at).toISOString() }));
     }
@@ -96,7 +122,8 @@ export class Simulator {
     const fault = this.faults.get(u.id);
     if (fault === 'timeout') return void setTimeout(() => res.destroy(), 120_000).unref();
     if (fault === 'http500') return this.send(req, res, 500, 'Internal Server Error', 'text/plain');
-    if (fault === 'garbage') return this.send(req, res, 200, '<html><body>Service temporarily unavailable</body></html>', 'text/html');
+    if (fault === 'garbage')
+      return this.send(req, res, 200, '<html><body>Service temporarily unavailable</body></html>', 'text/html');
     if (fault === 'schema') return this.send(req, res, 200, JSON.stringify({ unexpected: true, version: 99 }));
     const now = this.opts.clock();
     const minute = Math.floor(now.getTime() / 60_000);
@@ -110,12 +137,27 @@ export class Simulator {
     const rest = parts.slice(2).join('/');
     let body: unknown;
     if (u.connector === 'kubra' && rest.endsWith('/currentState')) {
-      body = { stormcenterDeploymentId: `${u.id}-deployment`, data: { interval_generation_data: `kubra/${u.id}/data/${bucket}`, cluster_interval_generation_data: `kubra/${u.id}/cluster-data/${bucket}` } };
+      body = {
+        stormcenterDeploymentId: `${u.id}-deployment`,
+        data: {
+          interval_generation_data: `kubra/${u.id}/data/${bucket}`,
+          cluster_interval_generation_data: `kubra/${u.id}/cluster-data/${bucket}`,
+        },
+      };
     } else if (u.connector === 'kubra' && /\/configuration\/[^/]+$/.test(rest)) {
       body = {
         config: {
-          reports: { data: { interval_generation_data: [{ id: 'county', type: 'county', title: 'Outages by County' }] } },
-          layers: { data: { interval_generation_data: [{ id: 'thematic-1', type: 'THEMATIC_LAYER' }, { id: 'cluster-1', type: 'CLUSTER_LAYER_1' }] } },
+          reports: {
+            data: { interval_generation_data: [{ id: 'county', type: 'county', title: 'Outages by County' }] },
+          },
+          layers: {
+            data: {
+              interval_generation_data: [
+                { id: 'thematic-1', type: 'THEMATIC_LAYER' },
+                { id: 'cluster-1', type: 'CLUSTER_LAYER_1' },
+              ],
+            },
+          },
         },
       };
     } else if (u.connector === 'kubra' && /^cluster-data\/\d+\/public\/cluster-1\/[0-3]+\.json$/.test(rest)) {
@@ -142,7 +184,13 @@ export class Simulator {
 
   private readonly etags = new Map<string, string>();
 
-  private send(req: http.IncomingMessage, res: http.ServerResponse, status: number, body: string, type = 'application/json'): void {
+  private send(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    status: number,
+    body: string,
+    type = 'application/json',
+  ): void {
     let etag = this.etags.get(body);
     if (!etag) {
       etag = `"${createHash('sha1').update(body).digest('hex').slice(0, 20)}"`;
@@ -153,7 +201,12 @@ export class Simulator {
       res.writeHead(304, { ETag: etag });
       return void res.end();
     }
-    res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), ETag: etag, 'X-Simulated': 'true' });
+    res.writeHead(status, {
+      'Content-Type': type,
+      'Content-Length': Buffer.byteLength(body),
+      ETag: etag,
+      'X-Simulated': 'true',
+    });
     res.end(body);
   }
 }
