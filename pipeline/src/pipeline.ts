@@ -25,6 +25,7 @@ import type { FrameRow } from './publish/documents.ts';
 export type { EventRow };
 import { TIMELINE_MAX_HOURS } from './contract/catalogue.ts';
 import { historyMarks } from './history/version.ts';
+import { repairMirror } from './publish/mirror.ts';
 
 export interface PipelineOptions {
   stateDir: string;
@@ -108,6 +109,8 @@ export class Pipeline {
     // The county atlas takes seconds to build: build it before any request is in flight, so no deadline runs meanwhile.
     loadAtlas();
     const db = await Db.open(opts.stateDir);
+    // A kill during an earlier publish may have left the plain-file mirror mixed: repair it before anything reads it.
+    if (!opts.writer) await repairMirror(opts.outDir);
     await syncSources(db, opts.sources);
     const http = new HttpClient(opts.http);
     http.now = () => opts.clock().getTime();
