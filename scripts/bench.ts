@@ -12,6 +12,7 @@ import { Pipeline } from '../pipeline/src/pipeline.ts';
 import { LOOPBACK_HTTP } from '../pipeline/src/sources/http.ts';
 import { readManifest } from '../pipeline/src/publish/tree-writer.ts';
 import { benchEvents } from './bench-events.ts';
+import { benchRegistry } from './bench-registry.ts';
 import { renderChart } from '../pipeline/src/publish/charts.ts';
 import { decadeSpec } from '../pipeline/src/publish/chart-specs.ts';
 
@@ -168,6 +169,7 @@ try {
     { metric: 'peak RSS of the pipeline (MB)', value: rssMb, target: '≤ 512' },
   ];
   rows.push(...(await benchEvents()));
+  rows.push(...(await benchRegistry()));
   // Chart rendering (the first render initialises the WebAssembly renderer and is not counted).
   const spec = decadeSpec(
     { name: 'Harris', state: 'TX' },

@@ -4,7 +4,8 @@ import { SourceError } from './errors.ts';
 import { HttpClient, sourceHeaders, type HttpOptions } from './sources/http.ts';
 import { connectorFor } from './sources/connectors.ts';
 import { quarantine } from './sources/quarantine.ts';
-import type { SourceDef } from './sources/registry.ts';
+import type { ConnectorName, SourceDef } from './sources/registry.ts';
+import type { Connector } from './sources/connector.ts';
 import { Db } from './state/db.ts';
 import { snapshotHash, syncSources, writeOutcomes, type PollOutcome } from './state/store.ts';
 import { blankStatus, loadStatuses, saveStatuses, type SourceStatus } from './state/status.ts';
@@ -43,6 +44,8 @@ export interface PipelineOptions {
   onProgress?: (done: number, total: number) => void;
   /** /api/v1/coverage, published with every cycle (coverageFor in coverage/document.ts) */
   coverage?: CoverageData;
+  /** the connector a row names (default connectorFor); the registry replay bench serves each row its fixture */
+  connectors?: (name: ConnectorName) => Connector;
 }
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
@@ -215,7 +218,7 @@ export class Pipeline {
     const http = this.http.forSource(deadline, sourceHeaders(source.options));
     const base = { source, at: now.toISOString(), snapshot: null, hash: null, changed: false };
     try {
-      const connector = connectorFor(source.connector);
+      const connector = (this.opts.connectors ?? connectorFor)(source.connector);
       const raw = await withDeadline(
         connector.fetch({ http, source, priority: 4 - source.tier }),
         deadline,

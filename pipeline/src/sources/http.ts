@@ -1,5 +1,6 @@
 // HTTP for connectors: undici with deadlines and a size cap, one polite p-queue per host, conditional requests.
 // spec: Limits — a source never blocks a cycle: each request and each source's whole request chain has a deadline.
+import { setMaxListeners } from 'node:events';
 import { Agent, request, type Dispatcher } from 'undici';
 import PQueue from 'p-queue';
 import { SourceError } from '../errors.ts';
@@ -247,6 +248,8 @@ export class HttpClient {
 
   /** A view for one source's poll: counts its requests and 304s, and aborts them all at the source deadline. */
   forSource(signal?: AbortSignal, headers: Record<string, string> = {}): SourceHttp {
+    // One deadline watches every request of the source's chain (tiles run dozens at once): not a listener leak.
+    if (signal) setMaxListeners(0, signal);
     return new SourceHttp(this, signal, headers);
   }
 

@@ -171,7 +171,7 @@ const BUNDLES: Partial<Record<ConnectorName, (doc: Record<string, unknown>) => u
   pacificorp: (d) => (d.states ? d : 'outages' in d ? { states: [{ state: 'UT', map: d, list: d }] } : d),
 };
 
-const rawOf = (connector: ConnectorName, doc: unknown) =>
+export const rawOf = (connector: ConnectorName, doc: unknown) =>
   doc && typeof doc === 'object' && !Array.isArray(doc) && BUNDLES[connector]
     ? BUNDLES[connector]!(doc as Record<string, unknown>)
     : doc;

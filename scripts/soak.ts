@@ -1,0 +1,320 @@
+// `npm run soak`: a simulated day of the poller at full speed on a manual clock, against the simulator behind a seeded
+// fault proxy (pipeline/src/simulator/faults.ts): 5 % of requests 5xx, 2 % held past the request deadline, 1 % garbage
+// bodies, the host of the busiest source down for two hours, one restart of the poller. Ends with checks printed as a
+// table, exit 1 when one fails. Loopback only; pipeline/test/soak.test.ts runs a short variant.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { manualClock, type Clock } from '../pipeline/src/clock.ts';
+import { Simulator } from '../pipeline/src/simulator/server.ts';
+import { FaultProxy, type FaultRates } from '../pipeline/src/simulator/faults.ts';
+import { parseRegistry, type SourceDef } from '../pipeline/src/sources/registry.ts';
+import { LOOPBACK_HTTP } from '../pipeline/src/sources/http.ts';
+import { Pipeline } from '../pipeline/src/pipeline.ts';
+import type { Db } from '../pipeline/src/state/db.ts';
+import { MemoryTreeWriter } from '../pipeline/src/publish/tree-writer.ts';
+import { HOUR, judge, mb, T0, type MemorySample, type RunLog, type SoakReport } from './soak-checks.ts';
+
+export type { Check, SoakReport } from './soak-checks.ts';
+
+export interface SoakOptions {
+  hours: number;
+  seed: number;
+  /** states whose simulated sources are polled: the storm's path (fewer sources, a run of minutes) */
+  states: string[];
+  /** about how many sources the simulator plans nationally (those in `states` are kept) */
+  simSources: number;
+  /** every source's registry interval (hardened: a third): one cycle per hardened interval bounds the run */
+  intervalMin: number;
+  rates: FaultRates;
+  /** simulated hours from the start: the busiest source's host goes down at `downAt` for `downHours`; restart at `restartAt` */
+  downAt: number;
+  downHours: number;
+  restartAt: number;
+  requestDeadlineMs: number;
+  sourceDeadlineMs: number;
+  /**
+   * publish to memory (the same documents rendered, no disk: a third of the CPU; the file tree under kills is the kill
+   * trials' subject) or to the file system (the real tree, manifest and mirror; SOAK_WRITER=fs)
+   */
+  writer: 'fs' | 'memory';
+  log: (line: string) => void;
+}
+
+const RATES: FaultRates = { http5xx: 0.05, timeout: 0.02, garbage: 0.01 };
+export const DAY: SoakOptions = {
+  hours: 24,
+  seed: 1,
+  states: ['FL', 'GA', 'SC', 'NC', 'VA'],
+  simSources: 60,
+  intervalMin: 15,
+  rates: RATES,
+  downAt: 10,
+  downHours: 2,
+  restartAt: 11,
+  requestDeadlineMs: 500,
+  sourceDeadlineMs: 3_000,
+  writer: 'memory',
+  log: (l) => console.log(l),
+};
+/** The test's variant: six hours over Florida and Georgia, where the storm is then. */
+export const SHORT: SoakOptions = { ...DAY, hours: 6, states: ['FL', 'GA'], downAt: 2, restartAt: 3 };
+
+const AREAS = 2;
+const BIN = fileURLToPath(new URL('../bin/outage.js', import.meta.url));
+
+function exposeGc(): () => void {
+  v8.setFlagsFromString('--expose-gc');
+  return vm.runInNewContext('gc') as () => void;
+}
+
+/** Memory after a full collection (GC exposed through V8 flags when node was not started with --expose-gc). */
+async function memoryAfterGc(db: Db): Promise<MemorySample> {
+  const [{ bytes }] = await db.all<{ bytes: number }>(
+    'SELECT sum(memory_usage_bytes)::DOUBLE AS bytes FROM duckdb_memory()',
+  );
+  const g = (globalThis as { gc?: () => void }).gc ?? exposeGc();
+  g();
+  g();
+  const m = process.memoryUsage();
+  return { rss: m.rss, heap: m.heapUsed, duckdb: bytes };
+}
+
+export async function runSoak(o: SoakOptions): Promise<SoakReport> {
+  const wall0 = Date.now();
+  const cpu0 = process.cpuUsage();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outage-soak-'));
+  const clock = manualClock(T0);
+  let sim: SimulatorProcess | null = null;
+  let proxy: FaultProxy | null = null;
+  let pipeline: Pipeline | null = null;
+  try {
+    sim = await startSimulator(o, path.join(dir, 'simulated-sources.csv'));
+    const planned = parseRegistry(fs.readFileSync(sim.registry, 'utf8'))
+      .sources.filter((s) => s.states.some((st) => o.states.includes(st)))
+      .map((s) => ({ ...s, interval_min: o.intervalMin }));
+    proxy = new FaultProxy({ target: sim.url, clock, seed: o.seed, rates: o.rates, holdMs: 4 * o.requestDeadlineMs });
+    const sources = await proxy.start(planned);
+    const http = {
+      ...LOOPBACK_HTTP,
+      requestDeadlineMs: o.requestDeadlineMs,
+      bodyTimeoutMs: o.requestDeadlineMs,
+      sourceDeadlineMs: o.sourceDeadlineMs,
+    };
+    const memory = new MemoryTreeWriter(clock());
+    const writer = o.writer === 'memory' ? { writer: (now: Date) => Object.assign(memory, { now }) } : {};
+    const open = () =>
+      Pipeline.open({
+        stateDir: path.join(dir, 'state'),
+        outDir: path.join(dir, 'public'),
+        sources,
+        clock,
+        simulated: true,
+        http,
+        ...writer,
+      });
+    pipeline = await open();
+    const moveTo = async (at: Date) => {
+      clock.set(at);
+      await sim!.move(at);
+    };
+    const run = await drive(
+      o,
+      clock,
+      moveTo,
+      proxy,
+      () => pipeline!,
+      async () => {
+        await pipeline!.close();
+        pipeline = null;
+        pipeline = await open();
+      },
+    );
+    const report = await judge(o, pipeline.db, sources, coverage(o, sources), run, proxy.injected);
+    const cpu = process.cpuUsage(cpu0);
+    Object.assign(report.figures, {
+      'sources polled': sources.length,
+      'requests forwarded to the simulator': proxy.forwarded,
+      'wall time': `${((Date.now() - wall0) / 1000).toFixed(0)} s`,
+      'CPU time of the poller process': `${((cpu.user + cpu.system) / 1e6).toFixed(0)} s`,
+    });
+    return report;
+  } finally {
+    await pipeline?.close();
+    await proxy?.stop();
+    await sim?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+interface SimulatorProcess {
+  url: string;
+  registry: string;
+  move(at: Date): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The simulator in its own process (`outage simulate --frozen`, moved by POST /_clock), so the memory measured here is
+ * the poller's and not the simulator's response caches.
+ */
+async function startSimulator(o: SoakOptions, registry: string): Promise<SimulatorProcess> {
+  const child = spawn(
+    process.execPath,
+    [
+      BIN,
+      'simulate',
+      '--frozen',
+      '--now',
+      T0.toISOString(),
+      '--sources',
+      registry,
+      '--sim-sources',
+      String(o.simSources),
+      '--areas',
+      String(AREAS),
+      '--seed',
+      String(o.seed),
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-2_000)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  try {
+    const line = await new Promise<string>((resolve, reject) => {
+      readline.createInterface({ input: child.stdout }).once('line', resolve);
+      child.once('exit', (code) =>
+        reject(new Error(`The simulator exited (code ${code}) before it listened: ${stderr.trim()}`)),
+      );
+    });
+    const { url } = JSON.parse(line) as { url: string };
+    const move = async (at: Date) => {
+      const res = await fetch(`${url}/_clock?at=${at.toISOString()}`, { method: 'POST' });
+      if (!res.ok)
+        throw new Error(`The simulator refused to move its clock to ${at.toISOString()}: HTTP ${res.status}`);
+    };
+    return { url, registry, move, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** The poll loop of `outage poll` without its sleeps: each cycle at the pipeline's own next wake time. */
+async function drive(
+  o: SoakOptions,
+  clock: Clock,
+  moveTo: (at: Date) => Promise<void>,
+  proxy: FaultProxy,
+  current: () => Pipeline,
+  restart: () => Promise<void>,
+): Promise<RunLog> {
+  const run: RunLog = {
+    scheduled: 0,
+    completed: 0,
+    lost: [],
+    maxPollMs: 0,
+    victim: null,
+    down: null,
+    restartAt: null,
+    hardened: new Map(),
+    memory: { first: [], last: [] },
+  };
+  const end = T0.getTime() + o.hours * HOUR;
+  const downFrom = T0.getTime() + o.downAt * HOUR;
+  let first = true;
+  let hour = 0;
+  while (clock().getTime() < end) {
+    const now = clock().getTime();
+    if (!run.victim && now >= downFrom) {
+      run.victim = await busiest(current().db);
+      await proxy.setDown(run.victim, true);
+      run.down = [now, now + o.downHours * HOUR];
+    }
+    if (run.down && now >= run.down[1]) await proxy.setDown(run.victim!, false);
+    if (run.restartAt === null && now >= T0.getTime() + o.restartAt * HOUR) {
+      await restart();
+      run.restartAt = now;
+      first = true; // a fresh `outage poll` loop polls every source first
+    }
+    run.scheduled += 1;
+    try {
+      const s = await current().cycle({ all: first });
+      run.completed += 1;
+      run.maxPollMs = Math.max(run.maxPollMs, s.phases.poll);
+    } catch (err) {
+      run.lost.push({ at: new Date(now).toISOString(), message: (err as Error).message });
+    }
+    first = false;
+    await recordHardened(current().db, now, run.hardened);
+    // Medians over an hour of cycles each: one RSS sample moves by ±10 % from cycle to cycle (allocator, DuckDB).
+    if (now < T0.getTime() + HOUR) run.memory.first.push(await memoryAfterGc(current().db));
+    if (now >= end - HOUR) run.memory.last.push(await memoryAfterGc(current().db));
+    if (Math.floor((now - T0.getTime()) / HOUR) > hour) {
+      hour = Math.floor((now - T0.getTime()) / HOUR);
+      o.log(`soak: hour ${hour}/${o.hours}, ${run.completed} cycles, RSS ${mb(process.memoryUsage().rss)} MB`);
+    }
+    await moveTo(new Date(Math.max((await current().nextDueAt()).getTime(), now + 1)));
+  }
+  return run;
+}
+
+/** The source with the most customers out: its host goes down, so outages depend on a stale feed. */
+async function busiest(db: Db): Promise<string> {
+  const [row] = await db.all<{ source_id: string }>(
+    'SELECT source_id FROM source_status ORDER BY customers_out DESC NULLS LAST, source_id LIMIT 1',
+  );
+  return row.source_id;
+}
+
+async function recordHardened(db: Db, at: number, into: Map<string, Array<[number, boolean]>>): Promise<void> {
+  for (const r of await db.all<{ source_id: string; hardened: boolean }>(
+    'SELECT source_id, hardened FROM source_status',
+  )) {
+    const h = into.get(r.source_id) ?? into.set(r.source_id, []).get(r.source_id)!;
+    if (h.at(-1)?.[1] !== r.hardened) h.push([at, r.hardened]);
+  }
+}
+
+/** The simulator's ground truth, from the same plan the simulator process made: which polled sources serve each county. */
+function coverage(o: SoakOptions, sources: SourceDef[]): Map<string, string[]> {
+  const plan = new Simulator({ clock: () => T0, seed: o.seed, sources: o.simSources, areasPerCounty: AREAS }); // never started
+  const polled = new Set(sources.map((s) => s.id));
+  const out = new Map<string, string[]>();
+  for (const u of plan.utilities) {
+    if (!polled.has(u.id)) continue;
+    for (const fips of u.counties.keys()) (out.get(fips) ?? out.set(fips, []).get(fips)!).push(u.id);
+  }
+  return out;
+}
+
+function printTable(rows: string[][]): void {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  console.log([line(rows[0]), line(widths.map((w) => '-'.repeat(w))), ...rows.slice(1).map(line)].join('\n'));
+}
+
+async function main(): Promise<void> {
+  const seed = Number(process.env.SOAK_SEED ?? DAY.seed);
+  const writer = process.env.SOAK_WRITER === 'fs' ? 'fs' : 'memory';
+  const report = await runSoak({ ...DAY, seed, writer });
+  console.log(
+    `\nFault soak (seed ${seed}, publishing to ${writer === 'fs' ? 'the file system' : 'memory'}, SIMULATED):\n`,
+  );
+  printTable([['figure', 'value'], ...Object.entries(report.figures).map(([k, v]) => [k, String(v)])]);
+  console.log('');
+  printTable([['check', 'value', 'result'], ...report.checks.map((c) => [c.check, c.value, c.ok ? 'pass' : 'FAIL'])]);
+  if (report.checks.some((c) => !c.ok)) process.exitCode = 1;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
