@@ -27,6 +27,7 @@ export type { EventRow };
 import { TIMELINE_MAX_HOURS } from './contract/catalogue.ts';
 import { historyMarks } from './history/version.ts';
 import { repairMirror } from './publish/mirror.ts';
+import { writeHeartbeat } from './state/heartbeat.ts';
 
 export interface PipelineOptions {
   stateDir: string;
@@ -48,6 +49,9 @@ export interface PipelineOptions {
   connectors?: (name: ConnectorName) => Connector;
 }
 
+/** how often a cycle writes the state to the database file (state/db.ts checkpointEvery: memory stays flat) */
+const CHECKPOINT_EVERY_MS = 15 * 60_000;
+
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
 
 export interface CycleSummary {
@@ -56,6 +60,8 @@ export interface CycleSummary {
   ok: number;
   failed: number;
   stale: number;
+  /** ids of the sources stale after this cycle */
+  staleSources: string[];
   changed: number;
   events: number;
   countiesOut: number;
@@ -76,13 +82,14 @@ export function formatSummary(s: CycleSummary): string {
 }
 
 /** The summary of a cycle that found nothing to do. */
-function idleSummary(now: Date, started: number, stale: number): CycleSummary {
+function idleSummary(now: Date, started: number, stale: string[]): CycleSummary {
   return {
     at: now.toISOString(),
     polled: 0,
     ok: 0,
     failed: 0,
-    stale,
+    stale: stale.length,
+    staleSources: stale,
     changed: 0,
     events: 0,
     countiesOut: 0,
@@ -124,6 +131,11 @@ export class Pipeline {
     return this.opts.sources;
   }
 
+  /** Records that the loop finished a cycle (state/heartbeat.ts: what /healthz reads). */
+  heartbeat(s: CycleSummary): void {
+    writeHeartbeat(this.opts.stateDir, this.opts.outDir, s, this.opts.sources.length);
+  }
+
   /** Polls the due sources (all of them with `all`), stores what changed, republishes. */
   async cycle(options: { all?: boolean } = {}): Promise<CycleSummary> {
     const started = Date.now();
@@ -132,7 +144,7 @@ export class Pipeline {
     const due = this.opts.sources.filter((s) => options.all || isDue(statuses.get(s.id), now));
     // Nothing due, no source crossing its stale time, no new timeline frame: no database or publish work at all.
     if (due.length === 0 && !wakeReason(this.opts.sources, statuses, this.evaluatedAt, now))
-      return idleSummary(now, started, this.staleCount(statuses, now));
+      return idleSummary(now, started, this.staleSources(statuses, now));
     const watched = await this.watchedSources();
     let done = 0;
     const outcomes = await Promise.all(
@@ -176,6 +188,8 @@ export class Pipeline {
     const tStore = Date.now();
     this.evaluatedAt = now;
     const publish = await this.publish(statuses, now, { live, model });
+    await this.db.checkpointEvery(CHECKPOINT_EVERY_MS, now.getTime());
+    const stale = this.staleSources(statuses, now);
     const failures = outcomes
       .filter((o) => !o.ok)
       .map((o) => ({ source: o.source.id, reason: o.reason ?? '', message: o.message ?? '' }));
@@ -184,7 +198,8 @@ export class Pipeline {
       polled: due.length,
       ok: outcomes.filter((o) => o.ok).length,
       failed: failures.length,
-      stale: this.staleCount(statuses, now),
+      stale: stale.length,
+      staleSources: stale,
       changed: outcomes.filter((o) => o.changed).length,
       events: events.length,
       countiesOut: publish.countiesOut,
@@ -196,8 +211,8 @@ export class Pipeline {
     };
   }
 
-  private staleCount(statuses: Map<string, SourceStatus>, now: Date): number {
-    return this.opts.sources.filter((s) => freshness(s, statuses.get(s.id), now) === 'stale').length;
+  private staleSources(statuses: Map<string, SourceStatus>, now: Date): string[] {
+    return this.opts.sources.filter((s) => freshness(s, statuses.get(s.id), now) === 'stale').map((s) => s.id);
   }
 
   /** Republishes the tree from stored state without polling (`outage build`); `charts` also renders the charts. */

@@ -5,7 +5,7 @@ import { ApiError } from '../contract/errors.ts';
 import { FUNCTION_ENDPOINTS } from '../contract/catalogue.ts';
 import type { AccountService, Account } from './service.ts';
 
-export const ACCOUNT_IDS = new Set(FUNCTION_ENDPOINTS.filter((f) => f.id !== 'alerts.subscribe').map((f) => f.id));
+export const ACCOUNT_IDS = new Set(FUNCTION_ENDPOINTS.filter((f) => !f.kind).map((f) => f.id));
 const MAX_BODY = 64 * 1024;
 
 async function jsonBody(c: Context): Promise<unknown> {

@@ -2,6 +2,7 @@
 import { CommanderError } from 'commander';
 import { SourceError, UsageError } from '../errors.ts';
 import { buildProgram } from './program.ts';
+import { ObjectStoreError } from '../publish/object-store.ts';
 
 try {
   await buildProgram().parseAsync(process.argv);
@@ -13,6 +14,11 @@ try {
   if (err instanceof UsageError) {
     process.stderr.write(`outage: ${err.message}\n`);
     process.exit(2);
+  }
+  // An object store that refused an upload: its message says what to check (credentials, bucket, endpoint).
+  if (err instanceof ObjectStoreError) {
+    process.stderr.write(`outage: ${err.message}\n`);
+    process.exit(1);
   }
   // A source that could not be fetched or parsed (sources probe/parse): its reason and message, no stack.
   if (err instanceof SourceError) {

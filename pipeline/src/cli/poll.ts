@@ -7,22 +7,34 @@ import type { Clock } from '../clock.ts';
 import { AccountsRuntime } from '../accounts/runtime.ts';
 import { loopWaitMs } from '../sources/scheduler.ts';
 import { coverageFor } from '../coverage/document.ts';
+import { addTargetOptions, cycleUploader } from './upload.ts';
+import { startServer } from '../serve/server.ts';
+import { UsageError } from '../errors.ts';
 
 export function register(program: Command): void {
-  addCommonOptions(
-    program.command('poll').description('poll the sources that are due, store what changed, republish the tree'),
+  addTargetOptions(
+    addCommonOptions(
+      program.command('poll').description('poll the sources that are due, store what changed, republish the tree'),
+    ),
+    'upload-',
   )
     .option('--once', 'run one cycle and exit')
     .option('--all', 'poll every source, not only the due ones')
     .option('--no-deliveries', 'do not deliver alert rule events from this process (another process does)')
+    .option(
+      '--listen <host:port>',
+      'also serve the published tree and /healthz from this process (the account endpoints need `outage serve`)',
+    )
     .action(async (raw: Record<string, unknown>) => {
       const cfg = parseCommon(raw);
+      const uploader = cycleUploader(cfg.out, raw);
       const clock = clockFor(cfg, Boolean(raw.once));
       const sources = loadSources(cfg.sources, log);
       const progress = progressReporter('polling');
       // Alert rules: their watched counties harden polling; each cycle's events are delivered from this process.
       // The pipeline first: its state lock keeps a second process away from the embedded account database too.
       let accounts: AccountsRuntime | null = null;
+      let server: Awaited<ReturnType<typeof startServer>> | null = null;
       const pipeline = await Pipeline.open({
         stateDir: cfg.state,
         outDir: cfg.out,
@@ -58,22 +70,37 @@ export function register(program: Command): void {
       try {
         if (raw.once) {
           const s = await pipeline.cycle({ all: Boolean(raw.all) });
+          pipeline.heartbeat(s);
           progress.stop();
           for (const f of s.failures) log(`  ${f.source}: ${f.reason}: ${f.message}`);
           log(formatSummary(s));
+          await uploader?.afterCycle(true);
           await deliver();
           return;
         }
         accounts?.startTimer();
+        server = raw.listen ? await listen(String(raw.listen), cfg.out, cfg.state) : null;
         await pollLoop(pipeline, clock, cfg.speed, async () => {
           progress.stop();
+          await uploader?.afterCycle();
           await deliver();
         });
       } finally {
+        uploader?.close();
+        await server?.close();
         await pipeline.close();
         await accounts?.close();
       }
     });
+}
+
+/** `--listen 127.0.0.1:8787`: the tree and /healthz beside the loop, for a health check or a reverse proxy. */
+async function listen(address: string, outDir: string, stateDir: string) {
+  const m = /^(.*):(\d+)$/.exec(address);
+  if (!m) throw new UsageError(`--listen wants host:port (e.g. 127.0.0.1:8787), not \`${address}\``);
+  const server = await startServer({ outDir, stateDir, host: m[1] || '127.0.0.1', port: Number(m[2]) });
+  log(`serving ${outDir} and /healthz at ${server.url}/`);
+  return server;
 }
 
 /** Runs cycles until SIGINT/SIGTERM, sleeping until the next source is due. */
@@ -85,15 +112,22 @@ export async function pollLoop(
 ): Promise<void> {
   let stop = false;
   let wake: (() => void) | undefined;
-  const onSignal = () => {
+  // Graceful: a signal during a cycle lets it finish (its generation is published whole), then the loop exits.
+  // The handlers go at the first signal, so a second one ends the process at once: every publish is atomic, so even
+  // then no half generation is served.
+  const onSignal = (signal: NodeJS.Signals) => {
+    log(`${signal}: stopping after the cycle in progress (again to stop at once)`);
     stop = true;
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     wake?.();
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   let first = true;
   while (!stop) {
     const s = await pipeline.cycle({ all: first });
+    pipeline.heartbeat(s);
     first = false;
     await afterCycle();
     for (const f of s.failures) log(`  ${f.source}: ${f.reason}: ${f.message}`);

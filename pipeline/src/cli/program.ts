@@ -11,6 +11,8 @@ import { register as simulate } from './simulate.ts';
 import { register as importCmd } from './import.ts';
 import { register as exportData } from './export-data.ts';
 import { register as coverage } from './coverage.ts';
+import { register as history } from './history-update.ts';
+import { register as upload } from './upload.ts';
 
 export function buildProgram(): Command {
   const program = new Command('outage')
@@ -25,10 +27,12 @@ export function buildProgram(): Command {
     sources,
     simulate,
     exportCmd,
+    upload,
     hostConfig,
     importCmd,
     exportData,
     coverage,
+    history,
   ])
     r(program);
   return program;

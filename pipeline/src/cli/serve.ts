@@ -28,7 +28,13 @@ export function register(program: Command): void {
             safety: safetyFromEnv(),
           })
         : undefined;
-      const server = await startServer({ outDir: cfg.out, port: Number(raw.port), host: String(raw.host), accounts });
+      const server = await startServer({
+        outDir: cfg.out,
+        stateDir: cfg.state,
+        port: Number(raw.port),
+        host: String(raw.host),
+        accounts,
+      });
       log(`serving ${cfg.out} at ${server.url}/`);
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);

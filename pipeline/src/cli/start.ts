@@ -172,9 +172,15 @@ export function register(program: Command): void {
       if (realHistory) await loadHistoryDir(pipeline, realHistory);
       else if (raw.history !== false && !live) await loadSimulatedHistory(pipeline, cfg.state);
       const first = await pipeline.cycle({ all: true });
+      pipeline.heartbeat(first);
       progress.stop();
       log(formatSummary(first));
-      const server = await startServer({ outDir: cfg.out, port: Number(raw.port), accounts: accounts.service });
+      const server = await startServer({
+        outDir: cfg.out,
+        stateDir: cfg.state,
+        port: Number(raw.port),
+        accounts: accounts.service,
+      });
       const what = live ? `live, ${sources.length} real utility feeds` : 'SIMULATED storm';
       process.stdout.write(
         `\nUS Power Outage Data (${what}) is running at ${server.url}/\n  live map: ${server.url}/api/v1/live/map\n  Ctrl-C to stop.\n\n`,

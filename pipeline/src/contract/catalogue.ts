@@ -476,17 +476,31 @@ export interface FunctionEndpoint {
   query?: QueryParam[];
   /** as on Endpoint: Deprecation/Sunset headers and `deprecated: true` until the sunset */
   deprecated?: Deprecation;
+  /** not an account endpoint: `retired` (the 410) or `ops` (/healthz) — no account rate limit, no input errors */
+  kind?: 'retired' | 'ops';
 }
 
 const RULE_NOTE = "Another account's rule answers 404, as an unknown one does.";
 
 export const FUNCTION_ENDPOINTS: readonly FunctionEndpoint[] = [
   {
+    id: 'healthz',
+    method: 'GET',
+    path: '/healthz',
+    status: 200,
+    schema: 'Health',
+    kind: 'ops',
+    summary: 'Liveness and readiness of the deployment (for load balancers, systemd watchdogs and status pages)',
+    description:
+      "200 while the service is ready: `status` is `ok`, or `degraded` when sources are stale or failed in the last cycle (named in `problems`). 503 with `status: unavailable` when nothing is published, the poll loop has not finished a cycle within OUTAGE_HEALTH_MAX_CYCLE_AGE_S (default 900 s), or the served generation lags the poll loop's by more than OUTAGE_HEALTH_MAX_PUBLISH_LAG_S (default 300 s). Read from the poll loop's heartbeat in the state directory; a function layer without one reports the served generation only. Never cached.",
+  },
+  {
     id: 'alerts.subscribe',
     method: 'POST',
     path: '/api/v1/alerts/subscribe',
     status: 410,
     schema: 'Gone',
+    kind: 'retired',
     summary: 'Retired: email alert subscription',
     description:
       'Always answers 410 Gone. Email alerts are now account alert rules: create an account (POST /api/v1/accounts), then a rule (POST /api/v1/rules) with an email, chat or webhook channel.',

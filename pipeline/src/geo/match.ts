@@ -40,8 +40,25 @@ function buildIndex(): Map<string, string> {
   return map;
 }
 
+/**
+ * Answers by the exact (state, name) text a feed sent: feeds repeat the same names every poll and every record, and
+ * normalising a name (Unicode decomposition, five regexes) costs more than the lookup. Cleared when it grows large.
+ */
+const answers = new Map<string, string | null>();
+
 /** FIPS of `name` in `state` (postal code, FIPS or name), or undefined when it matches no county. */
 export function matchCounty(state: string, name: string): string | undefined {
+  const key = `${state}\u0000${name}`;
+  let fips = answers.get(key);
+  if (fips === undefined) {
+    if (answers.size >= 50_000) answers.clear();
+    fips = lookup(state, name) ?? null;
+    answers.set(key, fips);
+  }
+  return fips ?? undefined;
+}
+
+function lookup(state: string, name: string): string | undefined {
   index ??= buildIndex();
   const st = findState(state);
   if (!st) return undefined;
@@ -52,4 +69,29 @@ export function matchCounty(state: string, name: string): string | undefined {
     return loadAtlas().byFips.has(fips) ? fips : undefined;
   }
   return index.get(`${st.code}|${normalizeCountyName(trimmed)}`);
+}
+
+/**
+ * Point → county, remembered across polls: feeds send the same outage points poll after poll, and a point-in-polygon
+ * test over a grid cell's counties costs far more than a map look-up. Cleared when it grows large.
+ */
+const points = new Map<number, Map<number, string | null>>();
+let pointCount = 0;
+export function locatePoint(lon: number, lat: number): string | null {
+  // Keyed by the numbers themselves: turning two doubles into a string key costs as much as the look-up saves.
+  let row = points.get(lon);
+  if (!row) {
+    if (pointCount >= 100_000) {
+      points.clear();
+      pointCount = 0;
+    }
+    points.set(lon, (row = new Map()));
+  }
+  let fips = row.get(lat);
+  if (fips === undefined) {
+    fips = loadAtlas().locate(lon, lat) ?? null;
+    row.set(lat, fips);
+    pointCount += 1;
+  }
+  return fips;
 }

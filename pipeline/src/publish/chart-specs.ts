@@ -10,13 +10,31 @@ interface Place {
   state: string;
 }
 
-export function decadeSpec(c: Place, years: CountyYear[], simulated: boolean): ChartSpec {
-  const last = years.slice(-10);
+/**
+ * The last ten years of the county, every year a bar: a year without episodes is a zero bar, not a gap, and a year
+ * whose EAGLE-I file is not loaded is marked as such (its zero would be a claim the data cannot make). `loaded` is
+ * the report data's loaded years (history/reports.ts); without it, the years between the first and last year with
+ * data are taken as loaded.
+ */
+export function decadeSpec(c: Place, years: CountyYear[], simulated: boolean, loaded?: number[]): ChartSpec {
+  const byYear = new Map(years.map((y) => [y.year, y.customer_hours]));
+  const marked = loaded !== undefined && loaded.length > 0;
+  const known = [...(marked ? loaded : []), ...byYear.keys()];
+  const bars: ChartSpec['bars'] = [];
+  if (known.length > 0) {
+    const last = Math.max(...known);
+    const first = marked ? last - 9 : Math.max(last - 9, Math.min(...known));
+    const isLoaded = new Set(known);
+    for (let year = first; year <= last; year++) {
+      const bar = { label: String(year), value: byYear.get(year) ?? 0 };
+      bars.push(!marked || isLoaded.has(year) ? bar : { ...bar, missing: true });
+    }
+  }
   return {
     title: `${c.name}, ${c.state}`,
     subtitle: 'Customer-hours without power, by year',
     unit: 'customer-hours',
-    bars: last.map((y) => ({ label: String(y.year), value: y.customer_hours })),
+    bars,
     source: EAGLEI,
     simulated,
   };

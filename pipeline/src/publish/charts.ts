@@ -9,7 +9,8 @@ export interface ChartSpec {
   title: string;
   subtitle: string;
   unit: string;
-  bars: Array<{ label: string; value: number }>;
+  /** `missing`: the year (or period) is not loaded: drawn as an outlined "no data" slot, not as a zero */
+  bars: Array<{ label: string; value: number; missing?: boolean }>;
   source: string;
   simulated: boolean;
 }
@@ -31,7 +32,7 @@ const PLOT_W = CHART_WIDTH - 96;
 const GAP = 6;
 
 export function chartElement(spec: ChartSpec, generatedAt: string): El {
-  const max = Math.max(1, ...spec.bars.map((b) => b.value));
+  const max = Math.max(1, ...spec.bars.map((b) => (b.missing ? 0 : b.value)));
   const labelEvery = Math.max(1, Math.ceil(spec.bars.length / 12));
   const barMax = PLOT_H - VALUE_H - LABEL_H;
   const colW = Math.floor((PLOT_W - GAP * Math.max(0, spec.bars.length - 1)) / Math.max(1, spec.bars.length));
@@ -63,13 +64,26 @@ export function chartElement(spec: ChartSpec, generatedAt: string): El {
                 height: PLOT_H,
               },
               [
-                el('div', { height: VALUE_H, fontSize: 18, color: '#374151' }, b.value === max ? fmt(b.value) : ''),
-                el('div', {
-                  width: colW,
-                  height: Math.max(2, Math.round((b.value / max) * barMax)),
-                  background: b.value === max ? '#b91c1c' : '#f59e0b',
-                  borderRadius: 3,
-                }),
+                el(
+                  'div',
+                  { height: VALUE_H, fontSize: b.missing ? 15 : 18, color: b.missing ? '#6b7280' : '#374151' },
+                  b.missing ? 'not loaded' : b.value === max ? fmt(b.value) : '',
+                ),
+                b.missing
+                  ? // An outlined slot the height of the plot: "no data", visibly not a zero.
+                    el('div', {
+                      width: colW,
+                      height: barMax,
+                      border: '2px dashed #9ca3af',
+                      background: '#f3f4f6',
+                      borderRadius: 3,
+                    })
+                  : el('div', {
+                      width: colW,
+                      height: Math.max(2, Math.round((b.value / max) * barMax)),
+                      background: b.value === max && b.value > 0 ? '#b91c1c' : '#f59e0b',
+                      borderRadius: 3,
+                    }),
                 el(
                   'div',
                   {

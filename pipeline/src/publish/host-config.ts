@@ -69,13 +69,13 @@ export function vercelConfig(simulated: boolean): { version: 3; routes: HostRout
     const src = pathPattern(e).source;
     for (const p of e.functionParams ?? [])
       routes.push({ src, has: [{ type: 'query', key: p.name }], dest: FUNCTION_DEST });
-    // Report paths: canonical (lower-case state, digits) only; anything else goes to the function's checks.
-    const fileSrc = e.id.startsWith('reports.')
-      ? src
-          .replace(/\(\?<year>\[\^\/\]\+\)/, '(?<year>\\d{4})')
-          .replace(/\(\?<state>\[\^\/\]\+\)/, '(?<state>[a-z]{2})')
-          .replace(/\(\?<county>\[\^\/\]\+\)/, '(?<county>\\d{5})')
-      : src;
+    // Files only for canonical parameters (five-digit FIPS, lower-case state, digits): `12086.areas` must not reach
+    // another file; anything else goes to the function's checks, which answer it as the local server does.
+    const fileSrc = src
+      .replace(/\(\?<fips>\[\^\/\]\+\)/, '(?<fips>\\d{5})')
+      .replace(/\(\?<year>\[\^\/\]\+\)/, '(?<year>\\d{4})')
+      .replace(/\(\?<state>\[\^\/\]\+\)/, '(?<state>[a-z]{2})')
+      .replace(/\(\?<county>\[\^\/\]\+\)/, '(?<county>\\d{5})');
     for (const table of e.tables ?? [undefined]) {
       const tableHas = table ? [{ type: 'query' as const, key: 'table', value: table }] : [];
       const tableMissing = table === e.tables?.[0] ? [{ type: 'query' as const, key: 'table' }] : [];

@@ -231,7 +231,12 @@ export function buildOpenApi(simulated: boolean): Record<string, unknown> {
           }
         : { description: f.summary, ...headers },
     };
-    if (f.id !== 'alerts.subscribe') {
+    if (f.kind === 'ops')
+      responses[503] = {
+        description: 'Not ready (`status: unavailable`, the reasons in `problems`).',
+        content: { 'application/json': { schema: { $ref: `#/components/schemas/${f.schema}` } } },
+      };
+    if (!f.kind) {
       responses[400] = errorResponse(
         'Invalid input: the body names the parameter (`invalid_body`, `invalid_email`, `invalid_code`, `invalid_scope`, `unsafe_url`, `invalid_parameter`).',
       );

@@ -30,6 +30,8 @@ import { FRAMES_FILE } from '../publish/publish.ts';
 import { timelineDoc, type FrameRow } from '../publish/documents.ts';
 import { PublishedTree } from '../publish/published-tree.ts';
 import { landingRoutes } from './landing.ts';
+import { healthLimitsFromEnv, healthOf } from './health.ts';
+import { readHeartbeat } from '../state/heartbeat.ts';
 import { PublishedEvents } from './event-store.ts';
 import { pageEvents } from '../contract/event-pages.ts';
 import {
@@ -62,6 +64,8 @@ export interface AppOptions {
   accounts?: AccountService;
   /** per-client limits of the function layer (default: the RATE_LIMIT_* environment, see rate-limit.ts) */
   rateLimits?: RateLimitConfig;
+  /** the poll loop's state directory: /healthz reads its heartbeat (without one, the served generation only) */
+  stateDir?: string;
 }
 
 /** How a request resolves: a prebuilt file, or a function handler. Shared with the host-config agreement test. */
@@ -114,6 +118,7 @@ export function createApp(opts: AppOptions): Hono {
   const notice = () => dataNotice(tree.current()?.simulated ?? false);
   const limits = opts.rateLimits ?? rateLimitsFromEnv(process.env);
   const clock = opts.clock ?? (() => new Date());
+  const healthLimits = healthLimitsFromEnv(process.env);
   const buckets = {
     query: new TokenBuckets(limits.query, () => clock().getTime()),
     account: new TokenBuckets(limits.account, () => clock().getTime()),
@@ -174,6 +179,16 @@ export function createApp(opts: AppOptions): Hono {
     if (cls) spend(c, cls);
     if (r.kind === 'function' && ACCOUNT_IDS.has(r.id))
       return accountRoute(c, r.id, matchFunction(url.pathname)[0].params, opts.accounts);
+    if (r.kind === 'function' && r.id === 'healthz') {
+      const health = healthOf(
+        opts.stateDir ? readHeartbeat(opts.stateDir) : null,
+        tree.current(),
+        clock(),
+        healthLimits,
+      );
+      c.header('Cache-Control', 'no-store');
+      return c.json({ data: health }, health.ready ? 200 : 503);
+    }
     if (r.kind === 'function') return runFunction(c, r.id, url, tree, events);
     const file = tree.read(r.file);
     if (!file) {

@@ -25,7 +25,7 @@ export interface RateLimitConfig {
 /** Which bucket a function-layer answer spends from: filtered catalogue queries and the account routes (the 410 is free). */
 export function limitClass(id: string): LimitClass | null {
   if (CATALOGUE.some((e) => e.id === id && e.functionParams?.length)) return 'query';
-  if (FUNCTION_ENDPOINTS.some((f) => f.id === id && f.id !== 'alerts.subscribe')) return 'account';
+  if (FUNCTION_ENDPOINTS.some((f) => f.id === id && !f.kind)) return 'account';
   return null;
 }
 

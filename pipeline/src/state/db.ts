@@ -16,6 +16,8 @@ function plain(v: unknown): string | number | boolean | null {
 }
 
 export class Db {
+  private checkpointedAt = Number.NEGATIVE_INFINITY;
+
   private constructor(
     private readonly instance: DuckDBInstance,
     readonly conn: DuckDBConnection,
@@ -60,6 +62,25 @@ export class Db {
 
   async run(sql: string, params: DuckDBValue[] = []): Promise<void> {
     await this.conn.run(sql, params).catch((err: Error) => Promise.reject(withSql(err, sql)));
+  }
+
+  /**
+   * Writes what changed since the last checkpoint into the database file at most every `everyMs` of the caller's
+   * clock. Until then DuckDB holds it in memory: without this a day of polling grew DuckDB's memory 25 → 89 MB (its
+   * automatic checkpoint waits for 16 MB of WAL); with it the fault soak's memory stays flat.
+   */
+  async checkpointEvery(everyMs: number, now: number): Promise<void> {
+    if (now - this.checkpointedAt < everyMs) return;
+    await this.run('CHECKPOINT');
+    this.checkpointedAt = now;
+  }
+
+  /**
+   * An empty temporary staging table, replaced rather than emptied: DuckDB keeps the deleted rows of a temporary table
+   * in memory until the table is dropped (a day of the fault soak grew 50 MB that way).
+   */
+  async staging(name: string, definition: string): Promise<void> {
+    await this.run(`CREATE OR REPLACE TEMP TABLE ${name} ${definition}`);
   }
 
   async transaction<T>(fn: () => Promise<T>): Promise<T> {

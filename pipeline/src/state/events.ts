@@ -124,8 +124,7 @@ export async function evaluateCycle(db: Db, observations: Observation[], ctx: Cy
   }
   const events = await appendEvents(db, drafts, now.toISOString());
   if (changed.length || closed.length) {
-    await db.run('CREATE TEMP TABLE IF NOT EXISTS outages_in AS SELECT * FROM outages LIMIT 0');
-    await db.run('DELETE FROM outages_in');
+    await db.staging('outages_in', 'AS SELECT * FROM outages LIMIT 0');
     const a = await db.appender('outages_in');
     for (const s of changed) appendOutage(a, s, null);
     for (const s of closed) appendOutage(a, s, now.toISOString());
@@ -133,8 +132,7 @@ export async function evaluateCycle(db: Db, observations: Observation[], ctx: Cy
     await db.run('INSERT OR REPLACE INTO outages SELECT * FROM outages_in');
   }
   if (fresh.length) {
-    await db.run('CREATE TEMP TABLE IF NOT EXISTS freshness_in AS SELECT * FROM source_freshness LIMIT 0');
-    await db.run('DELETE FROM freshness_in');
+    await db.staging('freshness_in', 'AS SELECT * FROM source_freshness LIMIT 0');
     const a = await db.appender('freshness_in');
     for (const [id, f] of fresh) {
       a.appendVarchar(id);

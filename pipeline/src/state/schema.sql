@@ -19,7 +19,6 @@ ALTER TABLE source_status ADD COLUMN IF NOT EXISTS odin_delta_pct DOUBLE;
 ALTER TABLE source_status ADD COLUMN IF NOT EXISTS odin_disagree_cycles INTEGER DEFAULT 0;
 
 CREATE SEQUENCE IF NOT EXISTS poll_seq;
-CREATE TEMP TABLE IF NOT EXISTS polls_in (source_id VARCHAR, polled_at VARCHAR, ms INTEGER, ok BOOLEAN, reason VARCHAR, message VARCHAR, changed BOOLEAN, http_requests INTEGER);
 CREATE TABLE IF NOT EXISTS polls (
   id BIGINT PRIMARY KEY DEFAULT nextval('poll_seq'), source_id VARCHAR NOT NULL, polled_at VARCHAR NOT NULL,
   ms INTEGER NOT NULL, ok BOOLEAN NOT NULL, reason VARCHAR, message VARCHAR, changed BOOLEAN NOT NULL, http_requests INTEGER

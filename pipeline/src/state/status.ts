@@ -80,8 +80,7 @@ export async function loadStatuses(db: Db): Promise<Map<string, SourceStatus>> {
 }
 
 export async function saveStatuses(db: Db, statuses: Iterable<SourceStatus>): Promise<void> {
-  await db.run('CREATE TEMP TABLE IF NOT EXISTS status_in AS SELECT * FROM source_status LIMIT 0');
-  await db.run('DELETE FROM status_in');
+  await db.staging('status_in', 'AS SELECT * FROM source_status LIMIT 0');
   const a = await db.appender('status_in');
   for (const s of statuses) {
     for (const c of COLUMNS) {

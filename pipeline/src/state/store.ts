@@ -26,8 +26,7 @@ export function snapshotHash(s: Snapshot): string {
 
 /** Mirrors the registry into the `sources` table in one statement (row-by-row inserts each hold a 256 KB block). */
 export async function syncSources(db: Db, sources: SourceDef[]): Promise<void> {
-  await db.run('CREATE TEMP TABLE IF NOT EXISTS sources_in AS SELECT * FROM sources LIMIT 0');
-  await db.run('DELETE FROM sources_in');
+  await db.staging('sources_in', 'AS SELECT * FROM sources LIMIT 0');
   const a = await db.appender('sources_in');
   for (const s of sources) {
     put(a, s.id);
@@ -50,6 +49,10 @@ export async function syncSources(db: Db, sources: SourceDef[]): Promise<void> {
 }
 
 export async function writeOutcomes(db: Db, outcomes: PollOutcome[]): Promise<void> {
+  await db.staging(
+    'polls_in',
+    '(source_id VARCHAR, polled_at VARCHAR, ms INTEGER, ok BOOLEAN, reason VARCHAR, message VARCHAR, changed BOOLEAN, http_requests INTEGER)',
+  );
   const polls = await db.appender('polls_in');
   for (const o of outcomes) {
     put(polls, o.source.id);
@@ -66,13 +69,11 @@ export async function writeOutcomes(db: Db, outcomes: PollOutcome[]): Promise<vo
   await db.run(
     'INSERT INTO polls (source_id, polled_at, ms, ok, reason, message, changed, http_requests) SELECT * FROM polls_in',
   );
-  await db.run('DELETE FROM polls_in');
 
   const changed = outcomes.filter((o) => o.changed && o.snapshot);
   if (changed.length === 0) return;
   const ids = changed.map((o) => o.source.id);
-  await db.run('CREATE TEMP TABLE IF NOT EXISTS changed_ids (id VARCHAR)');
-  await db.run('DELETE FROM changed_ids');
+  await db.staging('changed_ids', '(id VARCHAR)');
   const idApp = await db.appender('changed_ids');
   for (const id of ids) {
     idApp.appendVarchar(id);

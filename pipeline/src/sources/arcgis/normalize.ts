@@ -5,10 +5,8 @@
 import type { SourceDef } from '../registry.ts';
 import { addCounty, emptySnapshot, toCount, toIso, type CountyCount, type Snapshot } from '../snapshot.ts';
 import { SourceError } from '../../errors.ts';
-import { parseUpstream } from '../parse.ts';
-import { loadAtlas } from '../../geo/counties.ts';
-import { matchCounty } from '../../geo/match.ts';
-import { querySchema } from './schema.ts';
+import { locatePoint, matchCounty } from '../../geo/match.ts';
+import { readFeatures } from './schema.ts';
 
 const DEFAULT_FIELDS: Record<string, string[]> = {
   id: ['OUTAGE_ID', 'F_OUTAGE_ID', 'IncidentId', 'identifier', 'OBJECTID', 'objectid'],
@@ -32,12 +30,20 @@ const DEFAULT_FIELDS: Record<string, string[]> = {
   lon: ['OUTAGE_LONGITUDE', 'longitude'],
 };
 
-function picker(options: Record<string, unknown>) {
+/**
+ * The attribute reader. A layer's features all carry the layer's fields, so the fallback names are narrowed once to
+ * those the first feature has (trying a dozen absent names per field per feature cost more than JSON.parse).
+ */
+function picker(options: Record<string, unknown>, first: Record<string, unknown> | undefined) {
   const mapped = (options.fields ?? {}) as Record<string, string>;
+  const names = new Map<string, string[]>();
+  for (const [key, all] of Object.entries(DEFAULT_FIELDS)) {
+    const present = first ? all.filter((n) => n in first) : all;
+    names.set(key, present.length ? present : all);
+  }
   return (attrs: Record<string, unknown>, key: string): unknown => {
     if (mapped[key]) return attrs[mapped[key]];
-    for (const name of DEFAULT_FIELDS[key] ?? [])
-      if (attrs[name] !== undefined && attrs[name] !== null) return attrs[name];
+    for (const name of names.get(key) ?? []) if (attrs[name] !== undefined && attrs[name] !== null) return attrs[name];
     return undefined;
   };
 }
@@ -45,13 +51,13 @@ function picker(options: Record<string, unknown>) {
 const str = (v: unknown): string | null => (v === undefined || v === null || v === '' ? null : String(v));
 
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
-  const data = parseUpstream(querySchema, raw, 'ArcGIS features');
+  const features = readFeatures(raw, 'ArcGIS features');
   const snap = emptySnapshot(source.utility);
-  const pick = picker(source.options);
+  const pick = picker(source.options, features[0]?.attributes);
   const counties = new Map<string, CountyCount>();
   const mode = source.options.mode ?? 'incidents';
   if (mode === 'counties') {
-    for (const f of data.features) {
+    for (const f of features) {
       const a = f.attributes;
       const code = str(pick(a, 'county_fips'));
       const name = str(pick(a, 'county')) ?? '';
@@ -67,15 +73,14 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
     }
     snap.basis = 'county';
   } else if (mode === 'incidents') {
-    const atlas = loadAtlas();
-    for (const f of data.features) {
+    for (const f of features) {
       const a = f.attributes;
       const lon = typeof f.geometry?.x === 'number' ? f.geometry.x : Number(pick(a, 'lon') ?? NaN);
       const lat = typeof f.geometry?.y === 'number' ? f.geometry.y : Number(pick(a, 'lat') ?? NaN);
       const located = Number.isFinite(lon) && Number.isFinite(lat) && Math.abs(lon) <= 180 && Math.abs(lat) <= 90;
       const countyName = str(pick(a, 'county'));
       const fips =
-        (located ? atlas.locate(lon, lat) : undefined) ??
+        (located ? locatePoint(lon, lat) : null) ??
         (countyName ? matchCounty(source.states[0], countyName) : undefined) ??
         null;
       const out = toCount(pick(a, 'customers_out')) ?? 0;

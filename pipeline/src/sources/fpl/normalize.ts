@@ -17,11 +17,19 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
     }
     addCounty(counties, fips, out, served);
   };
-  const pair = pairSchema.safeParse(raw);
-  const list = countyListSchema.safeParse(raw);
-  const storm = stormSchema.safeParse(raw);
+  // One schema tried, picked by the payload's top-level key: trying all three built two zod errors per poll, which
+  // cost several times JSON.parse of a county list.
+  const has = (k: string) => typeof raw === 'object' && raw !== null && k in raw;
+  const fail = { success: false } as const;
+  const pair = has('main') ? pairSchema.safeParse(raw) : fail;
+  const list = !pair.success && has('outages') ? countyListSchema.safeParse(raw) : fail;
+  const storm = !pair.success && !list.success && has('counties') ? stormSchema.safeParse(raw) : fail;
   if (pair.success || list.success) {
-    const lists = pair.success ? [pair.data.main, pair.data.nw].filter((l) => l !== undefined) : [list.data!];
+    const lists = pair.success
+      ? [pair.data.main, pair.data.nw].filter((l) => l !== undefined)
+      : list.success
+        ? [list.data]
+        : [];
     for (const l of lists)
       for (const r of l.outages) add(r['County Name'], toCount(r['Customers Out']), toCount(r['Customers Served']));
   } else if (storm.success) {

@@ -2,25 +2,25 @@
 // event can span several counties), and a county's served count is CountyCusts as published (constant per county).
 import type { SourceDef } from '../registry.ts';
 import { emptySnapshot, toCount, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
-import { parseUpstream } from '../parse.ts';
-import { matchCounty } from '../../geo/match.ts';
-import { loadAtlas, type CountyAtlas } from '../../geo/counties.ts';
+import { locatePoint, matchCounty } from '../../geo/match.ts';
 import { zoneFor } from '../local-time.ts';
-import { rawSchema, type WecEvent, type WecSlice } from './schema.ts';
+import { readRaw, type WecEvent, type WecSlice } from './schema.ts';
 import { timeReader } from './times.ts';
 
 /** No planned flag was seen in the feed; a cause or crew status that says "planned" is taken as one. */
+const PLANNED = /(^|[^a-z])planned/i;
 export const isPlanned = (e: WecEvent) =>
-  [e.Cause, e.CrewStatus].some((v) => typeof v === 'string' && /(^|[^a-z])planned/i.test(v));
+  (typeof e.Cause === 'string' && PLANNED.test(e.Cause)) ||
+  (typeof e.CrewStatus === 'string' && PLANNED.test(e.CrewStatus));
 const textOrNull = (v: string | null | undefined) => (v && v.trim() ? v.trim() : null);
 
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
   // A bare array (the answer saved from the browser) is the same without a date: its times stay null.
-  const data = parseUpstream(rawSchema, Array.isArray(raw) ? { events: raw } : raw, 'WEC OutageEventJSON answer');
+  const data = readRaw(Array.isArray(raw) ? { events: raw } : raw);
   const refMs = data.captured_at ? Date.parse(data.captured_at) : NaN;
   const zone = zoneFor(source.states, source.options.time_zone);
-  const timeOf = timeReader(zone, Number.isNaN(refMs) ? null : refMs);
-  const atlas = loadAtlas();
+  const read = timeReader(zone, Number.isNaN(refMs) ? null : refMs);
+  const timeOf = (t: string | null | undefined) => (t ? timeAt(`${zone}|${t}`, t, refMs, read) : null);
   const countyOf = countyMatcher(source.states);
   const snap = emptySnapshot(source.utility);
   const counties = new Map<string, CountyCount>();
@@ -29,7 +29,7 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const lost = { n: 0, out: 0 };
   for (const e of data.events) {
     if (isPlanned(e)) continue;
-    const incident = incidentOf(e, atlas, ids, timeOf);
+    const incident = incidentOf(e, ids, timeOf);
     snap.incidents.push(incident);
     for (const s of e.Slices ?? []) {
       const out = toCount(s.AffectedCusts) ?? 0;
@@ -49,6 +49,27 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   snap.basis =
     counties.size > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips) ? 'county' : 'outage_only';
   return snap;
+}
+
+/**
+ * Resolved instants by zone and display text, kept across polls: a storm's events come back poll after poll with
+ * the same off times and ETRs, and reading one (regex, zone, year) costs about a microsecond. An entry is reused
+ * while the answer's date is within a week of the one it was read against (the year choice cannot change there);
+ * the 60-day window is checked against the current date every time.
+ */
+const instants = new Map<string, { iso: string; t: number; ref: number }>();
+const WEEK_MS = 7 * 86_400_000;
+const WINDOW_MS = 60 * 86_400_000;
+
+function timeAt(key: string, text: string, refMs: number, read: (t: string) => string | null): string | null {
+  const known = instants.get(key);
+  if (known && Math.abs(known.ref - refMs) < WEEK_MS) return Math.abs(known.t - refMs) <= WINDOW_MS ? known.iso : null;
+  const iso = read(text);
+  if (iso !== null) {
+    if (instants.size >= 50_000) instants.clear();
+    instants.set(key, { iso, t: Date.parse(iso), ref: refMs });
+  }
+  return iso;
 }
 
 /** Sums a slice's customers out into its county; served is the county's own figure, so it is set, never summed. */
@@ -81,12 +102,7 @@ function countyMatcher(states: string[]) {
   };
 }
 
-function incidentOf(
-  e: WecEvent,
-  atlas: CountyAtlas,
-  ids: Set<string>,
-  timeOf: (t: string | null | undefined) => string | null,
-): Incident {
+function incidentOf(e: WecEvent, ids: Set<string>, timeOf: (t: string | null | undefined) => string | null): Incident {
   const lat = e.Latitude ?? null;
   const lon = e.Longitude ?? null;
   const point =
@@ -105,7 +121,7 @@ function incidentOf(
   ids.add(id);
   return {
     id,
-    fips: point ? (atlas.locate(lon, lat) ?? null) : null,
+    fips: point ? locatePoint(lon, lat) : null,
     customers_out: out,
     etr: timeOf(e.ETR),
     crew_status: textOrNull(e.CrewStatus),

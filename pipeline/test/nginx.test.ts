@@ -1,0 +1,377 @@
+// A real web server in the tests (issue #11 part 4): Debian's nginx (scripts/install-nginx.sh installs it when missing)
+// serves an `outage export` of a simulated run with the site `outage host-config --target nginx` generates, proxying
+// what a file cannot answer to the in-process local server; every request of the host-config URL set must answer the
+// same from nginx as from the local server (status, bytes, content type, cache class, CORS, v1 headers).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { manualClock } from '../src/clock.ts';
+import { Simulator } from '../src/simulator/server.ts';
+import { parseRegistry } from '../src/sources/registry.ts';
+import { Pipeline } from '../src/pipeline.ts';
+import { LOOPBACK_HTTP } from '../src/sources/http.ts';
+import { resolve } from '../src/serve/app.ts';
+import { startServer } from '../src/serve/server.ts';
+import { exportTree } from '../src/cli/export.ts';
+import { fileRoute, urlFor } from '../src/contract/urls.ts';
+import { readManifest } from '../src/publish/tree-writer.ts';
+import { CACHE_CONTROL, endpoint } from '../src/contract/catalogue.ts';
+import { nginxConfig } from '../src/publish/nginx-config.ts';
+import { importEagleI } from '../src/history/import.ts';
+import { deriveEpisodes } from '../src/history/derive.ts';
+import { countyModel, loadCountyModel } from '../src/geo/county-model.ts';
+import { publishHistoryTree } from '../src/publish/reports.ts';
+import { hasSharedData, sharedPath } from './shared-data.ts';
+import { closeAll, makeTempDir, removeTempDir } from './clean-machine.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const run = promisify(execFile);
+
+/** Debian's nginx, installed first if needed; or why there is none (a failure under CI, a skip elsewhere). */
+async function findNginx(): Promise<{ path: string | null; reason: string }> {
+  const r = await run('bash', [path.join(ROOT, 'scripts/install-nginx.sh')], { timeout: 900_000 }).catch(
+    (err: { stderr?: string; code?: number }) => ({ stdout: '', stderr: err.stderr ?? `exit ${err.code}` }),
+  );
+  const found = r.stdout.trim().split('\n').at(-1) ?? '';
+  if (found) return { path: found, reason: '' };
+  const reason = r.stderr.trim() || 'scripts/install-nginx.sh printed no path';
+  if (process.env.CI === 'true') throw new Error(`The nginx test must run under CI: ${reason}`);
+  return { path: null, reason };
+}
+const NGINX = await findNginx();
+if (!NGINX.path) console.warn(`nginx.test.ts skipped: ${NGINX.reason}`);
+
+const freePort = () =>
+  new Promise<number>((done, fail) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => done(port));
+    });
+    s.on('error', fail);
+  });
+
+/** A whole nginx.conf around the generated site: everything nginx writes stays in `dir`. */
+function mainConf(dir: string): string {
+  const temps = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir}/${t};`);
+  return [
+    'daemon off;',
+    'master_process off;',
+    `pid ${dir}/nginx.pid;`,
+    `error_log ${dir}/error.log warn;`,
+    'events { worker_connections 256; }',
+    'http {',
+    '  access_log off;',
+    '  variables_hash_max_size 2048;',
+    ...temps,
+    `  include ${dir}/site.conf;`,
+    '}',
+    '',
+  ].join('\n');
+}
+
+/**
+ * nginx in the foreground with its own prefix, pid, logs and temp dirs; resolves once it accepts connections. `track`
+ * gets the process as soon as it exists, so afterAll stops it even when this fails.
+ */
+async function startNginx(
+  bin: string,
+  dir: string,
+  writeSite: (listen: string) => Promise<void>,
+  track: (child: ChildProcess) => void,
+) {
+  const port = await freePort();
+  await writeSite(`127.0.0.1:${port}`);
+  fs.writeFileSync(path.join(dir, 'nginx.conf'), mainConf(dir));
+  const child = spawn(bin, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log')], {
+    stdio: 'ignore',
+  });
+  track(child);
+  const log = () =>
+    fs.existsSync(path.join(dir, 'error.log')) ? fs.readFileSync(path.join(dir, 'error.log'), 'utf8') : '';
+  for (let i = 0; i < 200; i++) {
+    if (child.exitCode !== null) throw new Error(`nginx exited with ${child.exitCode}:\n${log()}`);
+    const up = await new Promise<boolean>((done) =>
+      net
+        .connect(port, '127.0.0.1')
+        .once('connect', function (this: net.Socket) {
+          this.destroy();
+          done(true);
+        })
+        .once('error', () => done(false)),
+    );
+    if (up) return { url: `http://127.0.0.1:${port}` };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`nginx did not listen on 127.0.0.1:${port} within 10 s:\n${log()}`);
+}
+
+async function stopNginx(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((done) => child.once('exit', done));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+const T0 = new Date('2026-09-01T08:00:00Z');
+const clock = manualClock(T0);
+const dir = makeTempDir('nginx');
+const out = path.join(dir, 'public');
+const exported = path.join(dir, 'export');
+const nginxDir = path.join(dir, 'nginx');
+const UUID4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+let sim: Simulator | undefined;
+let pipeline: Pipeline | undefined;
+let local: Awaited<ReturnType<typeof startServer>> | undefined;
+let nginx: ChildProcess | undefined;
+let nginxUrl = '';
+const outage = (...args: string[]) =>
+  run(process.execPath, [path.join(ROOT, 'bin/outage.js'), ...args], { cwd: dir, timeout: 60_000 });
+
+afterAll(() =>
+  closeAll(
+    () => stopNginx(nginx),
+    () => local?.close(),
+    () => pipeline?.close(),
+    () => sim?.stop(),
+    () => removeTempDir(dir),
+  ),
+);
+
+describe.skipIf(!NGINX.path)('nginx serving the exported tree', () => {
+  beforeAll(async () => {
+    sim = new Simulator({ clock, seed: 2, epoch: new Date('2026-09-01T00:00:00Z'), sources: 20, areasPerCounty: 2 });
+    await sim.start();
+    pipeline = await Pipeline.open({
+      stateDir: path.join(dir, 'state'),
+      outDir: out,
+      sources: parseRegistry(sim.registryCsv()).sources,
+      clock,
+      simulated: true,
+      http: { ...LOOPBACK_HTTP, bodyTimeoutMs: 8000, connectTimeoutMs: 8000 },
+    });
+    await pipeline.cycle();
+    if (hasSharedData) {
+      // The report tree from a real file: the Harris County Beryl slice of EAGLE-I 2024.
+      await importEagleI(pipeline.db, sharedPath('history/eaglei/eaglei_outages_2024_harris_beryl_slice.csv'));
+      await deriveEpisodes(pipeline.db, await countyModel(pipeline.db, loadCountyModel()));
+      await publishHistoryTree(pipeline.db, out, { now: clock() });
+    }
+    local = await startServer({ outDir: out, port: 0 });
+    const upstream = local.url.replace('http://', '');
+    const started = await startNginx(
+      NGINX.path!,
+      nginxDir,
+      async (listen) => {
+        fs.mkdirSync(nginxDir, { recursive: true });
+        // The site as the CLI writes it; `outage export`'s copy runs meanwhile (in-process: no second tsx start-up).
+        const args = [
+          '--target',
+          'nginx',
+          '--file',
+          path.join(nginxDir, 'site.conf'),
+          '--simulated',
+          '--root',
+          exported,
+        ];
+        const written = outage('host-config', ...args, '--upstream', upstream, '--listen', listen);
+        exportTree(out, exported);
+        await written;
+      },
+      (child) => (nginx = child),
+    );
+    nginxUrl = started.url;
+  });
+
+  it('answers the host-config URL set exactly as the local server does', async () => {
+    const requests = urlSet();
+    let files = 0;
+    let functions = 0;
+    let historyFiles = 0;
+    for (const [method, url] of requests) {
+      const u = new URL(`http://x${url}`);
+      const r = resolve(method, u.pathname, u.searchParams);
+      // An encoded query goes to the function layer by design (nginx compares raw bytes); it serves the same file.
+      const raw = r.kind === 'file' && fs.existsSync(path.join(exported, r.file)) && !/[%+]/.test(u.search);
+      const served = raw ? 'file' : 'function';
+      const [viaNginx, direct] = await Promise.all([ask(nginxUrl, method, url), ask(local!.url, method, url)]);
+      const what = `${method} ${url}`;
+      expect(viaNginx.status, what).toBe(direct.status);
+      expect(viaNginx.headers, what).toEqual(direct.headers);
+      // A function answer's absolute links name the host asked (nginx forwards Host), so they differ by origin only.
+      expect(sameBytes(viaNginx.body, direct.body, [nginxUrl, local!.url]), what).toBe('');
+      // nginx's static module marks what it served from disk; the proxied answers are the function layer's own.
+      expect(viaNginx.servedFromDisk ? 'file' : 'function', what).toBe(served);
+      for (const id of [viaNginx.requestId, direct.requestId]) if (isV1(u.pathname)) expect(id, what).toMatch(UUID4);
+      if (served === 'file' && direct.headers['cache-control'] === CACHE_CONTROL.history) historyFiles += 1;
+      if (served === 'file') files += 1;
+      else functions += 1;
+    }
+    expect(files).toBeGreaterThan(300);
+    expect(functions).toBeGreaterThanOrEqual(25);
+    if (hasSharedData) expect(historyFiles).toBeGreaterThan(0);
+  });
+
+  it('gives every v1 response a fresh X-Request-Id, and replaces one the client sent', async () => {
+    const mine = '00000000-0000-4000-8000-000000000000';
+    const ids: string[] = [];
+    for (const url of ['/api/v1/live/summary', '/api/v1/live/summary', '/api/v1/live/counties/123']) {
+      const r = await ask(nginxUrl, 'GET', url, { 'X-Request-Id': mine });
+      expect([url, r.servedFromDisk]).toEqual([url, url.endsWith('summary')]);
+      ids.push(r.requestId!);
+    }
+    for (const id of ids) expect(id).toMatch(UUID4);
+    expect(new Set([...ids, mine]).size).toBe(4);
+  });
+
+  it("answers conditional requests on nginx's own validators", async () => {
+    const first = await fetch(`${nginxUrl}/api/v1/live/map`);
+    await first.arrayBuffer();
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/);
+    const again = await fetch(`${nginxUrl}/api/v1/live/map`, { headers: { 'If-None-Match': etag } });
+    expect([again.status, again.headers.get('x-api-version')]).toEqual([304, '1']);
+  });
+
+  it("puts a deprecated entry's Deprecation, Sunset and Link on its files, in a config nginx accepts", async () => {
+    // Worked out by hand (as in deprecation.test.ts): 2026-10-01T00:00:00Z is 1790812800 s after the epoch.
+    const summary = endpoint('live.summary');
+    const sunset = { since: '2026-10-01', sunset: '2027-01-15', link: 'https://outage.example/docs/migrating' };
+    const old = { ...summary, id: 'test.deprecated', path: '/api/v1/test/deprecated', deprecated: sunset };
+    const site = nginxConfig(
+      { root: exported, upstream: '127.0.0.1:9', listen: '127.0.0.1:9', simulated: false },
+      [summary, old],
+      [],
+    );
+    const block = (p: string) => site.slice(site.indexOf(`location = ${p} {`)).split('\n  }\n')[0];
+    expect(block('/api/v1/test/deprecated')).toContain('add_header Deprecation "@1790812800";');
+    expect(block('/api/v1/test/deprecated')).toContain('add_header Sunset "Fri, 15 Jan 2027 00:00:00 GMT";');
+    expect(block('/api/v1/test/deprecated')).toContain(
+      'add_header Link "<https://outage.example/docs/migrating>; rel=\\"deprecation\\"; type=\\"text/html\\"";',
+    );
+    expect(block('/api/v1/live/summary')).not.toContain('add_header Deprecation');
+    const checkDir = path.join(dir, 'nginx-check');
+    fs.mkdirSync(checkDir);
+    fs.writeFileSync(path.join(checkDir, 'site.conf'), site);
+    fs.writeFileSync(path.join(checkDir, 'nginx.conf'), mainConf(checkDir));
+    const conf = path.join(checkDir, 'nginx.conf');
+    const r = await run(NGINX.path!, ['-t', '-p', checkDir, '-c', conf, '-e', path.join(checkDir, 'error.log')]);
+    expect(r.stderr).toContain('test is successful');
+  });
+});
+
+const isV1 = (p: string) => /^\/(api\/v1\/|feeds\/|llms\.txt$)/.test(p);
+
+/** The headers the contract fixes (X-Request-Id is fresh per response; ETag and Last-Modified are the host's own). */
+const COMPARED = [
+  'content-type',
+  'cache-control',
+  'vary',
+  'location',
+  'allow',
+  'retry-after',
+  'access-control-allow-origin',
+  'access-control-expose-headers',
+  'access-control-allow-methods',
+  'access-control-allow-headers',
+  'access-control-max-age',
+  'x-api-version',
+  'x-data-notice',
+  'deprecation',
+  'sunset',
+  'link',
+];
+
+async function ask(base: string, method: string, url: string, headers: Record<string, string> = {}) {
+  const res = await fetch(base + url, { method, headers, redirect: 'manual' });
+  const body = Buffer.from(await res.arrayBuffer());
+  return {
+    status: res.status,
+    headers: Object.fromEntries(COMPARED.map((h) => [h, res.headers.get(h)])),
+    body,
+    requestId: res.headers.get('x-request-id'),
+    servedFromDisk: res.headers.get('accept-ranges') === 'bytes',
+  };
+}
+
+function sameBytes(a: Buffer, b: Buffer, [origin, as]: [string, string]): string {
+  if (a.equals(b)) return '';
+  if (a.includes(origin) && Buffer.from(a.toString('utf8').replaceAll(origin, as)).equals(b)) return '';
+  return `${a.length} vs ${b.length} bytes: ${a.subarray(0, 160).toString()} ≠ ${b.subarray(0, 160).toString()}`;
+}
+
+/** The host-config test's requests (pipeline/test/whole-run.test.ts), plus OPTIONS and a few a file must not answer. */
+function urlSet(): Array<[string, string]> {
+  const asUrl = (f: string, withTable: boolean): [string, string] => {
+    const r = fileRoute(f)!;
+    const query = {
+      ...(r.format === r.endpoint.formats[0] ? {} : { format: r.format }),
+      ...(withTable && r.table ? { table: r.table } : {}),
+    };
+    return ['GET', urlFor(r.endpoint, r.params, query)];
+  };
+  const history = Object.keys(readManifest(out, 'history')?.files ?? {}).filter((_, i) => i % 40 === 0);
+  const live = Object.keys(readManifest(out)!.files)
+    .filter((f) => !f.includes('/_'))
+    .slice(0, 400);
+  return [...FIXED, ...history.map((f) => asUrl(f, true)), ...live.map((f) => asUrl(f, false))];
+}
+
+const FIXED: Array<[string, string]> = [
+  ['GET', '/api/v1/live/summary'],
+  ['GET', '/api/v1/live/map'],
+  ['GET', '/api/v1/live/top'],
+  ['GET', '/api/v1/live/timeline'],
+  ['GET', '/api/v1/live/timeline?hours=6'],
+  ['GET', '/api/v1/live/sources'],
+  ['GET', '/api/v1/live/counties/12086'],
+  ['GET', '/api/v1/live/counties/12086?format=csv'],
+  ['GET', '/api/v1/live/counties/12086?format=json'],
+  ['GET', '/api/v1/live/counties/12086?format=xml'],
+  ['GET', '/api/v1/live/counties/99999'],
+  ['GET', '/api/v1/live/counties/123'],
+  ['GET', '/api/v1/openapi.json'],
+  ['GET', '/llms.txt'],
+  ['POST', '/api/v1/alerts/subscribe'],
+  ['POST', '/api/v1/live/map'],
+  ['GET', '/api/v1/unknown'],
+  ['HEAD', '/api/v1/live/map'],
+  ['GET', '/api/v1/reports/data'],
+  ['GET', '/api/v1/reports/data?table=states&format=csv'],
+  ['GET', '/api/v1/reports/data?table=nope'],
+  ['GET', '/api/v1/reports/2024/TX/data'],
+  ['GET', '/api/v1/reports/2024/tx/48201/data?table=events'],
+  ['GET', '/api/v1/reports/2024/tx/48113/data'],
+  ['GET', '/api/v1/reports/1999/data'],
+  ['GET', '/api/v1/reports/2024/chart'],
+  ['GET', '/api/v1/reports/causes?format=csv'],
+  ['POST', '/api/v1/accounts'],
+  ['POST', '/api/v1/rules'],
+  ['GET', '/api/v1/rules/rule_x/deliveries'],
+  ['DELETE', '/api/v1/keys/key_1'],
+  ['PATCH', '/api/v1/rules/rule_x'],
+  ['POST', '/api/v1/rules/rule_x/channels/ch_y/rotate-secret'],
+  ['PUT', '/api/v1/rules'],
+  // Beyond the host-config set: CORS preflights, and requests that look like a file but are not one.
+  ['OPTIONS', '/api/v1/live/map'],
+  ['OPTIONS', '/api/v1/rules/rule_x'],
+  ['OPTIONS', '/api/v1/nope'],
+  ['HEAD', '/api/v1/reports/data?table=states'],
+  ['GET', '/api/v1/live/summary.json'],
+  ['GET', '//api/v1/live/summary'],
+  ['GET', '/api/v1/live/counties/12086.areas'],
+  ['GET', '/api/v1/live/counties/12086?form%61t=csv'],
+  ['GET', '/api/v1/live/counties/12086?format='],
+  ['GET', '/api/v1/live/counties/12086?format=csv&format=json'],
+  ['GET', '/api/v1/live/counties/12086/areas?format=geojson'],
+  ['GET', '/api/v1/live/counties/12086/areas?active=true'],
+  ['GET', '/api/v1/events?limit=5'],
+  ['GET', '/feeds/events.rss'],
+  ['GET', '/api/v1/feeds/events.json'],
+  ['GET', '/api/v1/coverage?format=csv'],
+];

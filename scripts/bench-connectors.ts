@@ -1,0 +1,228 @@
+// Per-connector cost on real recorded payloads: JSON.parse of the raw text vs JSON.parse + normalize (issue 12 part 4).
+// A composite raw (fetch combines several answers) is assembled from the files' own bytes, so nothing is re-serialised.
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { connectorFor } from '../pipeline/src/sources/connectors.ts';
+import type { ConnectorName, SourceDef } from '../pipeline/src/sources/registry.ts';
+import { sharedPath, sourceDef } from '../pipeline/test/shared-data.ts';
+
+export interface Row {
+  connector: string;
+  payload: string;
+  bytes: number;
+  parse_us: number;
+  parse_normalize_us: number;
+  ratio: number;
+}
+
+export interface Case {
+  connector: ConnectorName;
+  payload: string;
+  source: Partial<SourceDef>;
+  /** the raw text as fetch hands it over (before JSON.parse) */
+  text: () => string;
+}
+
+const file = (rel: string): string => readFileSync(sharedPath(rel), 'utf8');
+/** `{"a":<bytes of file A>,"b":…}` — a composite raw built from the recorded bytes. */
+const compose = (parts: Record<string, string>): string =>
+  `{${Object.entries(parts)
+    .map(([k, v]) => `${JSON.stringify(k)}:${v}`)
+    .join(',')}}`;
+/** A scraper-flattened array of ArcGIS attributes, back in the query answer's shape. */
+const arcgisFeatures = (rel: string): string =>
+  JSON.stringify({ features: (JSON.parse(file(rel)) as unknown[]).map((attributes) => ({ attributes })) });
+const bundlePart = (rel: string, key: string): string =>
+  JSON.stringify((JSON.parse(file(rel)) as Record<string, Record<string, unknown>>)[key]);
+const flint = (name: string): string => file(`payloads/milsoft/flint-emc-${name}-2026-10-10T1053Z.json`);
+const CONED = 'payloads/ifactor/coned-bundle-2026-10-08T1905Z.json';
+
+export const CASES: Case[] = [
+  {
+    connector: 'kubra',
+    payload: 'kubra/dominion-report.json',
+    source: { utility: 'Dominion Energy', states: ['VA', 'NC'] },
+    text: () => compose({ report: file('payloads/kubra/dominion-report.json') }),
+  },
+  {
+    connector: 'arcgis',
+    payload: 'pge-arcgis-points-mar-2024/0032.json',
+    source: { utility: 'PG&E', states: ['CA'] },
+    text: () => arcgisFeatures('sequences/pge-arcgis-points-mar-2024/0032.json'),
+  },
+  {
+    connector: 'arcgis',
+    payload: 'arcgis/sceg-county-layer-2017.json',
+    source: {
+      states: ['SC'],
+      options: {
+        mode: 'counties',
+        fields: { county_fips: 'FIPS', county: 'NAME', customers_out: 'NO_OUTAGES', customers_served: 'NO_CUSTOMERS' },
+      },
+    },
+    text: () => arcgisFeatures('payloads/arcgis/sceg-county-layer-2017.json'),
+  },
+  {
+    connector: 'datacapable',
+    payload: 'datacapable/centerpoint-tx-bundle',
+    source: { utility: 'CenterPoint Houston', states: ['TX'] },
+    text: () => bundlePart('payloads/datacapable/centerpoint-tx-bundle-2026-10-08T1403Z.json', 'reports'),
+  },
+  {
+    connector: 'fpl',
+    payload: 'fpl-storm-ian-2022/0049.json',
+    source: { utility: 'Florida Power & Light', states: ['FL'] },
+    text: () => file('sequences/fpl-storm-ian-2022/0049.json'),
+  },
+  {
+    connector: 'fpl',
+    payload: 'fpl-county-ian-2022/0106.json',
+    source: { utility: 'Florida Power & Light', states: ['FL'] },
+    text: () => file('sequences/fpl-county-ian-2022/0106.json'),
+  },
+  {
+    connector: 'ifactor',
+    payload: 'ifactor/coned-bundle',
+    source: { utility: 'Con Edison', states: ['NY'] },
+    text: () =>
+      compose({
+        directory: '"2026_10_08_19_05_00"',
+        summary: bundlePart(CONED, 'summary'),
+        reports: `[${bundlePart(CONED, 'nyc')},${bundlePart(CONED, 'westchester')}]`,
+      }),
+  },
+  {
+    connector: 'ifactor',
+    payload: 'ifactor-thematic/georgiapower-2017-11.json',
+    source: { utility: 'Georgia Power', states: ['GA'] },
+    text: () => compose({ thematic: file('payloads/ifactor-thematic/georgiapower-2017-11.json') }),
+  },
+  {
+    connector: 'milsoft',
+    payload: 'milsoft/flint-emc outages + summary',
+    source: { utility: 'Flint Energies', states: ['GA'] },
+    text: () => compose({ summary: flint('outagesummary'), outages: flint('outages') }),
+  },
+  {
+    connector: 'milsoft',
+    payload: 'milsoft/flint-emc boundaries + summary',
+    source: { utility: 'Flint Energies', states: ['GA'] },
+    text: () => compose({ summary: flint('outagesummary'), boundaries: flint('boundaries') }),
+  },
+  {
+    connector: 'nisc',
+    payload: 'kiuc/summary.json',
+    source: { utility: 'KIUC', states: ['HI'] },
+    text: () => file('payloads/kiuc/summary.json'),
+  },
+  {
+    connector: 'odin',
+    payload: 'odin/odin-records-sample.json',
+    source: { utility: 'ODIN', states: ['OH'] },
+    text: () => file('payloads/odin/odin-records-sample.json'),
+  },
+  {
+    connector: 'omap',
+    payload: 'omap/sample.json (edited values)',
+    source: { utility: 'PPL Electric Utilities', states: ['PA'] },
+    text: () => file('payloads/omap/sample.json'),
+  },
+  {
+    connector: 'outageentry',
+    payload: 'outageentry/sample.json (edited values)',
+    source: { utility: 'Shenandoah Valley EC', states: ['VA'] },
+    text: () => file('payloads/outageentry/sample.json'),
+  },
+  {
+    connector: 'pacificorp',
+    payload: 'pacificorp/rmp-maplistUT peak',
+    source: { utility: 'Rocky Mountain Power', states: ['UT'] },
+    text: () => {
+      const both = file('payloads/pacificorp/rmp-maplistUT-2024-03-03T0045Z.json');
+      const states = `[{"state":"UT","map":${both},"list":${both}}]`;
+      return compose({ captured_at: '"2024-03-03T00:45:00.000Z"', states });
+    },
+  },
+  {
+    connector: 'smartc',
+    payload: 'smartc/oppd-serviceapi-bundle',
+    source: { utility: 'Omaha Public Power District', states: ['NE'] },
+    text: () => bundlePart('payloads/smartc/oppd-serviceapi-bundle-2026-10-07T1501Z.json', 'reports'),
+  },
+  {
+    connector: 'wec',
+    payload: 'wec/we-energies-latest',
+    source: { utility: 'We Energies', states: ['WI', 'MI'] },
+    text: () => file('payloads/wec/we-energies-latest-2026-07-27T2113Z.json'),
+  },
+];
+
+/** Calls of `fn` that last about `ms` (after warming it up). */
+function callsFor(fn: () => void, ms: number): number {
+  const t0 = performance.now();
+  let calls = 0;
+  while (performance.now() - t0 < ms * 4 || calls < 20) {
+    fn();
+    calls++;
+  }
+  return Math.max(1, Math.round((calls / (performance.now() - t0)) * ms));
+}
+
+/** CPU µs per call of `fn`, one round of `n` calls: CPU time, not wall time, so that other processes on the machine
+ * (a busy 2-core box runs at load 5–15) do not count against the connector. */
+function roundUs(fn: () => void, n: number): number {
+  const s = process.cpuUsage();
+  for (let i = 0; i < n; i++) fn();
+  const d = process.cpuUsage(s);
+  return (d.user + d.system) / n;
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** Medians of `a` and `b` and of their ratio, measured in alternating rounds so both see the same machine load
+ * (other work on a shared 2-core machine moves single figures by ±30 %). */
+function paired(a: () => void, b: () => void, budgetMs: number): { aUs: number; bUs: number; ratio: number } {
+  const na = callsFor(a, 5);
+  const nb = callsFor(b, 5);
+  const as: number[] = [];
+  const bs: number[] = [];
+  const end = performance.now() + budgetMs;
+  while (performance.now() < end || as.length < 15) {
+    as.push(roundUs(a, na));
+    bs.push(roundUs(b, nb));
+  }
+  return { aUs: median(as), bUs: median(bs), ratio: median(bs.map((x, i) => x / as[i])) };
+}
+
+export async function benchConnectors(budgetMs = Number(process.env.BENCH_CONNECTOR_MS ?? 400)): Promise<Row[]> {
+  const rows: Row[] = [];
+  const only = process.env.BENCH_CONNECTOR;
+  for (const c of CASES.filter((k) => !only || k.connector === only)) {
+    const text = c.text();
+    const source = sourceDef({ ...c.source, connector: c.connector });
+    const { normalize } = connectorFor(c.connector);
+    normalize(JSON.parse(text), source); // throws here, before timing, when a payload no longer normalises
+    let sink = 0;
+    const t = paired(
+      () => {
+        sink += (JSON.parse(text) as object) ? 1 : 0;
+      },
+      () => {
+        sink += normalize(JSON.parse(text), source).customers_out ?? 0;
+      },
+      budgetMs,
+    );
+    if (sink < 0) throw new Error('unreachable: keeps the timed work observable');
+    rows.push({
+      connector: c.connector,
+      payload: c.payload,
+      bytes: Buffer.byteLength(text),
+      parse_us: Math.round(t.aUs * 10) / 10,
+      parse_normalize_us: Math.round(t.bUs * 10) / 10,
+      ratio: Math.round(t.ratio * 100) / 100,
+    });
+  }
+  return rows;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) console.table(await benchConnectors());
