@@ -1,10 +1,8 @@
 // `npm run bench`: the live core at national scale. The simulator runs in its own process (frozen clock), the
 // pipeline here: full cycle (cold), unchanged cycle, files rewritten, peak RSS. Prints a table, writes JSON.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { manualClock } from '../pipeline/src/clock.ts';
 import { loadRegistry } from '../pipeline/src/sources/registry.ts';
@@ -12,59 +10,26 @@ import { Pipeline } from '../pipeline/src/pipeline.ts';
 import { LOOPBACK_HTTP } from '../pipeline/src/sources/http.ts';
 import { readManifest } from '../pipeline/src/publish/tree-writer.ts';
 import { benchEvents } from './bench-events.ts';
+import { startSimulatorProcess } from './sim-process.ts';
 import { benchRegistry } from './bench-registry.ts';
-import { renderChart } from '../pipeline/src/publish/charts.ts';
-import { decadeSpec } from '../pipeline/src/publish/chart-specs.ts';
+import { benchConnectors } from './bench-connectors.ts';
+import { benchCharts } from './bench-charts.ts';
 
 const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 const T0 = new Date('2026-09-01T08:00:00Z');
 const SOURCES = Number(process.env.BENCH_SOURCES ?? 1000);
 const AREAS = Number(process.env.BENCH_AREAS ?? 30);
 
-async function startSimulator(dir: string): Promise<{ url: string; registry: string; stop(): void }> {
-  const registry = path.join(dir, 'sources.csv');
-  const child = spawn(
-    process.execPath,
-    [
-      path.join(ROOT, 'bin/outage.js'),
-      'simulate',
-      '--frozen',
-      '--now',
-      T0.toISOString(),
-      '--sources',
-      registry,
-      '--sim-sources',
-      String(SOURCES),
-      '--areas',
-      String(AREAS),
-      '--seed',
-      '1',
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const stop = () => child.kill('SIGTERM');
-  try {
-    const line = await new Promise<string>((resolve, reject) => {
-      readline.createInterface({ input: child.stdout }).once('line', resolve);
-      child.once('exit', (code) => reject(new Error(`simulator exited with ${code}`)));
-    });
-    const info = JSON.parse(line) as { url: string };
-    return { url: info.url, registry, stop };
-  } catch (err) {
-    stop(); // a simulator that printed something else must not outlive the bench
-    throw err;
-  }
-}
-
-async function moveSimulator(url: string, at: Date): Promise<void> {
-  const res = await fetch(`${url}/_clock?at=${at.toISOString()}`, { method: 'POST' });
-  if (!res.ok) throw new Error(`simulator clock: HTTP ${res.status}`);
-}
-
 // Work inside the repository (gitignored): the same disk a deployment's checkout uses.
 fs.mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
 const dir = fs.mkdtempSync(path.join(ROOT, 'bench-results', 'work-'));
-const sim = await startSimulator(dir).catch((err: unknown) => {
+const sim = await startSimulatorProcess({
+  registry: path.join(dir, 'sources.csv'),
+  now: T0,
+  simSources: SOURCES,
+  areas: AREAS,
+  seed: 1,
+}).catch((err: unknown) => {
   fs.rmSync(dir, { recursive: true, force: true });
   throw err;
 });
@@ -103,7 +68,7 @@ try {
   )[0];
   // Thirty minutes on, the storm has moved: (nearly) every source has new data and the tree already exists.
   clock.advance(30 * 60_000);
-  await moveSimulator(sim.url, clock());
+  await sim.move(clock());
   const changedCycle = await time(() => p1.cycle({ all: true }));
   // The same upstream data a minute later, in the same process (as the poll loop runs): conditional requests answer 304.
   clock.advance(60_000);
@@ -170,32 +135,18 @@ try {
   ];
   rows.push(...(await benchEvents()));
   rows.push(...(await benchRegistry()));
-  // Chart rendering (the first render initialises the WebAssembly renderer and is not counted).
-  const spec = decadeSpec(
-    { name: 'Harris', state: 'TX' },
-    Array.from({ length: 10 }, (_, i) => ({
-      year: 2014 + i,
-      episodes: 10 + i,
-      customer_hours: 1e5 * (i + 1),
-      max_out: 1e4 * i,
-      longest_h: 3 + i,
-      by_size: {},
-    })),
-    false,
-  );
-  await renderChart(spec, new Date().toISOString());
-  const renders: number[] = [];
-  for (let i = 0; i < 30; i++) {
-    const t0 = performance.now();
-    await renderChart({ ...spec, title: `Harris ${i}` }, new Date().toISOString());
-    renders.push(performance.now() - t0);
-  }
-  renders.sort((a, b) => a - b);
-  rows.push({
-    metric: 'chart render median / p90 (ms, 30 decade charts)',
-    value: `${renders[15].toFixed(1)} / ${renders[27].toFixed(1)}`,
-    target: 'median ≤ 50',
-  });
+  for (const c of await benchConnectors())
+    rows.push({
+      metric: `connector ${c.connector} (${c.payload}, ${c.bytes} B): parse+normalise / JSON.parse`,
+      value: `${c.ratio.toFixed(2)}×`,
+      target: '≤ 1.5×',
+    });
+  for (const c of await benchCharts())
+    rows.push({
+      metric: `chart ${c.chart}: median / p90 / CPU median (ms, ${c.renders} renders)`,
+      value: `${c.median_ms} / ${c.p90_ms} / ${c.cpu_median_ms}`,
+      target: c.target,
+    });
   console.table(rows);
   fs.mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
   fs.writeFileSync(
@@ -214,6 +165,6 @@ try {
   );
   console.log(`written to bench-results/live.json`);
 } finally {
-  sim.stop();
+  await sim.stop();
   fs.rmSync(dir, { recursive: true, force: true });
 }

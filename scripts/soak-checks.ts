@@ -44,6 +44,8 @@ export interface MemorySample {
   rss: number;
   heap: number;
   duckdb: number;
+  /** Buffers outside the JS heap: the in-memory published tree (SOAK_WRITER=memory) and HTTP bodies */
+  buffers: number;
 }
 interface EventLite {
   id: number;
@@ -74,7 +76,7 @@ export async function judge(
   const fresh = freshnessRules(o, polls, events, run);
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
   const mem = Object.fromEntries(
-    (['rss', 'heap', 'duckdb'] as const).map((k) => [
+    (['rss', 'heap', 'duckdb', 'buffers'] as const).map((k) => [
       k,
       [run.memory.first, run.memory.last].map((xs) => Number(mb(median(xs.map((x) => x[k]))))),
     ]),
@@ -130,7 +132,7 @@ export async function judge(
       : 'none',
     'poller restarted at': run.restartAt ? new Date(run.restartAt).toISOString().slice(11, 16) : 'never',
     'longest poll phase of a cycle': `${run.maxPollMs} ms (source deadline ${o.sourceDeadlineMs} ms)`,
-    'memory, first → last simulated hour (medians after GC)': `RSS ${mem.rss[0]} → ${mem.rss[1]} MB; JS heap ${mem.heap[0]} → ${mem.heap[1]} MB; DuckDB ${mem.duckdb[0]} → ${mem.duckdb[1]} MB`,
+    'memory, first → last simulated hour (medians after GC)': `RSS ${mem.rss[0]} → ${mem.rss[1]} MB; JS heap ${mem.heap[0]} → ${mem.heap[1]} MB; DuckDB ${mem.duckdb[0]} → ${mem.duckdb[1]} MB; Buffers ${mem.buffers[0]} → ${mem.buffers[1]} MB`,
   };
   return { checks, figures, injected, events: count(events.map((e) => e.kind)), pollsByReason };
 }

@@ -2,14 +2,12 @@
 // fault proxy (pipeline/src/simulator/faults.ts): 5 % of requests 5xx, 2 % held past the request deadline, 1 % garbage
 // bodies, the host of the busiest source down for two hours, one restart of the poller. Ends with checks printed as a
 // table, exit 1 when one fails. Loopback only; pipeline/test/soak.test.ts runs a short variant.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { manualClock, type Clock } from '../pipeline/src/clock.ts';
 import { Simulator } from '../pipeline/src/simulator/server.ts';
 import { FaultProxy, type FaultRates } from '../pipeline/src/simulator/faults.ts';
@@ -18,6 +16,7 @@ import { LOOPBACK_HTTP } from '../pipeline/src/sources/http.ts';
 import { Pipeline } from '../pipeline/src/pipeline.ts';
 import type { Db } from '../pipeline/src/state/db.ts';
 import { MemoryTreeWriter } from '../pipeline/src/publish/tree-writer.ts';
+import { startSimulatorProcess, type SimulatorProcess } from './sim-process.ts';
 import { HOUR, judge, mb, T0, type MemorySample, type RunLog, type SoakReport } from './soak-checks.ts';
 
 export type { Check, SoakReport } from './soak-checks.ts';
@@ -66,7 +65,6 @@ export const DAY: SoakOptions = {
 export const SHORT: SoakOptions = { ...DAY, hours: 6, states: ['FL', 'GA'], downAt: 2, restartAt: 3 };
 
 const AREAS = 2;
-const BIN = fileURLToPath(new URL('../bin/outage.js', import.meta.url));
 
 function exposeGc(): () => void {
   v8.setFlagsFromString('--expose-gc');
@@ -82,7 +80,7 @@ async function memoryAfterGc(db: Db): Promise<MemorySample> {
   g();
   g();
   const m = process.memoryUsage();
-  return { rss: m.rss, heap: m.heapUsed, duckdb: bytes };
+  return { rss: m.rss, heap: m.heapUsed, duckdb: bytes, buffers: m.arrayBuffers };
 }
 
 export async function runSoak(o: SoakOptions): Promise<SoakReport> {
@@ -94,7 +92,13 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   let proxy: FaultProxy | null = null;
   let pipeline: Pipeline | null = null;
   try {
-    sim = await startSimulator(o, path.join(dir, 'simulated-sources.csv'));
+    sim = await startSimulatorProcess({
+      registry: path.join(dir, 'simulated-sources.csv'),
+      now: T0,
+      simSources: o.simSources,
+      areas: AREAS,
+      seed: o.seed,
+    });
     const planned = parseRegistry(fs.readFileSync(sim.registry, 'utf8'))
       .sources.filter((s) => s.states.some((st) => o.states.includes(st)))
       .map((s) => ({ ...s, interval_min: o.intervalMin }));
@@ -149,64 +153,6 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     await proxy?.stop();
     await sim?.stop();
     fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-interface SimulatorProcess {
-  url: string;
-  registry: string;
-  move(at: Date): Promise<void>;
-  stop(): Promise<void>;
-}
-
-/**
- * The simulator in its own process (`outage simulate --frozen`, moved by POST /_clock), so the memory measured here is
- * the poller's and not the simulator's response caches.
- */
-async function startSimulator(o: SoakOptions, registry: string): Promise<SimulatorProcess> {
-  const child = spawn(
-    process.execPath,
-    [
-      BIN,
-      'simulate',
-      '--frozen',
-      '--now',
-      T0.toISOString(),
-      '--sources',
-      registry,
-      '--sim-sources',
-      String(o.simSources),
-      '--areas',
-      String(AREAS),
-      '--seed',
-      String(o.seed),
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-2_000)));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await exited;
-  };
-  try {
-    const line = await new Promise<string>((resolve, reject) => {
-      readline.createInterface({ input: child.stdout }).once('line', resolve);
-      child.once('exit', (code) =>
-        reject(new Error(`The simulator exited (code ${code}) before it listened: ${stderr.trim()}`)),
-      );
-    });
-    const { url } = JSON.parse(line) as { url: string };
-    const move = async (at: Date) => {
-      const res = await fetch(`${url}/_clock?at=${at.toISOString()}`, { method: 'POST' });
-      if (!res.ok)
-        throw new Error(`The simulator refused to move its clock to ${at.toISOString()}: HTTP ${res.status}`);
-    };
-    return { url, registry, move, stop };
-  } catch (err) {
-    await stop();
-    throw err;
   }
 }
 

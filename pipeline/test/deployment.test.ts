@@ -10,7 +10,7 @@ import { createApp } from '../src/serve/app.ts';
 import { buildProgram } from '../src/cli/program.ts';
 import { readManifest } from '../src/publish/tree-writer.ts';
 import { readHeartbeat } from '../src/state/heartbeat.ts';
-import { ScriptedFeed, tempDir } from './scripted-feed.ts';
+import { ScriptedFeed, tempDir, until } from './scripted-feed.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/outage.js', import.meta.url));
 const MIAMI = { x: -80.45, y: 25.6 };
@@ -98,14 +98,6 @@ describe('poll loop as the production process', () => {
     expect(s.problems[0]).toMatch(/last finished a cycle 3600 s ago \(limit 900 s\)/);
   }, 120_000);
 });
-
-async function until(cond: () => boolean, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('the systemd units in deploy/', () => {
   const units = ['outage-poll.service', 'outage-serve.service'].map((f) => path.join('deploy', f));

@@ -2,6 +2,7 @@
 // serves an `outage export` of a simulated run with the site `outage host-config --target nginx` generates, proxying
 // what a file cannot answer to the in-process local server; every request of the host-config URL set must answer the
 // same from nginx as from the local server (status, bytes, content type, cache class, CORS, v1 headers).
+import { HOST_CONFIG_REQUESTS } from './host-requests.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -323,40 +324,7 @@ function urlSet(): Array<[string, string]> {
 }
 
 const FIXED: Array<[string, string]> = [
-  ['GET', '/api/v1/live/summary'],
-  ['GET', '/api/v1/live/map'],
-  ['GET', '/api/v1/live/top'],
-  ['GET', '/api/v1/live/timeline'],
-  ['GET', '/api/v1/live/timeline?hours=6'],
-  ['GET', '/api/v1/live/sources'],
-  ['GET', '/api/v1/live/counties/12086'],
-  ['GET', '/api/v1/live/counties/12086?format=csv'],
-  ['GET', '/api/v1/live/counties/12086?format=json'],
-  ['GET', '/api/v1/live/counties/12086?format=xml'],
-  ['GET', '/api/v1/live/counties/99999'],
-  ['GET', '/api/v1/live/counties/123'],
-  ['GET', '/api/v1/openapi.json'],
-  ['GET', '/llms.txt'],
-  ['POST', '/api/v1/alerts/subscribe'],
-  ['POST', '/api/v1/live/map'],
-  ['GET', '/api/v1/unknown'],
-  ['HEAD', '/api/v1/live/map'],
-  ['GET', '/api/v1/reports/data'],
-  ['GET', '/api/v1/reports/data?table=states&format=csv'],
-  ['GET', '/api/v1/reports/data?table=nope'],
-  ['GET', '/api/v1/reports/2024/TX/data'],
-  ['GET', '/api/v1/reports/2024/tx/48201/data?table=events'],
-  ['GET', '/api/v1/reports/2024/tx/48113/data'],
-  ['GET', '/api/v1/reports/1999/data'],
-  ['GET', '/api/v1/reports/2024/chart'],
-  ['GET', '/api/v1/reports/causes?format=csv'],
-  ['POST', '/api/v1/accounts'],
-  ['POST', '/api/v1/rules'],
-  ['GET', '/api/v1/rules/rule_x/deliveries'],
-  ['DELETE', '/api/v1/keys/key_1'],
-  ['PATCH', '/api/v1/rules/rule_x'],
-  ['POST', '/api/v1/rules/rule_x/channels/ch_y/rotate-secret'],
-  ['PUT', '/api/v1/rules'],
+  ...HOST_CONFIG_REQUESTS,
   // Beyond the host-config set: CORS preflights, and requests that look like a file but are not one.
   ['OPTIONS', '/api/v1/live/map'],
   ['OPTIONS', '/api/v1/rules/rule_x'],
@@ -364,7 +332,6 @@ const FIXED: Array<[string, string]> = [
   ['HEAD', '/api/v1/reports/data?table=states'],
   ['GET', '/api/v1/live/summary.json'],
   ['GET', '//api/v1/live/summary'],
-  ['GET', '/api/v1/live/counties/12086.areas'],
   ['GET', '/api/v1/live/counties/12086?form%61t=csv'],
   ['GET', '/api/v1/live/counties/12086?format='],
   ['GET', '/api/v1/live/counties/12086?format=csv&format=json'],

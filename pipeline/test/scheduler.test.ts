@@ -9,7 +9,7 @@ import { Pipeline } from '../src/pipeline.ts';
 import { LOOPBACK_HTTP } from '../src/sources/http.ts';
 import { freshness, nextInterval, publishedInterval, staleAt } from '../src/sources/scheduler.ts';
 import { blankStatus } from '../src/state/status.ts';
-import { ScriptedFeed, tempDir } from './scripted-feed.ts';
+import { ScriptedFeed, tempDir, until } from './scripted-feed.ts';
 import { sourceDef } from './shared-data.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/outage.js', import.meta.url));
@@ -163,11 +163,3 @@ describe('poll loop', () => {
     }, 200_000);
   }
 });
-
-async function until(cond: () => boolean, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

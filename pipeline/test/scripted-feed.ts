@@ -70,3 +70,12 @@ export function tempDir(label: string): { dir: string; remove: () => void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `outage-test-${label}-`));
   return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
+
+/** Waits until `cond` holds, checking every 50 ms; fails after `ms`. */
+export async function until(cond: () => boolean, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -20,6 +20,7 @@ import { SCHEMAS } from '../src/contract/schemas.ts';
 import { fileFor, fileRoute, urlFor } from '../src/contract/urls.ts';
 import { readManifest } from '../src/publish/tree-writer.ts';
 import { vercelConfig } from '../src/publish/host-config.ts';
+import { HOST_CONFIG_REQUESTS } from './host-requests.ts';
 import { routeLikeHost } from './host-router.ts';
 import { importEagleI, importEia861, importOe417 } from '../src/history/import.ts';
 import { deriveEpisodes } from '../src/history/derive.ts';
@@ -377,43 +378,7 @@ describe('host config', () => {
     const { routes } = vercelConfig(true);
     const exists = (f: string) => fs.existsSync(path.join(out, f));
     const requests: Array<[string, string]> = [
-      ['GET', '/api/v1/live/summary'],
-      ['GET', '/api/v1/live/map'],
-      ['GET', '/api/v1/live/top'],
-      ['GET', '/api/v1/live/timeline'],
-      ['GET', '/api/v1/live/timeline?hours=6'],
-      ['GET', '/api/v1/live/sources'],
-      ['GET', '/api/v1/live/counties/12086'],
-      ['GET', '/api/v1/live/counties/12086?format=csv'],
-      ['GET', '/api/v1/live/counties/12086?format=json'],
-      ['GET', '/api/v1/live/counties/12086?format=xml'],
-      ['GET', '/api/v1/live/counties/99999'],
-      ['GET', '/api/v1/live/counties/12086.areas'],
-      ['GET', '/api/v1/counties/12086.history'],
-      ['GET', '/healthz'],
-      ['GET', '/api/v1/live/counties/123'],
-      ['GET', '/api/v1/openapi.json'],
-      ['GET', '/llms.txt'],
-      ['POST', '/api/v1/alerts/subscribe'],
-      ['POST', '/api/v1/live/map'],
-      ['GET', '/api/v1/unknown'],
-      ['HEAD', '/api/v1/live/map'],
-      ['GET', '/api/v1/reports/data'],
-      ['GET', '/api/v1/reports/data?table=states&format=csv'],
-      ['GET', '/api/v1/reports/data?table=nope'],
-      ['GET', '/api/v1/reports/2024/TX/data'],
-      ['GET', '/api/v1/reports/2024/tx/48201/data?table=events'],
-      ['GET', '/api/v1/reports/2024/tx/48113/data'],
-      ['GET', '/api/v1/reports/1999/data'],
-      ['GET', '/api/v1/reports/2024/chart'],
-      ['GET', '/api/v1/reports/causes?format=csv'],
-      ['POST', '/api/v1/accounts'],
-      ['POST', '/api/v1/rules'],
-      ['GET', '/api/v1/rules/rule_x/deliveries'],
-      ['DELETE', '/api/v1/keys/key_1'],
-      ['PATCH', '/api/v1/rules/rule_x'],
-      ['POST', '/api/v1/rules/rule_x/channels/ch_y/rotate-secret'],
-      ['PUT', '/api/v1/rules'],
+      ...HOST_CONFIG_REQUESTS,
       ...Object.keys(readManifest(out, 'history')!.files)
         .filter((_, i) => i % 40 === 0)
         .map((f) => {

@@ -17,6 +17,7 @@ import { Simulator } from '../simulator/server.ts';
 import { parseRegistry } from '../sources/registry.ts';
 import { Pipeline, formatSummary } from '../pipeline.ts';
 import { startServer } from '../serve/server.ts';
+import { readManifest } from '../publish/tree-writer.ts';
 import { pollLoop } from './poll.ts';
 import { progressReporter } from './progress.ts';
 import { SIMULATED_PREFIX, writeSimulatedHistory } from '../simulator/history.ts';
@@ -168,6 +169,10 @@ export function register(program: Command): void {
       });
       accounts = await AccountsRuntime.open({ stateDir: cfg.state, outDir: cfg.out, baseUrl, clock, log });
       await accounts.attach(pipeline.db);
+      const serve = () =>
+        startServer({ outDir: cfg.out, stateDir: cfg.state, port: Number(raw.port), accounts: accounts!.service });
+      // A later start serves the last published generation at once; history and the first cycle follow.
+      let server = readManifest(cfg.out) ? await serve() : null;
       // Simulated history beside real feeds would mislead: --live imports only --history-dir.
       if (realHistory) await loadHistoryDir(pipeline, realHistory);
       else if (raw.history !== false && !live) await loadSimulatedHistory(pipeline, cfg.state);
@@ -175,12 +180,7 @@ export function register(program: Command): void {
       pipeline.heartbeat(first);
       progress.stop();
       log(formatSummary(first));
-      const server = await startServer({
-        outDir: cfg.out,
-        stateDir: cfg.state,
-        port: Number(raw.port),
-        accounts: accounts.service,
-      });
+      server ??= await serve();
       const what = live ? `live, ${sources.length} real utility feeds` : 'SIMULATED storm';
       process.stdout.write(
         `\nUS Power Outage Data (${what}) is running at ${server.url}/\n  live map: ${server.url}/api/v1/live/map\n  Ctrl-C to stop.\n\n`,

@@ -7,6 +7,7 @@ import type { SimUtility } from './utilities.ts';
 import { unit } from './random.ts';
 import polyline from '@mapbox/polyline';
 import { quadkeyFor } from '../sources/kubra/clusters.ts';
+import { countyPoint, PLACEMENT_SLOTS, townBox } from './placement.ts';
 
 export interface CountyState {
   fips: string;
@@ -71,7 +72,7 @@ export function kubraReport(s: Scenario, u: SimUtility, at: Date, opts: RenderOp
         key: 'town',
         name: `${c.name} Township ${i + 1}`,
         cust_s: sv,
-        gotoMap: { bbox: townBox(s, c.fips, i) },
+        gotoMap: { bbox: townBox(s.options.seed, c.fips, i, () => s.interiorPoint(c.fips)) },
         cust_a: out[i] > 0 && out[i] < 5 ? { masked: true, val: out[i] } : { val: Math.min(out[i], sv) },
         etr: out[i] > 0 ? etr : 'ETR-NULL',
         areaId: `BOUN|${c.fips}|${i + 1}|town`,
@@ -103,15 +104,6 @@ export function kubraReport(s: Scenario, u: SimUtility, at: Date, opts: RenderOp
   };
 }
 
-/** A small box inside the county's extent for each simulated township (Kubra's gotoMap.bbox). */
-function townBox(s: Scenario, fips: string, i: number): number[] {
-  const [lon, lat] = s.interiorPoint(fips);
-  const d = 0.03;
-  const ox = (unit(s.options.seed, 'tx', fips, i) - 0.5) * 0.1;
-  const oy = (unit(s.options.seed, 'ty', fips, i) - 0.5) * 0.1;
-  return [lon + ox - d, lat + oy - d, lon + ox + d, lat + oy + d].map((v) => Math.round(v * 1e5) / 1e5);
-}
-
 const stateFips = (u: SimUtility) => [...u.counties.keys()][0].slice(0, 2);
 
 export interface SimIncident {
@@ -137,10 +129,11 @@ export function incidents(s: Scenario, u: SimUtility, at: Date): SimIncident[] {
       c.out,
       Array.from({ length: n }, (_, i) => 0.2 + unit(seed, 'inc', c.fips, i)),
     );
-    const [lon, lat] = s.interiorPoint(c.fips);
     parts.forEach((customers, i) => {
       if (customers === 0) return;
       const id = `${u.id}-${c.fips}-${i + 1}`;
+      // spread over the county's land (placement.ts), as real feeds place their incidents
+      const [lon, lat] = countyPoint(seed, c.fips, i, () => s.interiorPoint(c.fips), u.id);
       list.push({
         id,
         fips: c.fips,
@@ -260,10 +253,13 @@ export function kubraTile(s: Scenario, u: SimUtility, at: Date, quadkey: string)
 export function rootQuadkeys(s: Scenario, u: SimUtility): string[] {
   return [
     ...new Set(
-      [...u.counties.keys()].map((f) => {
-        const [lon, lat] = s.interiorPoint(f);
-        return quadkeyFor(lon, lat, 7);
-      }),
+      // every tile an incident of the county can fall in: incidents are spread over the county (placement.ts)
+      [...u.counties.keys()].flatMap((f) =>
+        Array.from({ length: PLACEMENT_SLOTS }, (_, i) => {
+          const [lon, lat] = countyPoint(s.options.seed, f, i, () => s.interiorPoint(f), u.id);
+          return quadkeyFor(lon, lat, 7);
+        }),
+      ),
     ),
   ].sort();
 }

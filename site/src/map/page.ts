@@ -3,6 +3,8 @@
 import { CATALOGUE } from '../../../pipeline/src/contract/catalogue.ts';
 import { BAND_THRESHOLDS_PCT } from '../../../pipeline/src/state/rules.ts';
 import { MAP_ASSET_BASE, TOPOLOGY_ASSET } from './assets.ts';
+import { navHtml, SITE_CSS } from '../site/layout.ts';
+import { SITE_PATHS, STATE_PAGES, sitePath } from '../site/routes.ts';
 
 /**
  * ColorBrewer YlOrRd, 6 classes (colour-blind safe, sequential): band 0 … 5. Counties with nothing out are a pale
@@ -37,19 +39,31 @@ const BAND_TEXT = BAND_COLOURS.map((_, b) =>
       : `${BAND_THRESHOLDS_PCT[b - 1]}–${BAND_THRESHOLDS_PCT[b]} %`,
 );
 
-const CSS = `
-body{font-family:system-ui,sans-serif;max-width:64rem;margin:1.5rem auto;padding:0 1rem;color:#1a1a1a}
-h1{margin:.2em 0}.banner{background:#fde68a;padding:.6em .8em;border-radius:6px;border:1px solid #b45309}
+const CSS = `${SITE_CSS}
+.timeline{display:flex;flex-wrap:wrap;align-items:center;gap:.5em 1em;margin:.4em 0}.timeline input{flex:1 1 14rem}
+.timeline button{font:inherit;padding:.25em .9em}.timeline output{min-width:13rem;font-variant-numeric:tabular-nums}
+.states-list{columns:4 9rem;padding:0;list-style:none;font-size:.9rem}
 .headline{display:flex;flex-wrap:wrap;gap:.4em 1.4em;margin:.6em 0;font-size:1.05rem}.headline [data-figure^=c],.headline [data-figure^=s]{font-weight:600}
 .map-box{position:relative}svg#county-map{width:100%;height:auto;display:block;background:#fff}svg#county-map:focus{outline:none}
-.county{stroke:#fff;stroke-width:.25}.borders{fill:none;stroke:#555;stroke-width:.6;stroke-linejoin:round;pointer-events:none}
+.county{stroke:#fff;stroke-width:.25}.frame-state{stroke:none}.borders{fill:none;stroke:#555;stroke-width:.6;stroke-linejoin:round;pointer-events:none}
 .out a:focus{outline:none}.out a:focus-visible path,.county:hover{stroke:#000;stroke-width:1.5}
 ${BAND_COLOURS.map((c, b) => `.fill-b${b}{fill:${c}}`).join('')}.fill-none{fill:${NOTHING_OUT}}.fill-nofeed{fill:${NO_FEED}}.fill-untrusted{fill:url(#hatch-untrusted)}
 .tooltip{position:absolute;z-index:2;background:#fff;border:1px solid #444;border-radius:4px;padding:.4em .6em;font-size:.85rem;max-width:19rem;pointer-events:none;box-shadow:0 2px 6px #0003}
 .tooltip dl{display:grid;grid-template-columns:auto 1fr;gap:0 .6em;margin:.3em 0 0}.tooltip dd{margin:0}
 .legend{list-style:none;display:flex;flex-wrap:wrap;gap:.3em 1em;padding:0;margin:.5em 0;font-size:.85rem}.legend svg{vertical-align:-2px;margin-right:.3em}
-#map-status{font-size:.85rem;color:#444}#map-status.error{color:#a00}
+#map-status{font-size:.85rem;color:#4a4a4a}#map-status.error{color:#a00}
 table{border-collapse:collapse;font-size:.9rem}th,td{padding:.2em .6em;text-align:left;border-bottom:1px solid #ddd}td:nth-child(3),td:nth-child(4){text-align:right}`;
+
+/** The 24-hour animation's controls (browser/timeline.js): native button and range input, so keyboards work. */
+const TIMELINE = `<section class="timeline" aria-labelledby="timeline-title"><h2 id="timeline-title" tabindex="-1" style="font-size:1rem;margin:0">Last 24 hours</h2>
+<button type="button" id="timeline-play" aria-pressed="false" aria-controls="county-map" disabled>Play</button>
+<label for="timeline-range">Time</label><input type="range" id="timeline-range" min="0" max="0" value="0" step="1" disabled>
+<output id="timeline-time" for="timeline-range" aria-live="off">Live</output><button type="button" id="timeline-live" disabled>Back to live</button>
+<p id="timeline-status" class="muted" style="flex-basis:100%;margin:0;font-size:.85rem">The animation colours each state by its share of customers out in each quarter-hour (state-level frames); Back to live shows the counties again.</p></section>`;
+
+const STATE_LINKS = STATE_PAGES.map(
+  (s) => `<li><a href="${sitePath('state', { state: s.slug })}">${esc(s.name)}</a></li>`,
+).join('');
 
 function swatch(cls: string): string {
   return `<svg width="18" height="12" aria-hidden="true"><rect class="${cls}" width="18" height="12" stroke="#777" stroke-width=".5"/></svg>`;
@@ -70,9 +84,14 @@ export function mapPage(opts: MapPageOptions = {}): string {
   const s = opts.summary ?? null;
   const simulated = opts.simulated ?? s?.simulated ?? false;
   const config = {
-    paths: { map: path('live.map'), summary: path('live.summary'), sources: path('live.sources') },
+    paths: {
+      map: path('live.map'),
+      summary: path('live.summary'),
+      sources: path('live.sources'),
+      timeline: path('live.timeline'),
+    },
     topology: `${MAP_ASSET_BASE}/${TOPOLOGY_ASSET}`,
-    countyHref: '/counties/{fips}',
+    countyHref: SITE_PATHS.county,
     thresholds: BAND_THRESHOLDS_PCT,
     top: 25,
   };
@@ -86,13 +105,15 @@ export function mapPage(opts: MapPageOptions = {}): string {
 <span data-figure="counties_out">${count(s?.national?.counties_out)} counties out</span><span data-figure="states_out">${count(s?.national?.states_out)} states out</span>
 <span data-figure="as_of">as of <time${s?.generated_at ? ` datetime="${esc(s.generated_at)}"` : ''}>${esc(s?.generated_at ?? '…')}</time></span><span data-figure="freshness"></span></p></header>
 <main><figure id="map-figure" aria-busy="true" style="margin:0"><div class="map-box">
-<svg id="county-map" tabindex="-1" role="group" aria-label="Map of US counties coloured by the share of customers out. Counties with customers out are links, in order of customers out; the table below lists the same numbers." viewBox="0 0 975 610"></svg>
+<svg id="county-map" tabindex="-1" role="group" aria-label="Map of US counties coloured by the share of customers out. Counties with customers out are links in order of customers out: Tab reaches the worst, the arrow keys move to the next or previous, Tab again leaves the map. The table below lists the same numbers." viewBox="0 0 975 610"></svg>
 <div id="map-tooltip" class="tooltip" role="tooltip" hidden></div></div>
 <figcaption>${legendHtml()}<p id="map-status" role="status">Loading the live map…</p></figcaption></figure>
+${TIMELINE}
 <h2 id="top-counties-title">Top counties by customers out</h2>
 <table aria-labelledby="top-counties-title"><thead><tr><th scope="col">County</th><th scope="col">State</th><th scope="col">Customers out</th><th scope="col">Share out</th><th scope="col">Band</th></tr></thead>
-<tbody id="top-counties-body"></tbody></table><p id="top-counties-empty" hidden>No county has customers out right now.</p></main>
-<footer>${opts.footer ?? ''}</footer>
+<tbody id="top-counties-body"></tbody></table><p id="top-counties-empty" hidden>No county has customers out right now.</p>
+<section aria-labelledby="states-title"><h2 id="states-title">States</h2><ul class="states-list">${STATE_LINKS}</ul></section></main>
+${navHtml('home') /* after the map: the keyboard reaches the map first */}<footer class="site-footer">${opts.footer ?? ''}</footer>
 <script type="application/json" id="map-config">${JSON.stringify(config).replace(/</g, '\\u003c')}</script>
 <script type="module" src="${MAP_ASSET_BASE}/main.js"></script></body></html>`;
 }

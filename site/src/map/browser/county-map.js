@@ -18,6 +18,7 @@ export class CountyMap {
   constructor(svg, tip, shapes, href) {
     this.svg = svg;
     this.tip = tip;
+    this.states = shapes.states ?? [];
     this.href = href;
     this.describe = () => ({ title: '', rows: [] });
     svg.setAttribute('viewBox', `0 0 ${shapes.width} ${shapes.height}`);
@@ -52,10 +53,12 @@ export class CountyMap {
       }
     }
     out.sort((a, b) => b[0] - a[0]);
-    for (const [, c] of out) {
+    // One tab stop for the whole map (the worst county); the arrow keys move between counties (roving tabindex).
+    out.forEach(([, c], i) => {
       c.link.append(c.path);
+      c.link.setAttribute('tabindex', i === 0 ? '0' : '-1');
       this.out.append(c.link);
-    }
+    });
     if (focused) this.counties.get(focused)?.link?.focus({ preventScroll: true });
     if (this.shown) this.show(this.shown, null);
   }
@@ -73,6 +76,16 @@ export class CountyMap {
       if (fips) this.show(fips, null);
     });
     this.svg.addEventListener('focusout', () => this.hide());
+    this.svg.addEventListener('keydown', (e) => {
+      const links = [...this.out.children];
+      const at = links.indexOf(e.target.closest?.('a[data-fips]'));
+      const step = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1, Home: -Infinity, End: Infinity }[e.key];
+      if (at < 0 || step === undefined) return;
+      e.preventDefault();
+      const next = links[Math.max(0, Math.min(links.length - 1, at + step))];
+      for (const a of links) a.setAttribute('tabindex', a === next ? '0' : '-1');
+      next.focus();
+    });
     // Counties without an outage are plain paths, not links: a click still opens the county page.
     this.svg.addEventListener('click', (e) => {
       const fips = fipsOf(e);

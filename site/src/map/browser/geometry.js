@@ -44,7 +44,8 @@ function meshPath(arcs, geometries) {
 }
 
 /**
- * @returns {{ width: number, height: number, counties: Array<{ fips: string, name: string, state: string, d: string }>, borders: string }}
+ * @returns {{ width: number, height: number, counties: Array<{ fips: string, name: string, state: string, d: string }>,
+ *   states: Array<{ code: string, d: string }>, borders: string }}
  */
 export function mapShapes(topo) {
   const arcs = decodeArcs(topo);
@@ -54,6 +55,8 @@ export function mapShapes(topo) {
     state: g.properties.state,
     d: geometryPath(arcs, g),
   }));
+  // The animation's frames are state-level: it fills 51 state shapes, not 3,142 counties, so a frame paints fast.
+  const states = topo.objects.states.geometries.map((g) => ({ code: g.properties.code, d: geometryPath(arcs, g) }));
   // us-atlas's Albers USA frame (Alaska and Hawaii inset) is 975 × 610 pixels.
-  return { width: 975, height: 610, counties, borders: meshPath(arcs, topo.objects.states.geometries) };
+  return { width: 975, height: 610, counties, states, borders: meshPath(arcs, topo.objects.states.geometries) };
 }

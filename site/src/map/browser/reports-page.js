@@ -1,0 +1,112 @@
+// Browser: the reports page (markup: site/src/site/data-pages.ts): the national years table, and one year's (or one
+// state's) report table with its CSV download and report chart. Years not loaded say so instead of showing zeros.
+import { $, config, getJson, h, renderTable, setStatus } from './site.js';
+
+const cfg = config();
+const form = $('report-form');
+
+const cell = (v) =>
+  v === null || v === undefined
+    ? '—'
+    : typeof v === 'number'
+      ? v.toLocaleString('en-US')
+      : typeof v === 'object'
+        ? JSON.stringify(v)
+        : String(v);
+
+/** A report table whatever its columns: the columns of its rows, in their order. */
+function rowsTable(table, rows, empty) {
+  const keys = rows.length ? Object.keys(rows[0]).slice(0, 12) : [];
+  renderTable(
+    table,
+    keys.map((k) => ({
+      label: k,
+      num: typeof rows[0][k] === 'number',
+      value: (r) => cell(r[k]),
+      sort: (r) => r[k] ?? -Infinity,
+    })),
+    rows,
+    empty,
+  );
+}
+
+/** The scope asked for: a county (5-digit FIPS, within the chosen state), a state, or the nation. */
+const countyOf = () => (/^\d{5}$/.test(form.elements.county.value.trim()) ? form.elements.county.value.trim() : '');
+
+function tableOptions() {
+  const state = form.elements.state.value;
+  const tables = state && countyOf() ? cfg.tables.county : state ? cfg.tables.state : cfg.tables.year;
+  const sel = form.elements.table;
+  const keep = sel.value;
+  sel.replaceChildren(...tables.map((t) => h('option', { value: t }, t)));
+  if (tables.includes(keep)) sel.value = keep;
+}
+
+async function showReport() {
+  const year = form.elements.year.value;
+  const state = form.elements.state.value;
+  const table = form.elements.table.value;
+  const county = state ? countyOf() : '';
+  const base = (county ? cfg.api['reports.county'] : state ? cfg.api['reports.state'] : cfg.api['reports.year'])
+    .replace('{year}', year)
+    .replace('{state}', state)
+    .replace('{county}', county);
+  const chart = (state ? cfg.api['reports.state.chart'] : cfg.api['reports.year.chart'])
+    .replace('{year}', year)
+    .replace('{state}', state);
+  const url = `${base}?table=${table}`;
+  $('report-downloads').replaceChildren(
+    'Download: ',
+    h('a', { href: url }, 'JSON'),
+    ...(county ? [] : [' · ', h('a', { href: `${url}&format=csv` }, 'CSV')]), // county reports are JSON only
+  );
+  setStatus('report-status', 'Loading…');
+  try {
+    const doc = await getJson(url);
+    if (!doc) throw new Error(`the ${year} report${state ? ` for ${state.toUpperCase()}` : ''} is not published`);
+    const rows = doc.data.rows ?? (doc.data.summary ? [doc.data.summary] : []);
+    rowsTable($('report-table'), rows, 'No rows.');
+    setStatus(
+      'report-status',
+      doc.data.loaded === false
+        ? `${year} is not loaded: values are null, not zero.`
+        : `${year}${state ? `, ${state.toUpperCase()}` : ''}: ${table}.`,
+    );
+    const alt = `Report chart ${year}${state ? ` ${state.toUpperCase()}` : ''}`;
+    $('report-chart').replaceChildren(
+      h('img', { src: chart, width: 600, height: 315, alt }),
+      h('figcaption', {}, h('a', { href: chart }, 'Chart PNG')),
+    );
+  } catch (err) {
+    renderTable($('report-table'), [], []);
+    $('report-chart').replaceChildren();
+    setStatus('report-status', `No report to show: ${err.message}. History may not be loaded on this deployment.`);
+  }
+}
+
+async function showNational() {
+  try {
+    const doc = await getJson(cfg.api['reports.data']);
+    rowsTable($('national-table'), doc?.data?.rows ?? [], 'No national report is published (history not loaded).');
+  } catch (err) {
+    rowsTable($('national-table'), [], `Could not load the national table (${err.message}).`);
+  }
+}
+
+const initial = new URLSearchParams(location.search);
+if (initial.get('year')) form.elements.year.value = initial.get('year');
+if (initial.get('state')) form.elements.state.value = initial.get('state').toLowerCase();
+if (initial.get('county')) form.elements.county.value = initial.get('county');
+tableOptions();
+if (initial.get('table')) form.elements.table.value = initial.get('table');
+form.elements.state.addEventListener('change', tableOptions);
+form.elements.county.addEventListener('input', tableOptions);
+form.addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  const q = new URLSearchParams({ year: form.elements.year.value, table: form.elements.table.value });
+  if (form.elements.state.value) q.set('state', form.elements.state.value);
+  if (countyOf()) q.set('county', countyOf());
+  history.replaceState(null, '', `?${q}`);
+  showReport();
+});
+Promise.all([showReport(), showNational()]).then(() => (document.body.dataset.ready = 'true'));

@@ -1,0 +1,86 @@
+// Browser: the sources/coverage page (markup: site/src/site/data-pages.ts): connector coverage and every source
+// from /api/v1/live/sources, and coverage by state from /api/v1/coverage when the deployment publishes it.
+import { $, config, count, getJson, markSimulated, pct, renderTable, setStatus, time } from './site.js';
+
+const cfg = config();
+const CLASSES = [
+  ['county', 'Feeds that place outages in counties'],
+  ['utility_total', 'Feeds with one utility-wide total'],
+  ['outage_only', 'Feeds with located outages, no totals'],
+  ['no_feed', 'No feed'],
+];
+
+function renderSources(data) {
+  markSimulated(data.simulated);
+  const cov = data.connector_coverage ?? {};
+  renderTable(
+    $('coverage-classes'),
+    [
+      { label: 'How customers are seen live', value: (r) => r.label },
+      { label: 'Customers', num: true, value: (r) => count(r.customers) },
+      { label: 'Share of US customers', num: true, value: (r) => pct(r.pct) },
+      { label: 'Utilities', num: true, value: (r) => count(r.utilities) },
+    ],
+    CLASSES.map(([k, label]) => ({ key: k, label, ...(cov[k] ?? {}) })),
+  );
+  const rows = (data.sources ?? []).map((s) => ({ ...s, key: s.id }));
+  renderTable(
+    $('sources-table'),
+    [
+      { label: 'Utility', value: (s) => s.utility, sort: (s) => s.utility },
+      { label: 'States', value: (s) => (s.states ?? []).join(', '), sort: (s) => (s.states ?? []).join() },
+      { label: 'Vendor', value: (s) => s.connector, sort: (s) => s.connector },
+      { label: 'Tier', num: true, value: (s) => String(s.tier), sort: (s) => s.tier },
+      { label: 'interval_min', num: true, value: (s) => String(s.interval_min), sort: (s) => s.interval_min },
+      { label: 'Freshness', value: (s) => s.freshness, sort: (s) => s.freshness },
+      { label: 'updated_at', value: (s) => time(s.updated_at), sort: (s) => s.updated_at ?? '' },
+      { label: 'next_due_at', value: (s) => time(s.next_due_at), sort: (s) => s.next_due_at ?? '' },
+      { label: 'Coverage', value: (s) => s.coverage ?? '—', sort: (s) => s.coverage ?? '' },
+      { label: 'Customers out', num: true, value: (s) => count(s.customers_out), sort: (s) => s.customers_out ?? -1 },
+    ],
+    rows,
+    'No sources.',
+  );
+  const stale = rows.filter((s) => s.freshness !== 'fresh').length;
+  setStatus(
+    'sources-status',
+    `${count(rows.length)} sources, ${count(rows.length - stale)} fresh, ${count(stale)} stale, as of ${new Date(data.generated_at).toLocaleString('en-US')}.`,
+  );
+}
+
+function renderCoverage(doc) {
+  if (!doc) {
+    setStatus('coverage-status', 'Coverage by state is not published by this deployment yet.');
+    return;
+  }
+  const rows = [doc.data.national, ...(doc.data.states ?? [])].filter(Boolean).map((r) => ({ ...r, key: r.scope }));
+  setStatus('coverage-status', doc.data.method ?? '');
+  renderTable(
+    $('coverage-table'),
+    [
+      { label: 'Scope', value: (r) => r.name ?? r.scope, sort: (r) => r.name ?? r.scope },
+      { label: 'Customers', num: true, value: (r) => count(r.customers), sort: (r) => r.customers ?? 0 },
+      { label: 'Own feed', num: true, value: (r) => pct(r.pct_own_feed), sort: (r) => r.pct_own_feed ?? -1 },
+      { label: 'Covered', num: true, value: (r) => pct(r.pct_covered), sort: (r) => r.pct_covered ?? -1 },
+      { label: 'Not covered', num: true, value: (r) => pct(r.pct_not_covered), sort: (r) => r.pct_not_covered ?? -1 },
+    ],
+    rows,
+  );
+}
+
+async function start() {
+  try {
+    const [sources, coverage] = await Promise.all([
+      getJson(cfg.api['live.sources']),
+      getJson(cfg.api.coverage).catch(() => null),
+    ]);
+    if (!sources) throw new Error('no live sources are published yet');
+    renderSources(sources.data);
+    renderCoverage(coverage);
+  } catch (err) {
+    setStatus('sources-status', `Could not load the sources (${err.message}).`, true);
+  }
+  document.body.dataset.ready = 'true';
+}
+
+start();

@@ -1,0 +1,67 @@
+// The sources/coverage, events and reports pages: markup and controls generated from the catalogue (paths, event
+// filters, report tables), so a filter or table added to the API shows here. Browser modules fill the data.
+import { CATALOGUE, REPORT_TABLES } from '../../../pipeline/src/contract/catalogue.ts';
+import { EVENT_KINDS } from '../../../pipeline/src/state/lifecycle.ts';
+import { esc, layout } from './layout.ts';
+import { apiPaths, SITE_PATHS, STATE_PAGES } from './routes.ts';
+
+export function sourcesPage(): string {
+  const config = { api: apiPaths(['live.sources', 'coverage']), site: SITE_PATHS };
+  const main = `<h1>Sources and coverage</h1>
+<p>Every utility feed the service polls, how often, and whether it is fresh; and how US customers are seen live. From <a href="${config.api['live.sources']}"><code>${config.api['live.sources']}</code></a> and <a href="${config.api.coverage}"><code>${config.api.coverage}</code></a>.</p>
+<p id="sources-status" role="status" class="muted">Loading…</p>
+<section aria-labelledby="coverage-title"><h2 id="coverage-title">Connector coverage</h2><table id="coverage-classes"></table>
+<h3>Coverage by state</h3><p id="coverage-status" class="muted"></p><table id="coverage-table"></table></section>
+<section aria-labelledby="sources-title"><h2 id="sources-title">Sources</h2><p class="muted">Select a column heading to sort.</p><table id="sources-table"></table></section>`;
+  return layout({ title: 'Sources and coverage', current: 'sources', main, module: 'sources-page.js', config });
+}
+
+export function eventsPage(): string {
+  const events = CATALOGUE.find((e) => e.id === 'events')!;
+  const params = (events.functionParams ?? []).filter((p) => p.name !== 'after');
+  const feeds = ['feeds.rss', 'feeds.atom', 'feeds.json'];
+  const config = { api: apiPaths(['events', ...feeds]), site: SITE_PATHS, filters: params.map((p) => p.name) };
+  const field = (p: (typeof params)[number]) => {
+    const input =
+      p.name === 'kind'
+        ? `<select name="kind" id="f-kind"><option value="">any</option>${EVENT_KINDS.map((k) => `<option>${k}</option>`).join('')}</select>`
+        : `<input name="${p.name}" id="f-${p.name}" ${p.schema.type === 'integer' ? 'type="number" min="0"' : 'type="text"'} size="12">`;
+    return `<label for="f-${p.name}">${esc(p.name)} ${input}</label>`;
+  };
+  const main = `<h1>Events</h1>
+<p>Outages beginning, growing, improving and restored, ETR changes and feeds going stale: the newest first, from <a href="${config.api.events}"><code>${config.api.events}</code></a>.</p>
+<form class="filters" id="event-filters" aria-describedby="filters-help">${params.map(field).join('')}<button type="submit">Show events</button></form>
+<p id="filters-help" class="muted">${params.map((p) => `<code>${esc(p.name)}</code>: ${esc(p.description)}`).join(' ')}</p>
+<p>Follow these events in a feed reader: <span id="feed-links">${feeds.map((id, i) => `<a data-feed="${id}" href="${config.api[id]}">${['RSS', 'Atom', 'JSON Feed'][i]}</a>`).join(' · ')}</span> (the feeds take the same filters).</p>
+<p id="events-status" role="status" class="muted">Loading…</p><table id="events-table"></table>`;
+  return layout({ title: 'Events', current: 'events', main, module: 'events-page.js', config });
+}
+
+export function reportsPage(): string {
+  const first = 2014;
+  const last = new Date().getUTCFullYear();
+  const ids = [
+    'reports.data',
+    'reports.year',
+    'reports.state',
+    'reports.year.chart',
+    'reports.state.chart',
+    'reports.causes',
+    'reports.trend',
+  ];
+  const config = { api: apiPaths(ids), site: SITE_PATHS, tables: REPORT_TABLES, first, last };
+  const years = Array.from({ length: last - first + 1 }, (_, i) => last - i);
+  const main = `<h1>Annual reports</h1>
+<p>Outage episodes, customer-hours and disturbances by year, state and county, from EAGLE-I and OE-417. Every table downloads as CSV.</p>
+<form class="filters" id="report-form"><label for="r-year">Year <select id="r-year" name="year">${years.map((y) => `<option>${y}</option>`).join('')}</select></label>
+<label for="r-state">State <select id="r-state" name="state"><option value="">United States</option>${STATE_PAGES.map((s) => `<option value="${s.slug}">${esc(s.name)}</option>`).join('')}</select></label>
+<label for="r-county">County FIPS (optional) <input id="r-county" name="county" inputmode="numeric" pattern="\\d{5}" size="6" aria-describedby="county-help"></label>
+<label for="r-table">Table <select id="r-table" name="table"></select></label><button type="submit">Show report</button></form>
+<p id="county-help" class="muted">A county report needs its state chosen too; county reports download as JSON.</p>
+<p id="report-status" role="status" class="muted">Loading…</p>
+<p id="report-downloads"></p><div id="report-table-box" style="overflow-x:auto"><table id="report-table"></table></div>
+<figure id="report-chart" class="chart" style="margin:1em 0"></figure>
+<section aria-labelledby="national-title"><h2 id="national-title">Every year, national</h2><div style="overflow-x:auto"><table id="national-table"></table></div>
+<p>Data sets: <a href="${config.api['reports.data']}?format=csv">national and state years (CSV)</a> · <a href="${config.api['reports.causes']}?format=csv">causes (CSV)</a> · <a href="${config.api['reports.trend']}?format=csv">trend (CSV)</a></p></section>`;
+  return layout({ title: 'Annual reports', current: 'reports', main, module: 'reports-page.js', config });
+}

@@ -1,0 +1,65 @@
+// The frame every site page shares: head, navigation, SIMULATED banner slot, footer with the citation line, and the
+// page's JSON config for its browser module (site/src/map/browser/). Plain HTML strings, written by both hosts.
+import { CITATION } from '../../../pipeline/src/contract/notice.ts';
+import { MAP_ASSET_BASE } from '../map/assets.ts';
+import { NAV, SITE_PATHS, type SitePage } from './routes.ts';
+
+export const esc = (s: string) =>
+  s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+
+/** JSON for a <script type="application/json">: `<` escaped so no payload can close the script element. */
+export const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+// Colours: text #1a1a1a, links #0b4f9c, muted #4a4a4a on white: all above the AA ratio of 4.5:1.
+export const SITE_CSS = `
+body{font-family:system-ui,sans-serif;max-width:64rem;margin:0 auto;padding:0 1rem 2rem;color:#1a1a1a;line-height:1.45}
+a{color:#0b4f9c}a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid #0b4f9c;outline-offset:2px}
+.site-nav{display:flex;flex-wrap:wrap;gap:.2em 1.2em;padding:.7em 0;border-bottom:1px solid #ddd;margin-bottom:.8em}
+.site-nav a{text-decoration:none;font-weight:600}.site-nav a[aria-current]{color:#1a1a1a;text-decoration:underline}
+h1{margin:.2em 0}.banner{background:#fde68a;padding:.6em .8em;border-radius:6px;border:1px solid #b45309}
+.muted{color:#4a4a4a}.error{color:#a00}.figures{display:flex;flex-wrap:wrap;gap:.4em 1.4em;font-size:1.05rem}
+.figures strong{font-size:1.25rem}table{border-collapse:collapse;font-size:.9rem;margin:.4em 0}
+th,td{padding:.25em .6em;text-align:left;border-bottom:1px solid #ddd;vertical-align:top}td.num,th.num{text-align:right}
+th button{all:unset;cursor:pointer;font-weight:700}th button:focus-visible{outline:3px solid #0b4f9c}
+.charts{display:grid;gap:1.2em}.chart{display:grid;grid-template-columns:minmax(0,600px) minmax(12rem,1fr);gap:.8em;align-items:start}
+.chart img{width:100%;height:auto;border:1px solid #ddd}pre,textarea{font-size:.8rem;white-space:pre-wrap;word-break:break-all}
+textarea{width:100%;box-sizing:border-box}pre{background:#f5f5f3;padding:.6em;border-radius:4px;overflow:auto}
+form.filters{display:flex;flex-wrap:wrap;gap:.6em 1em;align-items:end}form.filters label{display:grid;font-size:.85rem}
+.site-footer{margin-top:2em;border-top:1px solid #ddd;font-size:.85rem}@media (max-width:40rem){.chart{grid-template-columns:1fr}}`;
+
+export function navHtml(current: SitePage | null): string {
+  const links = NAV.map(
+    ([page, label]) => `<a href="${SITE_PATHS[page]}"${page === current ? ' aria-current="page"' : ''}>${label}</a>`,
+  );
+  return `<nav class="site-nav" aria-label="Site">${links.join('')}</nav>`;
+}
+
+export const SIMULATED_BANNER = `<p id="simulated-banner" class="banner" role="note" hidden><strong>SIMULATED DATA.</strong> These figures come from the built-in storm simulator, not real outages.</p>`;
+
+export interface LayoutOptions {
+  title: string;
+  current: SitePage | null;
+  /** trusted HTML of <main> */
+  main: string;
+  /** the browser module in site/src/map/browser/ that fills the page, and its config */
+  module?: string;
+  config?: unknown;
+  /** extra trusted HTML for <head> (a stylesheet) */
+  head?: string;
+  /** extra CSS for this page */
+  css?: string;
+  /** embeds have no navigation or footer of their own */
+  bare?: boolean;
+}
+
+export function layout(o: LayoutOptions): string {
+  const config =
+    o.config === undefined ? '' : `<script type="application/json" id="page-config">${scriptJson(o.config)}</script>`;
+  const script = o.module ? `<script type="module" src="${MAP_ASSET_BASE}/${o.module}"></script>` : '';
+  const footer = o.bare
+    ? ''
+    : `<footer class="site-footer"><p>Free, keyless JSON API for United States electric power outages: <a href="${SITE_PATHS.docs}">API docs</a> · <a href="/api/v1/openapi.json">OpenAPI 3.1</a> · <a href="/llms.txt">llms.txt</a></p><p>${esc(CITATION)}</p></footer>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(o.title)} · US Power Outage Data</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><style>${SITE_CSS}${o.css ?? ''}</style>${o.head ?? ''}</head><body>
+${o.bare ? '' : navHtml(o.current)}${o.bare ? '' : SIMULATED_BANNER}<main>${o.main}</main>${footer}${config}${script}</body></html>`;
+}
