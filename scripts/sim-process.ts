@@ -21,11 +21,16 @@ export interface SimulatorSpec {
   simSources: number;
   areas: number;
   seed: number;
+  /** customers per simulated incident and the cap per utility and county (the simulator's defaults: 150, 40) */
+  incidentSize?: number;
+  incidentCap?: number;
 }
 
 export async function startSimulatorProcess(o: SimulatorSpec): Promise<SimulatorProcess> {
   const args = ['simulate', '--frozen', '--now', o.now.toISOString(), '--sources', o.registry];
   args.push('--sim-sources', String(o.simSources), '--areas', String(o.areas), '--seed', String(o.seed));
+  if (o.incidentSize) args.push('--incident-size', String(o.incidentSize));
+  if (o.incidentCap) args.push('--incident-cap', String(o.incidentCap));
   const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-2_000)));

@@ -14,6 +14,8 @@ export function register(program: Command): void {
     .option('--seed <n>', 'storm seed', '1')
     .option('--sim-sources <n>', 'about how many sources to simulate', '120')
     .option('--areas <n>', 'municipalities per county in Kubra reports', '6')
+    .option('--incident-size <n>', 'about how many customers one simulated incident holds', '150')
+    .option('--incident-cap <n>', 'at most this many incidents per utility and county', '40')
     .option(
       '--frozen',
       'freeze the simulator clock at --now (every poll sees the same data); POST /_clock?at=ISO moves it',
@@ -28,6 +30,8 @@ export function register(program: Command): void {
         seed: Number(raw.seed),
         sources: Number(raw.simSources),
         areasPerCounty: Number(raw.areas),
+        incidentSize: Number(raw.incidentSize),
+        incidentCap: Number(raw.incidentCap),
         epoch: cfg.now ? new Date(cfg.now.getTime() - 8 * 3_600_000) : undefined,
         setClock: frozen ? (at) => frozen.set(at) : undefined,
       });

@@ -118,13 +118,13 @@ export interface SimIncident {
   lat: number;
 }
 
-/** A county's outage as individual incidents (at most 40 per county) that add up to its count. */
+/** A county's outage as individual incidents (at most incidentCap per county) that add up to its count. */
 export function incidents(s: Scenario, u: SimUtility, at: Date): SimIncident[] {
   const seed = s.options.seed;
   const list: SimIncident[] = [];
   for (const c of countyStates(s, u, at)) {
     if (c.out === 0) continue;
-    const n = Math.min(40, Math.max(1, Math.round(c.out / 150)));
+    const n = Math.min(s.options.incidentCap ?? 40, Math.max(1, Math.round(c.out / (s.options.incidentSize ?? 150))));
     const parts = split(
       c.out,
       Array.from({ length: n }, (_, i) => 0.2 + unit(seed, 'inc', c.fips, i)),

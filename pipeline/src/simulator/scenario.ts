@@ -11,6 +11,9 @@ export interface ScenarioOptions {
   /** start of the storm cycle; the storm repeats every periodHours */
   epoch: Date;
   periodHours: number;
+  /** about how many customers one incident holds (default 150), and at most how many per utility and county (40) */
+  incidentSize?: number;
+  incidentCap?: number;
 }
 
 const TRACKS: Array<Array<[number, number]>> = [

@@ -41,7 +41,13 @@ export class Simulator {
   constructor(private readonly opts: SimulatorOptions) {
     // By default the storm is 8 hours in (nearing landfall) at the hour the simulator starts.
     const epoch = opts.epoch ?? new Date(Math.floor(opts.clock().getTime() / 3_600_000) * 3_600_000 - 8 * 3_600_000);
-    this.scenario = new Scenario({ seed: opts.seed ?? 1, epoch, periodHours: opts.periodHours ?? 48 });
+    this.scenario = new Scenario({
+      seed: opts.seed ?? 1,
+      epoch,
+      periodHours: opts.periodHours ?? 48,
+      incidentSize: opts.incidentSize,
+      incidentCap: opts.incidentCap,
+    });
     this.utilities = planUtilities(this.scenario, { sources: opts.sources ?? 120 });
     this.byId = new Map(this.utilities.map((u) => [u.id, u]));
     this.render = { areasPerCounty: opts.areasPerCounty ?? 6 };
