@@ -17,9 +17,9 @@ import type { Connector } from '../pipeline/src/sources/connector.ts';
 import { LOOPBACK_HTTP } from '../pipeline/src/sources/http.ts';
 import { loadRegistry, type ConnectorName } from '../pipeline/src/sources/registry.ts';
 import { rawOf } from '../pipeline/src/sources/registry-check.ts';
+import { SHARED_DATA, hasSharedData } from '../pipeline/test/shared-data.ts';
 
 const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
-export const SHARED_DATA = path.resolve(ROOT, '../shared/data');
 const T0 = new Date('2026-11-23T18:00:00Z');
 
 export interface RegistryReplay {
@@ -103,8 +103,8 @@ export async function replayRegistry(registry = path.join(ROOT, 'data/sources.cs
 
 /** The bench's rows (`npm run bench`). */
 export async function benchRegistry(): Promise<Array<{ metric: string; value: string | number; target: string }>> {
-  if (!fs.existsSync(SHARED_DATA))
-    return [{ metric: 'real registry replay', value: 'skipped: no ../shared/data', target: '' }];
+  if (!hasSharedData)
+    return [{ metric: 'real registry replay', value: `skipped: no ${SHARED_DATA} (OUTAGE_SHARED_DATA)`, target: '' }];
   const r = await replayRegistry();
   return [
     {

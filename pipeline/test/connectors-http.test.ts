@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HttpClient } from '../src/sources/http.ts';
 import { connectorFor } from '../src/sources/connectors.ts';
-import { sharedPath, sourceDef } from './shared-data.ts';
+import { hasSharedData, sharedPath, sourceDef } from './shared-data.ts';
 
 let server: http.Server;
 let base = '';
@@ -62,7 +62,7 @@ const run = async (def: ReturnType<typeof sourceDef>) => {
   }
 };
 
-describe('connectors over HTTP', () => {
+describe.skipIf(!hasSharedData)('connectors over HTTP', () => {
   it('kubra: currentState → configuration → the county report of every region', async () => {
     const snap = await run(
       sourceDef({

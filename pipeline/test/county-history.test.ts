@@ -11,11 +11,11 @@ import { importEagleI, importMcc } from '../src/history/import.ts';
 import { deriveEpisodes } from '../src/history/derive.ts';
 import { countyModel, loadCountyModel } from '../src/geo/county-model.ts';
 import { createApp } from '../src/serve/app.ts';
-import { sharedPath } from './shared-data.ts';
+import { hasSharedData, sharedPath } from './shared-data.ts';
 import { pngSize } from '../src/publish/charts.ts';
 import { testTempDir } from './clean-machine.ts';
 
-describe('county profile and history', () => {
+describe.skipIf(!hasSharedData)('county profile and history', () => {
   it('publishes imported history for the county and answers the others from the live document', async () => {
     const dir = testTempDir('history');
     const state = path.join(dir, 'state');

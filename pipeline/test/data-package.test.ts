@@ -11,7 +11,7 @@ import { parse } from 'csv-parse/sync';
 import XLSX from '@e965/xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildData, ROOT, type BuildResult } from '../../scripts/build-data.ts';
-import { hasSharedData, sharedPath } from './shared-data.ts';
+import { SHARED_DATA, hasSharedData, sharedPath } from './shared-data.ts';
 
 const DATA = path.join(ROOT, 'data');
 interface Resource {
@@ -251,7 +251,7 @@ describe('data/ package', () => {
     let built: BuildResult;
     beforeAll(async () => {
       out = fs.mkdtempSync(path.join(os.tmpdir(), 'data-build-'));
-      built = await buildData(out);
+      built = await buildData(out, SHARED_DATA);
     }, 60_000);
     afterAll(() => {
       if (out) fs.rmSync(out, { recursive: true, force: true });

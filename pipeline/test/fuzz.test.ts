@@ -11,6 +11,7 @@ import { TOKENS, mutationArb, type Mutation } from './fuzz/mutations.ts';
 import { applyMutation } from './fuzz/apply.ts';
 import { DEFAULT_SEED, problemOf, reproduce, seedFor } from './fuzz/report.ts';
 import { cliRun } from './fuzz/cli.ts';
+import { hasSharedData } from './shared-data.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? DEFAULT_SEED);
 const SAMPLE = Number(process.env.FUZZ_SAMPLE ?? 4);
@@ -50,7 +51,7 @@ describe('fuzz generators', () => {
   });
 });
 
-describe(`connector fuzz sample (seed ${SEED}, ${SAMPLE} mutations per connector)`, () => {
+describe.skipIf(!hasSharedData)(`connector fuzz sample (seed ${SEED}, ${SAMPLE} mutations per connector)`, () => {
   for (const fixture of FIXTURES) {
     it(`${fixture.connector}: every cycle completes, publishes the neighbour, publishes nothing absurd`, async () => {
       const fuzz = await ConnectorFuzz.open(fixture);
@@ -79,7 +80,7 @@ describe(`connector fuzz sample (seed ${SEED}, ${SAMPLE} mutations per connector
   }
 });
 
-describe('the real CLI under fuzz', () => {
+describe.skipIf(!hasSharedData)('the real CLI under fuzz', () => {
   it('poll --once with every connector mutated at once exits 0 in time, publishes the neighbour and nothing absurd', async () => {
     const cases = FIXTURES.map((f) => ({
       fixture: f,

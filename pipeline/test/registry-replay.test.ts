@@ -3,13 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import { replayRegistry, SHARED_DATA } from '../../scripts/bench-registry.ts';
+import { replayRegistry } from '../../scripts/bench-registry.ts';
+import { hasSharedData } from './shared-data.ts';
 
 const activeRows = (
   parse(fs.readFileSync('data/sources.csv', 'utf8'), { columns: true, comment: '#' }) as Array<Record<string, string>>
 ).filter((r) => r.status === 'active');
 
-describe.skipIf(!fs.existsSync(SHARED_DATA))('the real registry replayed from its fixtures', () => {
+describe.skipIf(!hasSharedData)('the real registry replayed from its fixtures', () => {
   it('polls every active row, fails none, and publishes every state of the registry', async () => {
     const r = await replayRegistry();
     expect(activeRows.length).toBeGreaterThan(200);

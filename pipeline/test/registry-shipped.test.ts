@@ -8,16 +8,17 @@ import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { register } from '../src/cli/sources.ts';
 import { formatReport, registerCheck } from '../src/cli/sources-check.ts';
-import { EIA_DIR, findEiaFiles, loadEiaReference } from '../src/sources/eia-reference.ts';
+import { findEiaFiles, loadEiaReference } from '../src/sources/eia-reference.ts';
 import { checkRegistryFile, type CheckProblem } from '../src/sources/registry-check.ts';
-import { SHARED_DATA, hasSharedData } from './shared-data.ts';
+import { SHARED_DATA, hasSharedData, sharedPath } from './shared-data.ts';
 
+const EIA_DIR = sharedPath('reference/eia861');
 const SHIPPED = path.resolve(fileURLToPath(new URL('../../data/sources.csv', import.meta.url)));
 
 describe('the shipped registry data/sources.csv', () => {
   it('has no error (warnings are listed, not failed)', () => {
     expect(existsSync(SHIPPED), SHIPPED).toBe(true);
-    const eia = loadEiaReference();
+    const eia = loadEiaReference(EIA_DIR);
     const report = checkRegistryFile(SHIPPED, { eia, fixtureRoot: hasSharedData ? SHARED_DATA : null });
     expect(report.rows).toBeGreaterThan(0);
     expect(report.by_status.active).toBeGreaterThanOrEqual(250);

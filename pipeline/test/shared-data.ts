@@ -4,7 +4,17 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import type { SourceDef } from '../src/sources/registry.ts';
 
-export const SHARED_DATA = path.resolve(fileURLToPath(new URL('../../../shared/data', import.meta.url)));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** The variable that puts the data elsewhere; a relative path is from the repository root, as in scripts/build-*.ts. */
+export const SHARED_DATA_ENV = 'OUTAGE_SHARED_DATA';
+
+/** The one place that decides where the recorded payloads are: $OUTAGE_SHARED_DATA, else ../shared/data. */
+export function sharedDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  return path.resolve(ROOT, env[SHARED_DATA_ENV] || '../shared/data');
+}
+
+export const SHARED_DATA = sharedDataDir();
+/** Tests that need the payloads skip without them: `describe.skipIf(!hasSharedData)` (see shared-data-gate.ts). */
 export const hasSharedData = existsSync(SHARED_DATA);
 
 export function sharedPath(rel: string): string {

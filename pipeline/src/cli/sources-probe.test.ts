@@ -7,7 +7,7 @@ import { Command } from 'commander';
 import { SourceError, UsageError } from '../errors.ts';
 import { registerParse, registerProbe } from './sources-probe.ts';
 import { testTempDir } from '../../test/clean-machine.ts';
-import { sharedPath } from '../../test/shared-data.ts';
+import { hasSharedData, sharedPath } from '../../test/shared-data.ts';
 
 /** `outage sources …` with the two commands; resolves to stdout, rejects with what the action threw. */
 async function run(...args: string[]): Promise<string> {
@@ -30,7 +30,7 @@ afterEach(() => vi.restoreAllMocks());
 const NISC = 'https://outagemap-data.cloud.coop/kiuc/Hosted_Outage_Map/summary.json';
 
 describe('outage sources parse', () => {
-  it('reads index.json given as a path, and --json before the verb', async () => {
+  it.skipIf(!hasSharedData)('reads index.json given as a path, and --json before the verb', async () => {
     const dir = path.join(testTempDir('parse-cli'), 'kiuc');
     fs.mkdirSync(dir);
     fs.copyFileSync(sharedPath('payloads/kiuc/summary.json'), path.join(dir, 'summary.json'));
@@ -49,22 +49,25 @@ describe('outage sources parse', () => {
       new RegExp(`^15007 {2}Kauai +HI +${regions[0].numberOut} `, 'm'),
     );
   });
-  it('reads one raw document (the We Energies capture): the table lists every county, most customers out first', async () => {
-    const file = sharedPath('payloads/wec/we-energies-latest-2026-07-27T2113Z.json');
-    const events = (
-      JSON.parse(fs.readFileSync(file, 'utf8')) as { events: Array<{ Slices: Array<{ AffectedCusts: number }> }> }
-    ).events;
-    const out = events.flatMap((e) => e.Slices).reduce((n, x) => n + x.AffectedCusts, 0);
-    const report = JSON.parse(await run('parse', '--connector', 'wec', '--states', 'WI;MI', '--json', file));
-    expect(report.snapshot.customers_out).toBe(out);
-    const table = await run('parse', '--connector', 'wec', '--states', 'WI;MI', file);
-    expect(table).toMatch(new RegExp(`^customers_out ${out.toLocaleString('en-US')} in \\d+ counties`, 'm'));
-    const rows = table.split('\n').filter((l) => /^\d{5} /.test(l));
-    expect(rows.length).toBe(report.snapshot.counties.length);
-    const outs = rows.map((l) => Number(l.split(/\s{2,}/)[3].replace(/,/g, '')));
-    expect(outs.length).toBeGreaterThan(1);
-    expect(outs).toEqual([...outs].sort((x, y) => y - x));
-  });
+  it.skipIf(!hasSharedData)(
+    'reads one raw document (the We Energies capture): the table lists every county, most customers out first',
+    async () => {
+      const file = sharedPath('payloads/wec/we-energies-latest-2026-07-27T2113Z.json');
+      const events = (
+        JSON.parse(fs.readFileSync(file, 'utf8')) as { events: Array<{ Slices: Array<{ AffectedCusts: number }> }> }
+      ).events;
+      const out = events.flatMap((e) => e.Slices).reduce((n, x) => n + x.AffectedCusts, 0);
+      const report = JSON.parse(await run('parse', '--connector', 'wec', '--states', 'WI;MI', '--json', file));
+      expect(report.snapshot.customers_out).toBe(out);
+      const table = await run('parse', '--connector', 'wec', '--states', 'WI;MI', file);
+      expect(table).toMatch(new RegExp(`^customers_out ${out.toLocaleString('en-US')} in \\d+ counties`, 'm'));
+      const rows = table.split('\n').filter((l) => /^\d{5} /.test(l));
+      expect(rows.length).toBe(report.snapshot.counties.length);
+      const outs = rows.map((l) => Number(l.split(/\s{2,}/)[3].replace(/,/g, '')));
+      expect(outs.length).toBeGreaterThan(1);
+      expect(outs).toEqual([...outs].sort((x, y) => y - x));
+    },
+  );
   it('refuses a connector it does not know', async () => {
     await expect(run('parse', '--connector', 'nope', 'x.json')).rejects.toThrow(
       /--connector: `nope` is not one of kubra, nisc/,

@@ -9,7 +9,7 @@ import { CUSTOMERS_FILE, loadCustomerTable, loadOdinSample, type CustomerRow } f
 import { formatCoverage } from '../cli/coverage.ts';
 import { loadEiaReference } from '../sources/eia-reference.ts';
 import { odinRecords } from '../sources/odin/schema.ts';
-import { hasSharedData, sharedJson } from '../../test/shared-data.ts';
+import { hasSharedData, sharedJson, sharedPath } from '../../test/shared-data.ts';
 
 const active = (id: string, connector: string, eia_ids: string[], states: string[]) => ({
   id,
@@ -158,7 +158,7 @@ describe('coverage of the shipped registry', () => {
   it.skipIf(!hasSharedData)(
     "the committed customer table holds EIA-861 2018's customers per utility × state",
     () => {
-      const ref = loadEiaReference();
+      const ref = loadEiaReference(sharedPath('reference/eia861'));
       expect(ref).not.toBeNull();
       const table = new Map(loadCustomerTable(CUSTOMERS_FILE).map((r) => [`${r.utility_number}|${r.state}`, r]));
       let compared = 0;

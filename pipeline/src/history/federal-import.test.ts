@@ -7,7 +7,7 @@ import { Db } from '../state/db.ts';
 import { importCoverage, importEia861, importOe417 } from './import.ts';
 import { causeOf, statesIn } from './oe417.ts';
 import { countyKey } from './eia861.ts';
-import { sharedPath } from '../../test/shared-data.ts';
+import { hasSharedData, sharedPath } from '../../test/shared-data.ts';
 import { testTempDir } from '../../test/clean-machine.ts';
 
 const OE417 = (f: string) => sharedPath(`history/oe417/${f}`);
@@ -19,7 +19,7 @@ const tmpFile = (name: string, body: string | Buffer) => {
 };
 
 describe('OE-417 importer', () => {
-  it.each([
+  it.skipIf(!hasSharedData).each([
     ['2015_Annual_Summary.xls', 2015, 143],
     ['2016_Annual_Summary.xls', 2016, 141],
     ['2017_Annual_Summary.xls', 2017, 150],
@@ -33,75 +33,84 @@ describe('OE-417 importer', () => {
     db.close();
   });
 
-  it('reads the Excel serial dates and day-fraction times of 2015, and "Unknown" as null', async () => {
-    const db = await Db.open(':memory:');
-    await importOe417(db, OE417('2015_Annual_Summary.xls'));
-    const [first] = await db.all<
-      Record<string, unknown>
-    >(`SELECT began_at::VARCHAR AS began, restored_at::VARCHAR AS restored, area, states, cause, demand_loss_mw, customers_affected
+  it.skipIf(!hasSharedData)(
+    'reads the Excel serial dates and day-fraction times of 2015, and "Unknown" as null',
+    async () => {
+      const db = await Db.open(':memory:');
+      await importOe417(db, OE417('2015_Annual_Summary.xls'));
+      const [first] = await db.all<
+        Record<string, unknown>
+      >(`SELECT began_at::VARCHAR AS began, restored_at::VARCHAR AS restored, area, states, cause, demand_loss_mw, customers_affected
       FROM oe417_events ORDER BY began_at, area LIMIT 1`);
-    // 42011 = 2015-01-07, 0.70833 = 17:00; restored 42012 + 0.35764 = 2015-01-08 08:35
-    expect(first).toEqual({
-      began: '2015-01-07 17:00:00',
-      restored: '2015-01-08 08:35:00',
-      area: 'Tennessee',
-      states: 'TN',
-      cause: 'weather',
-      demand_loss_mw: null,
-      customers_affected: null,
-    });
-    db.close();
-  });
+      // 42011 = 2015-01-07, 0.70833 = 17:00; restored 42012 + 0.35764 = 2015-01-08 08:35
+      expect(first).toEqual({
+        began: '2015-01-07 17:00:00',
+        restored: '2015-01-08 08:35:00',
+        area: 'Tennessee',
+        states: 'TN',
+        cause: 'weather',
+        demand_loss_mw: null,
+        customers_affected: null,
+      });
+      db.close();
+    },
+  );
 
-  it('reads all 22 layouts of the multi-year DOE workbook (2002–2023) without a reject', async () => {
-    const db = await Db.open(':memory:');
-    const s = await importOe417(db, OE417('DOE_Electric_Disturbance_Events_2002-2023.xlsx'));
-    expect(s.years).toEqual(Array.from({ length: 22 }, (_, i) => 2002 + i));
-    expect(s.rows_rejected).toBe(0);
-    const perYear = Object.fromEntries(
-      (
-        await db.all<{ y: number; n: number }>('SELECT year AS y, count(*)::INT AS n FROM oe417_events GROUP BY ALL')
-      ).map((r) => [r.y, r.n]),
-    );
-    // The years that also exist as Annual_Summary files hold the same events.
-    expect(perYear).toMatchObject({ 2015: 143, 2016: 141, 2017: 150, 2018: 220, 2019: 278, 2020: 383 });
-    // 2002: date as a serial, time as a fraction, restoration as a serial date-time.
-    const [ok] = await db.all<Record<string, unknown>>(
-      "SELECT began_at::VARCHAR AS b, restored_at::VARCHAR AS r, customers_affected AS n FROM oe417_events WHERE area = 'Oklahoma' AND year = 2002",
-    );
-    expect(ok).toEqual({ b: '2002-01-30 06:00:00', r: '2002-02-07 12:00:00', n: 1_881_134 });
-    // 2003: cells wrapped onto continuation rows are joined; "over 340,000" is its stated bound.
-    const wrapped = await db.all<{ area: string; states: string }>(
-      "SELECT area, states FROM oe417_events WHERE year = 2003 AND area LIKE '%New Orleans%'",
-    );
-    expect(wrapped).toEqual([
-      { area: 'Coastal areas of Southwest Louisiana entire New Orleans metropolitan area', states: 'LA' },
-    ]);
-    const [over] = await db.all<{ n: number }>(
-      "SELECT customers_affected AS n FROM oe417_events WHERE year = 2003 AND area = 'Piedmont, North Carolina'",
-    );
-    expect(over.n).toBe(340_000);
-    // 2005: a typo'd date "7/01//05" is still a date; "Ongoing" restoration is kept as such.
-    const [typo] = await db.all<Record<string, unknown>>(
-      "SELECT began_at::VARCHAR AS b, restoration FROM oe417_events WHERE event_type LIKE 'Fuel Supply - Deficiency Coal%'",
-    );
-    expect(typo).toEqual({ b: '2005-07-01 00:00:00', restoration: 'ongoing' });
-    db.close();
-  });
+  it.skipIf(!hasSharedData)(
+    'reads all 22 layouts of the multi-year DOE workbook (2002–2023) without a reject',
+    async () => {
+      const db = await Db.open(':memory:');
+      const s = await importOe417(db, OE417('DOE_Electric_Disturbance_Events_2002-2023.xlsx'));
+      expect(s.years).toEqual(Array.from({ length: 22 }, (_, i) => 2002 + i));
+      expect(s.rows_rejected).toBe(0);
+      const perYear = Object.fromEntries(
+        (
+          await db.all<{ y: number; n: number }>('SELECT year AS y, count(*)::INT AS n FROM oe417_events GROUP BY ALL')
+        ).map((r) => [r.y, r.n]),
+      );
+      // The years that also exist as Annual_Summary files hold the same events.
+      expect(perYear).toMatchObject({ 2015: 143, 2016: 141, 2017: 150, 2018: 220, 2019: 278, 2020: 383 });
+      // 2002: date as a serial, time as a fraction, restoration as a serial date-time.
+      const [ok] = await db.all<Record<string, unknown>>(
+        "SELECT began_at::VARCHAR AS b, restored_at::VARCHAR AS r, customers_affected AS n FROM oe417_events WHERE area = 'Oklahoma' AND year = 2002",
+      );
+      expect(ok).toEqual({ b: '2002-01-30 06:00:00', r: '2002-02-07 12:00:00', n: 1_881_134 });
+      // 2003: cells wrapped onto continuation rows are joined; "over 340,000" is its stated bound.
+      const wrapped = await db.all<{ area: string; states: string }>(
+        "SELECT area, states FROM oe417_events WHERE year = 2003 AND area LIKE '%New Orleans%'",
+      );
+      expect(wrapped).toEqual([
+        { area: 'Coastal areas of Southwest Louisiana entire New Orleans metropolitan area', states: 'LA' },
+      ]);
+      const [over] = await db.all<{ n: number }>(
+        "SELECT customers_affected AS n FROM oe417_events WHERE year = 2003 AND area = 'Piedmont, North Carolina'",
+      );
+      expect(over.n).toBe(340_000);
+      // 2005: a typo'd date "7/01//05" is still a date; "Ongoing" restoration is kept as such.
+      const [typo] = await db.all<Record<string, unknown>>(
+        "SELECT began_at::VARCHAR AS b, restoration FROM oe417_events WHERE event_type LIKE 'Fuel Supply - Deficiency Coal%'",
+      );
+      expect(typo).toEqual({ b: '2005-07-01 00:00:00', restoration: 'ongoing' });
+      db.close();
+    },
+  );
 
-  it('replaces the years it holds: the workbook and an Annual_Summary of the same year never duplicate', async () => {
-    const db = await Db.open(':memory:');
-    await importOe417(db, OE417('DOE_Electric_Disturbance_Events_2002-2023.xlsx'));
-    await importOe417(db, OE417('2016_Annual_Summary.xls'));
-    await importOe417(db, OE417('2016_Annual_Summary.xls'));
-    const [{ n }] = await db.all<{ n: number }>('SELECT count(*)::INT AS n FROM oe417_events WHERE year = 2016');
-    expect(n).toBe(141);
-    const [{ total }] = await db.all<{ total: number }>('SELECT count(*)::INT AS total FROM oe417_events');
-    expect(total).toBe(3950);
-    db.close();
-  });
+  it.skipIf(!hasSharedData)(
+    'replaces the years it holds: the workbook and an Annual_Summary of the same year never duplicate',
+    async () => {
+      const db = await Db.open(':memory:');
+      await importOe417(db, OE417('DOE_Electric_Disturbance_Events_2002-2023.xlsx'));
+      await importOe417(db, OE417('2016_Annual_Summary.xls'));
+      await importOe417(db, OE417('2016_Annual_Summary.xls'));
+      const [{ n }] = await db.all<{ n: number }>('SELECT count(*)::INT AS n FROM oe417_events WHERE year = 2016');
+      expect(n).toBe(141);
+      const [{ total }] = await db.all<{ total: number }>('SELECT count(*)::INT AS total FROM oe417_events');
+      expect(total).toBe(3950);
+      db.close();
+    },
+  );
 
-  it('refuses a spreadsheet that is not OE-417 and leaves the loaded data alone', async () => {
+  it.skipIf(!hasSharedData)('refuses a spreadsheet that is not OE-417 and leaves the loaded data alone', async () => {
     const db = await Db.open(':memory:');
     await importOe417(db, OE417('2019_Annual_Summary.xls'));
     await expect(importOe417(db, EIA('Reliability_2018.xlsx'))).rejects.toThrow(/not an OE-417 spreadsheet/);
@@ -133,7 +142,7 @@ describe('OE-417 importer', () => {
   });
 });
 
-describe('EIA-861 importer', () => {
+describe.skipIf(!hasSharedData)('EIA-861 importer', () => {
   it('reads Reliability with both standards and "." as blank', async () => {
     const db = await Db.open(':memory:');
     const s = await importEia861(db, EIA('Reliability_2018.xlsx'));
@@ -206,7 +215,7 @@ describe('EIA-861 importer', () => {
   });
 });
 
-describe('EIA-861 importer: wrong files', () => {
+describe.skipIf(!hasSharedData)('EIA-861 importer: wrong files', () => {
   it('refuses a workbook that is not one of the three EIA-861 files and leaves the loaded data alone', async () => {
     const db = await Db.open(':memory:');
     await importEia861(db, EIA('Reliability_2016.xlsx'));

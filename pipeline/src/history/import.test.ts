@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Db } from '../state/db.ts';
 import { countyModel } from '../geo/county-model.ts';
 import { importEagleI, importMcc } from './import.ts';
-import { sharedPath } from '../../test/shared-data.ts';
+import { hasSharedData, sharedPath } from '../../test/shared-data.ts';
 import { testTempDir } from '../../test/clean-machine.ts';
 
 const tmpFile = (name: string, text: string) => {
@@ -14,18 +14,21 @@ const tmpFile = (name: string, text: string) => {
 };
 
 describe('EAGLE-I county outages importer', () => {
-  it('loads the real 2024 Harris County (Beryl) slice with total_customers, idempotently', async () => {
-    const db = await Db.open(':memory:');
-    const file = sharedPath('history/eaglei/eaglei_outages_2024_harris_beryl_slice.csv');
-    const s = await importEagleI(db, file);
-    expect(s).toMatchObject({ rows_read: 768, rows_loaded: 768, rows_rejected: 0, years: [2024] });
-    await importEagleI(db, file);
-    const [r] = await db.all<{ n: number; peak: number; total: number; first: string }>(
-      'SELECT count(*)::INT AS n, max(customers_out)::INT AS peak, max(total_customers)::INT AS total, min(run_start_time)::VARCHAR AS first FROM eaglei_outages',
-    );
-    expect(r).toEqual({ n: 768, peak: 1_660_703, total: 1_344_930, first: '2024-07-05 00:00:00' });
-    db.close();
-  });
+  it.skipIf(!hasSharedData)(
+    'loads the real 2024 Harris County (Beryl) slice with total_customers, idempotently',
+    async () => {
+      const db = await Db.open(':memory:');
+      const file = sharedPath('history/eaglei/eaglei_outages_2024_harris_beryl_slice.csv');
+      const s = await importEagleI(db, file);
+      expect(s).toMatchObject({ rows_read: 768, rows_loaded: 768, rows_rejected: 0, years: [2024] });
+      await importEagleI(db, file);
+      const [r] = await db.all<{ n: number; peak: number; total: number; first: string }>(
+        'SELECT count(*)::INT AS n, max(customers_out)::INT AS peak, max(total_customers)::INT AS total, min(run_start_time)::VARCHAR AS first FROM eaglei_outages',
+      );
+      expect(r).toEqual({ n: 768, peak: 1_660_703, total: 1_344_930, first: '2024-07-05 00:00:00' });
+      db.close();
+    },
+  );
 
   it('reads the `sum` column of older years, pads FIPS, and rejects bad rows with their line numbers', async () => {
     const db = await Db.open(':memory:');
@@ -60,7 +63,7 @@ describe('EAGLE-I county outages importer', () => {
     db.close();
   });
 
-  it('a file of the wrong shape changes nothing', async () => {
+  it.skipIf(!hasSharedData)('a file of the wrong shape changes nothing', async () => {
     const db = await Db.open(':memory:');
     await importEagleI(db, sharedPath('history/eaglei/eaglei_outages_2024_harris_beryl_slice.csv'));
     await expect(importEagleI(db, tmpFile('x.csv', 'a,b\n1,2\n'))).rejects.toThrow(
@@ -73,24 +76,27 @@ describe('EAGLE-I county outages importer', () => {
 });
 
 describe('EAGLE-I MCC importer', () => {
-  it('loads the real Texas slice (CRLF, unpadded FIPS) and becomes the county denominator', async () => {
-    const db = await Db.open(':memory:');
-    const s = await importMcc(db, sharedPath('reference/eaglei/MCC_texas_slice.csv'));
-    expect(s).toMatchObject({ rows_read: 254, rows_loaded: 254, rows_rejected: 0 });
-    const [harris] = await db.all<{ customers: number }>(
-      "SELECT customers FROM county_customers_mcc WHERE fips = '48201'",
-    );
-    const model = await countyModel(
-      db,
-      new Map([
-        ['48201', 1],
-        ['01001', 29149],
-      ]),
-    );
-    expect(model.get('48201')).toBe(harris.customers);
-    expect(model.get('01001')).toBe(29149); // counties MCC does not list keep the shipped model
-    db.close();
-  });
+  it.skipIf(!hasSharedData)(
+    'loads the real Texas slice (CRLF, unpadded FIPS) and becomes the county denominator',
+    async () => {
+      const db = await Db.open(':memory:');
+      const s = await importMcc(db, sharedPath('reference/eaglei/MCC_texas_slice.csv'));
+      expect(s).toMatchObject({ rows_read: 254, rows_loaded: 254, rows_rejected: 0 });
+      const [harris] = await db.all<{ customers: number }>(
+        "SELECT customers FROM county_customers_mcc WHERE fips = '48201'",
+      );
+      const model = await countyModel(
+        db,
+        new Map([
+          ['48201', 1],
+          ['01001', 29149],
+        ]),
+      );
+      expect(model.get('48201')).toBe(harris.customers);
+      expect(model.get('01001')).toBe(29149); // counties MCC does not list keep the shipped model
+      db.close();
+    },
+  );
 
   it('handles a byte-order mark and refuses a file without the MCC columns', async () => {
     const db = await Db.open(':memory:');

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { checkRegistry, type CheckOptions, type CheckProblem, type FixtureParser } from './registry-check.ts';
-import { EIA_DIR, findEiaFiles, loadEiaReference, type EiaReference, type EiaUtility } from './eia-reference.ts';
-import { SHARED_DATA, hasSharedData } from '../../test/shared-data.ts';
+import { findEiaFiles, loadEiaReference, type EiaReference, type EiaUtility } from './eia-reference.ts';
+import { SHARED_DATA, hasSharedData, sharedPath } from '../../test/shared-data.ts';
 
 const COLUMNS = [
   'id',
@@ -416,9 +416,11 @@ describe('sources check', () => {
   });
 });
 
+const EIA_DIR = sharedPath('reference/eia861');
+
 describe.skipIf(!hasSharedData || !findEiaFiles(EIA_DIR))('sources check on the real reference files', () => {
   it('reads the EIA-861 2018 workbooks: every county of a utility is in the separate Service_Territory CSV', () => {
-    const eia = loadEiaReference()!;
+    const eia = loadEiaReference(EIA_DIR)!;
     // The CSV beside the workbooks is an independent export of the same table, with county FIPS codes.
     const pairs = readFileSync(path.join(EIA_DIR, 'service_territory_2018.csv'), 'utf8')
       .trim()
@@ -441,7 +443,7 @@ describe.skipIf(!hasSharedData || !findEiaFiles(EIA_DIR))('sources check on the 
   });
 
   it('passes a row checked against the real KIUC payload and the real EIA-861 files', () => {
-    const eia = loadEiaReference();
+    const eia = loadEiaReference(EIA_DIR);
     const text = registry([{ ...KIUC, fixture: 'payloads/kiuc/summary.json' }]);
     expect(checkRegistry(text, { eia, fixtureRoot: SHARED_DATA }).problems).toEqual([]);
     // The same payload under a utility elsewhere: its county (Kauai, 15007) is outside that territory.

@@ -7,7 +7,7 @@ import { SourceError, UsageError } from '../errors.ts';
 import { checkRegistry } from './registry-check.ts';
 import { loadProbe, replayFixtures, replayProbe, savedSourceDef } from './replay.ts';
 import { testTempDir } from '../../test/clean-machine.ts';
-import { sharedPath } from '../../test/shared-data.ts';
+import { hasSharedData, sharedPath } from '../../test/shared-data.ts';
 
 const NISC = 'https://outagemap-data.cloud.coop/kiuc/Hosted_Outage_Map/summary.json';
 const kiuc = () => fs.readFileSync(sharedPath('payloads/kiuc/summary.json'));
@@ -61,49 +61,55 @@ describe('loadProbe', () => {
 });
 
 describe('replayProbe', () => {
-  it('replays a hand-made probe (url + file only) through the nisc fetch; --states is needed when index.json has none', async () => {
-    const dir = handMade(
-      path.join(testTempDir('replay-hand'), 'kiuc'),
-      { requests: [{ url: NISC, file: 'summary.json' }] },
-      { 'summary.json': kiuc() },
-    );
-    const saved = loadProbe(dir);
-    expect(() => savedSourceDef(saved, { connector: 'nisc' })).toThrow(
-      /names no states \(source\.states\): give --states/,
-    );
-    const source = savedSourceDef(saved, { connector: 'nisc', states: ['HI'] });
-    expect(source.url).toBe(NISC);
-    const { snapshot, served, misses } = await replayProbe(saved, source);
-    const region = JSON.parse(kiuc().toString()).regionDataSets[0].regions[0];
-    expect(snapshot.counties).toEqual([
-      { fips: '15007', customers_out: region.numberOut, customers_served: region.numberServed },
-    ]);
-    expect([served.length, misses]).toEqual([1, []]);
-  });
-  it('a request the probe does not hold is named with its real URL; an answer the probe never got fails the same way', async () => {
-    const root = testTempDir('replay-miss');
-    const other = handMade(
-      path.join(root, 'other'),
-      {
-        source: { states: ['HI'], url: NISC.replace('kiuc', 'other') },
-        requests: [{ url: NISC, file: 'summary.json' }],
-      },
-      { 'summary.json': kiuc() },
-    );
-    const saved = loadProbe(other);
-    await expect(replayProbe(saved, savedSourceDef(saved, { connector: 'nisc' }))).rejects.toThrow(
-      `${other}: while replaying its requests: ${NISC.replace('kiuc', 'other')} answered HTTP 404; the saved probe holds no answer for GET ${NISC.replace('kiuc', 'other')}`,
-    );
-    const lost = handMade(path.join(root, 'lost'), {
-      source: { states: ['HI'] },
-      requests: [{ url: NISC, status: null, file: null }],
-    });
-    const l = loadProbe(lost);
-    await expect(replayProbe(l, savedSourceDef(l, { connector: 'nisc' }))).rejects.toMatchObject({
-      reason: 'network',
-      message: expect.stringContaining(`${lost}: while replaying its requests: ${NISC}`),
-    });
-  });
+  it.skipIf(!hasSharedData)(
+    'replays a hand-made probe (url + file only) through the nisc fetch; --states is needed when index.json has none',
+    async () => {
+      const dir = handMade(
+        path.join(testTempDir('replay-hand'), 'kiuc'),
+        { requests: [{ url: NISC, file: 'summary.json' }] },
+        { 'summary.json': kiuc() },
+      );
+      const saved = loadProbe(dir);
+      expect(() => savedSourceDef(saved, { connector: 'nisc' })).toThrow(
+        /names no states \(source\.states\): give --states/,
+      );
+      const source = savedSourceDef(saved, { connector: 'nisc', states: ['HI'] });
+      expect(source.url).toBe(NISC);
+      const { snapshot, served, misses } = await replayProbe(saved, source);
+      const region = JSON.parse(kiuc().toString()).regionDataSets[0].regions[0];
+      expect(snapshot.counties).toEqual([
+        { fips: '15007', customers_out: region.numberOut, customers_served: region.numberServed },
+      ]);
+      expect([served.length, misses]).toEqual([1, []]);
+    },
+  );
+  it.skipIf(!hasSharedData)(
+    'a request the probe does not hold is named with its real URL; an answer the probe never got fails the same way',
+    async () => {
+      const root = testTempDir('replay-miss');
+      const other = handMade(
+        path.join(root, 'other'),
+        {
+          source: { states: ['HI'], url: NISC.replace('kiuc', 'other') },
+          requests: [{ url: NISC, file: 'summary.json' }],
+        },
+        { 'summary.json': kiuc() },
+      );
+      const saved = loadProbe(other);
+      await expect(replayProbe(saved, savedSourceDef(saved, { connector: 'nisc' }))).rejects.toThrow(
+        `${other}: while replaying its requests: ${NISC.replace('kiuc', 'other')} answered HTTP 404; the saved probe holds no answer for GET ${NISC.replace('kiuc', 'other')}`,
+      );
+      const lost = handMade(path.join(root, 'lost'), {
+        source: { states: ['HI'] },
+        requests: [{ url: NISC, status: null, file: null }],
+      });
+      const l = loadProbe(lost);
+      await expect(replayProbe(l, savedSourceDef(l, { connector: 'nisc' }))).rejects.toMatchObject({
+        reason: 'network',
+        message: expect.stringContaining(`${lost}: while replaying its requests: ${NISC}`),
+      });
+    },
+  );
   it('a body that is not JSON is named by its saved file', async () => {
     const dir = handMade(
       path.join(testTempDir('replay-html'), 'p'),
@@ -118,7 +124,7 @@ describe('replayProbe', () => {
   });
 });
 
-describe('replayFixtures: the check FixtureParser hook', () => {
+describe.skipIf(!hasSharedData)('replayFixtures: the check FixtureParser hook', () => {
   it('replays a row whose fixture is a saved probe directory (also one saved at another url); a broken one is an error with its line', async () => {
     const root = testTempDir('replay-check');
     handMade(

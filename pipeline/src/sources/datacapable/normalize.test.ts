@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isPlanned, normalize } from './normalize.ts';
-import { sharedJson, sourceDef } from '../../../test/shared-data.ts';
+import { hasSharedData, sharedJson, sourceDef } from '../../../test/shared-data.ts';
 
 interface Ev {
   id: number;
@@ -38,45 +38,51 @@ const TX: Record<string, string> = {
 };
 
 describe('datacapable normalize', () => {
-  it('places CenterPoint events by AREA_COUNTY, leaves planned ones out, takes served from the county answer', () => {
-    const { events, counties } = bundle();
-    const unplanned = events.filter((e) => e.status !== 'Planned Outage');
-    expect(unplanned.length).toBeGreaterThan(0);
-    expect(unplanned.length).toBeLessThan(events.length);
-    const outByCounty: Record<string, number> = {};
-    for (const e of unplanned)
-      outByCounty[e.additionalProperties![0].value[0]] =
-        (outByCounty[e.additionalProperties![0].value[0]] ?? 0) + e.numPeople;
-    const snap = normalize(bundle(), houston);
-    expect(snap.customers_out).toBe(unplanned.reduce((s, e) => s + e.numPeople, 0));
-    expect(snap.customers_served).toBe(counties.reduce((s, c) => s + c.customersServed, 0));
-    expect(snap.incidents.map((i) => i.id)).toEqual(unplanned.map((e) => String(e.id)));
-    const expected = counties.map((c) => ({
-      fips: TX[c.name],
-      customers_out: outByCounty[c.name] ?? 0,
-      customers_served: c.customersServed,
-    }));
-    expect(snap.counties).toEqual(expected.sort((a, b) => a.fips.localeCompare(b.fips)));
-    expect(snap.unmatched).toEqual([]);
-    expect(snap.basis).toBe('county');
-    expect(snap.incidents[0]).toMatchObject({ crew_status: unplanned[0].status, lat: null, etr: null });
-  });
-  it('takes the counties from the count answer when no event says where it is (planned included there)', () => {
-    const raw = bundle();
-    for (const e of raw.events) delete e.additionalProperties;
-    const snap = normalize(raw, houston);
-    const answerOut = raw.counties.reduce((s, c) => s + c.customersAffected, 0);
-    // the answer's out counts reconcile with every event, planned ones too
-    expect(answerOut).toBe(raw.events.reduce((s, e) => s + e.numPeople, 0));
-    expect(snap.counties.reduce((s, c) => s + c.customers_out, 0)).toBe(answerOut);
-    expect(snap.counties.find((c) => c.fips === '48201')?.customers_out).toBe(
-      raw.counties.find((c) => c.name === 'HARRIS')?.customersAffected,
-    );
-    expect(snap.customers_out).toBe(
-      raw.events.filter((e) => e.status !== 'Planned Outage').reduce((s, e) => s + e.numPeople, 0),
-    );
-  });
-  it('places events by point and reads ETR as epoch ms (hand-made sample, parsing only)', () => {
+  it.skipIf(!hasSharedData)(
+    'places CenterPoint events by AREA_COUNTY, leaves planned ones out, takes served from the county answer',
+    () => {
+      const { events, counties } = bundle();
+      const unplanned = events.filter((e) => e.status !== 'Planned Outage');
+      expect(unplanned.length).toBeGreaterThan(0);
+      expect(unplanned.length).toBeLessThan(events.length);
+      const outByCounty: Record<string, number> = {};
+      for (const e of unplanned)
+        outByCounty[e.additionalProperties![0].value[0]] =
+          (outByCounty[e.additionalProperties![0].value[0]] ?? 0) + e.numPeople;
+      const snap = normalize(bundle(), houston);
+      expect(snap.customers_out).toBe(unplanned.reduce((s, e) => s + e.numPeople, 0));
+      expect(snap.customers_served).toBe(counties.reduce((s, c) => s + c.customersServed, 0));
+      expect(snap.incidents.map((i) => i.id)).toEqual(unplanned.map((e) => String(e.id)));
+      const expected = counties.map((c) => ({
+        fips: TX[c.name],
+        customers_out: outByCounty[c.name] ?? 0,
+        customers_served: c.customersServed,
+      }));
+      expect(snap.counties).toEqual(expected.sort((a, b) => a.fips.localeCompare(b.fips)));
+      expect(snap.unmatched).toEqual([]);
+      expect(snap.basis).toBe('county');
+      expect(snap.incidents[0]).toMatchObject({ crew_status: unplanned[0].status, lat: null, etr: null });
+    },
+  );
+  it.skipIf(!hasSharedData)(
+    'takes the counties from the count answer when no event says where it is (planned included there)',
+    () => {
+      const raw = bundle();
+      for (const e of raw.events) delete e.additionalProperties;
+      const snap = normalize(raw, houston);
+      const answerOut = raw.counties.reduce((s, c) => s + c.customersAffected, 0);
+      // the answer's out counts reconcile with every event, planned ones too
+      expect(answerOut).toBe(raw.events.reduce((s, e) => s + e.numPeople, 0));
+      expect(snap.counties.reduce((s, c) => s + c.customers_out, 0)).toBe(answerOut);
+      expect(snap.counties.find((c) => c.fips === '48201')?.customers_out).toBe(
+        raw.counties.find((c) => c.name === 'HARRIS')?.customersAffected,
+      );
+      expect(snap.customers_out).toBe(
+        raw.events.filter((e) => e.status !== 'Planned Outage').reduce((s, e) => s + e.numPeople, 0),
+      );
+    },
+  );
+  it.skipIf(!hasSharedData)('places events by point and reads ETR as epoch ms (hand-made sample, parsing only)', () => {
     const events = sharedJson('payloads/datacapable/sample.json') as Array<{ numPeople: number; etrTime: number }>;
     const snap = normalize(events, sourceDef({ connector: 'datacapable' as never, states: ['WA'] }));
     expect(snap.incidents).toEqual([

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { normalize } from './normalize.ts';
-import { sharedJson, sourceDef } from '../../../test/shared-data.ts';
+import { hasSharedData, sharedJson, sourceDef } from '../../../test/shared-data.ts';
 
 const fpl = sourceDef({ connector: 'fpl', utility: 'Florida Power & Light', states: ['FL'] });
 
 describe('fpl normalize', () => {
-  it('parses comma-formatted strings in the {main, nw} pair', () => {
+  it.skipIf(!hasSharedData)('parses comma-formatted strings in the {main, nw} pair', () => {
     const snap = normalize(sharedJson('payloads/fpl/counties.json'), fpl);
     expect(snap.counties.find((c) => c.fips === '12086')).toEqual({
       fips: '12086',
@@ -15,12 +15,12 @@ describe('fpl normalize', () => {
     expect(snap.counties.find((c) => c.fips === '12005')?.customers_out).toBe(21); // Bay, from the nw list
     expect(snap.customers_out).toBe(393 + 76 + 0 + 21);
   });
-  it('parses the 2017 county list and matches "De Soto" and "St. Lucie"', () => {
+  it.skipIf(!hasSharedData)('parses the 2017 county list and matches "De Soto" and "St. Lucie"', () => {
     const snap = normalize(sharedJson('payloads/fpl/fpl-county-outages-2017.json'), fpl);
     expect(snap.unmatched).toEqual([]);
     expect(snap.counties.length).toBe(35);
   });
-  it('reads storm mode, including an empty one', () => {
+  it.skipIf(!hasSharedData)('reads storm mode, including an empty one', () => {
     const empty = normalize(sharedJson('payloads/fpl/fpl-storm-outages-2017-empty.json'), fpl);
     expect(empty.counties).toEqual([]);
     const storm = normalize(sharedJson('sequences/fpl-storm-ian-2022/0050.json'), fpl);

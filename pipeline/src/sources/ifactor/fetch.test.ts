@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { HttpClient, LOOPBACK_HTTP } from '../http.ts';
 import { fetch, shiftDirectory } from './fetch.ts';
 import { normalize } from './normalize.ts';
-import { sharedPath, sourceDef } from '../../../test/shared-data.ts';
+import { hasSharedData, sharedPath, sourceDef } from '../../../test/shared-data.ts';
 
 const NEWEST = '2026_10_08_19_05_00';
 const EARLIER = '2026_10_08_18_50_00';
@@ -14,7 +14,10 @@ let server: http.Server;
 let base = '';
 const client = new HttpClient(LOOPBACK_HTTP);
 const hits: string[] = [];
-const bundle = JSON.parse(fs.readFileSync(sharedPath('payloads/ifactor/coned-bundle-2026-10-08T1905Z.json'), 'utf8'));
+// Without the shared data, only the tests that need no recorded file run (and the server answers 404 for the rest).
+const bundle = hasSharedData
+  ? JSON.parse(fs.readFileSync(sharedPath('payloads/ifactor/coned-bundle-2026-10-08T1905Z.json'), 'utf8'))
+  : {};
 
 beforeAll(async () => {
   const files: Record<string, unknown> = {
@@ -55,16 +58,19 @@ const def = (site: string, options: Record<string, unknown>) =>
 const CONED = { reports: ['report_nyc.json', 'report_westchester.json'] };
 
 describe('ifactor fetch', () => {
-  it('metadata.json → data.json + reports, stepping back 15 minutes when a report is not there yet', async () => {
-    const source = def('coned', CONED);
-    const raw = await fetch({ http: client.forSource(), source, priority: 0 });
-    expect(raw.directory).toBe(EARLIER);
-    expect(raw.reports).toEqual([bundle.nyc, bundle.westchester]);
-    expect(hits).toContain(`/coned/ifd/${NEWEST}/report_westchester.json`);
-    const snap = normalize(raw, source);
-    expect(snap.customers_out).toBe(bundle.summary.summaryFileData.total_cust_a.val);
-    expect(snap.counties.length).toBe(6);
-  });
+  it.skipIf(!hasSharedData)(
+    'metadata.json → data.json + reports, stepping back 15 minutes when a report is not there yet',
+    async () => {
+      const source = def('coned', CONED);
+      const raw = await fetch({ http: client.forSource(), source, priority: 0 });
+      expect(raw.directory).toBe(EARLIER);
+      expect(raw.reports).toEqual([bundle.nyc, bundle.westchester]);
+      expect(hits).toContain(`/coned/ifd/${NEWEST}/report_westchester.json`);
+      const snap = normalize(raw, source);
+      expect(snap.customers_out).toBe(bundle.summary.summaryFileData.total_cust_a.val);
+      expect(snap.counties.length).toBe(6);
+    },
+  );
 
   it('gives up after the newest directory and 4 earlier ones, naming them', async () => {
     const err = fetch({ http: client.forSource(), source: def('lagging', CONED), priority: 0 });
@@ -75,7 +81,7 @@ describe('ifactor fetch', () => {
     expect(hits.filter((h) => h.startsWith('/lagging/') && h.endsWith('/data.json')).length).toBe(5);
   });
 
-  it('reads the legacy thematic areas when options.thematic is set', async () => {
+  it.skipIf(!hasSharedData)('reads the legacy thematic areas when options.thematic is set', async () => {
     const source = sourceDef({ ...def('gpc', { thematic: true }), states: ['GA'] });
     const raw = await fetch({ http: client.forSource(), source, priority: 0 });
     expect(raw.reports).toEqual([]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { normalize } from './normalize.ts';
 import { readCount } from './count.ts';
-import { sharedJson, sourceDef } from '../../../test/shared-data.ts';
+import { hasSharedData, sharedJson, sourceDef } from '../../../test/shared-data.ts';
 
 interface Node {
   area_name?: string | null;
@@ -28,7 +28,7 @@ const rawOf = (b: Bundle) => ({
 const sum = (nodes: Node[], f: (n: Node) => number) => nodes.reduce((s, n) => s + f(n), 0);
 const isFuzzy = (n: Node) => /^CONEDFUZZY_.* OTHER$/.test(n.area_name ?? '');
 
-describe('ifactor normalize: the real Con Edison publication', () => {
+describe.skipIf(!hasSharedData)('ifactor normalize: the real Con Edison publication', () => {
   it('reconciles leaf → borough → report root → data.json, in the payload itself', () => {
     const b = bundle();
     const roots = [...b.nyc.file_data.areas, ...b.westchester.file_data.areas];
@@ -118,7 +118,7 @@ describe('ifactor normalize: the real Con Edison publication', () => {
 });
 
 describe('ifactor normalize: other trees', () => {
-  it('parses the hand-made sample (summary + report tree)', () => {
+  it.skipIf(!hasSharedData)('parses the hand-made sample (summary + report tree)', () => {
     const snap = normalize(sharedJson('payloads/ifactor/sample.json'), coned);
     expect(snap.customers_out).toBe(6);
     expect(snap.counties.map((c) => [c.fips, c.customers_out])).toEqual([
@@ -172,7 +172,7 @@ describe('ifactor normalize: other trees', () => {
   });
 });
 
-describe('ifactor normalize: legacy thematic areas (2017)', () => {
+describe.skipIf(!hasSharedData)('ifactor normalize: legacy thematic areas (2017)', () => {
   type Thematic = { file_data: Array<{ title: string; desc: Array<{ cust_a: string; cust_s: string }> }> };
   const num = (s: string) => (/^[\d,]+$/.test(s) ? Number(s.replace(/,/g, '')) : 1); // "Less than 5" counts as 1
 

@@ -1,54 +1,60 @@
 import { describe, expect, it } from 'vitest';
 import { normalize, readCount } from './normalize.ts';
-import { sharedJson, sourceDef } from '../../../test/shared-data.ts';
+import { hasSharedData, sharedJson, sourceDef } from '../../../test/shared-data.ts';
 
 const kubra = (over = {}) =>
   sourceDef({ connector: 'kubra', utility: 'Dominion Energy', states: ['VA', 'NC'], ...over });
 
 describe('kubra normalize', () => {
-  it('reads every top-level region of the real Dominion county report, not only the first', () => {
-    const raw = sharedJson('payloads/kubra/dominion-report.json') as {
-      file_data: {
-        areas: Array<{ name: string; areas: Array<{ cust_a: { val: number }; cust_s: number }> }>;
-        totals: { cust_a: { val: number }; cust_s: number };
+  it.skipIf(!hasSharedData)(
+    'reads every top-level region of the real Dominion county report, not only the first',
+    () => {
+      const raw = sharedJson('payloads/kubra/dominion-report.json') as {
+        file_data: {
+          areas: Array<{ name: string; areas: Array<{ cust_a: { val: number }; cust_s: number }> }>;
+          totals: { cust_a: { val: number }; cust_s: number };
+        };
       };
-    };
-    const snap = normalize({ report: raw }, kubra());
-    const states = new Set(snap.counties.map((c) => c.fips.slice(0, 2)));
-    expect(states.has('37')).toBe(true); // North Carolina (first region)
-    expect(states.has('51')).toBe(true); // Virginia (a later region)
-    // every leaf of every region is a distinct county (or independent city) that is placed, none dropped
-    const leaves = raw.file_data.areas.flatMap((s) => s.areas);
-    expect(snap.unmatched).toEqual([]);
-    expect(snap.counties.length).toBe(leaves.length);
-    expect(snap.counties.reduce((s, c) => s + c.customers_out, 0)).toBe(leaves.reduce((s, c) => s + c.cust_a.val, 0));
-    expect(snap.counties.reduce((s, c) => s + (c.customers_served ?? 0), 0)).toBe(
-      leaves.reduce((s, c) => s + c.cust_s, 0),
-    );
-    expect(snap.customers_out).toBe(raw.file_data.totals.cust_a.val);
-    expect(snap.customers_served).toBe(raw.file_data.totals.cust_s);
-    expect(snap.basis).toBe('county');
-    // Perquimans County, NC is in the report with 1,381 customers served
-    expect(snap.counties.find((c) => c.fips === '37143')?.customers_served).toBe(1381);
-  });
+      const snap = normalize({ report: raw }, kubra());
+      const states = new Set(snap.counties.map((c) => c.fips.slice(0, 2)));
+      expect(states.has('37')).toBe(true); // North Carolina (first region)
+      expect(states.has('51')).toBe(true); // Virginia (a later region)
+      // every leaf of every region is a distinct county (or independent city) that is placed, none dropped
+      const leaves = raw.file_data.areas.flatMap((s) => s.areas);
+      expect(snap.unmatched).toEqual([]);
+      expect(snap.counties.length).toBe(leaves.length);
+      expect(snap.counties.reduce((s, c) => s + c.customers_out, 0)).toBe(leaves.reduce((s, c) => s + c.cust_a.val, 0));
+      expect(snap.counties.reduce((s, c) => s + (c.customers_served ?? 0), 0)).toBe(
+        leaves.reduce((s, c) => s + c.cust_s, 0),
+      );
+      expect(snap.customers_out).toBe(raw.file_data.totals.cust_a.val);
+      expect(snap.customers_served).toBe(raw.file_data.totals.cust_s);
+      expect(snap.basis).toBe('county');
+      // Perquimans County, NC is in the report with 1,381 customers served
+      expect(snap.counties.find((c) => c.fips === '37143')?.customers_served).toBe(1381);
+    },
+  );
 
-  it('keeps municipalities under counties and treats 999999 as masked (<5, counted as 1)', () => {
-    // The sample is hand-made in the vendor shape ("TESTCOUNTY"): as is, nothing can be placed…
-    const raw = sharedJson('payloads/kubra/firstenergy-sample.json');
-    const asIs = normalize({ report: raw }, kubra({ states: ['OH'] }));
-    expect(asIs.unmatched).toEqual(['TESTCOUNTY / TESTCITY', 'TESTCOUNTY / MASKEDCITY']);
-    // …so rename its county to a real one to check the municipality level and the sentinel.
-    const renamed = JSON.parse(JSON.stringify(raw).replace('TESTCOUNTY', 'Summit'));
-    const snap = normalize({ report: renamed }, kubra({ states: ['OH'] }));
-    expect(snap.counties).toEqual([{ fips: '39153', customers_out: 500, customers_served: 100000 }]);
-    expect(snap.areas.map((a) => [a.name, a.out_display, a.out_lower, a.out_upper, a.masked])).toEqual([
-      ['TESTCITY', '120', 120, 120, false],
-      ['MASKEDCITY', '<5', 1, 4, true],
-    ]);
-    expect(snap.areas[1].etr).toBe('2026-06-19T18:00:00.000Z');
-    const masked = readCount({ val: 999999 }, 5);
-    expect(masked).toEqual({ out: 1, masked: true, display: '<5', upper: 4 });
-  });
+  it.skipIf(!hasSharedData)(
+    'keeps municipalities under counties and treats 999999 as masked (<5, counted as 1)',
+    () => {
+      // The sample is hand-made in the vendor shape ("TESTCOUNTY"): as is, nothing can be placed…
+      const raw = sharedJson('payloads/kubra/firstenergy-sample.json');
+      const asIs = normalize({ report: raw }, kubra({ states: ['OH'] }));
+      expect(asIs.unmatched).toEqual(['TESTCOUNTY / TESTCITY', 'TESTCOUNTY / MASKEDCITY']);
+      // …so rename its county to a real one to check the municipality level and the sentinel.
+      const renamed = JSON.parse(JSON.stringify(raw).replace('TESTCOUNTY', 'Summit'));
+      const snap = normalize({ report: renamed }, kubra({ states: ['OH'] }));
+      expect(snap.counties).toEqual([{ fips: '39153', customers_out: 500, customers_served: 100000 }]);
+      expect(snap.areas.map((a) => [a.name, a.out_display, a.out_lower, a.out_upper, a.masked])).toEqual([
+        ['TESTCITY', '120', 120, 120, false],
+        ['MASKEDCITY', '<5', 1, 4, true],
+      ]);
+      expect(snap.areas[1].etr).toBe('2026-06-19T18:00:00.000Z');
+      const masked = readCount({ val: 999999 }, 5);
+      expect(masked).toEqual({ out: 1, masked: true, display: '<5', upper: 4 });
+    },
+  );
 
   it('reads Kubra masked flags in a real service-area report', () => {
     expect(readCount({ masked: true, val: 4 }, 5)?.display).toBe('<5');
@@ -56,13 +62,13 @@ describe('kubra normalize', () => {
     expect(readCount({ val: null }, 5)).toBeNull();
   });
 
-  it('reads every region of the multi-region sample', () => {
+  it.skipIf(!hasSharedData)('reads every region of the multi-region sample', () => {
     const snap = normalize({ report: sharedJson('payloads/kubra/multiregion-sample.json') }, kubra({ states: ['OH'] }));
     expect(snap.customers_out).toBe(30);
     expect(snap.unmatched.length).toBe(3); // LEAF_A1, LEAF_A2, LEAF_B1 are not Ohio counties
   });
 
-  it('falls back to thematic areas', () => {
+  it.skipIf(!hasSharedData)('falls back to thematic areas', () => {
     const raw = sharedJson('payloads/kubra/thematic-sample.json') as { thematic: unknown };
     const snap = normalize({ thematic: raw.thematic }, kubra({ states: ['MI'] }));
     expect(snap.counties).toEqual([

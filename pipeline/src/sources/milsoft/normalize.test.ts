@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalize } from './normalize.ts';
-import { sharedJson, sourceDef } from '../../../test/shared-data.ts';
+import { hasSharedData, sharedJson, sourceDef } from '../../../test/shared-data.ts';
 
 type Outage = {
   outageRecID: string;
@@ -19,7 +19,7 @@ const summary = () => sharedJson(`${dir}outagesummary-2026-10-10T1053Z.json`) as
 const flint = sourceDef({ connector: 'milsoft' as never, utility: 'Flint Energies', states: ['GA'] });
 const sum = (xs: number[]) => xs.reduce((s, x) => s + x, 0);
 
-describe('milsoft normalize: Flint EMC outages.json (real)', () => {
+describe.skipIf(!hasSharedData)('milsoft normalize: Flint EMC outages.json (real)', () => {
   it('sums the outage list to exactly the summary headline, the ended-but-out outage included', () => {
     const list = outages();
     const head = summary();
@@ -77,25 +77,28 @@ describe('milsoft normalize: Flint EMC outages.json (real)', () => {
 });
 
 describe('milsoft normalize: Flint EMC boundaries.json (real)', () => {
-  it('reads the county layer; the headline comes from the summary, 18 above the county sum', () => {
-    const rows = bounds()[0].boundaries;
-    const used = rows.filter((b) => b.customersOutNow > 0 || b.customersServed > 0);
-    expect(used.length).toBeGreaterThan(0);
-    const snap = normalize({ summary: summary(), boundaries: bounds() }, flint);
-    expect(snap.counties).toHaveLength(used.length);
-    expect(sum(snap.counties.map((c) => c.customers_out))).toBe(sum(rows.map((b) => b.customersOutNow)));
-    expect(snap.customers_out).toBe(summary().customersOutNow);
-    expect(snap.customers_out! - sum(rows.map((b) => b.customersOutNow))).toBe(18);
-    expect(snap.customers_served).toBe(summary().customersServed);
-    expect(snap.counties.find((c) => c.fips === '13193')).toEqual({
-      fips: '13193',
-      customers_out: 459,
-      customers_served: 3132,
-    }); // Macon
-    expect(snap.unmatched).toEqual([]);
-    expect(snap.basis).toBe('county');
-  });
-  it('without a summary, totals are the county sums', () => {
+  it.skipIf(!hasSharedData)(
+    'reads the county layer; the headline comes from the summary, 18 above the county sum',
+    () => {
+      const rows = bounds()[0].boundaries;
+      const used = rows.filter((b) => b.customersOutNow > 0 || b.customersServed > 0);
+      expect(used.length).toBeGreaterThan(0);
+      const snap = normalize({ summary: summary(), boundaries: bounds() }, flint);
+      expect(snap.counties).toHaveLength(used.length);
+      expect(sum(snap.counties.map((c) => c.customers_out))).toBe(sum(rows.map((b) => b.customersOutNow)));
+      expect(snap.customers_out).toBe(summary().customersOutNow);
+      expect(snap.customers_out! - sum(rows.map((b) => b.customersOutNow))).toBe(18);
+      expect(snap.customers_served).toBe(summary().customersServed);
+      expect(snap.counties.find((c) => c.fips === '13193')).toEqual({
+        fips: '13193',
+        customers_out: 459,
+        customers_served: 3132,
+      }); // Macon
+      expect(snap.unmatched).toEqual([]);
+      expect(snap.basis).toBe('county');
+    },
+  );
+  it.skipIf(!hasSharedData)('without a summary, totals are the county sums', () => {
     const rows = bounds()[0].boundaries;
     const snap = normalize(bounds(), flint);
     expect(snap.customers_out).toBe(sum(rows.map((b) => b.customersOutNow)));
@@ -131,7 +134,7 @@ describe('milsoft normalize: Flint EMC boundaries.json (real)', () => {
 });
 
 describe('milsoft normalize: other shapes', () => {
-  it('reads the GVEA {summary, outages} pair (Milsoft-style, Alaska)', () => {
+  it.skipIf(!hasSharedData)('reads the GVEA {summary, outages} pair (Milsoft-style, Alaska)', () => {
     const raw = sharedJson('payloads/gvea/outages.json') as { summary: Summary; outages: Outage[] };
     const snap = normalize(raw, sourceDef({ connector: 'milsoft' as never, states: ['AK'] }));
     expect(snap.customers_out).toBe(raw.summary.customersOutNow);
@@ -141,7 +144,7 @@ describe('milsoft normalize: other shapes', () => {
       { fips: '02090', customers_out: sum(raw.outages.map((o) => o.customersOutNow)), customers_served: null },
     ]);
   });
-  it('skips unused polygons in the hand-made boundaries sample (parsing only)', () => {
+  it.skipIf(!hasSharedData)('skips unused polygons in the hand-made boundaries sample (parsing only)', () => {
     const snap = normalize(
       sharedJson('payloads/milsoft/boundaries.json'),
       sourceDef({ connector: 'milsoft' as never, states: ['SC', 'GA'] }),
@@ -152,7 +155,7 @@ describe('milsoft normalize: other shapes', () => {
       { fips: '45039', customers_out: 4, customers_served: 41797 },
     ]);
   });
-  it('ignores a summary that is not the summary shape', () => {
+  it.skipIf(!hasSharedData)('ignores a summary that is not the summary shape', () => {
     const snap = normalize({ summary: '<html>', outages: outages() }, flint);
     expect(snap.customers_out).toBe(summary().customersOutNow);
     expect(snap.customers_served).toBeNull();

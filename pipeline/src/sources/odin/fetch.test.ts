@@ -6,11 +6,13 @@ import { SourceError } from '../../errors.ts';
 import { fetch, exportUrl, ODIN_FIELDS } from './fetch.ts';
 import { normalize } from './normalize.ts';
 import { loadAtlas } from '../../geo/counties.ts';
-import { sharedJson, sourceDef } from '../../../test/shared-data.ts';
+import { hasSharedData, sharedJson, sourceDef } from '../../../test/shared-data.ts';
 
 const EXPORT = '/api/explore/v2.1/catalog/datasets/odin-real-time-outages-county/exports/json';
-const records = (sharedJson('payloads/odin/odin-records-sample.json') as { results: Array<Record<string, unknown>> })
-  .results;
+// Without the shared data the export is empty and only the tests that need no recorded file run.
+const records = hasSharedData
+  ? (sharedJson('payloads/odin/odin-records-sample.json') as { results: Array<Record<string, unknown>> }).results
+  : [];
 /** A storm-sized export: the real records 250 times over (12,500, more than the records API's 10,000 cap). */
 const COPIES = 250;
 const seen: URL[] = [];
@@ -43,21 +45,26 @@ afterAll(async () => {
 });
 
 describe('odin fetch', () => {
-  it('reads the whole data set in one export request, asking only for the fields it reads', async () => {
-    const source = sourceDef({ connector: 'odin', states: ['OH'], url: `${base}${EXPORT}` });
-    const before = seen.length;
-    const raw = await fetch({ http: client.forSource(), source, priority: 0 });
-    expect(seen.length - before).toBe(1);
-    expect(seen.at(-1)?.searchParams.get('select')).toBe(ODIN_FIELDS.join(','));
-    expect(Array.isArray(raw) && raw.length).toBe(COPIES * records.length);
-    const snap = normalize(raw, source);
-    const meters = records.reduce((s, r) => s + (r.metersaffected as number), 0);
-    expect(snap.customers_out).toBe(COPIES * meters);
-    expect(snap.counties.find((c) => c.fips === '48201')?.customers_out).toBe(
-      COPIES *
-        records.filter((r) => r.communitydescriptor === '48201').reduce((s, r) => s + (r.metersaffected as number), 0),
-    );
-  });
+  it.skipIf(!hasSharedData)(
+    'reads the whole data set in one export request, asking only for the fields it reads',
+    async () => {
+      const source = sourceDef({ connector: 'odin', states: ['OH'], url: `${base}${EXPORT}` });
+      const before = seen.length;
+      const raw = await fetch({ http: client.forSource(), source, priority: 0 });
+      expect(seen.length - before).toBe(1);
+      expect(seen.at(-1)?.searchParams.get('select')).toBe(ODIN_FIELDS.join(','));
+      expect(Array.isArray(raw) && raw.length).toBe(COPIES * records.length);
+      const snap = normalize(raw, source);
+      const meters = records.reduce((s, r) => s + (r.metersaffected as number), 0);
+      expect(snap.customers_out).toBe(COPIES * meters);
+      expect(snap.counties.find((c) => c.fips === '48201')?.customers_out).toBe(
+        COPIES *
+          records
+            .filter((r) => r.communitydescriptor === '48201')
+            .reduce((s, r) => s + (r.metersaffected as number), 0),
+      );
+    },
+  );
   it('keeps a select the registry row gives', () => {
     expect(new URL(exportUrl(`${base}${EXPORT}?select=utility_id`)).searchParams.get('select')).toBe('utility_id');
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { normalize, ODIN_NOTICE } from './normalize.ts';
 import { odinUtilities } from './utilities.ts';
 import { odinRecords } from './schema.ts';
-import { sharedJson, sourceDef } from '../../../test/shared-data.ts';
+import { hasSharedData, sharedJson, sourceDef } from '../../../test/shared-data.ts';
 
 interface Rec {
   communitydescriptor: string;
@@ -22,7 +22,7 @@ function perCounty(records: Rec[]): Array<[string, number]> {
 }
 
 describe('odin normalize', () => {
-  it('reads the real ODIN records page in meters, with the notice', () => {
+  it.skipIf(!hasSharedData)('reads the real ODIN records page in meters, with the notice', () => {
     const raw = page();
     const snap = normalize(raw, odin());
     expect(snap.unit).toBe('meters');
@@ -33,12 +33,12 @@ describe('odin normalize', () => {
     expect(snap.counties.map((c) => [c.fips, c.customers_out])).toEqual(perCounty(raw.results));
     expect(snap.customers_out).toBe(raw.results.reduce((s, r) => s + r.metersaffected, 0));
   });
-  it('reads the export form (a bare array of the same records) to the same snapshot', () => {
+  it.skipIf(!hasSharedData)('reads the export form (a bare array of the same records) to the same snapshot', () => {
     const raw = page();
     expect(normalize(raw.results, odin())).toEqual(normalize(raw, odin()));
     expect(odinRecords(raw.results)).toHaveLength(50);
   });
-  it('drops the utilities in exclude_utility_ids, and only them', () => {
+  it.skipIf(!hasSharedData)('drops the utilities in exclude_utility_ids, and only them', () => {
     const raw = page();
     // CenterPoint Energy (8901, Harris County and around) has a deep row in data/sources.csv; Metropolitan Edison too
     const kept = raw.results.filter((r) => r.utility_id !== '8901' && r.utility_id !== '12390');
@@ -48,12 +48,12 @@ describe('odin normalize', () => {
     expect(snap.counties.some((c) => c.fips === '48201')).toBe(false);
     expect(snap.customers_out).toBe(kept.reduce((s, r) => s + r.metersaffected, 0));
   });
-  it('rejects an exclude_utility_ids that is not a list of numbers', () => {
+  it.skipIf(!hasSharedData)('rejects an exclude_utility_ids that is not a list of numbers', () => {
     expect(() => normalize(page(), odin({ exclude_utility_ids: '8901' }))).toThrow(
       /exclude_utility_ids must be a list of utility numbers/,
     );
   });
-  it('sums the real records per utility', () => {
+  it.skipIf(!hasSharedData)('sums the real records per utility', () => {
     const raw = page();
     const utilities = odinUtilities(odinRecords(raw));
     const ids = new Set(raw.results.map((r) => r.utility_id));
@@ -68,14 +68,17 @@ describe('odin normalize', () => {
     });
     expect(utilities.reduce((s, u) => s + u.meters, 0)).toBe(raw.results.reduce((s, r) => s + r.metersaffected, 0));
   });
-  it('adds utilities in one county and reports a bad FIPS (hand-made sample: parsing only)', () => {
-    const snap = normalize(sharedJson('payloads/odin/sample.json'), sourceDef({ connector: 'odin', states: ['OH'] }));
-    expect(snap.counties).toEqual([
-      { fips: '06037', customers_out: 5, customers_served: null },
-      { fips: '39035', customers_out: 100, customers_served: null },
-    ]);
-    expect(snap.unmatched[0]).toMatch(/BADFIPS/);
-  });
+  it.skipIf(!hasSharedData)(
+    'adds utilities in one county and reports a bad FIPS (hand-made sample: parsing only)',
+    () => {
+      const snap = normalize(sharedJson('payloads/odin/sample.json'), sourceDef({ connector: 'odin', states: ['OH'] }));
+      expect(snap.counties).toEqual([
+        { fips: '06037', customers_out: 5, customers_served: null },
+        { fips: '39035', customers_out: 100, customers_served: null },
+      ]);
+      expect(snap.unmatched[0]).toMatch(/BADFIPS/);
+    },
+  );
   it('takes the utility number from the name when utility_id is missing', () => {
     const raw = [
       { communitydescriptor: '39035', metersaffected: 7, name: 'ACME POWER,100' },

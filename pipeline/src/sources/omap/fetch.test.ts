@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { HttpClient, LOOPBACK_HTTP } from '../http.ts';
 import { fetch } from './fetch.ts';
 import { normalize } from './normalize.ts';
-import { sharedPath, sourceDef } from '../../../test/shared-data.ts';
+import { hasSharedData, sharedPath, sourceDef } from '../../../test/shared-data.ts';
 
 let server: http.Server;
 let base = '';
@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 describe('omap fetch', () => {
-  it('one GET of the Tabular URL', async () => {
+  it.skipIf(!hasSharedData)('one GET of the Tabular URL', async () => {
     const source = sourceDef({
       connector: 'omap' as never,
       states: ['PA'],

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { HttpClient, LOOPBACK_HTTP } from '../http.ts';
 import { fetch } from './fetch.ts';
 import { normalize } from './normalize.ts';
-import { sharedJson, sourceDef } from '../../../test/shared-data.ts';
+import { hasSharedData, sharedJson, sourceDef } from '../../../test/shared-data.ts';
 import { loadAtlas } from '../../geo/counties.ts';
 
 const PATH = '/outagesummary/view/OutageEventJSON';
@@ -21,7 +21,10 @@ beforeAll(async () => {
   // Load the county shapes first: the load blocks the event loop for seconds, long enough for the server to drop
   // an idle keep-alive socket that the client would then reuse.
   loadAtlas();
-  recorded = sharedJson('payloads/wec/we-energies-latest-2026-07-27T2113Z.json') as typeof recorded;
+  // Without the shared data the server answers an empty list, and only the test that needs no recording runs.
+  recorded = hasSharedData
+    ? (sharedJson('payloads/wec/we-energies-latest-2026-07-27T2113Z.json') as typeof recorded)
+    : { captured_at: '', events: [] };
   server = http.createServer((req, res) => {
     hits.push(req.url ?? '');
     if (req.url !== PATH) return void res.writeHead(404).end();
@@ -43,16 +46,21 @@ const source = (path: string) =>
   sourceDef({ connector: 'wec' as never, utility: 'We Energies', states: ['WI', 'MI'], url: `${base}${path}` });
 
 describe('wec fetch', () => {
-  it('one GET of OutageEventJSON, dated by the server, normalising like the recorded capture', async () => {
-    hits.length = 0;
-    const def = source(PATH);
-    const raw = await fetch({ http: client.forSource(), source: def, priority: 0 });
-    expect(hits).toEqual([PATH]);
-    expect(raw.captured_at).toBe(new Date(recorded.captured_at).toISOString());
-    const snap = normalize(raw, def);
-    expect(snap.customers_out).toBe(recorded.events.flatMap((e) => e.Slices).reduce((s, x) => s + x.AffectedCusts, 0));
-    expect(snap).toEqual(normalize(recorded, def));
-  });
+  it.skipIf(!hasSharedData)(
+    'one GET of OutageEventJSON, dated by the server, normalising like the recorded capture',
+    async () => {
+      hits.length = 0;
+      const def = source(PATH);
+      const raw = await fetch({ http: client.forSource(), source: def, priority: 0 });
+      expect(hits).toEqual([PATH]);
+      expect(raw.captured_at).toBe(new Date(recorded.captured_at).toISOString());
+      const snap = normalize(raw, def);
+      expect(snap.customers_out).toBe(
+        recorded.events.flatMap((e) => e.Slices).reduce((s, x) => s + x.AffectedCusts, 0),
+      );
+      expect(snap).toEqual(normalize(recorded, def));
+    },
+  );
   it('rejects a url that is not OutageEventJSON before any request; a missing answer fails the poll', async () => {
     hits.length = 0;
     await expect(
