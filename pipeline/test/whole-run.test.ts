@@ -380,6 +380,14 @@ describe('bad input and the function layer', () => {
 });
 
 describe('host config', () => {
+  it('serves a prebuilt site page with or without its trailing slash, and only when it exists', () => {
+    const { routes } = vercelConfig(true);
+    const page = (p: string, exists: boolean) =>
+      routeLikeHost(routes, 'GET', p, new URLSearchParams(), (f) => exists && f === 'counties/12086/index.html');
+    expect(page('/counties/12086', true)).toMatchObject({ kind: 'file', file: 'counties/12086/index.html' });
+    expect(page('/counties/12086', false).kind).toBe('function');
+    expect(page('/api/v1/live/counties/12086', true).kind).not.toBe('file');
+  });
   it('routes every request the way the local server does', () => {
     const { routes } = vercelConfig(true);
     const exists = (f: string) => fs.existsSync(path.join(out, f));

@@ -104,6 +104,8 @@ export function vercelConfig(simulated: boolean): { version: 3; routes: HostRout
     }
   }
   routes.push({ src: '^/(api/v1|feeds)/.*$', dest: FUNCTION_DEST });
+  // Site pages are prebuilt as `<page>/index.html`: `/counties/12086` (no trailing slash) is that file.
+  routes.push({ src: '^/(?<page>(?!api/|feeds/)[^.]*[^/])$', dest: '/$page/index.html', check: true });
   return { version: 3, routes };
 }
 
