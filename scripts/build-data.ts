@@ -12,7 +12,7 @@ import { parseEia861, type ReliabilityRow } from '../pipeline/src/history/eia861
 import { PACKAGE, TABLES, type Row, type Table } from './build-data-tables.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const SHARED = path.resolve(ROOT, '../shared/data');
+export const SHARED = path.resolve(ROOT, process.env.OUTAGE_SHARED_DATA || '../shared/data');
 
 export class DataBuildError extends Error {}
 

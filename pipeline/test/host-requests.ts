@@ -14,7 +14,6 @@ export const HOST_CONFIG_REQUESTS: Array<[string, string]> = [
   ['GET', '/api/v1/live/counties/99999'],
   ['GET', '/api/v1/live/counties/12086.areas'],
   ['GET', '/api/v1/counties/12086.history'],
-  ['GET', '/healthz'],
   ['GET', '/api/v1/live/counties/123'],
   ['GET', '/api/v1/openapi.json'],
   ['GET', '/llms.txt'],

@@ -101,6 +101,9 @@ describe('outage sources check', () => {
       '--json',
       '--eia-dir',
       path.join(dir, 'none'),
+      // a fixture directory that is there, so the warnings do not depend on ../shared/data being beside the checkout
+      '--fixtures',
+      dir,
     ]);
     expect(error).toBeNull();
     // commander hands --json to the parent `sources` command, which has one too; the check still sees it

@@ -1,15 +1,14 @@
 // `outage sources check`: the registry checks of sources/registry-check.ts over one file, as a table of problems.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CommanderError, Option, type Command } from 'commander';
 import { log } from './common.ts';
-import { EIA_DIR, loadEiaReference } from '../sources/eia-reference.ts';
+import { EIA_DIR, loadEiaReference, SHARED_DATA_DIR } from '../sources/eia-reference.ts';
 import { replayFixtures } from '../sources/replay.ts';
 import { checkRegistryFile, type CheckProblem, type CheckReport } from '../sources/registry-check.ts';
 
-/** `../shared/data` beside the repository: where a row's `fixture` path points. */
-export const FIXTURE_ROOT = path.resolve(fileURLToPath(new URL('../../../../shared/data', import.meta.url)));
+/** `../shared/data` beside the repository (or $OUTAGE_SHARED_DATA): where a row's `fixture` path points. */
+export const FIXTURE_ROOT = SHARED_DATA_DIR;
 
 interface CheckConfig {
   sources: string;
@@ -39,12 +38,12 @@ export function registerCheck(sources: Command): void {
       new Option(
         '--eia-dir <dir>',
         'directory with the EIA-861 Sales_Ult_Cust_2018.xlsx and Service_Territory_2018.xlsx',
-      ).default(EIA_DIR, '../shared/data/reference/eia861 beside the repository'),
+      ).default(EIA_DIR, '../shared/data/reference/eia861 beside the repository, or $OUTAGE_SHARED_DATA'),
     )
     .addOption(
       new Option('--fixtures <dir>', 'directory the `fixture` column is relative to').default(
         FIXTURE_ROOT,
-        '../shared/data beside the repository',
+        '../shared/data beside the repository, or $OUTAGE_SHARED_DATA',
       ),
     )
     .option('--local', 'a local test registry: loopback hosts allowed, the shipped columns and status optional')

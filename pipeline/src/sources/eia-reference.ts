@@ -9,10 +9,13 @@ import { findState } from '../geo/states.ts';
 import { parseEia861, type CustomersRow, type TerritoryRow } from '../history/eia861.ts';
 import type { CheckRow, Finding } from './registry-check.ts';
 
-/** `../shared/data/reference/eia861` beside the repository, where the recorded federal files live. */
-export const EIA_DIR = path.resolve(
-  fileURLToPath(new URL('../../../../shared/data/reference/eia861', import.meta.url)),
+/** The recorded payloads beside the repository: $OUTAGE_SHARED_DATA (from the repository root), else ../shared/data. */
+export const SHARED_DATA_DIR = path.resolve(
+  fileURLToPath(new URL('../../..', import.meta.url)),
+  process.env.OUTAGE_SHARED_DATA || '../shared/data',
 );
+/** `reference/eia861` in it, where the recorded federal files live. */
+export const EIA_DIR = path.join(SHARED_DATA_DIR, 'reference/eia861');
 export const EIA_YEAR = 2018;
 /** How far a row's `customers` may be from EIA-861 before status_reason must explain it. */
 export const CUSTOMERS_TOLERANCE = 0.35;
