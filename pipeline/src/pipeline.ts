@@ -52,6 +52,14 @@ export interface PipelineOptions {
 /** how often a cycle writes the state to the database file (state/db.ts checkpointEvery: memory stays flat) */
 const CHECKPOINT_EVERY_MS = 15 * 60_000;
 
+/** imported history as the publisher reads it, recomputed when the history version changes */
+interface HistoryCache {
+  version: string;
+  histories: Map<string, History>;
+  mcc: Set<string>;
+  loadedYears: number[];
+}
+
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
 
 export interface CycleSummary {
@@ -330,7 +338,7 @@ export class Pipeline {
     const writer = this.opts.writer?.(now) ?? new FsTreeWriter(this.opts.outDir, now);
     let total = 0;
     for (const v of model.values()) total += v;
-    const { histories, mcc } = await this.history();
+    const { histories, mcc, loadedYears } = await this.history();
     const countySeries: Record<string, Array<[string, number]>> = {};
     for (const r of await this.db.all<{ fips: string; at: string; n: number }>(
       'SELECT fips, frame_at AS "at", customers_out AS n FROM county_frames WHERE frame_at > ? ORDER BY fips, frame_at',
@@ -350,6 +358,7 @@ export class Pipeline {
       baseUrl: this.opts.baseUrl ?? DEFAULT_BASE_URL,
       histories,
       mcc,
+      loadedYears,
       countySeries,
       renderCharts,
       health: await this.health(statuses, now),
@@ -369,16 +378,21 @@ export class Pipeline {
     return this.healthCache.health;
   }
 
-  private historyCache: { version: string; histories: Map<string, History>; mcc: Set<string> } | null = null;
+  private historyCache: HistoryCache | null = null;
 
   /** Imported history, re-read only when an import has changed it (`history_version` in meta). */
-  private async history(): Promise<{ histories: Map<string, History>; mcc: Set<string> }> {
+  private async history(): Promise<HistoryCache> {
     const version = (await historyMarks(this.db)).version ?? '0';
     if (this.historyCache?.version !== version) {
       const mcc = new Set(
         (await this.db.all<{ fips: string }>('SELECT fips FROM county_customers_mcc')).map((r) => r.fips),
       );
-      this.historyCache = { version, histories: await countyHistories(this.db), mcc };
+      const loadedYears = (
+        await this.db.all<{ y: number }>(
+          'SELECT DISTINCT year(run_start_time)::INT AS y FROM eaglei_outages ORDER BY y',
+        )
+      ).map((r) => r.y);
+      this.historyCache = { version, histories: await countyHistories(this.db), mcc, loadedYears };
     }
     return this.historyCache;
   }

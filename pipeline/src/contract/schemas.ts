@@ -436,6 +436,12 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
         url: { type: 'string' },
       }),
       history_loaded: { type: 'boolean' },
+      years_loaded: {
+        type: 'array',
+        items: int,
+        description:
+          'The years whose EAGLE-I outage data is loaded: a loaded year missing from `years` had no episode here (a real zero); a year not listed is unknown.',
+      },
       years: {
         type: 'array',
         items: obj({

@@ -74,6 +74,8 @@ export function profileDoc(
   >,
   mcc: boolean,
   years: CountyYear[],
+  /** the years whose EAGLE-I data is loaded */
+  loaded: number[],
 ) {
   return {
     fips: c.fips,
@@ -93,6 +95,7 @@ export function profileDoc(
       url: `/api/v1/live/counties/${c.fips}`,
     },
     history_loaded: years.length > 0,
+    years_loaded: loaded,
     years,
   };
 }
@@ -131,13 +134,14 @@ export function publishCountyProfiles(
   counties: CountyLive[],
   histories: Map<string, History>,
   mcc: ReadonlySet<string>,
+  loaded: number[],
 ): void {
   const [profileE, historyE] = [endpoint('county'), endpoint('county.history')];
   for (const c of counties) {
     const h = histories.get(c.fips);
     if (c.customers_out <= 0 && !h) continue;
     const p = { fips: c.fips };
-    const profile = profileDoc(c, mcc.has(c.fips), h?.years ?? []);
+    const profile = profileDoc(c, mcc.has(c.fips), h?.years ?? [], loaded);
     const json = fileFor(profileE, p, 'json');
     if (!(w.same(json, Buffer.from(JSON.stringify(profile))) && w.keep(json) && w.keep(fileFor(profileE, p, 'csv')))) {
       putJson(w, json, profile);

@@ -47,6 +47,8 @@ export interface PublishInput {
   /** imported history per county, and the counties whose denominator is EAGLE-I MCC */
   histories: Map<string, History>;
   mcc: ReadonlySet<string>;
+  /** the years whose EAGLE-I data is loaded (a loaded year without episodes is a zero, not a gap) */
+  loadedYears: number[];
   /** render missing or changed decade/monthly charts (`outage build --charts`); cycles only carry charts over */
   renderCharts?: boolean;
   /** last 24 h of 15-minute readings of the counties out, behind the live charts */
@@ -71,7 +73,7 @@ async function publishCountyCharts(w: TreeWriter, input: PublishInput): Promise<
     const h = input.histories.get(c.fips);
     if (!h) continue;
     for (const [e, spec] of [
-      [decadeE, decadeSpec(c, h.years, input.simulated)],
+      [decadeE, decadeSpec(c, h.years, input.simulated, input.loadedYears)],
       [monthlyE, monthlySpec(c, h.months, input.simulated)],
     ] as const) {
       const rel = fileFor(e, { fips: c.fips }, 'png');
@@ -106,7 +108,7 @@ export async function publishLive(w: TreeWriter, input: PublishInput): Promise<P
     putJson(w, json, doc);
     putCsv(w, csv, COUNTY_CSV_COLUMNS, (g) => [countyCsvRow(c, g)]);
   }
-  publishCountyProfiles(w, live.counties, input.histories, input.mcc);
+  publishCountyProfiles(w, live.counties, input.histories, input.mcc, input.loadedYears);
   await publishCountyCharts(w, input);
   putJson(w, SERIES_FILE, { series: input.countySeries });
   publishCountyDetails(

@@ -113,7 +113,7 @@ export function countyProfileFallback(
     c.header('Content-Type', CONTENT_TYPE.csv);
     return c.body(id === 'county' ? toCsv([], YEAR_COLUMNS) : toCsv([], MONTH_COLUMNS));
   }
-  const data = id === 'county' ? profileDoc({ ...live, fips }, false, []) : historyDoc(county, undefined);
+  const data = id === 'county' ? profileDoc({ ...live, fips }, false, [], []) : historyDoc(county, undefined);
   return c.json({ data: { generated_at: live.generated_at, ...data } });
 }
 
@@ -130,8 +130,10 @@ export async function countyChart(c: Context, id: string, fips: string, tree: Pu
     const series = tree.data<{ series: Record<string, Array<[string, number]>> }>(SERIES_FILE);
     spec = liveSpec(place, series?.series[fips] ?? [], new Date(series?.generated_at ?? live.generated_at), simulated);
   } else if (id === 'county.chart.decade') {
-    const profile = tree.data<{ years: CountyYear[] }>(fileFor(endpoint('county'), { fips }, 'json'));
-    spec = decadeSpec(place, profile?.years ?? [], simulated);
+    const profile = tree.data<{ years: CountyYear[]; years_loaded?: number[] }>(
+      fileFor(endpoint('county'), { fips }, 'json'),
+    );
+    spec = decadeSpec(place, profile?.years ?? [], simulated, profile?.years_loaded);
   } else {
     const history = tree.data<{ months: CountyMonth[] }>(fileFor(endpoint('county.history'), { fips }, 'json'));
     spec = monthlySpec(place, history?.months ?? [], simulated);
