@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { stringify } from 'csv-stringify/sync';
 import { readWorkbook } from '../pipeline/src/history/spreadsheet.ts';
 import { parseCustomers, parseReliability, parseTerritory } from '../pipeline/src/history/eia861.ts';
+import { REGISTRY_COLUMNS } from '../pipeline/src/sources/registry-check.ts';
 import { STATES, findState } from '../pipeline/src/geo/states.ts';
 import { FIXTURES, GATED, OVERRIDES, UNWIRED_URLS } from './registry-overrides.ts';
 
@@ -14,25 +15,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SHARED = path.resolve(ROOT, process.env.OUTAGE_SHARED_DATA ?? '../shared/data');
 const PEER_FILE = 'reference/peer-registries/outage-atlas-utilities.jsonl';
 const EIA_DIR = 'reference/eia861';
-const COLUMNS = [
-  'id',
-  'utility',
-  'state',
-  'connector',
-  'url',
-  'interval_min',
-  'tier',
-  'options',
-  'customers',
-  'eia_id',
-  'platform',
-  'customers_source',
-  'map_page',
-  'provenance',
-  'status',
-  'status_reason',
-  'fixture',
-] as const;
+const COLUMNS = REGISTRY_COLUMNS;
 type Row = Record<(typeof COLUMNS)[number], string>;
 const ODIN_URL =
   'https://ornl.opendatasoft.com/api/explore/v2.1/catalog/datasets/odin-real-time-outages-county/exports/json';

@@ -3,29 +3,17 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import { checkRegistry, type CheckOptions, type CheckProblem, type FixtureParser } from './registry-check.ts';
+import {
+  checkRegistry,
+  REGISTRY_COLUMNS,
+  type CheckOptions,
+  type CheckProblem,
+  type FixtureParser,
+} from './registry-check.ts';
 import { findEiaFiles, loadEiaReference, type EiaReference, type EiaUtility } from './eia-reference.ts';
 import { SHARED_DATA, hasSharedData, sharedPath } from '../../test/shared-data.ts';
 
-const COLUMNS = [
-  'id',
-  'utility',
-  'state',
-  'connector',
-  'url',
-  'interval_min',
-  'tier',
-  'options',
-  'customers',
-  'eia_id',
-  'platform',
-  'customers_source',
-  'map_page',
-  'provenance',
-  'status',
-  'status_reason',
-  'fixture',
-];
+const COLUMNS: readonly string[] = REGISTRY_COLUMNS;
 type Row = Record<string, string | number>;
 const KIUC: Row = {
   id: 'kiuc',

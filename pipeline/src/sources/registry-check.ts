@@ -38,6 +38,20 @@ export const SHIPPED_COLUMNS = [
   'fixture',
 ] as const;
 export const STATUSES = ['active', 'disabled', 'gated'] as const;
+/** The shipped registry's columns in file order (data/sources.csv; scripts/build-registry.ts writes them). */
+export const REGISTRY_COLUMNS = [
+  ...REQUIRED_COLUMNS,
+  'options',
+  'customers',
+  'eia_id',
+  'platform',
+  'customers_source',
+  'map_page',
+  'provenance',
+  'status',
+  'status_reason',
+  'fixture',
+] as const;
 
 /** One registry row as the checks see it; `source` is null when parseRegistry rejected the row. */
 export interface CheckRow {
