@@ -20,6 +20,7 @@ describe('outage CLI', () => {
     [['start', '--history-dir', '/nonexistent/history'], /--history-dir \/nonexistent\/history holds no history files/],
     [['poll', '--once', '--sources', '/nonexistent/sources.csv'], /Cannot read the source registry/],
     [['poll', '--once', '--now', 'soon'], /--now: Expected an ISO-8601 instant/],
+    [['poll', '--listen', 'nowhere'], /--listen wants host:port \(e\.g\. 127\.0\.0\.1:8787\), not `nowhere`/],
   ])('%j → exit 2 with a message', (args, msg) => {
     const dir = testTempDir('cli');
     const r = run(...args, '--state', path.join(dir, 'state'), '--out', path.join(dir, 'public'));

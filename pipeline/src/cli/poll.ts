@@ -27,6 +27,7 @@ export function register(program: Command): void {
     )
     .action(async (raw: Record<string, unknown>) => {
       const cfg = parseCommon(raw);
+      const address = raw.listen ? listenAddress(String(raw.listen)) : null; // bad input fails before any work
       const uploader = cycleUploader(cfg.out, raw);
       const clock = clockFor(cfg, Boolean(raw.once));
       const sources = loadSources(cfg.sources, log);
@@ -79,7 +80,7 @@ export function register(program: Command): void {
           return;
         }
         accounts?.startTimer();
-        server = raw.listen ? await listen(String(raw.listen), cfg.out, cfg.state) : null;
+        server = address ? await listen(address, cfg.out, cfg.state) : null;
         await pollLoop(pipeline, clock, cfg.speed, async () => {
           progress.stop();
           await uploader?.afterCycle();
@@ -94,11 +95,16 @@ export function register(program: Command): void {
     });
 }
 
+function listenAddress(text: string): { host: string; port: number } {
+  const m = /^(.*):(\d+)$/.exec(text);
+  if (!m || Number(m[2]) > 65_535)
+    throw new UsageError(`--listen wants host:port (e.g. 127.0.0.1:8787), not \`${text}\``);
+  return { host: m[1] || '127.0.0.1', port: Number(m[2]) };
+}
+
 /** `--listen 127.0.0.1:8787`: the tree and /healthz beside the loop, for a health check or a reverse proxy. */
-async function listen(address: string, outDir: string, stateDir: string) {
-  const m = /^(.*):(\d+)$/.exec(address);
-  if (!m) throw new UsageError(`--listen wants host:port (e.g. 127.0.0.1:8787), not \`${address}\``);
-  const server = await startServer({ outDir, stateDir, host: m[1] || '127.0.0.1', port: Number(m[2]) });
+async function listen(address: { host: string; port: number }, outDir: string, stateDir: string) {
+  const server = await startServer({ outDir, stateDir, ...address });
   log(`serving ${outDir} and /healthz at ${server.url}/`);
   return server;
 }

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../state/db.ts';
 import type { SourceDef } from '../sources/registry.ts';
+import type { Incident } from '../sources/snapshot.ts';
 import type { CountyLive } from '../state/rollup.ts';
 import type { SourceStatus } from '../state/status.ts';
 import { utilityPct } from '../sources/scheduler.ts';
@@ -87,19 +88,7 @@ export async function loadDetails(
     const src = byId.get(a.source_id);
     if (src && a.fips) of(a.fips).areas.push(areaRecord({ ...a, fips: a.fips }, src));
   }
-  const incidents = await db.all<{
-    source_id: string;
-    id: string;
-    fips: string | null;
-    customers_out: number;
-    etr: string | null;
-    crew_status: string | null;
-    cause: string | null;
-    started_at: string | null;
-    lat: number | null;
-    lon: number | null;
-    city: string | null;
-  }>(
+  const incidents = await db.all<Incident & { source_id: string }>(
     `SELECT i.* FROM obs_incident i JOIN (SELECT unnest(?::VARCHAR[]) AS fips) o USING (fips) ORDER BY i.fips, i.source_id, i.id`,
     [listOf(countiesOut)],
   );
