@@ -27,9 +27,9 @@ export type Finding = Omit<CheckProblem, 'line' | 'id'>;
 
 /** The columns a shipped registry carries besides the required ones (issue "Real national coverage", part 1). */
 export const SHIPPED_COLUMNS = [
+  'customers',
   'eia_id',
   'platform',
-  'customers',
   'customers_source',
   'map_page',
   'provenance',
@@ -39,19 +39,7 @@ export const SHIPPED_COLUMNS = [
 ] as const;
 export const STATUSES = ['active', 'disabled', 'gated'] as const;
 /** The shipped registry's columns in file order (data/sources.csv; scripts/build-registry.ts writes them). */
-export const REGISTRY_COLUMNS = [
-  ...REQUIRED_COLUMNS,
-  'options',
-  'customers',
-  'eia_id',
-  'platform',
-  'customers_source',
-  'map_page',
-  'provenance',
-  'status',
-  'status_reason',
-  'fixture',
-] as const;
+export const REGISTRY_COLUMNS = [...REQUIRED_COLUMNS, 'options', ...SHIPPED_COLUMNS] as const;
 
 /** One registry row as the checks see it; `source` is null when parseRegistry rejected the row. */
 export interface CheckRow {
