@@ -51,6 +51,9 @@ export async function openPglite(dir?: string): Promise<Sql> {
     fs.mkdirSync(path.dirname(dir), { recursive: true });
     unlock = lockDir(dir);
     fs.mkdirSync(dir, { recursive: true });
+    // A process killed with the database open leaves PGlite's postmaster.pid, and PGlite then refuses to start. Our
+    // lock proves no live process owns the directory, so the file is stale.
+    fs.rmSync(path.join(dir, 'postmaster.pid'), { force: true });
   }
   const db = await PGlite.create(dir);
   const wrap = (q: { query: (t: string, p?: unknown[]) => Promise<{ rows: unknown[] }> }): Sql => ({
