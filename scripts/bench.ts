@@ -14,6 +14,7 @@ import { startSimulatorProcess } from './sim-process.ts';
 import { benchRegistry } from './bench-registry.ts';
 import { benchConnectors } from './bench-connectors.ts';
 import { benchCharts } from './bench-charts.ts';
+import { benchFirstMap } from './bench-first-map.ts';
 
 const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 const T0 = new Date('2026-09-01T08:00:00Z');
@@ -150,6 +151,7 @@ try {
       value: `${c.median_ms} / ${c.p90_ms} / ${c.cpu_median_ms}`,
       target: c.target,
     });
+  rows.push(...(await benchFirstMap()));
   console.table(rows);
   fs.mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
   fs.writeFileSync(

@@ -87,6 +87,19 @@ describe(`accounts (${PG_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
     expect(rows.map((r) => r.version)).toEqual([1, 2]);
   });
 
+  it('while the account database opens (npm start serves first), account requests wait for it', async () => {
+    let ready: (s: AccountService) => void = () => {};
+    const opening = createApp({ outDir: outDir!, accounts: new Promise<AccountService>((r) => (ready = r)) });
+    const pending = opening.request('/api/v1/account');
+    const early = await Promise.race([
+      pending.then(() => 'answered'),
+      new Promise((r) => setTimeout(r, 200, 'waiting')),
+    ]);
+    expect(early).toBe('waiting');
+    ready(svc);
+    expect((await pending).status).toBe(401); // the service answered: no key
+  });
+
   it('signs up by email code: the code arrives over SMTP, the key is shown once and stored only as a hash', async () => {
     const res = await call('POST', '/api/v1/accounts', { email: 'Ana@Example.org' });
     expect(res.status).toBe(202);

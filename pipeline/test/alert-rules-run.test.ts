@@ -9,7 +9,7 @@ import { Simulator } from '../src/simulator/server.ts';
 import { parseRegistry, type SourceDef } from '../src/sources/registry.ts';
 import { Pipeline } from '../src/pipeline.ts';
 import { LOOPBACK_HTTP } from '../src/sources/http.ts';
-import { AccountsRuntime } from '../src/accounts/runtime.ts';
+import { AccountsRuntime, newestEventId } from '../src/accounts/runtime.ts';
 import { logMailer } from '../src/accounts/mailer.ts';
 import { verifySignature } from '../src/accounts/signing.ts';
 import { receiver, testDb } from './accounts-support.ts';
@@ -52,7 +52,7 @@ beforeAll(async () => {
     http: LOOPBACK_HTTP,
     watchedCounties: () => rt.watched,
   });
-  await rt.attach(pipeline.db); // an empty event stream: the cursor starts at 0
+  await rt.attach(await newestEventId(pipeline.db)); // an empty event stream: the cursor starts at 0
 });
 
 afterAll(() =>
@@ -173,7 +173,7 @@ describe('alert rules in a running pipeline', () => {
           channels: [{ type: 'webhook', url: hook.url }],
         },
       );
-      await rt2.attach(pipeline.db);
+      await rt2.attach(await newestEventId(pipeline.db));
       const [{ max }] = await pipeline.db.all<{ max: number }>('SELECT max(id)::INT AS max FROM events');
       expect(max).toBeGreaterThan(0);
       expect(await rt2.engine.cursor()).toBe(max);

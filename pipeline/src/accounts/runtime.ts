@@ -28,6 +28,12 @@ export interface AccountsRuntimeOptions {
   safety?: SafetyOptions;
 }
 
+/** The newest stored event's id (0 without events). */
+export async function newestEventId(db: Db): Promise<number> {
+  const [{ max }] = await db.all<{ max: number | null }>('SELECT max(id) AS max FROM events');
+  return max ?? 0;
+}
+
 export class AccountsRuntime {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> = Promise.resolve();
@@ -58,12 +64,11 @@ export class AccountsRuntime {
   }
 
   /**
-   * Before the first cycle: a database without a delivery cursor starts at the newest stored event, so the history of
-   * the event stream is not delivered to today's rules.
+   * `after` is `newestEventId` read before the first cycle: a database without a delivery cursor starts there, so the
+   * history of the event stream is not delivered to today's rules.
    */
-  async attach(db: Db): Promise<void> {
-    const [{ max }] = await db.all<{ max: number | null }>('SELECT max(id) AS max FROM events');
-    await this.engine.initCursor(max ?? 0);
+  async attach(after: number): Promise<void> {
+    await this.engine.initCursor(after);
   }
 
   /** After a pipeline cycle: new events → deliveries, due sync pushes, then everything due is sent. */

@@ -4,7 +4,7 @@ import { addCommonOptions, clockFor, loadSources, log, parseCommon } from './com
 import { progressReporter } from './progress.ts';
 import { Pipeline, formatSummary } from '../pipeline.ts';
 import type { Clock } from '../clock.ts';
-import { AccountsRuntime } from '../accounts/runtime.ts';
+import { AccountsRuntime, newestEventId } from '../accounts/runtime.ts';
 import { loopWaitMs } from '../sources/scheduler.ts';
 import { coverageFor } from '../coverage/document.ts';
 import { addTargetOptions, cycleUploader } from './upload.ts';
@@ -59,7 +59,7 @@ export function register(program: Command): void {
           return null;
         });
       }
-      await accounts?.attach(pipeline.db);
+      await accounts?.attach(await newestEventId(pipeline.db));
       const deliver = async () => {
         if (!accounts) return;
         const d = await accounts.afterCycle(pipeline.db);

@@ -28,7 +28,7 @@ import { countyModel, loadCountyModel } from '../geo/county-model.ts';
 import { IMPORT_KINDS } from './import.ts';
 import { publishHistoryIfChanged } from '../publish/reports.ts';
 import { UsageError } from '../errors.ts';
-import { AccountsRuntime } from '../accounts/runtime.ts';
+import { AccountsRuntime, newestEventId } from '../accounts/runtime.ts';
 import { LOOPBACK_HTTP } from '../sources/http.ts';
 import { writeFileAtomic } from '../publish/atomic-write.ts';
 import { markHistoryChanged } from '../history/version.ts';
@@ -36,13 +36,13 @@ import { coverageFor } from '../coverage/document.ts';
 
 /**
  * First start only: write a SIMULATED decade in the real EAGLE-I, OE-417 and EIA-861 formats and load it through the
- * real importers.
+ * real importers. True when it was loaded now.
  */
-async function loadSimulatedHistory(pipeline: Pipeline, stateDir: string): Promise<void> {
+async function loadSimulatedHistory(pipeline: Pipeline, stateDir: string): Promise<boolean> {
   const done = await pipeline.db.all<{ n: number }>(
     `SELECT count(*)::INT AS n FROM import_log WHERE file LIKE '${SIMULATED_PREFIX}%'`,
   );
-  if (done[0].n > 0) return;
+  if (done[0].n > 0) return false;
   const t0 = Date.now();
   const dir = path.join(stateDir, 'simulated-history');
   const model = await countyModel(pipeline.db, loadCountyModel());
@@ -62,6 +62,22 @@ async function loadSimulatedHistory(pipeline: Pipeline, stateDir: string): Promi
   log(
     `history: SIMULATED 2015–2024 imported through the real importers: ${rows.toLocaleString('en-US')} EAGLE-I rows, ${events} OE-417 events, EIA-861 2022; ${episodes.toLocaleString('en-US')} episodes · ${Date.now() - t0} ms`,
   );
+  return true;
+}
+
+/**
+ * The report tables, after the server is up (the live map does not wait for them); only when history changed — at
+ * national scale that is ~200,000 files, about a minute on first start.
+ */
+async function publishReports(pipeline: Pipeline, outDir: string, clock: Clock): Promise<void> {
+  const hs = await publishHistoryIfChanged(pipeline.db, outDir, { now: clock() }).catch((err: Error) => {
+    log(`history: report tables not published: ${err.message}`);
+    return null;
+  });
+  if (hs)
+    log(
+      `history: report tables published: ${hs.written.toLocaleString('en-US')} files written, ${hs.unchanged.toLocaleString('en-US')} unchanged · ${hs.ms} ms (charts are drawn on request, or by \`outage build --charts\`)`,
+    );
 }
 
 /** `--history-dir`: import the real files found there (kinds from their names), then derive. */
@@ -149,6 +165,16 @@ export function register(program: Command): void {
       const realHistory = typeof raw.historyDir === 'string' ? historyFiles(path.resolve(raw.historyDir)) : null;
       const clock = clockFor(cfg, false);
       mkdirSync(cfg.state, { recursive: true });
+      // The account database opens after the first map (a fresh embedded one takes seconds to create); account
+      // requests wait for it.
+      let opened: (a: Promise<AccountsRuntime>) => void = () => {};
+      const opening = new Promise<AccountsRuntime>((resolve) => (opened = resolve));
+      const service = opening.then((a) => a.service);
+      service.catch(() => {}); // a failure to open is reported where `opening` is awaited
+      const serve = () =>
+        startServer({ outDir: cfg.out, stateDir: cfg.state, port: Number(raw.port), accounts: service });
+      // A later start serves the last published generation at once, before anything else starts.
+      let server = readManifest(cfg.out) ? await serve() : null;
       const { sources, sim } = await sourcesFor(raw, cfg, clock);
       const live = sim === null;
       const progress = progressReporter('polling');
@@ -167,15 +193,10 @@ export function register(program: Command): void {
         onProgress: progress.onProgress,
         watchedCounties: () => accounts?.watched ?? new Set(),
       });
-      accounts = await AccountsRuntime.open({ stateDir: cfg.state, outDir: cfg.out, baseUrl, clock, log });
-      await accounts.attach(pipeline.db);
-      const serve = () =>
-        startServer({ outDir: cfg.out, stateDir: cfg.state, port: Number(raw.port), accounts: accounts!.service });
-      // A later start serves the last published generation at once; history and the first cycle follow.
-      let server = readManifest(cfg.out) ? await serve() : null;
-      // Simulated history beside real feeds would mislead: --live imports only --history-dir.
+      // Deliveries of a new account database start after the events stored before this start.
+      const lastEvent = await newestEventId(pipeline.db);
+      // Real history may carry the county denominators (MCC): it lands before the first cycle evaluates anything.
       if (realHistory) await loadHistoryDir(pipeline, realHistory);
-      else if (raw.history !== false && !live) await loadSimulatedHistory(pipeline, cfg.state);
       const first = await pipeline.cycle({ all: true });
       pipeline.heartbeat(first);
       progress.stop();
@@ -185,16 +206,14 @@ export function register(program: Command): void {
       process.stdout.write(
         `\nUS Power Outage Data (${what}) is running at ${server.url}/\n  live map: ${server.url}/api/v1/live/map\n  Ctrl-C to stop.\n\n`,
       );
-      // The report tables after the server is up (the live map does not wait for them); only when history changed —
-      // at national scale that is ~200,000 files, about a minute on first start.
-      const hs = await publishHistoryIfChanged(pipeline.db, cfg.out, { now: clock() }).catch((err: Error) => {
-        log(`history: report tables not published: ${err.message}`);
-        return null;
-      });
-      if (hs)
-        log(
-          `history: report tables published: ${hs.written.toLocaleString('en-US')} files written, ${hs.unchanged.toLocaleString('en-US')} unchanged · ${hs.ms} ms (charts are drawn on request, or by \`outage build --charts\`)`,
-        );
+      opened(AccountsRuntime.open({ stateDir: cfg.state, outDir: cfg.out, baseUrl, clock, log }));
+      accounts = await opening;
+      await accounts.attach(lastEvent);
+      // The SIMULATED decade after the map is up (simulated history beside real feeds would mislead: --live imports
+      // only --history-dir); the county profiles and histories are then republished with it.
+      if (!realHistory && raw.history !== false && !live && (await loadSimulatedHistory(pipeline, cfg.state)))
+        log(`history: county documents republished: ${(await pipeline.build()).written.toLocaleString('en-US')} files`);
+      await publishReports(pipeline, cfg.out, clock);
       try {
         accounts.startTimer();
         await pollLoop(pipeline, clock, cfg.speed, async () => {

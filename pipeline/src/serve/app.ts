@@ -60,8 +60,11 @@ const ALLOW_HEADERS = 'Content-Type, Authorization, If-None-Match';
 export interface AppOptions {
   outDir: string;
   clock?: () => Date;
-  /** the account service behind the account, key and rule endpoints (503 `accounts_unavailable` without it) */
-  accounts?: AccountService;
+  /**
+   * the account service behind the account, key and rule endpoints (503 `accounts_unavailable` without it); a promise
+   * while it opens (`start` serves the last generation before the account database is ready: those requests wait)
+   */
+  accounts?: AccountService | Promise<AccountService>;
   /** per-client limits of the function layer (default: the RATE_LIMIT_* environment, see rate-limit.ts) */
   rateLimits?: RateLimitConfig;
   /** the poll loop's state directory: /healthz reads its heartbeat (without one, the served generation only) */
@@ -178,7 +181,7 @@ export function createApp(opts: AppOptions): Hono {
     const cls = r.kind === 'function' ? limitClass(r.id) : null;
     if (cls) spend(c, cls);
     if (r.kind === 'function' && ACCOUNT_IDS.has(r.id))
-      return accountRoute(c, r.id, matchFunction(url.pathname)[0].params, opts.accounts);
+      return accountRoute(c, r.id, matchFunction(url.pathname)[0].params, await opts.accounts);
     if (r.kind === 'function' && r.id === 'healthz') {
       const health = healthOf(
         opts.stateDir ? readHeartbeat(opts.stateDir) : null,

@@ -1,0 +1,110 @@
+// Time to first map (issue #13): from spawning `outage start` (what `npm start` runs) on an empty state to the live map
+// drawn in Chromium, on a first start (history included) and on a later start over the same state. Also the process's
+// peak RSS on the first start. Runnable alone (`tsx scripts/bench-first-map.ts`) or from `npm run bench`.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { findChromium, launchChromium } from '../pipeline/test/browser.ts';
+
+const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
+const PORT = Number(process.env.BENCH_FIRST_MAP_PORT ?? 8797);
+type Row = { metric: string; value: string | number; target: string };
+
+/** `outage start` on `dir`; resolves with the child once its report publish line is logged (or it exits). */
+function startOutage(dir: string): { child: ChildProcess; settled: Promise<void> } {
+  const args = ['bin/outage.js', 'start', '--state', path.join(dir, 'state'), '--out', path.join(dir, 'public')];
+  const child = spawn(process.execPath, [...args, '--port', String(PORT)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const settled = new Promise<void>((resolve) => {
+    const watch = (d: Buffer) => /report tables (published|not published)/.test(String(d)) && resolve();
+    child.stdout!.on('data', watch);
+    child.stderr!.on('data', watch);
+    child.on('exit', () => resolve());
+  });
+  return { child, settled };
+}
+
+/** Milliseconds from now until the map on `/` has drawn (the page retried while the server is not up yet). */
+async function timeToMap(browser: Browser, t0: number): Promise<number> {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  try {
+    for (;;) {
+      const ok = await page
+        .goto(`http://127.0.0.1:${PORT}/`, { timeout: 5_000 })
+        .then((r) => r?.ok() ?? false)
+        .catch(() => false);
+      if (ok) {
+        if (process.env.BENCH_TRACE) console.error('page loaded', Math.round(performance.now() - t0));
+        break;
+      }
+      if (performance.now() - t0 > 300_000) throw new Error('no map after 300 s');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // The page waits for the live map when the tree is not published yet; the figure is busy until it is drawn.
+    await page.locator('#map-figure[aria-busy="false"]').waitFor({ timeout: 300_000 });
+    return performance.now() - t0;
+  } finally {
+    await page.close();
+  }
+}
+
+/** Stops `outage start` the way Ctrl-C does and waits for it to exit. */
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGINT');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** The process's peak resident set (VmHWM) in MB, from /proc. */
+function peakRssMb(pid: number): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Math.round(Number(m[1]) / 1024) : Number.NaN;
+}
+
+/** One start: time to the drawn map; on a first start, also until history and the report tables are published. */
+async function run(
+  browser: Browser,
+  dir: string,
+  first: boolean,
+): Promise<{ ms: number; settledMs: number; rss: number }> {
+  const t0 = performance.now();
+  const { child, settled } = startOutage(dir);
+  try {
+    const ms = await timeToMap(browser, t0);
+    if (first) await settled;
+    return { ms, settledMs: performance.now() - t0, rss: peakRssMb(child.pid!) };
+  } finally {
+    await stop(child);
+  }
+}
+
+export async function benchFirstMap(): Promise<Row[]> {
+  const chromium = await findChromium();
+  if (!chromium.path) return [{ metric: 'time to first map', value: `not measured: ${chromium.reason}`, target: '' }];
+  fs.mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
+  const dir = fs.mkdtempSync(path.join(ROOT, 'bench-results', 'first-map-'));
+  const browser = await launchChromium(chromium.path);
+  try {
+    const first = await run(browser, dir, true);
+    const later = await run(browser, dir, false);
+    const s = (ms: number) => (ms / 1000).toFixed(1);
+    return [
+      { metric: 'time to first map, first start (s)', value: s(first.ms), target: '≤ 30' },
+      { metric: 'first start: history imported and reports published (s)', value: s(first.settledMs), target: '' },
+      { metric: 'first start: peak RSS (MB)', value: first.rss, target: '≤ 1024' },
+      { metric: 'time to first map, later start (s)', value: s(later.ms), target: '≤ 5' },
+    ];
+  } finally {
+    await browser.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) console.table(await benchFirstMap());
