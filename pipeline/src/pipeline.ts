@@ -20,7 +20,7 @@ import { reconcileWithOdin } from './state/reconcile.ts';
 import { countyHistories } from './history/derive.ts';
 import type { History } from './publish/county-profile.ts';
 import { FsTreeWriter, type PublishStats, type TreeWriter } from './publish/tree-writer.ts';
-import { publishLive } from './publish/publish.ts';
+import { publishLive, publishSourcesOnly } from './publish/publish.ts';
 import type { CoverageData } from './coverage/document.ts';
 import type { FrameRow } from './publish/documents.ts';
 export type { EventRow };
@@ -87,6 +87,25 @@ export function formatSummary(s: CycleSummary): string {
     `${s.countiesOut} counties out, ${s.customersOut.toLocaleString('en-US')} customers · ${s.events} events · ` +
     `${s.publish.written} files written, ${s.publish.unchanged} unchanged · ${s.ms} ms`
   );
+}
+
+/**
+ * A cycle with nothing to evaluate: state was evaluated before, no source crossed its stale time and no timeline frame
+ * began since (wakeReason), and every polled source answered with the data it had, after a successful poll and while
+ * fresh (so no feed_recovered is due).
+ */
+function isQuiet(
+  outcomes: PollOutcome[],
+  statuses: Map<string, SourceStatus>,
+  sources: SourceDef[],
+  evaluatedAt: Date | null,
+  now: Date,
+): boolean {
+  if (wakeReason(sources, statuses, evaluatedAt, now)) return false;
+  return outcomes.every((o) => {
+    const prev = statuses.get(o.source.id);
+    return o.ok && !o.changed && prev?.consecutive_failures === 0 && freshness(o.source, prev, now) !== 'stale';
+  });
 }
 
 /** The summary of a cycle that found nothing to do. */
@@ -165,6 +184,7 @@ export class Pipeline {
     // Cached bodies outlive a source's longest (un-hardened) interval only if the upstream moved on to new URLs.
     this.http.evict(2 * Math.max(...this.opts.sources.map((s) => s.interval_min), 15) * 60_000);
     const tPoll = Date.now();
+    const quiet = isQuiet(outcomes, statuses, this.opts.sources, this.evaluatedAt, now);
     for (const o of outcomes)
       statuses.set(o.source.id, this.nextStatus(o, statuses.get(o.source.id), now, watched.has(o.source.id)));
     const odin = this.opts.sources.find((s) => s.connector === 'odin');
@@ -174,6 +194,8 @@ export class Pipeline {
       odin ? (this.known.get(odin.id) ?? null) : null,
       new Set(outcomes.filter((o) => o.ok).map((o) => o.source.id)),
     );
+    const toSave = [...new Set([...outcomes.map((o) => o.source.id), ...reconciled])].map((id) => statuses.get(id)!);
+    if (quiet) return this.quietCycle(outcomes, toSave, statuses, now, [started, tPoll]);
     const ctx: CycleContext = {
       sources: this.opts.sources,
       statuses,
@@ -184,10 +206,7 @@ export class Pipeline {
     // One transaction: observations, statuses, outage states and events land together or not at all.
     const { live, events } = await this.db.transaction(async () => {
       await writeOutcomes(this.db, outcomes);
-      await saveStatuses(
-        this.db,
-        [...new Set([...outcomes.map((o) => o.source.id), ...reconciled])].map((id) => statuses.get(id)!),
-      );
+      await saveStatuses(this.db, toSave);
       const live = await computeLive(this.db, this.opts.sources, statuses, model, now);
       const events = await evaluateCycle(this.db, await observe(this.db, live, ctx), ctx);
       await recordFrame(this.db, live, now);
@@ -196,23 +215,69 @@ export class Pipeline {
     const tStore = Date.now();
     this.evaluatedAt = now;
     const publish = await this.publish(statuses, now, { live, model });
+    this.totals = { countiesOut: publish.countiesOut, customersOut: publish.customersOut };
     await this.db.checkpointEvery(CHECKPOINT_EVERY_MS, now.getTime());
+    return this.summary(outcomes, statuses, now, events.length, publish.stats, [started, tPoll, tStore]);
+  }
+
+  /** the national totals of the last evaluated cycle (a quiet cycle repeats them) */
+  private totals = { countiesOut: 0, customersOut: 0 };
+
+  /**
+   * Every polled source answered with the data it had and nothing else moved (isQuiet): the poll log and statuses are
+   * stored, and only /live/sources — its fetch times and health — is republished; nothing is re-evaluated.
+   */
+  private async quietCycle(
+    outcomes: PollOutcome[],
+    toSave: SourceStatus[],
+    statuses: Map<string, SourceStatus>,
+    now: Date,
+    [started, tPoll]: [number, number],
+  ): Promise<CycleSummary> {
+    await this.db.transaction(async () => {
+      await writeOutcomes(this.db, outcomes);
+      await saveStatuses(this.db, toSave);
+    });
+    const tStore = Date.now();
+    this.evaluatedAt = now;
+    let total = 0;
+    for (const v of (await countyModel(this.db, loadCountyModel())).values()) total += v;
+    const writer = this.opts.writer?.(now) ?? new FsTreeWriter(this.opts.outDir, now);
+    const stats = await publishSourcesOnly(writer, {
+      sources: this.opts.sources,
+      statuses,
+      simulated: this.opts.simulated,
+      now,
+      totalCustomers: total,
+      health: await this.health(statuses, now),
+    });
+    await this.db.checkpointEvery(CHECKPOINT_EVERY_MS, now.getTime());
+    return this.summary(outcomes, statuses, now, 0, stats, [started, tPoll, tStore]);
+  }
+
+  private summary(
+    outcomes: PollOutcome[],
+    statuses: Map<string, SourceStatus>,
+    now: Date,
+    events: number,
+    publish: PublishStats,
+    [started, tPoll, tStore]: [number, number, number],
+  ): CycleSummary {
     const stale = this.staleSources(statuses, now);
     const failures = outcomes
       .filter((o) => !o.ok)
       .map((o) => ({ source: o.source.id, reason: o.reason ?? '', message: o.message ?? '' }));
     return {
       at: now.toISOString(),
-      polled: due.length,
-      ok: outcomes.filter((o) => o.ok).length,
+      polled: outcomes.length,
+      ok: outcomes.length - failures.length,
       failed: failures.length,
       stale: stale.length,
       staleSources: stale,
       changed: outcomes.filter((o) => o.changed).length,
-      events: events.length,
-      countiesOut: publish.countiesOut,
-      customersOut: publish.customersOut,
-      publish: publish.stats,
+      events,
+      ...this.totals,
+      publish,
       ms: Date.now() - started,
       failures,
       phases: { poll: tPoll - started, store: tStore - tPoll, publish: Date.now() - tStore },

@@ -86,6 +86,27 @@ async function publishCountyCharts(w: TreeWriter, input: PublishInput): Promise<
   }
 }
 
+type SourcesInput = Pick<PublishInput, 'sources' | 'statuses' | 'simulated' | 'now' | 'totalCustomers' | 'health'>;
+const SOURCES_FILE = fileFor(endpoint('live.sources'), {}, 'json');
+
+function putSources(w: TreeWriter, input: SourcesInput): void {
+  const { sources, statuses, totalCustomers, now, health } = input;
+  putJson(w, SOURCES_FILE, {
+    simulated: input.simulated,
+    ...sourcesDoc(sources, statuses, totalCustomers, now, health),
+  });
+}
+
+/**
+ * A quiet cycle (every polled source unchanged, nothing else moved): the previous generation carried over whole, with
+ * only /live/sources — fetch times and health — written anew.
+ */
+export function publishSourcesOnly(w: TreeWriter, input: SourcesInput): Promise<PublishStats> {
+  w.keepAllExcept(new Set([SOURCES_FILE]));
+  putSources(w, input);
+  return w.commit({ simulated: input.simulated, notice: dataNotice(input.simulated) });
+}
+
 export async function publishLive(w: TreeWriter, input: PublishInput): Promise<PublishStats> {
   const { live, sources, statuses, simulated, now } = input;
   putJson(w, fileFor(endpoint('live.summary'), {}, 'json'), summaryDoc(live, simulated));
@@ -94,10 +115,7 @@ export async function publishLive(w: TreeWriter, input: PublishInput): Promise<P
   const dayAgo = new Date(now.getTime() - 24 * 3_600_000).toISOString();
   putJson(w, fileFor(endpoint('live.timeline'), {}, 'json'), timelineDoc(input.frames.filter((f) => f.at > dayAgo)));
   putJson(w, FRAMES_FILE, { frames: input.frames });
-  putJson(w, fileFor(endpoint('live.sources'), {}, 'json'), {
-    simulated,
-    ...sourcesDoc(sources, statuses, input.totalCustomers, now, input.health),
-  });
+  putSources(w, input);
   const county = endpoint('live.county');
   for (const c of live.counties) {
     const json = fileFor(county, { fips: c.fips }, 'json');

@@ -58,6 +58,8 @@ export interface TreeWriter {
   keep(rel: string): boolean;
   /** true when the previous generation has `rel` with this change basis (so its siblings can be kept too) */
   same(rel: string, basis: Buffer): boolean;
+  /** carries every file of the previous generation over except `rels` (a quiet cycle then puts only those) */
+  keepAllExcept(rels: ReadonlySet<string>): void;
   commit(meta: { simulated: boolean; notice: string }): Promise<PublishStats>;
   /** waits until the writes queued so far are on disk (bounds memory when publishing many files) */
   flush(): Promise<void>;
@@ -162,6 +164,10 @@ export class FsTreeWriter implements TreeWriter {
     return this.prev?.files[rel]?.hash === hashOf(basis);
   }
 
+  keepAllExcept(rels: ReadonlySet<string>): void {
+    for (const rel of Object.keys(this.prev?.files ?? {})) if (!rels.has(rel)) this.keep(rel);
+  }
+
   async flush(): Promise<void> {
     await this.io.onIdle();
     if (this.failure) throw this.failure;
@@ -252,6 +258,10 @@ export class MemoryTreeWriter implements TreeWriter {
 
   same(rel: string, basis: Buffer): boolean {
     return this.files.get(rel)?.entry.hash === hashOf(basis);
+  }
+
+  keepAllExcept(rels: ReadonlySet<string>): void {
+    for (const rel of this.files.keys()) if (!rels.has(rel)) this.keep(rel);
   }
 
   async flush(): Promise<void> {}
