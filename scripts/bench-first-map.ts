@@ -13,17 +13,20 @@ const PORT = Number(process.env.BENCH_FIRST_MAP_PORT ?? 8797);
 type Row = { metric: string; value: string | number; target: string };
 
 /** `outage start` on `dir`; resolves with the child once its report publish line is logged (or it exits). */
-function startOutage(dir: string): { child: ChildProcess; settled: Promise<void> } {
+function startOutage(dir: string): { child: ChildProcess; settled: Promise<string> } {
   const args = ['bin/outage.js', 'start', '--state', path.join(dir, 'state'), '--out', path.join(dir, 'public')];
   const child = spawn(process.execPath, [...args, '--port', String(PORT)], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const settled = new Promise<void>((resolve) => {
-    const watch = (d: Buffer) => /report tables (published|not published)/.test(String(d)) && resolve();
+  const settled = new Promise<string>((resolve) => {
+    const watch = (d: Buffer) => {
+      const line = /report tables (published|not published).*/.exec(String(d));
+      if (line) resolve(line[0]);
+    };
     child.stdout!.on('data', watch);
     child.stderr!.on('data', watch);
-    child.on('exit', () => resolve());
+    child.on('exit', () => resolve('exited'));
   });
   return { child, settled };
 }
@@ -52,6 +55,9 @@ async function timeToMap(browser: Browser, t0: number): Promise<number> {
   }
 }
 
+/** The milliseconds of start's "report tables published: … · N ms" line (NaN when it did not publish). */
+const reportMs = (line: string): number => Number(/· (\d+) ms/.exec(line)?.[1] ?? Number.NaN);
+
 /** Stops `outage start` the way Ctrl-C does and waits for it to exit. */
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
@@ -69,17 +75,13 @@ function peakRssMb(pid: number): number {
 }
 
 /** One start: time to the drawn map; on a first start, also until history and the report tables are published. */
-async function run(
-  browser: Browser,
-  dir: string,
-  first: boolean,
-): Promise<{ ms: number; settledMs: number; rss: number }> {
+async function run(browser: Browser, dir: string, first: boolean) {
   const t0 = performance.now();
   const { child, settled } = startOutage(dir);
   try {
     const ms = await timeToMap(browser, t0);
-    if (first) await settled;
-    return { ms, settledMs: performance.now() - t0, rss: peakRssMb(child.pid!) };
+    const reports = first ? await settled : '';
+    return { ms, settledMs: performance.now() - t0, rss: peakRssMb(child.pid!), reports };
   } finally {
     await stop(child);
   }
@@ -99,6 +101,12 @@ export async function benchFirstMap(): Promise<Row[]> {
       { metric: 'time to first map, first start (s)', value: s(first.ms), target: '≤ 30' },
       { metric: 'first start: history imported and reports published (s)', value: s(first.settledMs), target: '' },
       { metric: 'first start: peak RSS (MB)', value: first.rss, target: '≤ 1024' },
+      {
+        metric: 'first start: report tree publish (files / ms)',
+        value: first.reports.replace(/^.*?([\d,]+) files written.*?· (\d+) ms.*$/, '$1 / $2'),
+        target: '',
+      },
+      { metric: 'first start: report tree publish (s)', value: s(reportMs(first.reports)), target: '≤ 15' },
       { metric: 'time to first map, later start (s)', value: s(later.ms), target: '≤ 5' },
     ];
   } finally {

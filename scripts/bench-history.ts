@@ -111,7 +111,7 @@ try {
   rows.push({
     metric: 'chart render median / p90 (ms, 40 county and report charts)',
     value: `${sample[20].toFixed(1)} / ${sample[36].toFixed(1)}`,
-    target: 'median ≤ 50',
+    target: 'median ≤ 40',
   });
   if (process.env.BENCH_CHARTS !== '0') {
     const t0 = performance.now();

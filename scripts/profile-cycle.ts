@@ -53,7 +53,7 @@ const sim = await startSimulatorProcess({
   areas: 30,
   seed: 1,
   incidentSize: 10,
-  incidentCap: 600,
+  incidentCap: 1500,
 });
 const session = new Session();
 try {
@@ -75,6 +75,11 @@ try {
   await session.post('Profiler.start');
   const s = await pipeline.cycle({ all: true });
   const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: Profile };
+  const [{ n }] = await pipeline.db.all<{ n: number }>(
+    'SELECT sum(http_requests)::INT AS n FROM polls WHERE polled_at = ?',
+    [clock().toISOString()],
+  );
+  console.log(`HTTP requests in the cycle: ${n}`);
   await pipeline.close();
   const file = path.join(ROOT, 'bench-results', `cycle-${kind}.cpuprofile`);
   fs.writeFileSync(file, JSON.stringify(profile));
