@@ -118,8 +118,19 @@ export interface SimIncident {
   lat: number;
 }
 
+/** The last instant's incidents per utility: every tile and page of one poll asks for the same list. */
+const incidentMemo = new WeakMap<SimUtility, { s: Scenario; at: number; list: SimIncident[] }>();
+
 /** A county's outage as individual incidents (at most incidentCap per county) that add up to its count. */
 export function incidents(s: Scenario, u: SimUtility, at: Date): SimIncident[] {
+  const memo = incidentMemo.get(u);
+  if (memo?.s === s && memo.at === at.getTime()) return memo.list;
+  const list = computeIncidents(s, u, at);
+  incidentMemo.set(u, { s, at: at.getTime(), list });
+  return list;
+}
+
+function computeIncidents(s: Scenario, u: SimUtility, at: Date): SimIncident[] {
   const seed = s.options.seed;
   const list: SimIncident[] = [];
   for (const c of countyStates(s, u, at)) {
