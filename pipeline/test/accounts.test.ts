@@ -90,7 +90,7 @@ describe(`accounts (${PG_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
   it('while the account database opens (npm start serves first), account requests wait for it', async () => {
     let ready: (s: AccountService) => void = () => {};
     const opening = createApp({ outDir: outDir!, accounts: new Promise<AccountService>((r) => (ready = r)) });
-    const pending = opening.request('/api/v1/account');
+    const pending = Promise.resolve(opening.request('/api/v1/account'));
     const early = await Promise.race([
       pending.then(() => 'answered'),
       new Promise((r) => setTimeout(r, 200, 'waiting')),

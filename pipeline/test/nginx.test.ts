@@ -316,7 +316,9 @@ function urlSet(): Array<[string, string]> {
     };
     return ['GET', urlFor(r.endpoint, r.params, query)];
   };
-  const history = Object.keys(readManifest(out, 'history')?.files ?? {}).filter((_, i) => i % 40 === 0);
+  const history = Object.keys(readManifest(out, 'history')?.files ?? {}).filter(
+    (f, i) => i % 40 === 0 && !f.includes('/_'),
+  );
   const live = Object.keys(readManifest(out)!.files)
     .filter((f) => !f.includes('/_'))
     .slice(0, 400);

@@ -67,7 +67,7 @@ async function loadSimulatedHistory(pipeline: Pipeline, stateDir: string): Promi
 
 /**
  * The report tables, after the server is up (the live map does not wait for them); only when history changed — at
- * national scale that is ~200,000 files, about a minute on first start.
+ * national scale that is ~9,200 files, 15–20 s on first start.
  */
 async function publishReports(pipeline: Pipeline, outDir: string, clock: Clock): Promise<void> {
   const hs = await publishHistoryIfChanged(pipeline.db, outDir, { now: clock() }).catch((err: Error) => {

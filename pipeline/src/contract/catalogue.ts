@@ -16,7 +16,7 @@ export interface Endpoint {
   id: string;
   /** path template, OpenAPI style: /api/v1/live/counties/{fips} */
   path: string;
-  /** prebuilt formats; the first is served when `format` is absent */
+  /** prebuilt formats (answered formats when `servedBy` is `function`); the first is served when `format` is absent */
   formats: Format[];
   cache: CacheClass;
   /** the path parameter the writer enumerates, if any */
@@ -29,6 +29,11 @@ export interface Endpoint {
   functionParams?: QueryParam[];
   /** values of the `table` query parameter: a prebuilt file each; the first is served when `table` is absent */
   tables?: readonly string[];
+  /**
+   * `function`: nothing is prebuilt, the function layer answers every request (from internal `_` files), and the
+   * host configs route the path there; the public URL, formats, tables and cache class are unchanged
+   */
+  servedBy?: 'function';
   /** still answered, with Deprecation/Sunset headers and `deprecated: true` in OpenAPI, until the sunset */
   deprecated?: Deprecation;
 }
@@ -147,8 +152,9 @@ const REPORT_ENDPOINTS: Endpoint[] = [
     cache: 'history',
     schema: 'ReportTable',
     tables: REPORT_TABLES.county,
+    servedBy: 'function',
     summary: 'County annual report',
-    description: `Tables: summary (episodes by size, longest episode, state and national comparisons, serving utilities with SAIDI/SAIFI from EIA-861), years, months, events (every episode of the year), causes (OE-417 events of the state; events_naming_county counts those whose area names the county), utilities. Prebuilt for counties with EAGLE-I rows that year; any other county of the state is answered by the function layer from the state's table. ${REPORT_PATH_NOTE}`,
+    description: `Tables: summary (episodes by size, longest episode, state and national comparisons, serving utilities with SAIDI/SAIFI from EIA-861), years, months, events (every episode of the year), causes (OE-417 events of the state; events_naming_county counts those whose area names the county), utilities. Answered by the function layer (nothing is prebuilt), with the same Cache-Control, ETag and If-None-Match (304) as a file: for a county with EAGLE-I rows that year from the tables published with the history, for any other county of the state from its row of the state's table. ${REPORT_PATH_NOTE}`,
   },
   {
     id: 'reports.year.chart',

@@ -13,8 +13,9 @@ import { computeReports, type Reports, type Row } from './reports.ts';
 import { countyModel, loadCountyModel } from '../geo/county-model.ts';
 import { hasSharedData, sharedPath } from '../../test/shared-data.ts';
 import { MemoryTreeWriter } from '../publish/tree-writer.ts';
-import { publishReports } from '../publish/reports.ts';
+import { countyReportsFile, countyTableOf, publishReports } from '../publish/reports.ts';
 import { REPORT_COLUMNS } from '../contract/report-columns.ts';
+import { REPORT_TABLES } from '../contract/catalogue.ts';
 import { CHART_HEIGHT, CHART_WIDTH } from '../publish/charts.ts';
 import { closeAll, makeTempDir, removeTempDir } from '../../test/clean-machine.ts';
 
@@ -322,7 +323,7 @@ function reportsDisturbances(y: number, code: string): number {
 }
 
 describe.skipIf(!hasSharedData)('report publishing', () => {
-  it('prebuilds county reports only where the county has rows, and decade charts that show the data', async () => {
+  it('keeps county reports in one internal file per county with rows, and prebuilds decade charts that show the data', async () => {
     const w = new MemoryTreeWriter(new Date('2026-11-22T00:00:00Z'));
     const { charts } = await publishReports(w, reports, {
       simulated: false,
@@ -330,16 +331,26 @@ describe.skipIf(!hasSharedData)('report publishing', () => {
       renderCharts: true,
     });
     await w.commit({ simulated: false, notice: '' });
-    const county = [...w.files.keys()].filter((f) => /reports\/\d{4}\/[a-z]{2}\/\d{5}\./.test(f));
-    expect(new Set(county.map((f) => f.split('.')[0]))).toEqual(
-      new Set([
-        'api/v1/reports/2022/de/10001',
-        'api/v1/reports/2022/de/10003',
-        'api/v1/reports/2023/de/10003',
-        'api/v1/reports/2023/ri/44003',
-        'api/v1/reports/2023/ri/44007',
-      ]),
-    );
+    expect([...w.files.keys()].filter((f) => /reports\/\d{4}\/[a-z]{2}\/\d{5}\./.test(f))).toEqual([]);
+    const county = (fips: string) => JSON.parse(w.files.get(countyReportsFile(fips))?.body.toString() ?? 'null')?.data;
+    const counties = [...w.files.keys()].filter((f) => f.startsWith('api/v1/reports/_counties/'));
+    expect(counties.map((f) => f.slice(-10, -5)).sort()).toEqual(['10001', '10003', '44003', '44007']);
+    expect(Object.keys(county('10001').years)).toEqual(['2022']);
+    expect(Object.keys(county('10003').years)).toEqual(['2022', '2023']);
+    expect(county('44007')).toMatchObject({ simulated: false, generated_at: '2026-11-22T00:00:00.000Z' });
+    // Each table comes back whole: `years` (the same in every year) is held once, `utilities` is the summary's.
+    expect(county('10003').years_table).toEqual(JSON.parse(JSON.stringify(reports.countyTables(2023, '10003')!.years)));
+    for (const [fips, year] of [
+      ['44007', 2023],
+      ['10003', 2022],
+      ['10003', 2023],
+    ] as const) {
+      const tables = JSON.parse(JSON.stringify(reports.countyTables(year, fips)));
+      for (const t of REPORT_TABLES.county)
+        expect(countyTableOf(county(fips), String(year), t)).toEqual(
+          t === 'summary' ? { summary: tables.summary } : { rows: tables[t] },
+        );
+    }
     expect(charts).toBe((2026 - 2022 + 1) * 3); // from the first loaded year: the nation, DE and RI
     const png = PNG.sync.read(w.files.get('api/v1/reports/2023.chart.png')!.body);
     expect([png.width, png.height]).toEqual([CHART_WIDTH, CHART_HEIGHT]);

@@ -1,7 +1,7 @@
 // A real static host's routing, generated from the catalogue: Vercel's Build Output API v3 `config.json`, plus the
 // edge middleware that gives every v1 response its X-Request-Id (routes can set fixed headers, not a fresh id).
 // Prebuilt files are served straight from the CDN; anything a file cannot answer (query filters, bad input,
-// unknown counties, wrong methods, the 410) is routed to the function layer at /api/fn.
+// unknown counties, wrong methods, the 410, entries served by the function layer) is routed to it at /api/fn.
 import {
   CACHE_CONTROL,
   CATALOGUE,
@@ -67,6 +67,10 @@ export function vercelConfig(simulated: boolean): { version: 3; routes: HostRout
   ];
   for (const e of CATALOGUE) {
     const src = pathPattern(e).source;
+    if (e.servedBy === 'function') {
+      routes.push({ src, dest: FUNCTION_DEST }); // nothing prebuilt: every request, every method
+      continue;
+    }
     for (const p of e.functionParams ?? [])
       routes.push({ src, has: [{ type: 'query', key: p.name }], dest: FUNCTION_DEST });
     // Files only for canonical parameters (five-digit FIPS, lower-case state, digits): `12086.areas` must not reach

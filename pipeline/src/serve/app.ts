@@ -6,6 +6,7 @@ import {
   CATALOGUE,
   CONTENT_TYPE,
   FUNCTION_ENDPOINTS,
+  REPORT_TABLES,
   TIMELINE_DEFAULT_HOURS,
   TIMELINE_MAX_HOURS,
   type Format,
@@ -22,7 +23,7 @@ import {
   notFound,
   unknownCounty,
 } from '../contract/errors.ts';
-import { checkReportPath, reportFallback } from './reports-fn.ts';
+import { checkReportPath, countyReport, reportFallback } from './reports-fn.ts';
 import { ACCOUNT_IDS, accountRoute } from '../accounts/api.ts';
 import type { AccountService } from '../accounts/service.ts';
 import { dataNotice } from '../contract/notice.ts';
@@ -106,7 +107,8 @@ export function resolve(method: string, pathname: string, query: URLSearchParams
     return { kind: 'error', error: badFormat(format, e.formats) };
   const table = e.tables ? (query.get('table') ?? e.tables[0]) : undefined;
   if (e.tables && !e.tables.includes(table!)) return { kind: 'error', error: badTable(table!, e.tables) };
-  if (e.functionParams?.some((p) => query.has(p.name))) return { kind: 'function', id: e.id };
+  if (e.servedBy === 'function' || e.functionParams?.some((p) => query.has(p.name)))
+    return { kind: 'function', id: e.id };
   return {
     kind: 'file',
     file: fileFor(e, m.params, (format ?? e.formats[0]) as Format, table),
@@ -277,6 +279,8 @@ function runFunction(c: Context, id: string, url: URL, tree: PublishedTree, even
     return c.body(JSON.stringify(jsonFeed(page.events, meta), null, 2));
   }
   switch (id) {
+    case 'reports.county':
+      return countyReport(c, matchRoute(url.pathname)!.params, query.get('table') ?? REPORT_TABLES.county[0], tree);
     case 'alerts.subscribe':
       c.header('Cache-Control', 'no-store');
       return c.json(

@@ -1,8 +1,9 @@
-// The report endpoints' function-layer answers: path checks (year, state, county), the county report of a county
-// without a prebuilt file (no EAGLE-I rows that year), years outside the published range, and charts not rendered
-// yet (drawn on request from the published tables, by the same builders the publisher uses).
+// The report endpoints' function-layer answers: path checks (year, state, county), every county report (from the
+// county's internal file, or for a county without EAGLE-I rows that year from its state's table), years outside the
+// published range, and charts not rendered yet (drawn on request from the published tables, by the same builders
+// the publisher uses).
 import type { Context } from 'hono';
-import { CACHE_CONTROL, endpoint, REPORT_TABLES } from '../contract/catalogue.ts';
+import { CACHE_CONTROL, CONTENT_TYPE, endpoint, REPORT_TABLES } from '../contract/catalogue.ts';
 import { fileFor } from '../contract/urls.ts';
 import {
   badFips,
@@ -15,7 +16,15 @@ import {
 } from '../contract/errors.ts';
 import { findState } from '../geo/states.ts';
 import { loadAtlas } from '../geo/counties.ts';
-import { decadeReportSpec, reportDoc, stateTitle } from '../publish/reports.ts';
+import {
+  countyReportsFile,
+  countyTableOf,
+  decadeReportSpec,
+  reportDoc,
+  stateTitle,
+  type CountyReports,
+} from '../publish/reports.ts';
+import { hashOf } from '../publish/tree-writer.ts';
 import { REPORT_COLUMNS } from '../contract/report-columns.ts';
 import { REPORT_FIRST_YEAR, type Row } from '../history/reports.ts';
 import type { PublishedTree } from '../publish/published-tree.ts';
@@ -39,6 +48,55 @@ export function checkReportPath(params: Record<string, string>): ApiError | 'red
       return countyNotInState(params.county, params.state);
   }
   return null;
+}
+
+type Published<T> = T & { generated_at: string };
+/** Parsed county files by object (the ETag of their bytes): a report page asks for several tables of one county. */
+const parsed = new Map<string, Published<CountyReports>>();
+const PARSED_MAX = 64;
+
+function countyReports(tree: PublishedTree, fips: string): Published<CountyReports> | null {
+  const rel = countyReportsFile(fips);
+  const object = tree.current('history')?.files[rel]?.object;
+  if (!object) return null;
+  let doc = parsed.get(object);
+  if (!doc) {
+    const f = tree.read(rel);
+    if (!f) return null;
+    doc = JSON.parse(f.body.toString('utf8')).data as Published<CountyReports>;
+    if (parsed.size >= PARSED_MAX) parsed.delete(parsed.keys().next().value!);
+    parsed.set(object, doc);
+  }
+  return doc;
+}
+
+/**
+ * `reports.county`: for a county with EAGLE-I rows that year, the document the publisher used to prebuild, byte for
+ * byte (same reportDoc, same generated_at: its file's); any other county-year goes to reportFallback.
+ */
+export function countyReport(c: Context, params: Record<string, string>, table: string, tree: PublishedTree) {
+  const doc = countyReports(tree, params.county);
+  const body = doc && countyTableOf(doc, params.year, table);
+  if (!doc || !body) return reportFallback(c, 'reports.county', params, table, tree);
+  const county = loadAtlas().byFips.get(params.county)!;
+  const scope = { year: Number(params.year), state: county.state, fips: county.fips, name: county.name };
+  // County documents carry no provenance block (reportDoc leaves the sources out for a county scope).
+  const ctx = { simulated: doc.simulated, sources: { eaglei_years: [], oe417_years: [], eia861_years: [] } };
+  const data = { generated_at: doc.generated_at, ...reportDoc(ctx, scope, table, REPORT_TABLES.county, true, body) };
+  return sendHistoryJson(c, JSON.stringify({ data }), doc.generated_at);
+}
+
+/** A JSON answer with a prebuilt file's headers: history Cache-Control, content-hash ETag (304), Last-Modified. */
+function sendHistoryJson(c: Context, body: string, generatedAt: string) {
+  const etag = `"${hashOf(Buffer.from(body))}"`;
+  c.header('Content-Type', CONTENT_TYPE.json);
+  c.header('Cache-Control', CACHE_CONTROL.history);
+  c.header('ETag', etag);
+  c.header('Last-Modified', new Date(generatedAt).toUTCString());
+  c.header('Vary', 'Accept-Encoding');
+  if (c.req.header('If-None-Match') === etag) return c.body(null, 304);
+  if (c.req.method === 'HEAD') return c.body(null, 200);
+  return c.body(body, 200);
 }
 
 type NationalDoc = {
@@ -96,7 +154,6 @@ export async function reportFallback(
   const note = row
     ? `No EAGLE-I rows for this county in ${year} (coverage: ${row.coverage}).`
     : `${year} is not loaded.`;
-  c.header('Cache-Control', CACHE_CONTROL.history);
   const t = table ?? REPORT_TABLES.county[0];
   const body =
     t === 'summary'
@@ -112,12 +169,11 @@ export async function reportFallback(
           note,
         }
       : { rows: t === 'years' ? countyYears(tree, years, params.state, county) : [], note };
-  return c.json({
-    data: {
-      generated_at: national.generated_at,
-      ...reportDoc(ctx, scope, t, REPORT_TABLES.county, loaded, body as { rows: Row[] }),
-    },
-  });
+  const data = {
+    generated_at: national.generated_at,
+    ...reportDoc(ctx, scope, t, REPORT_TABLES.county, loaded, body as { rows: Row[] }),
+  };
+  return sendHistoryJson(c, JSON.stringify({ data }), national.generated_at);
 }
 
 /** The county's row of every year's state table (the same columns as a prebuilt `years` table). */

@@ -8,14 +8,30 @@ import type { Rankings } from './year.ts';
 import { r2, type Disturbance } from './shared.ts';
 
 /** A county is named by an OE-417 event when its name appears as a word in Area Affected. */
-const namesCountyOf = (name: string) => (d: Disturbance) =>
-  new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(d.area ?? '');
+const namesCountyOf = (name: string) => {
+  const word = new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i');
+  return (d: Disturbance) => word.test(d.area ?? '');
+};
+
+/** `make(key)` computed once per key: the builder is called for every year of every county. */
+function memo<T>(make: (key: string) => T): (key: string) => T {
+  const known = new Map<string, T>();
+  return (key) => {
+    if (!known.has(key)) known.set(key, make(key));
+    return known.get(key)!;
+  };
+}
 
 export function countyTablesOf(
   b: ReportBasis,
   ranks: Rankings,
   utilities: Utilities,
 ): (y: number, fips: string) => CountyTables | null {
+  const years = memo((fips) => withYoy(b.range.map((yy) => b.countyRow(yy, b.atlas.byFips.get(fips)!))));
+  const stateDisturbances = memo((key) => {
+    const [y, code] = key.split('|');
+    return (b.disturbancesByYear.get(y) ?? []).filter((d) => inState(d, code));
+  });
   return (y, fips) => {
     const county = b.atlas.byFips.get(fips);
     if (!county || !b.loaded.includes(y)) return null;
@@ -50,13 +66,10 @@ export function countyTablesOf(
         },
         utilities: utilitiesRows,
       },
-      years: withYoy(b.range.map((yy) => b.countyRow(yy, county))),
+      years: years(fips),
       months: monthRows(b, y, cEps, () => null, []).map(({ peak_out: _p, disturbances: _d, ...m }) => m),
       events: [...cEps].sort((a, c) => a.start_at.localeCompare(c.start_at)).map(episodeRow),
-      causes: causesOf(
-        (b.disturbancesByYear.get(String(y)) ?? []).filter((d) => inState(d, code)),
-        namesCountyOf(county.name),
-      ),
+      causes: causesOf(stateDisturbances(`${y}|${code}`), namesCountyOf(county.name)),
       utilities: utilitiesRows,
     };
   };
