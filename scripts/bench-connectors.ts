@@ -1,7 +1,8 @@
 // Per-connector cost on real recorded payloads: JSON.parse of the raw text vs JSON.parse + normalize (issue 12 part 4).
 // A composite raw (fetch combines several answers) is assembled from the files' own bytes, so nothing is re-serialised.
 import { readFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { connectorFor } from '../pipeline/src/sources/connectors.ts';
 import type { ConnectorName, SourceDef } from '../pipeline/src/sources/registry.ts';
 import { sharedPath, sourceDef } from '../pipeline/test/shared-data.ts';
@@ -157,16 +158,12 @@ export const CASES: Case[] = [
   },
 ];
 
-/** Calls of `fn` that last about `ms` (after warming it up). */
-function callsFor(fn: () => void, ms: number): number {
-  const t0 = performance.now();
-  let calls = 0;
-  while (performance.now() - t0 < ms * 4 || calls < 20) {
-    fn();
-    calls++;
-  }
-  return Math.max(1, Math.round((calls / (performance.now() - t0)) * ms));
-}
+/** CPU time of one measured round, in ms: long enough that one young-generation collection does not decide a round,
+ * short enough that both halves of a pair see the same machine load. */
+const ROUND_MS = 10;
+/** Warm-up per case, in ms of each function: the JIT settles, and the memos a connector keeps across polls fill as
+ * they do after the first poll in production. */
+const WARM_MS = 150;
 
 /** CPU µs per call of `fn`, one round of `n` calls: CPU time, not wall time, so that other processes on the machine
  * (a busy 2-core box runs at load 5–15) do not count against the connector. */
@@ -177,52 +174,119 @@ function roundUs(fn: () => void, n: number): number {
   return (d.user + d.system) / n;
 }
 
+/**
+ * Warms `a` and `b` up for about `ms` each (and at least 10 calls each), alternately as they are then measured: a
+ * warm-up of JSON.parse alone first left V8's heap tuned (allocation-site pretenuring) to a pattern the measured
+ * rounds do not have, and put the large payloads' ratios 0.3–0.6 higher. Returns how many calls of each fill a round.
+ */
+function warmUp(a: () => void, b: () => void, ms: number): [number, number] {
+  const calls = [0, 0];
+  const us = [0, 0];
+  while (us[0] < ms * 1000 || us[1] < ms * 1000 || calls[0] < 10 || calls[1] < 10) {
+    us[0] += roundUs(a, 1);
+    us[1] += roundUs(b, 1);
+    calls[0] += 1;
+    calls[1] += 1;
+  }
+  const round = (k: number) => Math.max(1, Math.round((ROUND_MS * 1000 * calls[k]) / us[k]));
+  return [round(0), round(1)];
+}
+
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** Medians of `a` and `b` and of their ratio, measured in alternating rounds so both see the same machine load
- * (other work on a shared 2-core machine moves single figures by ±30 %). */
+/**
+ * Medians of `a` and `b` and of their ratio, over at least 25 pairs of rounds. The halves of a pair run back to
+ * back, in alternating order (so neither always pays the other's garbage), and the ratio is taken per pair, so both
+ * see the same machine load: other work on a shared 2-core machine moves single figures by ±30 %.
+ */
 function paired(a: () => void, b: () => void, budgetMs: number): { aUs: number; bUs: number; ratio: number } {
-  const na = callsFor(a, 5);
-  const nb = callsFor(b, 5);
+  const [na, nb] = warmUp(a, b, WARM_MS);
   const as: number[] = [];
   const bs: number[] = [];
   const end = performance.now() + budgetMs;
-  while (performance.now() < end || as.length < 15) {
-    as.push(roundUs(a, na));
-    bs.push(roundUs(b, nb));
+  while (performance.now() < end || as.length < 25) {
+    if (as.length % 2 === 0) {
+      as.push(roundUs(a, na));
+      bs.push(roundUs(b, nb));
+    } else {
+      bs.push(roundUs(b, nb));
+      as.push(roundUs(a, na));
+    }
   }
   return { aUs: median(as), bUs: median(bs), ratio: median(bs.map((x, i) => x / as[i])) };
 }
 
-export async function benchConnectors(budgetMs = Number(process.env.BENCH_CONNECTOR_MS ?? 400)): Promise<Row[]> {
-  const rows: Row[] = [];
+/** One case measured in this process. */
+export function measureCase(c: Case, budgetMs: number): Row {
+  const text = c.text();
+  const source = sourceDef({ ...c.source, connector: c.connector });
+  const { normalize } = connectorFor(c.connector);
+  normalize(JSON.parse(text), source); // throws here, before timing, when a payload no longer normalises
+  let sink = 0;
+  const t = paired(
+    () => {
+      sink += (JSON.parse(text) as object) ? 1 : 0;
+    },
+    () => {
+      sink += normalize(JSON.parse(text), source).customers_out ?? 0;
+    },
+    budgetMs,
+  );
+  if (sink < 0) throw new Error('unreachable: keeps the timed work observable');
+  return {
+    connector: c.connector,
+    payload: c.payload,
+    bytes: Buffer.byteLength(text),
+    parse_us: Math.round(t.aUs * 10) / 10,
+    parse_normalize_us: Math.round(t.bUs * 10) / 10,
+    ratio: Math.round(t.ratio * 100) / 100,
+  };
+}
+
+/**
+ * Case `index` measured in a fresh process (started as this one was, so under tsx too). Cases measured one after
+ * another in one process skew each other: after the Kubra report's loop the same process parsed the FPL county list
+ * 1.6× slower and normalised it 2× slower, so the order of the cases decided their ratios; in its own process a
+ * case's ratio repeats within about ±0.05.
+ */
+function inFreshProcess(index: number, budgetMs: number): Row {
+  const out = execFileSync(
+    process.execPath,
+    [...process.execArgv, fileURLToPath(import.meta.url), '--case', `${index}`],
+    {
+      env: { ...process.env, BENCH_CONNECTOR_MS: String(budgetMs) },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  return JSON.parse(out.trim().split('\n').at(-1) ?? '') as Row;
+}
+
+/** The run of median ratio (runs of one case, in fresh processes). */
+const medianRow = (runs: Row[]): Row => [...runs].sort((a, b) => a.ratio - b.ratio)[Math.floor(runs.length / 2)];
+
+/**
+ * Every case, or only `BENCH_CONNECTOR`'s, each in its own process: `BENCH_CONNECTOR_MS` is the measuring time per
+ * case (default 600 ms), `BENCH_CONNECTOR_RUNS` the processes per case whose median is reported (default 1).
+ */
+export async function benchConnectors(
+  budgetMs = Number(process.env.BENCH_CONNECTOR_MS ?? 600),
+  runs = Number(process.env.BENCH_CONNECTOR_RUNS ?? 1),
+): Promise<Row[]> {
   const only = process.env.BENCH_CONNECTOR;
-  for (const c of CASES.filter((k) => !only || k.connector === only)) {
-    const text = c.text();
-    const source = sourceDef({ ...c.source, connector: c.connector });
-    const { normalize } = connectorFor(c.connector);
-    normalize(JSON.parse(text), source); // throws here, before timing, when a payload no longer normalises
-    let sink = 0;
-    const t = paired(
-      () => {
-        sink += (JSON.parse(text) as object) ? 1 : 0;
-      },
-      () => {
-        sink += normalize(JSON.parse(text), source).customers_out ?? 0;
-      },
-      budgetMs,
-    );
-    if (sink < 0) throw new Error('unreachable: keeps the timed work observable');
-    rows.push({
-      connector: c.connector,
-      payload: c.payload,
-      bytes: Buffer.byteLength(text),
-      parse_us: Math.round(t.aUs * 10) / 10,
-      parse_normalize_us: Math.round(t.bUs * 10) / 10,
-      ratio: Math.round(t.ratio * 100) / 100,
-    });
-  }
+  const rows: Row[] = [];
+  CASES.forEach((c, i) => {
+    if (only && c.connector !== only) return;
+    rows.push(medianRow(Array.from({ length: Math.max(1, runs) }, () => inFreshProcess(i, budgetMs))));
+  });
   return rows;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) console.table(await benchConnectors());
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const at = process.argv.indexOf('--case');
+  if (at > 0)
+    console.log(
+      JSON.stringify(measureCase(CASES[Number(process.argv[at + 1])], Number(process.env.BENCH_CONNECTOR_MS ?? 600))),
+    );
+  else console.table(await benchConnectors());
+}

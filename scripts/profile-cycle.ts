@@ -79,7 +79,11 @@ try {
     'SELECT sum(http_requests)::INT AS n FROM polls WHERE polled_at = ?',
     [clock().toISOString()],
   );
-  console.log(`HTTP requests in the cycle: ${n}`);
+  const mem = process.memoryUsage();
+  const mb = (b: number) => Math.round(b / 1e6);
+  console.log(
+    `HTTP requests in the cycle: ${n}; memory after: rss ${mb(mem.rss)} MB, JS heap ${mb(mem.heapUsed)} MB, external ${mb(mem.external)} MB (array buffers ${mb(mem.arrayBuffers)} MB), peak RSS ${mb(process.resourceUsage().maxRSS * 1024)} MB`,
+  );
   await pipeline.close();
   const file = path.join(ROOT, 'bench-results', `cycle-${kind}.cpuprofile`);
   fs.writeFileSync(file, JSON.stringify(profile));

@@ -42,20 +42,36 @@ function buildIndex(): Map<string, string> {
 
 /**
  * Answers by the exact (state, name) text a feed sent: feeds repeat the same names every poll and every record, and
- * normalising a name (Unicode decomposition, five regexes) costs more than the lookup. Cleared when it grows large.
+ * normalising a name (Unicode decomposition, five regexes) costs more than the lookup. One map per state text, so a
+ * look-up builds no key string. Cleared when it grows large.
  */
-const answers = new Map<string, string | null>();
+const answers = new Map<string, Map<string, string | null>>();
+let answerCount = 0;
 
 /** FIPS of `name` in `state` (postal code, FIPS or name), or undefined when it matches no county. */
 export function matchCounty(state: string, name: string): string | undefined {
-  const key = `${state}\u0000${name}`;
-  let fips = answers.get(key);
+  let byName = answers.get(state);
+  if (!byName) {
+    if (answers.size >= 1_000) clearAnswers();
+    answers.set(state, (byName = new Map()));
+  }
+  let fips = byName.get(name);
   if (fips === undefined) {
-    if (answers.size >= 50_000) answers.clear();
+    if (answerCount >= 50_000) {
+      clearAnswers();
+      answers.set(state, byName);
+    }
     fips = lookup(state, name) ?? null;
-    answers.set(key, fips);
+    byName.set(name, fips);
+    answerCount += 1;
   }
   return fips ?? undefined;
+}
+
+function clearAnswers(): void {
+  for (const m of answers.values()) m.clear();
+  answers.clear();
+  answerCount = 0;
 }
 
 function lookup(state: string, name: string): string | undefined {

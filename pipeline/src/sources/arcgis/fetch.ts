@@ -2,8 +2,7 @@
 // stops saying exceededTransferLimit. Options: where (default 1=1), page_size (default 1000), max_pages (100).
 import type { FetchContext } from '../connector.ts';
 import { SourceError } from '../../errors.ts';
-import { parseUpstream } from '../parse.ts';
-import { errorSchema, querySchema, type ArcgisRaw } from './schema.ts';
+import { arcgisError, readPage, type ArcgisRaw } from './schema.ts';
 
 export function queryUrl(layerUrl: string, options: Record<string, unknown>, offset: number): string {
   const base = layerUrl.replace(/\/query\/?(\?.*)?$/, '').replace(/\/+$/, '');
@@ -26,14 +25,10 @@ export async function fetch(ctx: FetchContext): Promise<ArcgisRaw> {
   const maxPages = typeof ctx.source.options.max_pages === 'number' ? ctx.source.options.max_pages : 100;
   for (let page = 0; page < maxPages; page += 1) {
     const raw = await ctx.http.getJson(queryUrl(ctx.source.url, ctx.source.options, features.length), ctx.priority);
-    const err = errorSchema.safeParse(raw);
-    if (err.success)
-      throw new SourceError(
-        'http_status',
-        `ArcGIS error ${err.data.error.code ?? ''}: ${err.data.error.message ?? 'unknown'}`,
-      );
-    const data = parseUpstream(querySchema, raw, 'ArcGIS query');
-    features.push(...data.features);
+    const err = arcgisError(raw);
+    if (err) throw new SourceError('http_status', `ArcGIS error ${err.code ?? ''}: ${err.message ?? 'unknown'}`);
+    const data = readPage(raw, 'ArcGIS query');
+    for (const f of data.features) features.push(f);
     if (!data.exceededTransferLimit || data.features.length === 0) return { features };
   }
   throw new SourceError(

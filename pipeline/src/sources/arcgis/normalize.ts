@@ -3,10 +3,19 @@
 //  - "counties": one feature per county (name or FIPS field) with out and served counts.
 // Field names come from options.fields; unset ones fall back to names seen on real utility layers.
 import type { SourceDef } from '../registry.ts';
-import { addCounty, emptySnapshot, toCount, toIso, type CountyCount, type Snapshot } from '../snapshot.ts';
+import {
+  addCounty,
+  emptySnapshot,
+  toCount,
+  toIso,
+  type CountyCount,
+  type Incident,
+  type Snapshot,
+} from '../snapshot.ts';
 import { SourceError } from '../../errors.ts';
 import { locatePoint, matchCounty } from '../../geo/match.ts';
-import { readFeatures } from './schema.ts';
+import { readFeatures, type ArcgisFeature } from './schema.ts';
+import { CountyTally, remembered, servedSum, sortedCounties } from '../checks.ts';
 
 const DEFAULT_FIELDS: Record<string, string[]> = {
   id: ['OUTAGE_ID', 'F_OUTAGE_ID', 'IncidentId', 'identifier', 'OBJECTID', 'objectid'],
@@ -30,87 +39,117 @@ const DEFAULT_FIELDS: Record<string, string[]> = {
   lon: ['OUTAGE_LONGITUDE', 'longitude'],
 };
 
+type Key = keyof typeof DEFAULT_FIELDS;
+
 /**
- * The attribute reader. A layer's features all carry the layer's fields, so the fallback names are narrowed once to
- * those the first feature has (trying a dozen absent names per field per feature cost more than JSON.parse).
+ * The attribute names each field is read from, in order. A layer's features all carry the layer's fields, so the
+ * fallback names are narrowed once to those the first feature has (trying a dozen absent names per field per
+ * feature cost more than JSON.parse). A name set in options.fields is the only one read.
  */
-function picker(options: Record<string, unknown>, first: Record<string, unknown> | undefined) {
+function namesOf(options: Record<string, unknown>, first: Record<string, unknown> | undefined): Record<Key, string[]> {
   const mapped = (options.fields ?? {}) as Record<string, string>;
-  const names = new Map<string, string[]>();
-  for (const [key, all] of Object.entries(DEFAULT_FIELDS)) {
+  const names = {} as Record<Key, string[]>;
+  for (const key of Object.keys(DEFAULT_FIELDS) as Key[]) {
+    const all = DEFAULT_FIELDS[key];
     const present = first ? all.filter((n) => n in first) : all;
-    names.set(key, present.length ? present : all);
+    names[key] = mapped[key] ? [mapped[key]] : present.length ? present : all;
   }
-  return (attrs: Record<string, unknown>, key: string): unknown => {
-    if (mapped[key]) return attrs[mapped[key]];
-    for (const name of names.get(key) ?? []) if (attrs[name] !== undefined && attrs[name] !== null) return attrs[name];
-    return undefined;
-  };
+  return names;
 }
+
+/** The first of `names` the feature has a value for. */
+function pick(attrs: Record<string, unknown>, names: string[]): unknown {
+  for (let i = 0; i < names.length; i++) {
+    const v = attrs[names[i]];
+    if (v !== undefined && v !== null) return v;
+  }
+  return undefined;
+}
+
+/** ETR and start times (epoch ms or text) repeat poll after poll. */
+const isoOf = remembered(toIso);
+const timeOf = (v: unknown): string | null => (typeof v === 'string' || typeof v === 'number' ? isoOf(v) : toIso(v));
 
 const str = (v: unknown): string | null => (v === undefined || v === null || v === '' ? null : String(v));
 
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const features = readFeatures(raw, 'ArcGIS features');
   const snap = emptySnapshot(source.utility);
-  const pick = picker(source.options, features[0]?.attributes);
-  const counties = new Map<string, CountyCount>();
+  const names = namesOf(source.options, features[0]?.attributes);
   const mode = source.options.mode ?? 'incidents';
   if (mode === 'counties') {
-    for (const f of features) {
-      const a = f.attributes;
-      const code = str(pick(a, 'county_fips'));
-      const name = str(pick(a, 'county')) ?? '';
-      const fips =
-        (code && source.states.map((s) => matchCounty(s, code)).find(Boolean)) ||
-        source.states.map((s) => matchCounty(s, name)).find(Boolean);
-      const out = toCount(pick(a, 'customers_out'));
-      if (!fips || out === null) {
-        snap.unmatched.push(name || code || '(unnamed feature)');
-        continue;
-      }
-      addCounty(counties, fips, out, toCount(pick(a, 'customers_served')));
-    }
+    const counties = new CountyTally();
+    for (const f of features) countyFeature(f, names, source.states, counties, snap.unmatched);
+    snap.counties = counties.sorted();
+    snap.customers_out = snap.counties.reduce((s, c) => s + c.customers_out, 0);
+    snap.customers_served = servedSum(snap.counties);
     snap.basis = 'county';
   } else if (mode === 'incidents') {
+    const counties = new Map<string, CountyCount>();
+    let unplaced = 0;
     for (const f of features) {
-      const a = f.attributes;
-      const lon = typeof f.geometry?.x === 'number' ? f.geometry.x : Number(pick(a, 'lon') ?? NaN);
-      const lat = typeof f.geometry?.y === 'number' ? f.geometry.y : Number(pick(a, 'lat') ?? NaN);
-      const located = Number.isFinite(lon) && Number.isFinite(lat) && Math.abs(lon) <= 180 && Math.abs(lat) <= 90;
-      const countyName = str(pick(a, 'county'));
-      const fips =
-        (located ? locatePoint(lon, lat) : null) ??
-        (countyName ? matchCounty(source.states[0], countyName) : undefined) ??
-        null;
-      const out = toCount(pick(a, 'customers_out')) ?? 0;
-      snap.incidents.push({
-        id: str(pick(a, 'id')) ?? `${lon},${lat}`,
-        fips,
-        customers_out: out,
-        etr: toIso(pick(a, 'etr')),
-        crew_status: str(pick(a, 'crew_status')),
-        cause: str(pick(a, 'cause')),
-        started_at: toIso(pick(a, 'started_at')),
-        lat: located ? lat : null,
-        lon: located ? lon : null,
-        city: str(pick(a, 'city')),
-      });
-      if (fips) addCounty(counties, fips, out, null);
-      else if (out > 0) snap.unmatched.push(`incident ${str(pick(a, 'id')) ?? ''} outside every county`);
+      const incident = incidentOf(f, names, source.states[0]);
+      snap.incidents.push(incident);
+      if (incident.fips) addCounty(counties, incident.fips, incident.customers_out, null);
+      else {
+        unplaced += incident.customers_out;
+        if (incident.customers_out > 0)
+          snap.unmatched.push(`incident ${str(pick(f.attributes, names.id)) ?? ''} outside every county`);
+      }
     }
+    snap.counties = sortedCounties(counties);
+    snap.customers_out = snap.counties.reduce((s, c) => s + c.customers_out, 0) + unplaced;
     snap.basis = 'outage_only';
   } else {
     throw new SourceError('config', `options.mode must be "incidents" or "counties", got ${JSON.stringify(mode)}`);
   }
-  snap.counties = [...counties.values()].sort((a, b) => a.fips.localeCompare(b.fips));
-  snap.customers_out =
-    snap.counties.reduce((s, c) => s + c.customers_out, 0) +
-    (mode === 'incidents' ? snap.incidents.filter((i) => !i.fips).reduce((s, i) => s + i.customers_out, 0) : 0);
-  const served = snap.counties.map((c) => c.customers_served);
-  snap.customers_served =
-    mode === 'counties' && served.length && served.every((v) => v !== null)
-      ? served.reduce((s, v) => s! + v!, 0)
-      : null;
   return snap;
+}
+
+/** A county feature (FIPS or name field) added into `counties`; one that names no county is reported. */
+function countyFeature(
+  f: ArcgisFeature,
+  names: Record<Key, string[]>,
+  states: string[],
+  counties: CountyTally,
+  unmatched: string[],
+): void {
+  const a = f.attributes;
+  const code = str(pick(a, names.county_fips));
+  const name = str(pick(a, names.county)) ?? '';
+  const fips = (code && matchIn(states, code)) || matchIn(states, name);
+  const out = toCount(pick(a, names.customers_out));
+  if (!fips || out === null) unmatched.push(name || code || '(unnamed feature)');
+  else counties.add(fips, out, toCount(pick(a, names.customers_served)));
+}
+
+function matchIn(states: string[], name: string): string | undefined {
+  for (const s of states) {
+    const fips = matchCounty(s, name);
+    if (fips) return fips;
+  }
+  return undefined;
+}
+
+/** An outage point: placed by its geometry (else its lat/lon fields), else by its county name field. */
+function incidentOf(f: ArcgisFeature, names: Record<Key, string[]>, state: string): Incident {
+  const a = f.attributes;
+  const lon = typeof f.geometry?.x === 'number' ? f.geometry.x : Number(pick(a, names.lon) ?? NaN);
+  const lat = typeof f.geometry?.y === 'number' ? f.geometry.y : Number(pick(a, names.lat) ?? NaN);
+  const located = Number.isFinite(lon) && Number.isFinite(lat) && Math.abs(lon) <= 180 && Math.abs(lat) <= 90;
+  const countyName = str(pick(a, names.county));
+  const fips =
+    (located ? locatePoint(lon, lat) : null) ?? (countyName ? matchCounty(state, countyName) : undefined) ?? null;
+  return {
+    id: str(pick(a, names.id)) ?? `${lon},${lat}`,
+    fips,
+    customers_out: toCount(pick(a, names.customers_out)) ?? 0,
+    etr: timeOf(pick(a, names.etr)),
+    crew_status: str(pick(a, names.crew_status)),
+    cause: str(pick(a, names.cause)),
+    started_at: timeOf(pick(a, names.started_at)),
+    lat: located ? lat : null,
+    lon: located ? lon : null,
+    city: str(pick(a, names.city)),
+  };
 }

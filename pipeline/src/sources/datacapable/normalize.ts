@@ -2,19 +2,11 @@
 // county; the county count answer adds customers served per county, and gives the counties itself when no event
 // says where it is. Planned outages share the events list: they are left out of incidents and customers_out.
 import type { SourceDef } from '../registry.ts';
-import {
-  addCounty,
-  emptySnapshot,
-  toCount,
-  toIso,
-  type CountyCount,
-  type Incident,
-  type Snapshot,
-} from '../snapshot.ts';
-import { parseUpstream } from '../parse.ts';
+import { addCounty, emptySnapshot, toIso, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
 import { loadAtlas } from '../../geo/counties.ts';
+import { countOf, remembered, sortedCounties } from '../checks.ts';
 import { countyRows, placeEvent, saysWhere } from './places.ts';
-import { rawSchema, type DataCapableEvent } from './schema.ts';
+import { readRaw, type DataCapableEvent } from './schema.ts';
 
 /** "Planned Outage" (status), PLANNED / PLANNED_OUTAGE (type), "Planned maintenance" (cause) — not "Unplanned". */
 const PLANNED = /(^|[^a-z])planned/i;
@@ -24,13 +16,17 @@ export function isPlanned(e: DataCapableEvent): boolean {
   return says(e.status) || says(e.type) || says(e.title) || says(e.cause);
 }
 
-/** Epoch ms as a number or a digit string; null for 0 and anything else. */
-const epochIso = (v: unknown) => toIso(typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v);
-const textOrNull = (v: string | null | undefined) => (v && v.trim() ? v.trim() : null);
+/** Epoch ms as a number or a digit string; null for 0 and anything else. Remembered: times repeat poll after poll. */
+const epochIso = remembered((v: number | string) => toIso(typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v));
+const timeOf = (v: unknown): string | null => (typeof v === 'number' || typeof v === 'string' ? epochIso(v) : null);
+function textOrNull(v: string | null | undefined): string | null {
+  const t = v?.trim();
+  return t ? t : null;
+}
 
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
   // A bare events list (a fixture saved from the browser) is the same as {events} without county counts.
-  const data = parseUpstream(rawSchema, Array.isArray(raw) ? { events: raw } : raw, 'DataCapable map/events answer');
+  const data = readRaw(raw);
   const snap = emptySnapshot(source.utility);
   const atlas = loadAtlas();
   const unmatchedNames = new Set<string>();
@@ -46,11 +42,11 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
     snap.incidents.push({
       id: String(e.id),
       fips: place.fips,
-      customers_out: toCount(e.numPeople) ?? 0,
-      etr: epochIso(e.etrTime),
+      customers_out: countOf(e.numPeople) ?? 0,
+      etr: timeOf(e.etrTime),
       crew_status: textOrNull(e.status),
       cause: textOrNull(e.cause),
-      started_at: epochIso(e.startTime),
+      started_at: timeOf(e.startTime),
       lat: place.lat,
       lon: place.lon,
       city: textOrNull(e.city),
@@ -63,7 +59,7 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   for (const row of answer?.rows ?? []) addCounty(counties, row.fips, fromAnswer ? row.out : 0, row.served);
   if (!fromAnswer) placeIncidents(snap.incidents, counties, snap.unmatched);
   snap.unmatched.push(...unmatchedNames);
-  snap.counties = [...counties.values()].sort((a, b) => a.fips.localeCompare(b.fips));
+  snap.counties = sortedCounties(counties);
   snap.customers_out = snap.incidents.reduce((s, i) => s + i.customers_out, 0);
   snap.customers_served = answer?.served ?? null;
   // An empty list says nothing against county grade; events that all lack a place (and no answer) do.

@@ -1,52 +1,48 @@
 // FPL normalize: "Customers Out": "2,229" → 2229. A count that is not a number is reported, never guessed.
 import type { SourceDef } from '../registry.ts';
-import { addCounty, emptySnapshot, toCount, type CountyCount, type Snapshot } from '../snapshot.ts';
+import { emptySnapshot, type Snapshot } from '../snapshot.ts';
 import { SourceError } from '../../errors.ts';
 import { matchCounty } from '../../geo/match.ts';
-import { countyListSchema, pairSchema, stormSchema } from './schema.ts';
+import { CountyTally, countOf, isObj, servedSum } from '../checks.ts';
+import { readCountyList, readPair, readStorm } from './schema.ts';
+
+interface Rows {
+  state: string;
+  counties: CountyTally;
+  unmatched: string[];
+}
+
+function add(rows: Rows, name: string, out: number | null, served: number | null): void {
+  const fips = matchCounty(rows.state, name);
+  if (!fips || out === null) rows.unmatched.push(out === null ? `${name} (unreadable count)` : name);
+  else rows.counties.add(fips, out, served);
+}
 
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const snap = emptySnapshot(source.utility);
-  const counties = new Map<string, CountyCount>();
-  const state = source.states[0] ?? 'FL';
-  const add = (name: string, out: number | null, served: number | null): void => {
-    const fips = matchCounty(state, name);
-    if (!fips || out === null) {
-      snap.unmatched.push(out === null ? `${name} (unreadable count)` : name);
-      return;
+  const rows: Rows = { state: source.states[0] ?? 'FL', counties: new CountyTally(), unmatched: snap.unmatched };
+  // The shape is picked by the payload's top-level key, then checked (naming the field that does not fit).
+  let statewideServed: number | null = null;
+  if (isObj(raw) && ('main' in raw || 'outages' in raw)) {
+    for (const list of 'main' in raw ? readPair(raw) : [readCountyList(raw)])
+      for (const r of list.outages)
+        add(rows, r['County Name'], countOf(r['Customers Out']), countOf(r['Customers Served']));
+  } else if (isObj(raw) && 'counties' in raw) {
+    const storm = readStorm(raw);
+    for (const key in storm.counties) {
+      const c = storm.counties[key];
+      add(rows, c.name, countOf(c.numberofoutages), countOf(c.numberofaccounts));
     }
-    addCounty(counties, fips, out, served);
-  };
-  // One schema tried, picked by the payload's top-level key: trying all three built two zod errors per poll, which
-  // cost several times JSON.parse of a county list.
-  const has = (k: string) => typeof raw === 'object' && raw !== null && k in raw;
-  const fail = { success: false } as const;
-  const pair = has('main') ? pairSchema.safeParse(raw) : fail;
-  const list = !pair.success && has('outages') ? countyListSchema.safeParse(raw) : fail;
-  const storm = !pair.success && !list.success && has('counties') ? stormSchema.safeParse(raw) : fail;
-  if (pair.success || list.success) {
-    const lists = pair.success
-      ? [pair.data.main, pair.data.nw].filter((l) => l !== undefined)
-      : list.success
-        ? [list.data]
-        : [];
-    for (const l of lists)
-      for (const r of l.outages) add(r['County Name'], toCount(r['Customers Out']), toCount(r['Customers Served']));
-  } else if (storm.success) {
-    for (const c of Object.values(storm.data.counties))
-      add(c.name, toCount(c.numberofoutages), toCount(c.numberofaccounts));
+    statewideServed = storm.statewide?.numberofaccounts || null;
   } else {
     throw new SourceError(
       'schema',
       'FPL payload is neither a county list ({outages: [...]}) nor storm mode ({counties: {...}})',
     );
   }
-  snap.counties = [...counties.values()].sort((a, b) => a.fips.localeCompare(b.fips));
+  snap.counties = rows.counties.sorted();
   snap.customers_out = snap.counties.reduce((s, c) => s + c.customers_out, 0);
-  const served = snap.counties.map((c) => c.customers_served);
-  snap.customers_served = served.length && served.every((v) => v !== null) ? served.reduce((s, v) => s! + v!, 0) : null;
-  if (storm.success && storm.data.statewide?.numberofaccounts)
-    snap.customers_served = storm.data.statewide.numberofaccounts;
+  snap.customers_served = statewideServed ?? servedSum(snap.counties);
   snap.basis = 'county';
   return snap;
 }

@@ -2,30 +2,29 @@
 // that names counties) and, below them, municipalities/neighbourhoods as areas with their path.
 // Masking: a masked count shows `<N` and counts as 1, its lower bound (option `mask_floor`, default 5, for {masked}).
 import type { SourceDef } from '../registry.ts';
-import { addCounty, emptySnapshot, toIso, type AreaCount, type CountyCount, type Snapshot } from '../snapshot.ts';
-import { parseUpstream } from '../parse.ts';
+import { emptySnapshot, toIso, type AreaCount, type Snapshot } from '../snapshot.ts';
 import { SourceError } from '../../errors.ts';
 import { readCount, readServed, type ReadCount } from './count.ts';
 import { countyLevel, isPlaceholder, nameOf } from './places.ts';
-import { parseReport, summarySchema, type IfactorArea, type IfactorRaw } from './schema.ts';
+import { parseReport, readSummary, type IfactorArea, type IfactorRaw } from './schema.ts';
+import { CountyTally, remembered } from '../checks.ts';
 import { normalizeThematic } from './thematic.ts';
 
 interface Walk {
   snap: Snapshot;
-  counties: Map<string, CountyCount>;
+  counties: CountyTally;
   states: string[];
   floor: number;
-  /** ETR text → ISO: a storm repeats a few ETRs over thousands of areas, and Date.parse is the costly part */
-  etrs: Map<string, string | null>;
 }
+
+/** ETR text → ISO, kept across polls: a storm repeats a few ETRs over thousands of areas, poll after poll, and
+ * Date.parse is the costly part. */
+const isoOf = remembered(toIso);
 
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const r = (raw ?? {}) as IfactorRaw;
   const floor = typeof source.options.mask_floor === 'number' ? source.options.mask_floor : 5;
-  const summary =
-    r.summary === undefined || r.summary === null
-      ? null
-      : parseUpstream(summarySchema, r.summary, 'iFactor data.json').summaryFileData;
+  const summary = r.summary === undefined || r.summary === null ? null : readSummary(r.summary);
   if (!Array.isArray(r.reports) && r.thematic === undefined) {
     throw new SourceError(
       'schema',
@@ -48,10 +47,9 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
 function normalizeReports(reports: unknown[], source: SourceDef, floor: number): Snapshot {
   const w: Walk = {
     snap: emptySnapshot(source.utility),
-    counties: new Map(),
+    counties: new CountyTally(),
     states: source.states,
     floor,
-    etrs: new Map(),
   };
   let out = 0;
   let served: number | null = 0;
@@ -65,7 +63,7 @@ function normalizeReports(reports: unknown[], source: SourceDef, floor: number):
     walkGroup(w, report.file_data.areas, []);
   }
   const snap = w.snap;
-  snap.counties = [...w.counties.values()].sort((a, b) => a.fips.localeCompare(b.fips));
+  snap.counties = w.counties.sorted();
   snap.customers_out = out;
   snap.customers_served = reports.length ? served : null;
   snap.basis = snap.counties.length > 0 ? 'county' : 'utility_total';
@@ -84,11 +82,11 @@ function walkGroup(w: Walk, nodes: IfactorArea[], path: string[]): void {
       const fips = level.get(node)!;
       const children = node.areas ?? [];
       const out = count?.out ?? children.reduce((s, c) => s + (readCount(c.cust_a, w.floor)?.out ?? 0), 0);
-      addCounty(w.counties, fips, out, readServed(node.cust_s));
+      w.counties.add(fips, out, readServed(node.cust_s));
       walkAreas(w, children, [...path, name], fips);
     } else if (node.areas?.length) walkGroup(w, node.areas, [...path, name]);
     else {
-      if (count && !isPlaceholder(name)) w.snap.areas.push(areaOf(w, node, name, [...path, name], null, count));
+      if (count && !isPlaceholder(name)) w.snap.areas.push(areaOf(node, name, [...path, name], null, count));
       if (count?.out) w.snap.unmatched.push([...path, name].join(' / '));
     }
   }
@@ -101,22 +99,14 @@ function walkAreas(w: Walk, nodes: IfactorArea[], path: string[], fips: string):
     if (name && isPlaceholder(name)) continue;
     const here = name ? [...path, name] : path;
     const count = readCount(node.cust_a, w.floor);
-    if (name && count) w.snap.areas.push(areaOf(w, node, name, here, fips, count));
+    if (name && count) w.snap.areas.push(areaOf(node, name, here, fips, count));
     else if (name && node.cust_a !== undefined) w.snap.unmatched.push(`${here.join(' / ')} (unreadable count)`);
     if (node.areas?.length) walkAreas(w, node.areas, here, fips);
   }
 }
 
-function areaOf(
-  w: Walk,
-  node: IfactorArea,
-  name: string,
-  path: string[],
-  fips: string | null,
-  c: ReadCount,
-): AreaCount {
-  let etr = node.etr ? w.etrs.get(node.etr) : null;
-  if (etr === undefined) w.etrs.set(node.etr!, (etr = toIso(node.etr)));
+function areaOf(node: IfactorArea, name: string, path: string[], fips: string | null, c: ReadCount): AreaCount {
+  const etr = node.etr ? isoOf(node.etr) : null;
   return {
     fips,
     name,

@@ -1,8 +1,8 @@
 // iFactor (Kubra legacy StormCenter 5) upstream shapes: metadata.json, data.json, report_*.json, thematic_areas.json.
-// The small bodies are zod schemas. The area trees and thematic lists are checked in place by hand: zod copies every
-// node of a loose object, which made parse + normalise cost 3× JSON.parse; this check allocates nothing on success.
+// metadata.json (fetch's) is a zod schema. data.json, the area trees and thematic lists are checked in place by hand:
+// zod copies every node of a loose object, which made parse + normalise cost 3× JSON.parse.
 import { z } from 'zod';
-import { SourceError } from '../../errors.ts';
+import { arrayAt, fail, isObj, misfit, objectAt, optBoolean, optNumOrText, optText } from '../checks.ts';
 
 /** The directory pointer; some deployments spell the key `Directory`. */
 export const metadataSchema = z
@@ -15,32 +15,13 @@ export const metadataSchema = z
 
 /** A count as published: a number, a comma string ("1,038"), a masked string ("Less than 5"), or {val, masked}. */
 export type IfactorCount = number | string | null | { val?: number | string | null; masked?: boolean };
-const countSchema = z.union([
-  z.number(),
-  z.string(),
-  z.null(),
-  z.object({ val: z.union([z.number(), z.string(), z.null()]).optional(), masked: z.boolean().optional() }).loose(),
-]);
 
-export const summarySchema = z
-  .object({
-    summaryFileData: z
-      .object({
-        total_cust_a: countSchema.optional(),
-        total_cust_s: z.union([z.number(), z.string(), z.null()]).optional(),
-        page_mode: z
-          .object({
-            mode: z.string().nullable().optional(),
-            redirectURL: z.string().nullable().optional(),
-            pausePublish: z.boolean().nullable().optional(),
-          })
-          .loose()
-          .nullable()
-          .optional(),
-      })
-      .loose(),
-  })
-  .loose();
+/** data.json's summaryFileData, as far as normalize reads it. */
+export interface IfactorSummary {
+  total_cust_a?: IfactorCount;
+  total_cust_s?: number | string | null;
+  page_mode?: { mode?: string | null; redirectURL?: string | null; pausePublish?: boolean | null } | null;
+}
 
 export interface IfactorArea {
   area_name?: string | null;
@@ -70,89 +51,69 @@ export interface IfactorRaw {
   thematic?: unknown;
 }
 
-/** A misfit found while checking; each enclosing level prepends its key, so the message names the whole path. */
-class Misfit extends Error {
-  constructor(
-    readonly at: Array<string | number>,
-    message: string,
-  ) {
-    super(message);
+const COUNT = 'a count: a number, a string or {val}';
+const isCount = (v: unknown): boolean =>
+  optNumOrText(v) || (isObj(v) && optNumOrText(v.val) && (v.masked === undefined || typeof v.masked === 'boolean'));
+
+/** data.json, checked in place for what normalize reads: the headline counts and the page mode. */
+export function readSummary(raw: unknown): IfactorSummary {
+  const what = 'iFactor data.json';
+  const d = objectAt(what, objectAt(what, raw, '').summaryFileData, 'summaryFileData');
+  if (!isCount(d.total_cust_a)) fail(what, 'summaryFileData.total_cust_a', COUNT, d.total_cust_a);
+  if (!optNumOrText(d.total_cust_s)) fail(what, 'summaryFileData.total_cust_s', 'number or string', d.total_cust_s);
+  const mode = d.page_mode;
+  if (mode === null || mode === undefined) return d as IfactorSummary;
+  const m = objectAt(what, mode, 'summaryFileData.page_mode');
+  if (!optText(m.mode)) fail(what, 'summaryFileData.page_mode.mode', 'string', m.mode);
+  if (!optText(m.redirectURL)) fail(what, 'summaryFileData.page_mode.redirectURL', 'string', m.redirectURL);
+  if (!optBoolean(m.pausePublish)) fail(what, 'summaryFileData.page_mode.pausePublish', 'boolean', m.pausePublish);
+  return d as IfactorSummary;
+}
+
+/** An area list and every list below it; a nested list's path is built only for an area that has one. */
+function checkAreas(what: string, list: unknown, at: string): void {
+  const areas = arrayAt(what, list, at);
+  for (let i = 0; i < areas.length; i++) {
+    const a = objectAt(what, areas[i], at, i);
+    if (!optText(a.area_name)) misfit(what, at, i, 'area_name', 'string', a.area_name);
+    if (!isCount(a.cust_a)) misfit(what, at, i, 'cust_a', COUNT, a.cust_a);
+    if (!optNumOrText(a.cust_s)) misfit(what, at, i, 'cust_s', 'number or string', a.cust_s);
+    if (!optText(a.etr)) misfit(what, at, i, 'etr', 'string', a.etr);
+    if (a.areas !== undefined && a.areas !== null) checkAreas(what, a.areas, `${at}.${i}.areas`);
   }
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isText = (v: unknown) => v === undefined || v === null || typeof v === 'string';
-const isNumText = (v: unknown) => isText(v) || typeof v === 'number';
-const isCount = (v: unknown) =>
-  isNumText(v) || (isObject(v) && isNumText(v.val) && (v.masked === undefined || typeof v.masked === 'boolean'));
-
-function need(ok: boolean, key: string, message: string): void {
-  if (!ok) throw new Misfit([key], message);
-}
-
-function checkList(v: unknown, key: string, item: (x: unknown) => void): void {
-  need(Array.isArray(v), key, 'expected an array');
-  const list = v as unknown[];
-  for (let i = 0; i < list.length; i++) {
-    try {
-      item(list[i]);
-    } catch (err) {
-      if (err instanceof Misfit) err.at.unshift(key, i);
-      throw err;
-    }
-  }
-}
-
-function checkArea(v: unknown): void {
-  if (!isObject(v)) throw new Misfit([], 'expected an object');
-  need(isText(v.area_name), 'area_name', 'expected a string or null');
-  need(isCount(v.cust_a), 'cust_a', 'expected a count: a number, a string or {val}');
-  need(isNumText(v.cust_s), 'cust_s', 'expected a number or a string');
-  need(isText(v.etr), 'etr', 'expected a string or null');
-  if (v.areas !== undefined && v.areas !== null) checkList(v.areas, 'areas', checkArea);
-}
-
-function checkDesc(v: unknown): void {
-  if (!isObject(v)) throw new Misfit([], 'expected an object');
-  need(isCount(v.cust_a), 'cust_a', 'expected a count: a number, a string or {val}');
-  need(isNumText(v.cust_s), 'cust_s', 'expected a number or a string');
-}
-
-function checkThematicItem(v: unknown): void {
-  if (!isObject(v)) throw new Misfit([], 'expected an object');
-  need(v.title === undefined || typeof v.title === 'string', 'title', 'expected a string');
-  need(v.id === undefined || typeof v.id === 'string', 'id', 'expected a string');
-  if (Array.isArray(v.desc)) checkList(v.desc, 'desc', checkDesc);
-  else {
-    try {
-      checkDesc(v.desc);
-    } catch (err) {
-      if (err instanceof Misfit) err.at.unshift('desc');
-      throw err;
-    }
-  }
-}
-
-function checked<T>(raw: unknown, what: string, check: (fd: unknown) => void): T {
-  if (!isObject(raw)) throw new SourceError('schema', `${what} has an unexpected shape: (root): expected an object`);
-  try {
-    check(raw.file_data);
-  } catch (err) {
-    const at = err instanceof Misfit ? ['file_data', ...err.at].filter((k) => k !== '').join('.') : '';
-    if (err instanceof Misfit)
-      throw new SourceError('schema', `${what} has an unexpected shape: ${at}: ${err.message}`);
-    throw err;
-  }
-  return raw as T;
 }
 
 /** `{file_data: {areas: [...]}}`, every node checked for the fields normalize reads. */
-export const parseReport = (raw: unknown, what: string): IfactorReport =>
-  checked(raw, what, (fd) => {
-    if (!isObject(fd)) throw new Misfit([], 'expected an object');
-    checkList(fd.areas, 'areas', checkArea);
-  });
+export function parseReport(raw: unknown, what: string): IfactorReport {
+  const fd = objectAt(what, objectAt(what, raw, '').file_data, 'file_data');
+  checkAreas(what, fd.areas, 'file_data.areas');
+  return raw as IfactorReport;
+}
+
+function checkDesc(what: string, d: unknown, at: string): void {
+  if (!isObj(d)) fail(what, at, 'object', d);
+  if (!isCount(d.cust_a)) fail(what, `${at}.cust_a`, COUNT, d.cust_a);
+  if (!optNumOrText(d.cust_s)) fail(what, `${at}.cust_s`, 'number or string', d.cust_s);
+}
 
 /** `{file_data: [{title, desc}]}`, `desc` an object or a one-element array. */
-export const parseThematic = (raw: unknown, what: string): IfactorThematic =>
-  checked(raw, what, (fd) => checkList(fd, '', checkThematicItem));
+export function parseThematic(raw: unknown, what: string): IfactorThematic {
+  const items = arrayAt(what, objectAt(what, raw, '').file_data, 'file_data');
+  for (let i = 0; i < items.length; i++) {
+    const item = objectAt(what, items[i], 'file_data', i);
+    if (item.title !== undefined && typeof item.title !== 'string')
+      misfit(what, 'file_data', i, 'title', 'string', item.title);
+    if (item.id !== undefined && typeof item.id !== 'string') misfit(what, 'file_data', i, 'id', 'string', item.id);
+    const desc = item.desc;
+    if (!Array.isArray(desc)) {
+      if (!isObj(desc) || !isCount(desc.cust_a) || !optNumOrText(desc.cust_s))
+        checkDesc(what, desc, `file_data.${i}.desc`);
+      continue;
+    }
+    for (let j = 0; j < desc.length; j++) {
+      const d = desc[j];
+      if (!isObj(d) || !isCount(d.cust_a) || !optNumOrText(d.cust_s)) checkDesc(what, d, `file_data.${i}.desc.${j}`);
+    }
+  }
+  return raw as IfactorThematic;
+}

@@ -2,23 +2,13 @@
 // Masking: `cust_a.masked: true` or the sentinel 999999 means "fewer than the mask floor" (option `mask_floor`,
 // default 5). Such an area shows `<5`, counts as 1 (its lower bound) in sums, and carries out_upper = floor − 1.
 import type { SourceDef } from '../registry.ts';
-import {
-  addCounty,
-  emptySnapshot,
-  toIso,
-  type AreaCount,
-  type CountyCount,
-  type Incident,
-  type Snapshot,
-} from '../snapshot.ts';
+import { emptySnapshot, toIso, type AreaCount, type Incident, type Snapshot } from '../snapshot.ts';
 import { loadAtlas } from '../../geo/counties.ts';
 import type { ClusterRecord } from './clusters.ts';
-import { parseUpstream } from '../parse.ts';
 import { matchCounty } from '../../geo/match.ts';
 import { findState } from '../../geo/states.ts';
-import { reportSchema, thematicSchema, type KubraArea } from './schema.ts';
-import type { z } from 'zod';
-import type { countSchema } from './schema.ts';
+import { CountyTally, servedSum } from '../checks.ts';
+import { readReport, readThematic, type KubraArea, type KubraCountValue } from './schema.ts';
 
 export const MASK_SENTINEL = 999999;
 
@@ -29,7 +19,7 @@ export interface KubraCount {
   upper: number | null;
 }
 
-export function readCount(v: z.infer<typeof countSchema> | undefined, floor: number): KubraCount | null {
+export function readCount(v: KubraCountValue | undefined, floor: number): KubraCount | null {
   if (v === undefined || v === null) return null;
   const val = typeof v === 'number' ? v : v.val;
   const masked = (typeof v === 'object' && v.masked === true) || val === MASK_SENTINEL;
@@ -51,16 +41,18 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   return snap;
 }
 
-/** A cluster-layer record as an incident; `cause` and `crew_status` may be localised objects ({"EN-US": …}). */
+/** A cluster-layer `cause` or `crew_status`: text, or localised text ({"EN-US": …}) read in English when it has it. */
+function text(v: unknown): string | null {
+  if (typeof v === 'string') return v;
+  if (!v || typeof v !== 'object') return null;
+  const byLang = v as Record<string, string>;
+  for (const k in byLang) if (/^en/i.test(k)) return byLang[k];
+  for (const k in byLang) return byLang[k];
+  return null;
+}
+
+/** A cluster-layer record as an incident. */
 function incidentOf(r: ClusterRecord): Incident {
-  const text = (v: unknown): string | null =>
-    typeof v === 'string'
-      ? v
-      : v && typeof v === 'object'
-        ? (Object.entries(v as Record<string, string>).find(([k]) => /^en/i.test(k))?.[1] ??
-          Object.values(v as Record<string, string>)[0] ??
-          null)
-        : null;
   const count = r.desc.cust_a?.val;
   return {
     id: String(r.desc.inc_id ?? r.id ?? `${r.lat},${r.lon}`),
@@ -76,49 +68,55 @@ function incidentOf(r: ClusterRecord): Incident {
   };
 }
 
+/** `path` with `name` appended (a nameless area adds no step); built only where an area's path is kept. */
+const extend = (path: string[], name: string): string[] => (name ? [...path, name] : path);
+
 function normalizeReport(raw: unknown, source: SourceDef, floor: number): Snapshot {
   const snap = emptySnapshot(source.utility);
-  const counties = new Map<string, CountyCount>();
-  const report = parseUpstream(reportSchema, (raw as { report?: unknown })?.report ?? raw, 'Kubra report');
+  const counties = new CountyTally();
+  const report = readReport((raw as { report?: unknown })?.report ?? raw, 'Kubra report');
 
   const walk = (area: KubraArea, state: string, path: string[], county: string | null, inState: boolean): void => {
     const name = nameOf(area);
-    const here = name ? [...path, name] : path;
+    const children = area.areas ?? [];
     // A state name only counts as a state above the county level ("Washington" county is not Washington state).
     const st = !county && !inState && name.length > 2 ? findState(name) : undefined;
-    const count = readCount(area.cust_a, floor);
     if (st) {
-      for (const child of area.areas ?? []) walk(child, st.code, here, null, true);
+      const here = extend(path, name);
+      for (const child of children) walk(child, st.code, here, null, true);
       return;
     }
+    const count = readCount(area.cust_a, floor);
     const fips = county ? null : matchCounty(state, name);
     if (fips) {
-      const children = area.areas ?? [];
-      if (count) addCounty(counties, fips, count.out, area.cust_s ?? null);
-      else if (children.length === 0) snap.unmatched.push(`${here.join(' / ')} (no count)`);
+      if (count) counties.add(fips, count.out, area.cust_s ?? null);
+      else if (children.length === 0) snap.unmatched.push(`${extend(path, name).join(' / ')} (no count)`);
+      if (children.length === 0) return;
+      const here = extend(path, name);
       for (const child of children) walk(child, state, here, fips, true);
-      if (!count && children.length > 0) {
+      if (!count) {
         const sum = snap.areas.filter((a) => a.fips === fips).reduce((s, a) => s + a.customers_out, 0);
-        addCounty(counties, fips, sum, null);
+        counties.add(fips, sum, null);
       }
       return;
     }
     if (county) {
+      const here = extend(path, name);
       if (count) snap.areas.push(areaOf(area, county, here, count));
-      for (const child of area.areas ?? []) walk(child, state, here, county, true);
+      for (const child of children) walk(child, state, here, county, true);
       return;
     }
     // A grouping region (e.g. an operating area) that is neither a state nor a county: look inside it.
-    if (area.areas?.length) for (const child of area.areas) walk(child, state, here, null, inState);
-    else if (count && count.out > 0) snap.unmatched.push(here.join(' / '));
+    if (children.length) for (const child of children) walk(child, state, extend(path, name), null, inState);
+    else if (count && count.out > 0) snap.unmatched.push(extend(path, name).join(' / '));
   };
   for (const top of report.file_data.areas) walk(top, source.states[0], [], null, false);
 
   const totals = report.file_data.totals;
   const totalOut = readCount(totals?.cust_a, floor);
-  snap.counties = [...counties.values()].sort((a, b) => a.fips.localeCompare(b.fips));
+  snap.counties = counties.sorted();
   snap.customers_out = totalOut?.out ?? snap.counties.reduce((s, c) => s + c.customers_out, 0);
-  snap.customers_served = totals?.cust_s ?? sumServed(snap.counties);
+  snap.customers_served = totals?.cust_s ?? servedSum(snap.counties);
   snap.basis = snap.counties.length > 0 ? 'county' : 'utility_total';
   return snap;
 }
@@ -140,23 +138,18 @@ function areaOf(area: KubraArea, fips: string, path: string[], count: KubraCount
 }
 
 /** Kubra's gotoMap.bbox as [west, south, east, north] in degrees, when it is one. */
-function bboxOf(b: number[] | undefined): [number, number, number, number] | null {
-  if (!b || b.length !== 4 || !b.every(Number.isFinite)) return null;
-  const [w, s, e, n] = b;
+function bboxOf(b: unknown[] | null | undefined): [number, number, number, number] | null {
+  if (b?.length !== 4 || !b.every(Number.isFinite)) return null;
+  const [w, s, e, n] = b as number[];
   return Math.abs(w) <= 180 && Math.abs(e) <= 180 && Math.abs(s) <= 90 && Math.abs(n) <= 90 && w <= e && s <= n
     ? [w, s, e, n]
     : null;
 }
 
-function sumServed(counties: CountyCount[]): number | null {
-  if (counties.length === 0 || counties.some((c) => c.customers_served === null)) return null;
-  return counties.reduce((s, c) => s + (c.customers_served ?? 0), 0);
-}
-
 function normalizeThematic(raw: unknown, source: SourceDef, floor: number): Snapshot {
   const snap = emptySnapshot(source.utility);
-  const data = parseUpstream(thematicSchema, raw, 'Kubra thematic areas');
-  const counties = new Map<string, CountyCount>();
+  const data = readThematic(raw, 'Kubra thematic areas');
+  const counties = new CountyTally();
   for (const item of data.file_data) {
     const name = item.desc.name ?? item.title ?? item.id?.split('|')[1] ?? '';
     const fips = matchCounty(source.states[0], name);
@@ -165,11 +158,11 @@ function normalizeThematic(raw: unknown, source: SourceDef, floor: number): Snap
       snap.unmatched.push(name);
       continue;
     }
-    addCounty(counties, fips, count.out, item.desc.cust_s ?? null);
+    counties.add(fips, count.out, item.desc.cust_s ?? null);
   }
-  snap.counties = [...counties.values()].sort((a, b) => a.fips.localeCompare(b.fips));
+  snap.counties = counties.sorted();
   snap.customers_out = snap.counties.reduce((s, c) => s + c.customers_out, 0);
-  snap.customers_served = sumServed(snap.counties);
+  snap.customers_served = servedSum(snap.counties);
   snap.basis = 'county';
   return snap;
 }

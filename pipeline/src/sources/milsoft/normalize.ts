@@ -1,11 +1,11 @@
 // Milsoft normalize: boundaries.json gives county counts from its county layer; outages.json gives incidents placed
 // in counties by their point. outageSummary.json, when fetched, gives the headline customers out and served.
 import type { SourceDef } from '../registry.ts';
-import { addCounty, emptySnapshot, toCount, type CountyCount, type Snapshot } from '../snapshot.ts';
-import { parseUpstream } from '../parse.ts';
+import { addCounty, emptySnapshot, type CountyCount, type Snapshot } from '../snapshot.ts';
 import { SourceError } from '../../errors.ts';
 import { matchCounty } from '../../geo/match.ts';
-import { boundaryGroupsSchema, outagesSchema, summarySchema, type BoundaryGroup } from './schema.ts';
+import { CountyTally, countOf, servedSum, sortedCounties } from '../checks.ts';
+import { readBoundaries, readOutagesFile, readSummary, type BoundaryGroup } from './schema.ts';
 import { readOutages } from './outages.ts';
 
 interface Headline {
@@ -25,9 +25,7 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
       'schema',
       'Milsoft payload has neither `boundaries` nor `outages` (expected what fetch returns, or the bare data file)',
     );
-  return isBoundaries
-    ? fromBoundaries(parseUpstream(boundaryGroupsSchema, data, 'Milsoft boundaries.json'), head, source)
-    : fromOutages(data, head, source);
+  return isBoundaries ? fromBoundaries(readBoundaries(data), head, source) : fromOutages(data, head, source);
 }
 
 function looksLikeBoundaries(first: unknown): boolean {
@@ -36,14 +34,21 @@ function looksLikeBoundaries(first: unknown): boolean {
 
 /** The summary is best-effort: anything that is not the summary shape counts as absent, never as a failed poll. */
 function headline(summary: unknown): Headline {
-  const r = summary == null ? null : summarySchema.safeParse(summary);
-  if (!r?.success) return { out: null, served: null };
-  return { out: toCount(r.data.customersOutNow), served: toCount(r.data.customersServed) };
+  const s = readSummary(summary);
+  return s ? { out: countOf(s.customersOutNow), served: countOf(s.customersServed) } : { out: null, served: null };
 }
 
 /** The layer whose name or name field says county ("Counties", nameField "COUNTY"). */
 export function countyGroup(groups: BoundaryGroup[]): BoundaryGroup | undefined {
   return groups.find((g) => /count(y|ies)/i.test(g.name ?? '') || /count(y|ies)/i.test(g.nameField ?? ''));
+}
+
+function matchIn(states: string[], name: string): string | undefined {
+  for (const s of states) {
+    const fips = matchCounty(s, name);
+    if (fips) return fips;
+  }
+  return undefined;
 }
 
 function fromBoundaries(groups: BoundaryGroup[], head: Headline, source: SourceDef): Snapshot {
@@ -56,34 +61,31 @@ function fromBoundaries(groups: BoundaryGroup[], head: Headline, source: SourceD
       `Milsoft boundaries.json has no county layer (layers: ${names}) and the site serves no outageSummary.json; point the registry url at data/outages.json instead`,
     );
   }
-  const counties = new Map<string, CountyCount>();
+  const counties = new CountyTally();
   for (const b of group?.boundaries ?? []) {
     const name = String(b.name);
-    const out = toCount(b.customersOutNow) ?? toCount(b.customersAffected);
-    const served = toCount(b.customersServed);
+    const out = countOf(b.customersOutNow) ?? countOf(b.customersAffected);
+    const served = countOf(b.customersServed);
     if (out === 0 && (served === 0 || served === null)) continue; // unused polygon (the viewer skips these too)
-    const fips = source.states.map((s) => matchCounty(s, name)).find(Boolean);
+    const fips = matchIn(source.states, name);
     if (!fips || out === null) snap.unmatched.push(out === null ? `${name} (unreadable count)` : name);
-    else addCounty(counties, fips, out, served);
+    else counties.add(fips, out, served);
   }
-  snap.counties = [...counties.values()].sort((a, b) => a.fips.localeCompare(b.fips));
-  const servedList = snap.counties.map((c) => c.customers_served);
+  snap.counties = counties.sorted();
   snap.customers_out = head.out ?? snap.counties.reduce((s, c) => s + c.customers_out, 0);
-  snap.customers_served =
-    head.served ??
-    (servedList.length && servedList.every((v) => v !== null) ? servedList.reduce((s, v) => s! + v!, 0) : null);
+  snap.customers_served = head.served ?? servedSum(snap.counties);
   snap.basis = group ? 'county' : 'utility_total';
   return snap;
 }
 
 function fromOutages(data: unknown, head: Headline, source: SourceDef): Snapshot {
   const snap = emptySnapshot(source.utility);
-  const read = readOutages(parseUpstream(outagesSchema, data, 'Milsoft outages.json'));
+  const read = readOutages(readOutagesFile(data));
   snap.incidents = read.incidents;
   snap.unmatched = read.unmatched;
   const counties = new Map<string, CountyCount>();
   for (const i of read.incidents) if (i.fips) addCounty(counties, i.fips, i.customers_out, null);
-  snap.counties = [...counties.values()].sort((a, b) => a.fips.localeCompare(b.fips));
+  snap.counties = sortedCounties(counties);
   const unplanned = read.incidents.reduce((s, i) => s + i.customers_out, 0);
   // The summary cannot be split into planned and unplanned, so with planned outages out our own sum is the headline.
   snap.customers_out = head.out !== null && read.plannedOut === 0 ? head.out : unplanned;

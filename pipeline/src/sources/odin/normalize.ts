@@ -7,6 +7,7 @@ import { addCounty, emptySnapshot, type CountyCount, type Snapshot } from '../sn
 import { loadAtlas } from '../../geo/counties.ts';
 import { odinRecords, recordUtility, utilityKey } from './schema.ts';
 import { odinUtilities } from './utilities.ts';
+import { sortedCounties } from '../checks.ts';
 
 export const ODIN_NOTICE = 'ODIN counts are meters (service points) reported to ORNL, not customers.';
 
@@ -40,7 +41,7 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
     }
     addCounty(counties, fips, Math.round(meters), null);
   }
-  snap.counties = [...counties.values()].sort((a, b) => a.fips.localeCompare(b.fips));
+  snap.counties = sortedCounties(counties);
   snap.customers_out = snap.counties.reduce((s, c) => s + c.customers_out, 0);
   snap.basis = 'county';
   snap.by_utility = Object.fromEntries(

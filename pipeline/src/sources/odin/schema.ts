@@ -1,30 +1,47 @@
 // ORNL ODIN upstream shape (OpenDataSoft explore v2.1): the export endpoint answers a JSON array of records, the
-// paged `/records` endpoint wraps the same records in {total_count, results}; both are read.
-import { z } from 'zod';
-import { parseUpstream } from '../parse.ts';
+// paged `/records` endpoint wraps the same records in {total_count, results}; both are read, checked by hand.
+import { arrayAt, fail, misfit, objectAt, optNumOrText, optNumber, optText } from '../checks.ts';
 
-export const recordSchema = z
-  .object({
-    communitydescriptor: z.string().nullable().optional(),
-    county: z.string().nullable().optional(),
-    state: z.string().nullable().optional(),
-    /** the utility's EIA-861 utility number for almost every utility (see README.md) */
-    utility_id: z.union([z.string(), z.number()]).nullable().optional(),
-    /** "NAME,UTILITY_ID" */
-    name: z.string().nullable().optional(),
-    metersaffected: z.number().nullable().optional(),
-    estimatedrestorationtime: z.string().nullable().optional(),
-  })
-  .loose();
+type Text = string | null | undefined;
 
-export const pageSchema = z.object({ total_count: z.number(), results: z.array(recordSchema) }).loose();
-export const exportSchema = z.array(recordSchema);
-export type OdinRecord = z.infer<typeof recordSchema>;
+/** A record, as far as normalize and the reconciliation read it; the rest (geo shapes …) is not looked at. */
+export interface OdinRecord {
+  communitydescriptor?: Text;
+  county?: Text;
+  state?: Text;
+  /** the utility's EIA-861 utility number for almost every utility (see README.md) */
+  utility_id?: string | number | null;
+  /** "NAME,UTILITY_ID" */
+  name?: Text;
+  metersaffected?: number | null;
+  estimatedrestorationtime?: Text;
+  [k: string]: unknown;
+}
 
-/** The records of an export array or of a records page; anything else is a `schema` poll failure. */
+/** The records at `at`, checked in place (no copy) for the fields read. */
+function checkRecords(what: string, list: unknown, at: string): OdinRecord[] {
+  const records = arrayAt(what, list, at);
+  for (let i = 0; i < records.length; i++) {
+    const r = objectAt(what, records[i], at, i);
+    if (!optText(r.communitydescriptor)) misfit(what, at, i, 'communitydescriptor', 'string', r.communitydescriptor);
+    if (!optText(r.county)) misfit(what, at, i, 'county', 'string', r.county);
+    if (!optText(r.state)) misfit(what, at, i, 'state', 'string', r.state);
+    if (!optNumOrText(r.utility_id)) misfit(what, at, i, 'utility_id', 'number or string', r.utility_id);
+    if (!optText(r.name)) misfit(what, at, i, 'name', 'string', r.name);
+    if (!optNumber(r.metersaffected)) misfit(what, at, i, 'metersaffected', 'number', r.metersaffected);
+    if (!optText(r.estimatedrestorationtime))
+      misfit(what, at, i, 'estimatedrestorationtime', 'string', r.estimatedrestorationtime);
+  }
+  return records as OdinRecord[];
+}
+
+/** The records of an export array or of a records page ({total_count, results}); anything else is a `schema`
+ * poll failure. */
 export function odinRecords(raw: unknown): OdinRecord[] {
-  if (Array.isArray(raw)) return parseUpstream(exportSchema, raw, 'ODIN export');
-  return parseUpstream(pageSchema, raw, 'ODIN records page').results;
+  if (Array.isArray(raw)) return checkRecords('ODIN export', raw, '');
+  const page = objectAt('ODIN records page', raw, '');
+  if (typeof page.total_count !== 'number') fail('ODIN records page', 'total_count', 'number', page.total_count);
+  return checkRecords('ODIN records page', page.results, 'results');
 }
 
 /** Canonical form of a utility number, so "0240", 240 and "240" compare equal; null when there is none. */

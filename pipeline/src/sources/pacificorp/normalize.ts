@@ -1,28 +1,43 @@
 // PacifiCorp normalize: per state, the map file's headline less its planned points is the customers out; the
 // list file's unplanned county counts give the counties (else the unplanned points summed by the county they lie in).
 import type { SourceDef } from '../registry.ts';
-import { addCounty, emptySnapshot, toCount, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
-import { parseUpstream } from '../parse.ts';
-import { matchCounty } from '../../geo/match.ts';
-import { loadAtlas, type CountyAtlas } from '../../geo/counties.ts';
+import { addCounty, emptySnapshot, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
+import { locatePoint, matchCounty } from '../../geo/match.ts';
 import { zoneFor } from '../local-time.ts';
-import { rawSchema, type PacifiCorpList, type PacifiCorpPoint } from './schema.ts';
+import { type AnswerTimes, DisplayTimes, countOf, remembered3, sortedCounties } from '../checks.ts';
+import { readRaw, type PacifiCorpList, type PacifiCorpPoint } from './schema.ts';
 import { timeReader, wallText } from './times.ts';
 
 export const isPlanned = (p: PacifiCorpPoint) => typeof p.icon === 'string' && /plan/i.test(p.icon);
-const textOrNull = (v: string | null | undefined) => (v && v.trim() ? v.trim() : null);
+function textOrNull(v: string | null | undefined): string | null {
+  const t = v?.trim();
+  return t ? t : null;
+}
 
 interface StateContext {
   state: string;
-  atlas: CountyAtlas;
   ids: Set<string>;
-  time: (text: string | null | undefined) => string | null;
+  times: AnswerTimes;
+}
+
+/** ETRs and report times, remembered across polls. */
+const times = new DisplayTimes(60 * 86_400_000); // the reader's window (times.ts)
+
+/**
+ * The feed has no outage ids: state, point and reported time ("03/02 12:24 PM") stay put while an outage lasts.
+ * Remembered by its parts across polls, per state: formatting and hashing a new text per point cost a fifth of
+ * JSON.parse.
+ */
+const idsByState = new Map<string, (lat: number | null, lon: number | null, reported: string) => string>();
+function idOf(state: string, lat: number | null, lon: number | null, reported: string): string {
+  let ids = idsByState.get(state);
+  if (!ids) idsByState.set(state, (ids = remembered3((a, b, r) => `${state}:${a},${b}@${wallText(r) ?? r}`)));
+  return ids(lat, lon, reported);
 }
 
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
-  const data = parseUpstream(rawSchema, raw, 'PacifiCorp outage map files');
+  const data = readRaw(raw);
   const refMs = data.captured_at ? Date.parse(data.captured_at) : NaN;
-  const atlas = loadAtlas();
   const snap = emptySnapshot(source.utility);
   const counties = new Map<string, CountyCount>();
   const ids = new Set<string>();
@@ -30,14 +45,15 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   let placed = false;
   for (const entry of data.states) {
     const state = entry.state.toUpperCase();
-    const time = timeReader(zoneFor([state], source.options.time_zone), Number.isNaN(refMs) ? null : refMs);
-    const ctx: StateContext = { state, atlas, ids, time };
+    const zone = zoneFor([state], source.options.time_zone);
+    const read = timeReader(zone, Number.isNaN(refMs) ? null : refMs);
+    const ctx: StateContext = { state, ids, times: times.of(zone, refMs, read) };
     const fromList = Array.isArray(entry.list?.counties);
     let planned = 0;
     let unplanned = 0;
     const lost = { n: 0, out: 0 };
     for (const p of entry.map.outages ?? []) {
-      const out = toCount(p.custOut) ?? 0;
+      const out = countOf(p.custOut) ?? 0;
       if (isPlanned(p)) {
         planned += out;
         continue;
@@ -57,10 +73,10 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
     if (fromList) listCounties(entry.list as PacifiCorpList, state, counties, snap.unmatched);
     placed ||= fromList;
     // totalState counts planned points too (it equals the sum of every point's custOut).
-    const headline = toCount(entry.map.totalState);
+    const headline = countOf(entry.map.totalState);
     total += headline === null ? unplanned : Math.max(0, headline - planned);
   }
-  snap.counties = [...counties.values()].sort((a, b) => a.fips.localeCompare(b.fips));
+  snap.counties = sortedCounties(counties);
   snap.customers_out = total;
   // Points with coordinates or a county list make the feed county-grade; otherwise it still has a headline.
   snap.basis = placed || snap.incidents.length === 0 ? 'county' : 'utility_total';
@@ -72,19 +88,18 @@ function incidentOf(p: PacifiCorpPoint, out: number, ctx: StateContext): Inciden
   const lon = p.longitude ?? null;
   const point =
     lat !== null && lon !== null && Math.abs(lat) <= 90 && Math.abs(lon) <= 180 && !(lat === 0 && lon === 0);
-  // The feed has no outage ids: state, point and reported time stay put while an outage lasts.
-  const base = `${ctx.state}:${lat},${lon}@${wallText(p.reported) ?? p.reported ?? ''}`;
+  const base = idOf(ctx.state, lat, lon, p.reported ?? '');
   let id = base;
   for (let k = 2; ctx.ids.has(id); k += 1) id = `${base}#${k}`;
   ctx.ids.add(id);
   return {
     id,
-    fips: point ? (ctx.atlas.locate(lon, lat) ?? null) : null,
+    fips: point ? locatePoint(lon, lat) : null,
     customers_out: out,
-    etr: ctx.time(p.etr),
+    etr: ctx.times.at(p.etr),
     crew_status: textOrNull(p.crewStatus),
     cause: textOrNull(p.cause),
-    started_at: ctx.time(p.reported),
+    started_at: ctx.times.at(p.reported),
     lat: point ? lat : null,
     lon: point ? lon : null,
     city: null,
@@ -99,7 +114,7 @@ function listCounties(
   unmatched: string[],
 ): void {
   for (const c of list.counties ?? []) {
-    const out = toCount(c.custOutUnplan) ?? 0;
+    const out = countOf(c.custOutUnplan) ?? 0;
     const fips = matchCounty(state, c.countyName);
     if (!fips) unmatched.push(`${c.countyName} (${state})`);
     else if (out > 0) addCounty(counties, fips, out, null);

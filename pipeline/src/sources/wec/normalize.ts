@@ -6,35 +6,39 @@ import { locatePoint, matchCounty } from '../../geo/match.ts';
 import { zoneFor } from '../local-time.ts';
 import { readRaw, type WecEvent, type WecSlice } from './schema.ts';
 import { timeReader } from './times.ts';
+import { type AnswerTimes, DisplayTimes, remembered3, sortedCounties } from '../checks.ts';
 
 /** No planned flag was seen in the feed; a cause or crew status that says "planned" is taken as one. */
 const PLANNED = /(^|[^a-z])planned/i;
 export const isPlanned = (e: WecEvent) =>
   (typeof e.Cause === 'string' && PLANNED.test(e.Cause)) ||
   (typeof e.CrewStatus === 'string' && PLANNED.test(e.CrewStatus));
-const textOrNull = (v: string | null | undefined) => (v && v.trim() ? v.trim() : null);
+function textOrNull(v: string | null | undefined): string | null {
+  const t = v?.trim();
+  return t ? t : null;
+}
 
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
   // A bare array (the answer saved from the browser) is the same without a date: its times stay null.
   const data = readRaw(Array.isArray(raw) ? { events: raw } : raw);
   const refMs = data.captured_at ? Date.parse(data.captured_at) : NaN;
   const zone = zoneFor(source.states, source.options.time_zone);
-  const read = timeReader(zone, Number.isNaN(refMs) ? null : refMs);
-  const timeOf = (t: string | null | undefined) => (t ? timeAt(`${zone}|${t}`, t, refMs, read) : null);
-  const countyOf = countyMatcher(source.states);
+  const clock = times.of(zone, refMs, timeReader(zone, Number.isNaN(refMs) ? null : refMs));
   const snap = emptySnapshot(source.utility);
   const counties = new Map<string, CountyCount>();
   const unmatched = new Set<string>();
   const ids = new Set<string>();
+  let candidates = candidatesBySource.get(source);
+  if (!candidates) candidatesBySource.set(source, (candidates = new Map()));
   const lost = { n: 0, out: 0 };
   for (const e of data.events) {
     if (isPlanned(e)) continue;
-    const incident = incidentOf(e, ids, timeOf);
+    const incident = incidentOf(e, ids, clock);
     snap.incidents.push(incident);
     for (const s of e.Slices ?? []) {
       const out = toCount(s.AffectedCusts) ?? 0;
       const name = s.County?.trim();
-      const fips = name ? countyOf(name, incident.fips, unmatched) : undefined;
+      const fips = name ? countyOf(source.states, candidates, name, incident.fips, unmatched) : undefined;
       if (fips) addSlice(counties, fips, out, toCount(s.CountyCusts));
       else if (out > 0) {
         lost.n += 1;
@@ -44,33 +48,19 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   }
   if (lost.n) snap.unmatched.push(`${lost.n} slice(s) not placed in a county (${lost.out} customers out)`);
   snap.unmatched.push(...unmatched);
-  snap.counties = [...counties.values()].sort((a, b) => a.fips.localeCompare(b.fips));
+  snap.counties = sortedCounties(counties);
   snap.customers_out = snap.incidents.reduce((s, i) => s + i.customers_out, 0);
   snap.basis =
     counties.size > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips) ? 'county' : 'outage_only';
   return snap;
 }
 
-/**
- * Resolved instants by zone and display text, kept across polls: a storm's events come back poll after poll with
- * the same off times and ETRs, and reading one (regex, zone, year) costs about a microsecond. An entry is reused
- * while the answer's date is within a week of the one it was read against (the year choice cannot change there);
- * the 60-day window is checked against the current date every time.
- */
-const instants = new Map<string, { iso: string; t: number; ref: number }>();
-const WEEK_MS = 7 * 86_400_000;
-const WINDOW_MS = 60 * 86_400_000;
+/** Off times and ETRs, remembered across polls. */
+const times = new DisplayTimes(60 * 86_400_000); // the reader's window (times.ts)
 
-function timeAt(key: string, text: string, refMs: number, read: (t: string) => string | null): string | null {
-  const known = instants.get(key);
-  if (known && Math.abs(known.ref - refMs) < WEEK_MS) return Math.abs(known.t - refMs) <= WINDOW_MS ? known.iso : null;
-  const iso = read(text);
-  if (iso !== null) {
-    if (instants.size >= 50_000) instants.clear();
-    instants.set(key, { iso, t: Date.parse(iso), ref: refMs });
-  }
-  return iso;
-}
+/** The feed has no event ids: the point and the off time stay put while an outage lasts. Remembered by its parts
+ * across polls (formatting and hashing a new text per event cost a fifth of JSON.parse). */
+const idOf = remembered3((lat: number | null, lon: number | null, off: string) => `${lat},${lon}@${off}`);
 
 /** Sums a slice's customers out into its county; served is the county's own figure, so it is set, never summed. */
 function addSlice(counties: Map<string, CountyCount>, fips: string, out: number, served: number | null): void {
@@ -82,27 +72,33 @@ function addSlice(counties: Map<string, CountyCount>, fips: string, out: number,
   }
 }
 
+/** Each source's county candidates by slice name, kept across polls (a source's states do not change). */
+const candidatesBySource = new WeakMap<SourceDef, Map<string, string[]>>();
+
 /**
  * Slice county names ("fond du lac") carry no state. A name found in one of the row's states is that county; a name
  * in several (Iron, Menominee: WI and MI) is the one the event's point lies in, else reported, never guessed.
  */
-function countyMatcher(states: string[]) {
-  const candidates = new Map<string, string[]>();
-  return (name: string, pointFips: string | null, unmatched: Set<string>): string | undefined => {
-    let found = candidates.get(name);
-    if (!found)
-      candidates.set(
-        name,
-        (found = [...new Set(states.map((s) => matchCounty(s, name)).filter((f): f is string => !!f))]),
-      );
-    if (found.length === 1) return found[0];
-    if (pointFips && found.includes(pointFips)) return pointFips;
-    unmatched.add(found.length === 0 ? name : `${name} (in ${states.join(' and ')}; the point does not say which)`);
-    return undefined;
-  };
+function countyOf(
+  states: string[],
+  candidates: Map<string, string[]>,
+  name: string,
+  pointFips: string | null,
+  unmatched: Set<string>,
+): string | undefined {
+  let found = candidates.get(name);
+  if (!found) {
+    if (candidates.size >= 10_000) candidates.clear();
+    found = [...new Set(states.map((s) => matchCounty(s, name)).filter((f): f is string => !!f))];
+    candidates.set(name, found);
+  }
+  if (found.length === 1) return found[0];
+  if (pointFips && found.includes(pointFips)) return pointFips;
+  unmatched.add(found.length === 0 ? name : `${name} (in ${states.join(' and ')}; the point does not say which)`);
+  return undefined;
 }
 
-function incidentOf(e: WecEvent, ids: Set<string>, timeOf: (t: string | null | undefined) => string | null): Incident {
+function incidentOf(e: WecEvent, ids: Set<string>, clock: AnswerTimes): Incident {
   const lat = e.Latitude ?? null;
   const lon = e.Longitude ?? null;
   const point =
@@ -114,8 +110,7 @@ function incidentOf(e: WecEvent, ids: Set<string>, timeOf: (t: string | null | u
     out += n;
     if (!largest || n > (toCount(largest.AffectedCusts) ?? 0)) largest = s;
   }
-  // The feed has no event ids: the point and the off time stay put while an outage lasts.
-  const base = `${lat},${lon}@${e.OffTime ?? ''}`;
+  const base = idOf(lat, lon, e.OffTime ?? '');
   let id = base;
   for (let k = 2; ids.has(id); k += 1) id = `${base}#${k}`;
   ids.add(id);
@@ -123,10 +118,10 @@ function incidentOf(e: WecEvent, ids: Set<string>, timeOf: (t: string | null | u
     id,
     fips: point ? locatePoint(lon, lat) : null,
     customers_out: out,
-    etr: timeOf(e.ETR),
+    etr: clock.at(e.ETR),
     crew_status: textOrNull(e.CrewStatus),
     cause: textOrNull(e.Cause),
-    started_at: timeOf(e.OffTime),
+    started_at: clock.at(e.OffTime),
     lat: point ? lat : null,
     lon: point ? lon : null,
     city: textOrNull(largest?.City),

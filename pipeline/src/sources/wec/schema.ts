@@ -1,6 +1,6 @@
 // WEC Energy Group OutageEventJSON (We Energies, WPS): one event per outage, its customers split into slices
 // by city/county/ZIP/region, each slice carrying that area's customers served.
-import { SourceError } from '../../errors.ts';
+import { arrayAt, fail, misfit, objectAt, optNumOrText, optNumber, optText } from '../checks.ts';
 
 type Count = number | string | null | undefined;
 type Text = string | null | undefined;
@@ -31,18 +31,16 @@ export interface WecData {
 }
 
 const WHAT = 'WEC OutageEventJSON answer';
-const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
-function fail(path: string, want: string, v: unknown): never {
-  throw new SourceError('schema', `${WHAT} has an unexpected shape: ${path}: expected ${want}, got ${kind(v)}`);
-}
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const nullish = (v: unknown) => v === null || v === undefined;
-function text(o: Record<string, unknown>, k: string, path: string): void {
-  if (typeof o[k] !== 'string' && !nullish(o[k])) fail(`${path}.${k}`, 'string', o[k]);
-}
-function count(o: Record<string, unknown>, k: string, path: string): void {
-  const v = o[k];
-  if (typeof v !== 'number' && typeof v !== 'string' && !nullish(v)) fail(`${path}.${k}`, 'number or string', v);
+
+function checkSlices(slices: unknown, at: string): void {
+  const list = arrayAt(WHAT, slices, at);
+  for (let j = 0; j < list.length; j++) {
+    const s = objectAt(WHAT, list[j], at, j);
+    if (!optNumOrText(s.AffectedCusts)) misfit(WHAT, at, j, 'AffectedCusts', 'number or string', s.AffectedCusts);
+    if (!optNumOrText(s.CountyCusts)) misfit(WHAT, at, j, 'CountyCusts', 'number or string', s.CountyCusts);
+    if (!optText(s.County)) misfit(WHAT, at, j, 'County', 'string', s.County);
+    if (!optText(s.City)) misfit(WHAT, at, j, 'City', 'string', s.City);
+  }
 }
 
 /**
@@ -50,32 +48,18 @@ function count(o: Record<string, unknown>, k: string, path: string): void {
  * rather than zod, which copied every event and slice (with their unread keys) and cost more than JSON.parse.
  */
 export function readRaw(raw: unknown): WecData {
-  if (!isObj(raw)) fail('(root)', 'object', raw);
-  if (typeof raw.captured_at !== 'string' && !nullish(raw.captured_at)) fail('captured_at', 'string', raw.captured_at);
-  const events = raw.events;
-  if (!Array.isArray(events)) fail('events', 'array', events);
+  const root = objectAt(WHAT, raw, '');
+  if (!optText(root.captured_at)) fail(WHAT, 'captured_at', 'string', root.captured_at);
+  const events = arrayAt(WHAT, root.events, 'events');
   for (let i = 0; i < events.length; i++) {
-    const e: unknown = events[i];
-    const at = `events.${i}`;
-    if (!isObj(e)) fail(at, 'object', e);
-    if (typeof e.Latitude !== 'number' && !nullish(e.Latitude)) fail(`${at}.Latitude`, 'number', e.Latitude);
-    if (typeof e.Longitude !== 'number' && !nullish(e.Longitude)) fail(`${at}.Longitude`, 'number', e.Longitude);
-    text(e, 'OffTime', at);
-    text(e, 'ETR', at);
-    text(e, 'CrewStatus', at);
-    text(e, 'Cause', at);
-    const slices = e.Slices;
-    if (nullish(slices)) continue;
-    if (!Array.isArray(slices)) fail(`${at}.Slices`, 'array', slices);
-    for (let j = 0; j < slices.length; j++) {
-      const s: unknown = slices[j];
-      const sat = `${at}.Slices.${j}`;
-      if (!isObj(s)) fail(sat, 'object', s);
-      count(s, 'AffectedCusts', sat);
-      count(s, 'CountyCusts', sat);
-      text(s, 'County', sat);
-      text(s, 'City', sat);
-    }
+    const e = objectAt(WHAT, events[i], 'events', i);
+    if (!optNumber(e.Latitude)) misfit(WHAT, 'events', i, 'Latitude', 'number', e.Latitude);
+    if (!optNumber(e.Longitude)) misfit(WHAT, 'events', i, 'Longitude', 'number', e.Longitude);
+    if (!optText(e.OffTime)) misfit(WHAT, 'events', i, 'OffTime', 'string', e.OffTime);
+    if (!optText(e.ETR)) misfit(WHAT, 'events', i, 'ETR', 'string', e.ETR);
+    if (!optText(e.CrewStatus)) misfit(WHAT, 'events', i, 'CrewStatus', 'string', e.CrewStatus);
+    if (!optText(e.Cause)) misfit(WHAT, 'events', i, 'Cause', 'string', e.Cause);
+    if (e.Slices !== null && e.Slices !== undefined) checkSlices(e.Slices, `events.${i}.Slices`);
   }
   return raw as unknown as WecData;
 }
