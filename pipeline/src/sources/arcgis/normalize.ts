@@ -15,7 +15,7 @@ import {
 import { SourceError } from '../../errors.ts';
 import { locatePoint, matchCounty } from '../../geo/match.ts';
 import { readFeatures, type ArcgisFeature } from './schema.ts';
-import { CountyTally, remembered, servedSum, sortedCounties } from '../checks.ts';
+import { CountyTally, remembered, servedSum, sortedCounties, newIncident } from '../checks.ts';
 
 const DEFAULT_FIELDS: Record<string, string[]> = {
   id: ['OUTAGE_ID', 'F_OUTAGE_ID', 'IncidentId', 'identifier', 'OBJECTID', 'objectid'],
@@ -140,7 +140,7 @@ function incidentOf(f: ArcgisFeature, names: Record<Key, string[]>, state: strin
   const countyName = str(pick(a, names.county));
   const fips =
     (located ? locatePoint(lon, lat) : null) ?? (countyName ? matchCounty(state, countyName) : undefined) ?? null;
-  return {
+  return newIncident({
     id: str(pick(a, names.id)) ?? `${lon},${lat}`,
     fips,
     customers_out: toCount(pick(a, names.customers_out)) ?? 0,
@@ -151,5 +151,5 @@ function incidentOf(f: ArcgisFeature, names: Record<Key, string[]>, state: strin
     lat: located ? lat : null,
     lon: located ? lon : null,
     city: str(pick(a, names.city)),
-  };
+  });
 }

@@ -4,7 +4,7 @@
 import type { SourceDef } from '../registry.ts';
 import { addCounty, emptySnapshot, toIso, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
 import { loadAtlas } from '../../geo/counties.ts';
-import { countOf, remembered, sortedCounties } from '../checks.ts';
+import { countOf, newIncident, remembered, sortedCounties } from '../checks.ts';
 import { countyRows, placeEvent, saysWhere } from './places.ts';
 import { readRaw, type DataCapableEvent } from './schema.ts';
 
@@ -39,18 +39,20 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
     const place = placeEvent(e, source.states, atlas);
     located ||= place.located;
     if (place.unmatchedName) unmatchedNames.add(place.unmatchedName);
-    snap.incidents.push({
-      id: String(e.id),
-      fips: place.fips,
-      customers_out: countOf(e.numPeople) ?? 0,
-      etr: timeOf(e.etrTime),
-      crew_status: textOrNull(e.status),
-      cause: textOrNull(e.cause),
-      started_at: timeOf(e.startTime),
-      lat: place.lat,
-      lon: place.lon,
-      city: textOrNull(e.city),
-    });
+    snap.incidents.push(
+      newIncident({
+        id: String(e.id),
+        fips: place.fips,
+        customers_out: countOf(e.numPeople) ?? 0,
+        etr: timeOf(e.etrTime),
+        crew_status: textOrNull(e.status),
+        cause: textOrNull(e.cause),
+        started_at: timeOf(e.startTime),
+        lat: place.lat,
+        lon: place.lon,
+        city: textOrNull(e.city),
+      }),
+    );
   }
   const answer = data.counties ? countyRows(data.counties, source.states, snap.unmatched) : null;
   // Counties from the answer's own out counts only when no event carries a place (they include planned outages).

@@ -1,5 +1,5 @@
 // iFactor counts: numbers, comma strings, and masked small counts ("Less than 5", "<5", or {val, masked: true}).
-import { toCount } from '../snapshot.ts';
+import { countOf } from '../checks.ts';
 import type { IfactorCount } from './schema.ts';
 
 export interface ReadCount {
@@ -19,7 +19,7 @@ const masked = (floor: number): ReadCount => ({ out: 1, masked: true, display: `
 export function readCount(v: IfactorCount | undefined, floor: number): ReadCount | null {
   if (v === undefined || v === null) return null;
   if (typeof v === 'object') return v.masked === true ? masked(floor) : readCount(v.val ?? null, floor);
-  const n = toCount(v);
+  const n = countOf(v);
   if (n !== null) return { out: n, masked: false, display: String(n), upper: n };
   const m = typeof v === 'string' ? MASKED_TEXT.exec(v.trim()) : null;
   return m ? masked(Number(m[1])) : null;
@@ -27,4 +27,4 @@ export function readCount(v: IfactorCount | undefined, floor: number): ReadCount
 
 /** Customers served: a number or a comma string; null when absent or unreadable. */
 export const readServed = (v: number | string | null | undefined): number | null =>
-  v === undefined ? null : toCount(v);
+  v === undefined ? null : countOf(v);

@@ -19,17 +19,19 @@ export const isPlaceholder = (name: string): boolean => /FUZZY_/i.test(name);
 
 export const nameOf = (a: IfactorArea): string => (typeof a.area_name === 'string' ? a.area_name.trim() : '');
 
-/** Answers of countyIn by "states|name": feeds repeat the same names every poll, and matching a name is the costly
- * part of normalising a large tree. Names are finite, but the map is cleared past a bound all the same. */
-const memo = new Map<string, string | null>();
+/** Answers of countyIn by states and name (nested, so a look-up builds no key): feeds repeat the same names every
+ * poll, and matching a name is the costly part of normalising a large tree. Cleared past a bound all the same. */
+const memo = new Map<string, Map<string, string | null>>();
 
 /** The county `name` names in exactly one of `states`; undefined when it names none, or counties in two states. */
 export function countyIn(states: string[], name: string): string | undefined {
-  const key = `${states.join(',')}|${name}`;
-  let fips = memo.get(key);
+  const key = states.length === 1 ? states[0] : states.join(',');
+  let byName = memo.get(key);
+  if (!byName) memo.set(key, (byName = new Map()));
+  let fips = byName.get(name);
   if (fips === undefined) {
-    if (memo.size >= 20_000) memo.clear();
-    memo.set(key, (fips = matchIn(states, name) ?? null));
+    if (byName.size >= 20_000) byName.clear();
+    byName.set(name, (fips = matchIn(states, name) ?? null));
   }
   return fips ?? undefined;
 }

@@ -7,7 +7,7 @@ import { loadAtlas } from '../../geo/counties.ts';
 import type { ClusterRecord } from './clusters.ts';
 import { matchCounty } from '../../geo/match.ts';
 import { findState } from '../../geo/states.ts';
-import { CountyTally, servedSum } from '../checks.ts';
+import { CountyTally, servedSum, newIncident } from '../checks.ts';
 import { readReport, readThematic, type KubraArea, type KubraCountValue } from './schema.ts';
 
 export const MASK_SENTINEL = 999999;
@@ -54,7 +54,7 @@ function text(v: unknown): string | null {
 /** A cluster-layer record as an incident. */
 function incidentOf(r: ClusterRecord): Incident {
   const count = r.desc.cust_a?.val;
-  return {
+  return newIncident({
     id: String(r.desc.inc_id ?? r.id ?? `${r.lat},${r.lon}`),
     fips: r.lat !== null && r.lon !== null ? (loadAtlas().locate(r.lon, r.lat) ?? null) : null,
     customers_out: typeof count === 'number' && count >= 0 && count !== MASK_SENTINEL ? Math.round(count) : 1,
@@ -65,7 +65,7 @@ function incidentOf(r: ClusterRecord): Incident {
     lat: r.lat,
     lon: r.lon,
     city: null,
-  };
+  });
 }
 
 /** `path` with `name` appended (a nameless area adds no step); built only where an area's path is kept. */

@@ -1,6 +1,7 @@
 // Milsoft outages.json records → incidents: placed by point, planned outages set aside, restored ones dropped.
-import { toCount, toIso, type Incident } from '../snapshot.ts';
-import { loadAtlas } from '../../geo/counties.ts';
+import { toIso, type Incident } from '../snapshot.ts';
+import { locatePoint } from '../../geo/match.ts';
+import { countOf, newIncident, remembered } from '../checks.ts';
 import type { MilsoftOutage } from './schema.ts';
 
 export interface ReadOutages {
@@ -17,38 +18,45 @@ function crewStatus(o: MilsoftOutage): string | null {
   return o.crewAssigned === true ? 'Crew assigned' : null;
 }
 
+/** Start times and ETRs (ISO text with an offset) repeat poll after poll; reading one costs more than its share of
+ * JSON.parse. */
+const isoOf = remembered((text: string) => toIso(text));
+const timeOf = (text: string | null | undefined): string | null => (text ? isoOf(text) : null);
+
 export function readOutages(list: MilsoftOutage[]): ReadOutages {
-  const atlas = loadAtlas();
   const result: ReadOutages = { incidents: [], plannedOut: 0, unmatched: [] };
-  list.forEach((o, n) => {
+  for (let n = 0; n < list.length; n++) {
+    const o = list[n];
     const id = String(o.outageRecID ?? o.outageName ?? `#${n}`);
-    const out = toCount(o.customersOutNow);
+    const out = countOf(o.customersOutNow);
     if (out === null) {
       result.unmatched.push(`outage ${id} (unreadable count)`);
-      return;
+      continue;
     }
     // `outageEndTime` is not read: the Flint capture has an ended outage still counting 70 out, and so does the summary.
-    if (out === 0) return;
+    if (out === 0) continue;
     if (o.isPlanned === true) {
       result.plannedOut += out;
-      return;
+      continue;
     }
     const lat = o.outagePoint?.lat ?? null;
     const lon = o.outagePoint?.lng ?? null;
-    const fips = lat !== null && lon !== null ? (atlas.locate(lon, lat) ?? null) : null;
+    const fips = lat !== null && lon !== null ? locatePoint(lon, lat) : null;
     if (!fips) result.unmatched.push(lat === null ? `outage ${id} (no point)` : `outage ${id} at ${lat},${lon}`);
-    result.incidents.push({
-      id,
-      fips,
-      customers_out: out,
-      etr: toIso(o.estimatedTimeOfRestoral),
-      crew_status: crewStatus(o),
-      cause: o.cause || null,
-      started_at: toIso(o.outageStartTime),
-      lat,
-      lon,
-      city: null,
-    });
-  });
+    result.incidents.push(
+      newIncident({
+        id,
+        fips,
+        customers_out: out,
+        etr: timeOf(o.estimatedTimeOfRestoral),
+        crew_status: crewStatus(o),
+        cause: o.cause || null,
+        started_at: timeOf(o.outageStartTime),
+        lat,
+        lon,
+        city: null,
+      }),
+    );
+  }
   return result;
 }

@@ -3,7 +3,7 @@
 import type { SourceDef } from '../registry.ts';
 import { emptySnapshot, toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { locatePoint, matchCounty } from '../../geo/match.ts';
-import { CountyTally, remembered } from '../checks.ts';
+import { CountyTally, remembered, newIncident } from '../checks.ts';
 import { readSummary, type NiscOutage, type NiscRegionSet } from './schema.ts';
 
 /** ETRs and start times (epoch ms) repeat poll after poll. */
@@ -48,7 +48,7 @@ function countyOf(states: string[], name: string): string | undefined {
 function incidentOf(o: NiscOutage): Incident {
   const lat = o.outagePoint?.lat ?? null;
   const lon = o.outagePoint?.lng ?? null;
-  return {
+  return newIncident({
     id: String(o.id),
     fips: lat !== null && lon !== null ? locatePoint(lon, lat) : null,
     customers_out: Math.max(0, Math.round(o.nbrOut ?? 0)),
@@ -59,5 +59,5 @@ function incidentOf(o: NiscOutage): Incident {
     lat,
     lon,
     city: null,
-  };
+  });
 }

@@ -5,7 +5,7 @@ import { addCounty, emptySnapshot, type CountyCount, type Incident, type Snapsho
 import { locatePoint } from '../../geo/match.ts';
 import { readMarkers, type OutageEntryMarker } from './schema.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
-import { countOf, decimalOf, sortedCounties } from '../checks.ts';
+import { countOf, decimalOf, sortedCounties, newIncident } from '../checks.ts';
 
 /** A coordinate sent as text ("38.494") or number; null for blanks, junk and the 0,0 placeholder (a blank text
  * reads as 0, so the placeholder test refuses it too). */
@@ -96,7 +96,7 @@ function incidentOf(m: OutageEntryMarker, clock: Clock): Incident {
     m.incident_id !== null && m.incident_id !== undefined && m.incident_id !== ''
       ? String(m.incident_id)
       : `${m.lat},${m.lon}`;
-  return {
+  return newIncident({
     id,
     fips: null,
     customers_out: countOf(m.consumers_affected) ?? 0,
@@ -108,5 +108,5 @@ function incidentOf(m: OutageEntryMarker, clock: Clock): Incident {
     lat: placed ? lat : null,
     lon: placed ? lon : null,
     city: null,
-  };
+  });
 }

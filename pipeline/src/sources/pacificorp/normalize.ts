@@ -4,7 +4,7 @@ import type { SourceDef } from '../registry.ts';
 import { addCounty, emptySnapshot, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
 import { locatePoint, matchCounty } from '../../geo/match.ts';
 import { zoneFor } from '../local-time.ts';
-import { type AnswerTimes, DisplayTimes, countOf, remembered3, sortedCounties } from '../checks.ts';
+import { type AnswerTimes, DisplayTimes, countOf, remembered3, sortedCounties, newIncident } from '../checks.ts';
 import { readRaw, type PacifiCorpList, type PacifiCorpPoint } from './schema.ts';
 import { timeReader, wallText } from './times.ts';
 
@@ -92,7 +92,7 @@ function incidentOf(p: PacifiCorpPoint, out: number, ctx: StateContext): Inciden
   let id = base;
   for (let k = 2; ctx.ids.has(id); k += 1) id = `${base}#${k}`;
   ctx.ids.add(id);
-  return {
+  return newIncident({
     id,
     fips: point ? locatePoint(lon, lat) : null,
     customers_out: out,
@@ -103,7 +103,7 @@ function incidentOf(p: PacifiCorpPoint, out: number, ctx: StateContext): Inciden
     lat: point ? lat : null,
     lon: point ? lon : null,
     city: null,
-  };
+  });
 }
 
 /** The list file's unplanned customers per county, matched in the file's own state; unknown names are reported. */

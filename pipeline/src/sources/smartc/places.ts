@@ -31,7 +31,26 @@ export function offsetIso(text: string | null | undefined): string | null {
  * A time with its own offset is taken as is; .NET's placeholders (year 0001, 9999) are no time.
  */
 export function localIso(text: string | null | undefined, zone: string): string | null {
-  const s = text?.trim();
+  if (!text) return null;
+  let byText = localAnswers.get(zone);
+  if (!byText) localAnswers.set(zone, (byText = new Map()));
+  let iso = byText.get(text);
+  if (iso === undefined) {
+    if (byText.size >= 20_000) byText.clear();
+    byText.set(text, (iso = readLocal(text, zone)));
+  }
+  return iso;
+}
+
+/**
+ * localIso's answers by zone and text, kept across polls: the same ETR texts come back poll after poll, and reading
+ * one (five regexes, a zone conversion) costs more than its share of JSON.parse. Every shape read carries its year,
+ * so an answer does not depend on the date it is read at.
+ */
+const localAnswers = new Map<string, Map<string, string | null>>();
+
+function readLocal(text: string, zone: string): string | null {
+  const s = text.trim();
   if (!s) return null;
   const zoned = offsetIso(s);
   if (zoned) return zoned;

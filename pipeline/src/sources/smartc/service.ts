@@ -4,7 +4,7 @@ import type { SourceDef } from '../registry.ts';
 import { addCounty, emptySnapshot, toCount, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
 import { parseUpstream } from '../parse.ts';
 import { SourceError } from '../../errors.ts';
-import { loadAtlas, type CountyAtlas } from '../../geo/counties.ts';
+import { locatePoint } from '../../geo/match.ts';
 import { zoneFor } from '../local-time.ts';
 import { serviceSchema, type ServiceEvent, type ServiceRaw } from './schema.ts';
 import { coordinate, localIso, matchIn, offsetIso } from './places.ts';
@@ -29,13 +29,12 @@ export function normalizeService(raw: unknown, source: SourceDef): Snapshot {
   checkStatus('AllOutagesListView', data.counties);
   checkStatus('Account/Count', data.accounts);
   const zone = zoneFor(source.states, source.options.time_zone);
-  const atlas = loadAtlas();
   const snap = emptySnapshot(source.utility);
   const counties = new Map<string, CountyCount>();
   const list = data.counties?.data ?? null;
   const unplaced = { n: 0, out: 0 };
   for (const e of data.events.data ?? []) {
-    const incident = incidentOf(e, source.states, zone, atlas, snap.unmatched);
+    const incident = incidentOf(e, source.states, zone, snap.unmatched);
     snap.incidents.push(incident);
     if (list || incident.customers_out === 0) continue;
     if (incident.fips) addCounty(counties, incident.fips, incident.customers_out, null);
@@ -54,17 +53,11 @@ export function normalizeService(raw: unknown, source: SourceDef): Snapshot {
   return snap;
 }
 
-function incidentOf(
-  e: ServiceEvent,
-  states: string[],
-  zone: string,
-  atlas: CountyAtlas,
-  unmatched: string[],
-): Incident {
+function incidentOf(e: ServiceEvent, states: string[], zone: string, unmatched: string[]): Incident {
   const lat = coordinate(e.lat, 90);
   const lon = coordinate(e.lon, 180);
   const point = lat !== null && lon !== null;
-  let fips = point ? (atlas.locate(lon, lat) ?? null) : null;
+  let fips = point ? locatePoint(lon, lat) : null;
   // `location` is the county name (locationType 1); it places an event whose point is missing or offshore.
   const name = e.location?.trim();
   if (!fips && name) {

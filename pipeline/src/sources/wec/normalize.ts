@@ -6,7 +6,7 @@ import { locatePoint, matchCounty } from '../../geo/match.ts';
 import { zoneFor } from '../local-time.ts';
 import { readRaw, type WecEvent, type WecSlice } from './schema.ts';
 import { timeReader } from './times.ts';
-import { type AnswerTimes, DisplayTimes, remembered3, sortedCounties } from '../checks.ts';
+import { type AnswerTimes, DisplayTimes, remembered3, sortedCounties, newIncident } from '../checks.ts';
 
 /** No planned flag was seen in the feed; a cause or crew status that says "planned" is taken as one. */
 const PLANNED = /(^|[^a-z])planned/i;
@@ -114,7 +114,7 @@ function incidentOf(e: WecEvent, ids: Set<string>, clock: AnswerTimes): Incident
   let id = base;
   for (let k = 2; ids.has(id); k += 1) id = `${base}#${k}`;
   ids.add(id);
-  return {
+  return newIncident({
     id,
     fips: point ? locatePoint(lon, lat) : null,
     customers_out: out,
@@ -125,5 +125,5 @@ function incidentOf(e: WecEvent, ids: Set<string>, clock: AnswerTimes): Incident
     lat: point ? lat : null,
     lon: point ? lon : null,
     city: textOrNull(largest?.City),
-  };
+  });
 }
