@@ -20,6 +20,7 @@ import { reconcileWithOdin } from './state/reconcile.ts';
 import { countyHistories } from './history/derive.ts';
 import type { History } from './publish/county-profile.ts';
 import { FsTreeWriter, type PublishStats, type TreeWriter } from './publish/tree-writer.ts';
+import { DetailCache } from './publish/detail-cache.ts';
 import { publishLive, publishSourcesOnly } from './publish/publish.ts';
 import type { CoverageData } from './coverage/document.ts';
 import type { FrameRow } from './publish/documents.ts';
@@ -129,6 +130,10 @@ function idleSummary(now: Date, started: number, stale: string[]): CycleSummary 
 }
 
 export class Pipeline {
+  /** the last evaluated cycle's publish failed: the next cycle publishes even if it is quiet */
+  private unpublished = false;
+  /** which county detail documents the next publish must rebuild */
+  private readonly details = new DetailCache();
   /** the last snapshot of each source this process normalised (reused when the upstream answers 304) */
   private readonly known = new Map<string, import('./sources/snapshot.ts').Snapshot>();
   /** source statuses as last stored (this process is the state's only writer: the state lock) */
@@ -184,7 +189,8 @@ export class Pipeline {
     // Cached bodies outlive a source's longest (un-hardened) interval only if the upstream moved on to new URLs.
     this.http.evict(2 * Math.max(...this.opts.sources.map((s) => s.interval_min), 15) * 60_000);
     const tPoll = Date.now();
-    const quiet = isQuiet(outcomes, statuses, this.opts.sources, this.evaluatedAt, now);
+    // A publish that failed is redone by the next cycle, even when nothing else moved.
+    const quiet = !this.unpublished && isQuiet(outcomes, statuses, this.opts.sources, this.evaluatedAt, now);
     for (const o of outcomes)
       statuses.set(o.source.id, this.nextStatus(o, statuses.get(o.source.id), now, watched.has(o.source.id)));
     const odin = this.opts.sources.find((s) => s.connector === 'odin');
@@ -212,9 +218,15 @@ export class Pipeline {
       await recordFrame(this.db, live, now);
       return { live, events };
     });
+    await this.details.noteChanged(
+      this.db,
+      outcomes.filter((o) => o.changed && o.snapshot).map((o) => o.source.id),
+    );
     const tStore = Date.now();
     this.evaluatedAt = now;
+    this.unpublished = true;
     const publish = await this.publish(statuses, now, { live, model });
+    this.unpublished = false;
     this.totals = { countiesOut: publish.countiesOut, customersOut: publish.customersOut };
     await this.db.checkpointEvery(CHECKPOINT_EVERY_MS, now.getTime());
     return this.summary(outcomes, statuses, now, events.length, publish.stats, [started, tPoll, tStore]);
@@ -291,6 +303,7 @@ export class Pipeline {
   /** Republishes the tree from stored state without polling (`outage build`); `charts` also renders the charts. */
   async build(options: { charts?: boolean } = {}): Promise<PublishStats> {
     const now = this.opts.clock();
+    this.details.invalidateAll();
     return (await this.publish(await loadStatuses(this.db), now, null, options.charts)).stats;
   }
 
@@ -428,6 +441,7 @@ export class Pipeline {
       renderCharts,
       health: await this.health(statuses, now),
       coverage: this.opts.coverage,
+      details: this.details,
     });
     return { stats, countiesOut: live.national.counties_out, customersOut: live.national.customers_out };
   }

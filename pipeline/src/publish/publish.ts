@@ -21,7 +21,8 @@ import type { PublishStats, TreeWriter } from './tree-writer.ts';
 import { buildOpenApi } from './openapi.ts';
 import { buildLlmsTxt } from './llms.ts';
 import { publishEvents } from './events.ts';
-import { loadDetails, publishCountyDetails, publishQuietAreas } from './county-detail.ts';
+import { publishDetails } from './county-detail.ts';
+import type { DetailCache } from './detail-cache.ts';
 import { publishCountyProfiles, type History } from './county-profile.ts';
 import { renderChart } from './charts.ts';
 import { decadeSpec, monthlySpec } from './chart-specs.ts';
@@ -55,6 +56,8 @@ export interface PublishInput {
   countySeries: Record<string, Array<[string, number]>>;
   /** each source's success rate, fetch time and stale minutes over 24 h and 7 days */
   health: Map<string, SourceHealth>;
+  /** which county detail documents must be rebuilt (held by the pipeline across cycles) */
+  details: DetailCache;
   /** /api/v1/coverage of the registry (coverage/document.ts coverageFor), computed once when the registry is loaded */
   coverage?: CoverageData;
 }
@@ -129,20 +132,15 @@ export async function publishLive(w: TreeWriter, input: PublishInput): Promise<P
   publishCountyProfiles(w, live.counties, input.histories, input.mcc, input.loadedYears);
   await publishCountyCharts(w, input);
   putJson(w, SERIES_FILE, { series: input.countySeries });
-  publishCountyDetails(
-    w,
-    live.counties,
-    await loadDetails(
-      input.db,
-      sources,
-      live.counties.filter((c) => c.customers_out > 0).map((c) => c.fips),
-    ),
+  await publishDetails(w, {
+    db: input.db,
+    counties: live.counties,
     sources,
     statuses,
-    input.baseUrl,
-    dataNotice(simulated),
-  );
-  await publishQuietAreas(w, input.db, sources, live.counties);
+    baseUrl: input.baseUrl,
+    notice: dataNotice(simulated),
+    cache: input.details,
+  });
   await publishEvents(w, input.db, {
     utilities: [...new Set(sources.map((s) => s.utility))],
     baseUrl: input.baseUrl,
@@ -152,5 +150,7 @@ export async function publishLive(w: TreeWriter, input: PublishInput): Promise<P
   if (input.coverage) publishCoverage(w, input.coverage);
   putRawJson(w, fileFor(endpoint('openapi'), {}, 'json'), buildOpenApi(simulated));
   putText(w, fileFor(endpoint('llms'), {}, 'txt'), buildLlmsTxt(simulated));
-  return w.commit({ simulated, notice: dataNotice(simulated) });
+  const stats = await w.commit({ simulated, notice: dataNotice(simulated) });
+  input.details.committed(new Set(live.counties.filter((c) => c.customers_out > 0).map((c) => c.fips)));
+  return stats;
 }

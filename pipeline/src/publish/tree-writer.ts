@@ -231,7 +231,7 @@ export class FsTreeWriter implements TreeWriter {
 /** In-memory writer for tests: the same change detection, no disk. */
 export class MemoryTreeWriter implements TreeWriter {
   readonly files = new Map<string, { body: Buffer; entry: ManifestEntry }>();
-  private pending = new Map<string, { body: Buffer; entry: ManifestEntry }>();
+  protected pending = new Map<string, { body: Buffer; entry: ManifestEntry }>();
   meta: { simulated: boolean; notice: string } | null = null;
   constructor(public now: Date) {}
 

@@ -53,11 +53,10 @@ export class Db {
 
   async all<T = Row>(sql: string, params: DuckDBValue[] = []): Promise<T[]> {
     const reader = await this.conn.runAndReadAll(sql, params).catch((err: Error) => Promise.reject(withSql(err, sql)));
-    return reader.getRowObjectsJS().map((r) => {
-      const o: Row = {};
-      for (const [k, v] of Object.entries(r)) o[k] = plain(v);
-      return o as T;
-    });
+    // Converted in place: a storm's 60,000 incident rows are not copied into a second set of objects.
+    const rows = reader.getRowObjectsJS() as Row[];
+    for (const r of rows) for (const k in r) r[k] = plain(r[k]);
+    return rows as T[];
   }
 
   async run(sql: string, params: DuckDBValue[] = []): Promise<void> {
