@@ -476,9 +476,14 @@ export class Pipeline {
     return this.historyCache;
   }
 
+  /** Closes the database and the HTTP client, and lets go of what the pipeline holds between cycles. */
   async close(): Promise<void> {
     await this.http.close();
     this.db.close();
+    // A closed pipeline an embedder still references must not keep every source's snapshot and body alive.
+    this.known.clear();
+    this.http.evict(Number.NEGATIVE_INFINITY);
+    this.details.invalidateAll();
   }
 }
 

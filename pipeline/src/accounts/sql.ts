@@ -1,8 +1,10 @@
 // The account database behind one small interface, with the same SQL on both engines: PostgreSQL in production
 // (`DATABASE_URL`, shared by the function layer and the pipeline) and PGlite — Postgres compiled to WebAssembly,
 // in-process — as the embedded default for `npm start` and most tests.
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../errors.ts';
 
@@ -43,6 +45,30 @@ function lockDir(dir: string): () => void {
   throw new UsageError(`Could not lock the embedded account database ${dir}.`);
 }
 
+/** Creates the database cluster in a short-lived child process; the parent only ever opens an existing one. */
+const INITDB = `const { PGlite } = await import(process.argv[1]);
+await (await PGlite.create(process.argv[2])).close();`;
+
+/**
+ * A new embedded database is created (initdb, in WebAssembly) by a child process: creating one takes PGlite ~770 MB
+ * that it never gives back, opening one ~210 MB, so the long-running process keeps only the latter. It is created
+ * beside `dir` and renamed into place, so a kill during creation leaves no half-made database behind.
+ */
+async function createPgliteCluster(dir: string): Promise<void> {
+  if (fs.existsSync(path.join(dir, 'PG_VERSION'))) return;
+  const tmp = `${dir}.creating`;
+  fs.rmSync(tmp, { recursive: true, force: true });
+  const module = import.meta.resolve('@electric-sql/pglite');
+  await promisify(execFile)(process.execPath, ['--input-type=module', '-e', INITDB, module, tmp]).catch(
+    (err: Error & { stderr?: string }) => {
+      fs.rmSync(tmp, { recursive: true, force: true });
+      throw new Error(`Could not create the embedded account database in ${dir}: ${err.stderr || err.message}`);
+    },
+  );
+  fs.rmSync(dir, { recursive: true, force: true }); // not a database (no PG_VERSION): at most an empty directory
+  fs.renameSync(tmp, dir);
+}
+
 /** PGlite in `dir` (created, locked to this process), or in memory. */
 export async function openPglite(dir?: string): Promise<Sql> {
   const { PGlite } = await import('@electric-sql/pglite');
@@ -50,7 +76,10 @@ export async function openPglite(dir?: string): Promise<Sql> {
   if (dir) {
     fs.mkdirSync(path.dirname(dir), { recursive: true });
     unlock = lockDir(dir);
-    fs.mkdirSync(dir, { recursive: true });
+    await createPgliteCluster(dir).catch((err: Error) => {
+      unlock();
+      throw err;
+    });
     // A process killed with the database open leaves PGlite's postmaster.pid, and PGlite then refuses to start. Our
     // lock proves no live process owns the directory, so the file is stale.
     fs.rmSync(path.join(dir, 'postmaster.pid'), { force: true });

@@ -51,6 +51,7 @@ export class DetailCache {
   /** Everything is rebuilt by the next publish (`outage build`, or a cache that has not seen the store yet). */
   invalidateAll(): void {
     this.everything = true;
+    this.areas.clear();
   }
 
   /** A publish starts: what an earlier publish that failed meant to record is forgotten. */
