@@ -35,7 +35,7 @@ export async function deriveEpisodes(db: Db, model: Map<string, number>, fipsLis
   const only = fipsList ? `AND o.fips IN (SELECT unnest(?::VARCHAR[]))` : '';
   const params = fipsList ? [`[${fipsList.join(',')}]`] : [];
   const sizeCase = `CASE ${SIZE_CLASSES.map(([name, min]) => `WHEN max(n) >= ${min} THEN '${name}'`).join(' ')} END`;
-  return db.transaction(async () => {
+  const n = await db.transaction(async () => {
     await db.run(`DELETE FROM episodes ${fipsList ? 'WHERE fips IN (SELECT unnest(?::VARCHAR[]))' : ''}`, params);
     await db.run(
       `INSERT INTO episodes
@@ -57,6 +57,8 @@ export async function deriveEpisodes(db: Db, model: Map<string, number>, fipsLis
     const [{ n }] = await db.all<{ n: number }>('SELECT count(*)::INT AS n FROM episodes');
     return n;
   });
+  await db.releaseMemory(); // the last step of every import: what it cached is not read by the poll loop
+  return n;
 }
 
 export interface CountyYear {

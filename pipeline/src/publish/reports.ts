@@ -299,6 +299,7 @@ export async function publishHistoryTree(
   const t0 = Date.now();
   const simulated = await historySimulated(db);
   const reports = await computeReports(db, await countyModel(db, loadCountyModel()), opts.now);
+  await db.releaseMemory(); // the tables are computed: what DuckDB cached for them is not needed to write them
   const w = opts.writer ?? new FsTreeWriter(outDir, opts.now, 'history');
   const { charts } = await publishReports(w, reports, { simulated, now: opts.now, renderCharts: opts.renderCharts });
   const stats = await w.commit({ simulated, notice: dataNotice(simulated) });

@@ -15,6 +15,9 @@ function plain(v: unknown): string | number | boolean | null {
   return String(v);
 }
 
+/** DuckDB's buffer pool cap (OUTAGE_DUCKDB_MEMORY): bounded so the pipeline stays small at national scale. */
+const MEMORY_LIMIT = process.env.OUTAGE_DUCKDB_MEMORY ?? '256MB';
+
 export class Db {
   private checkpointedAt = Number.NEGATIVE_INFINITY;
 
@@ -35,7 +38,7 @@ export class Db {
     try {
       instance = await DuckDBInstance.create(file, {
         threads: '2',
-        memory_limit: process.env.OUTAGE_DUCKDB_MEMORY ?? '256MB',
+        memory_limit: MEMORY_LIMIT,
         preserve_insertion_order: 'false',
       });
     } catch (err) {
@@ -57,6 +60,21 @@ export class Db {
     const rows = reader.getRowObjectsJS() as Row[];
     for (const r of rows) for (const k in r) r[k] = plain(r[k]);
     return rows as T[];
+  }
+
+  /**
+   * Gives back the blocks DuckDB cached for a heavy one-off job (a history import, the report tables): its buffer
+   * pool otherwise keeps them up to the memory limit, ~200 MB a poll loop never reads again. Lowering the limit
+   * evicts them (they are on disk); it is then restored. Best effort: blocks that cannot be evicted stay.
+   */
+  async releaseMemory(): Promise<void> {
+    try {
+      await this.run("SET memory_limit = '8MB'");
+    } catch {
+      // pinned blocks above the low limit: nothing more can be given back now
+    } finally {
+      await this.run(`SET memory_limit = '${MEMORY_LIMIT}'`);
+    }
   }
 
   async run(sql: string, params: DuckDBValue[] = []): Promise<void> {
