@@ -316,28 +316,24 @@ export class Pipeline {
   private async pollOne(source: SourceDef, prev: SourceStatus | undefined, now: Date): Promise<PollOutcome> {
     const t0 = Date.now();
     const deadline = AbortSignal.timeout(this.http.options.sourceDeadlineMs);
-    const http = this.http.forSource(deadline, sourceHeaders(source.options));
+    // Scoped to the source: its cached bodies are those its last good poll read (discard below), so a 304 means
+    // "as in the snapshot held".
+    const http = this.http.forSource(deadline, sourceHeaders(source.options), source.id);
     const base = { source, at: now.toISOString(), snapshot: null, hash: null, changed: false };
+    const held = prev?.snapshot_hash ? this.known.get(source.id) : undefined;
     try {
       const connector = (this.opts.connectors ?? connectorFor)(source.connector);
       const raw = await withDeadline(
-        connector.fetch({ http, source, priority: 4 - source.tier }),
+        connector.fetch({ http, source, priority: 4 - source.tier, held: held !== undefined }),
         deadline,
         source,
         this.http.options.sourceDeadlineMs,
       );
-      // Every request answered 304 and we hold this source's snapshot: nothing to normalise or store.
-      if (http.allNotModified && prev?.snapshot_hash && this.known.has(source.id)) {
-        return {
-          ...base,
-          ms: Date.now() - t0,
-          ok: true,
-          reason: null,
-          message: null,
-          snapshot: this.known.get(source.id)!,
-          hash: prev.snapshot_hash,
-          requests: http.requests,
-        };
+      // Every request answered 304 (a fetch that stopped at its chain's head with UNCHANGED made just that one) and
+      // we hold this source's snapshot: nothing to normalise or store.
+      if (held && prev?.snapshot_hash && http.allNotModified) {
+        const outcome = { ...base, ms: Date.now() - t0, ok: true, reason: null, message: null };
+        return { ...outcome, snapshot: held, hash: prev.snapshot_hash, requests: http.requests };
       }
       const snapshot = quarantine(connector.normalize(raw, source), source);
       const hash = snapshotHash(snapshot);
@@ -354,6 +350,7 @@ export class Pipeline {
         requests: http.requests,
       };
     } catch (err) {
+      http.discard();
       const reason = err instanceof SourceError ? err.reason : 'bad_body';
       const message = err instanceof Error ? err.message : String(err);
       const refusal =

@@ -86,6 +86,8 @@ export function retryAfterSeconds(value: string | string[] | undefined, nowMs: n
 }
 
 const KEPT_HEADERS = ['content-type', 'etag', 'last-modified', 'date', 'cache-control', 'retry-after'];
+/** where a source's cached body of a URL lives (an href has no spaces) */
+const cacheKey = (url: string, scope: string) => (scope ? `${scope} ${url}` : url);
 
 function timeoutReason(err: unknown): boolean {
   const e = err as Error & { code?: string; name?: string };
@@ -127,11 +129,15 @@ export class HttpClient {
     return q;
   }
 
-  /** A request through the host's queue; GETs send If-None-Match / If-Modified-Since when it has validators. */
-  async get(url: string, priority = 0, spec: RequestSpec = {}, signal?: AbortSignal): Promise<FetchResult> {
+  /**
+   * A request through the host's queue; GETs send If-None-Match / If-Modified-Since when it has validators. Validators
+   * and cached bodies are kept per `scope` (a source id): a 304 then means "as this source last read it".
+   */
+  async get(url: string, priority = 0, spec: RequestSpec = {}, signal?: AbortSignal, scope = ''): Promise<FetchResult> {
     const host = new URL(url).host;
     try {
-      return (await this.queue(host).add(() => this.fetchOnce(url, spec, signal), { priority, signal })) as FetchResult;
+      const task = () => this.fetchOnce(url, spec, signal, scope);
+      return (await this.queue(host).add(task, { priority, signal })) as FetchResult;
     } catch (err) {
       if (err instanceof SourceError) throw err;
       if (signal?.aborted)
@@ -140,10 +146,58 @@ export class HttpClient {
     }
   }
 
-  private async fetchOnce(url: string, spec: RequestSpec, outer?: AbortSignal): Promise<FetchResult> {
+  /** Forgets what `scope` cached for `url`: its next request is unconditional. */
+  forget(url: string, scope = ''): void {
+    this.validators.delete(cacheKey(url, scope));
+  }
+
+  private async fetchOnce(url: string, spec: RequestSpec, outer: AbortSignal | undefined, scope: string) {
+    // One controller and timer per request: AbortSignal.timeout + AbortSignal.any cost more (issue #12 profile).
+    const ctl = new AbortController();
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      ctl.abort();
+    }, this.options.requestDeadlineMs);
+    const onOuter = () => ctl.abort();
+    if (outer?.aborted) ctl.abort();
+    else outer?.addEventListener('abort', onOuter, { once: true });
+    try {
+      return await this.attempt(url, spec, scope, ctl.signal, (err, stage) => {
+        if (err instanceof SourceError) return err;
+        const e = err as Error & { code?: string };
+        if (late)
+          return new SourceError(
+            'timeout',
+            `${url}: no complete answer within the ${this.options.requestDeadlineMs} ms request deadline (${stage})`,
+          );
+        if (outer?.aborted)
+          return new SourceError(
+            'timeout',
+            `${url}: the source's ${this.options.sourceDeadlineMs} ms deadline passed (${stage})`,
+          );
+        return new SourceError(
+          timeoutReason(e) ? 'timeout' : 'network',
+          `${url}: ${stage} ${e.code ?? ''} ${e.message}`.trim(),
+        );
+      });
+    } finally {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', onOuter);
+    }
+  }
+
+  private async attempt(
+    url: string,
+    spec: RequestSpec,
+    scope: string,
+    signal: AbortSignal,
+    fail: (err: unknown, stage: string) => SourceError,
+  ): Promise<FetchResult> {
     this.requests += 1;
     const method = spec.method ?? 'GET';
-    const cached = method === 'GET' ? this.validators.get(url) : undefined;
+    const key = cacheKey(url, scope);
+    const cached = method === 'GET' ? this.validators.get(key) : undefined;
     if (cached) cached.usedAt = this.now();
     const headers: Record<string, string> = {
       'user-agent': this.options.userAgent,
@@ -152,26 +206,6 @@ export class HttpClient {
     };
     if (cached?.etag) headers['if-none-match'] = cached.etag;
     if (cached?.lastModified) headers['if-modified-since'] = cached.lastModified;
-    const deadline = AbortSignal.timeout(this.options.requestDeadlineMs);
-    const signal = outer ? AbortSignal.any([deadline, outer]) : deadline;
-    const fail = (err: unknown, stage: string): SourceError => {
-      if (err instanceof SourceError) return err;
-      const e = err as Error & { code?: string };
-      if (deadline.aborted)
-        return new SourceError(
-          'timeout',
-          `${url}: no complete answer within the ${this.options.requestDeadlineMs} ms request deadline (${stage})`,
-        );
-      if (outer?.aborted)
-        return new SourceError(
-          'timeout',
-          `${url}: the source's ${this.options.sourceDeadlineMs} ms deadline passed (${stage})`,
-        );
-      return new SourceError(
-        timeoutReason(e) ? 'timeout' : 'network',
-        `${url}: ${stage} ${e.code ?? ''} ${e.message}`.trim(),
-      );
-    };
     let res: Dispatcher.ResponseData<unknown>;
     try {
       res = await request(url, {
@@ -202,7 +236,8 @@ export class HttpClient {
     const etag = kept.etag ?? null;
     const lastModified = kept['last-modified'] ?? null;
     if (method === 'GET' && (etag || lastModified))
-      this.validators.set(url, { etag, lastModified, body: body.text, usedAt: this.now() });
+      this.validators.set(key, { etag, lastModified, body: body.text, usedAt: this.now() });
+    else if (cached) this.validators.delete(key); // a new body without validators: the old one is not it
     return { url, body: body.text, status: res.statusCode, notModified: false, bytes: body.size, headers: kept };
   }
 
@@ -246,11 +281,14 @@ export class HttpClient {
     for (const [url, c] of this.validators) if (c.usedAt < cutoff) this.validators.delete(url);
   }
 
-  /** A view for one source's poll: counts its requests and 304s, and aborts them all at the source deadline. */
-  forSource(signal?: AbortSignal, headers: Record<string, string> = {}): SourceHttp {
+  /**
+   * A view for one source's poll: counts its requests and 304s, and aborts them all at the source deadline. With a
+   * `scope` (the source id) its cached bodies are the source's own, so a 304 means "as this source last read it".
+   */
+  forSource(signal?: AbortSignal, headers: Record<string, string> = {}, scope = ''): SourceHttp {
     // One deadline watches every request of the source's chain (tiles run dozens at once): not a listener leak.
     if (signal) setMaxListeners(0, signal);
-    return new SourceHttp(this, signal, headers);
+    return new SourceHttp(this, signal, headers, scope);
   }
 
   async close(): Promise<void> {
@@ -266,22 +304,22 @@ export class SourceHttp {
   notModified = 0;
   /** every response of this poll, in order (what `sources probe --save` writes) */
   readonly responses: FetchResult[] = [];
+  private discarded = false;
   constructor(
     private readonly client: HttpClient,
     private readonly signal?: AbortSignal,
     /** sent with every request of this source (the registry's `options.referer` as Referer and Origin) */
     private readonly headers: Record<string, string> = {},
+    private readonly scope = '',
   ) {}
 
   async get(url: string, priority = 0, spec: RequestSpec = {}): Promise<FetchResult> {
     if (this.signal?.aborted)
       throw new SourceError('timeout', `${url}: the source's deadline passed before this request`);
-    const r = await this.client.get(
-      url,
-      priority,
-      { ...spec, headers: { ...this.headers, ...spec.headers } },
-      this.signal,
-    );
+    const headers = { ...this.headers, ...spec.headers };
+    const r = await this.client.get(url, priority, { ...spec, headers }, this.signal, this.scope);
+    // An answer that arrives after the poll failed is not kept either (discard).
+    if (this.discarded && !r.notModified) this.client.forget(url, this.scope);
     this.requests += 1;
     if (r.notModified) this.notModified += 1;
     this.responses.push(r);
@@ -300,6 +338,20 @@ export class SourceHttp {
       if (err instanceof SourceError && (err.status === 403 || err.status === 404)) return null;
       throw err;
     }
+  }
+
+  /** Forgets the cached body of `url`: the next poll reads it whole (iFactor, after reading an older directory). */
+  forget(url: string): void {
+    this.client.forget(url, this.scope);
+  }
+
+  /**
+   * The poll failed: forgets the bodies it read fresh, so a later 304 always means "as in the snapshot held" (a chain
+   * that broke half-way must not leave its new pointer cached beside the old snapshot).
+   */
+  discard(): void {
+    this.discarded = true;
+    for (const r of this.responses) if (!r.notModified) this.client.forget(r.url, this.scope);
   }
 
   /** True when every request of this poll was answered 304: the upstream says nothing changed. */

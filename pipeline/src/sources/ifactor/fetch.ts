@@ -1,7 +1,10 @@
 // iFactor fetch: metadata.json → directory; then data.json and each report (or the thematic areas) of that directory.
 // The reports can lag metadata.json, so when one is not there yet (403/404) the whole set is read from the directory
 // 15 minutes earlier, up to 4 times: summary and reports always come from one directory, so they reconcile.
-import type { FetchContext } from '../connector.ts';
+// A complete directory never changes: when metadata.json answers 304 and the pipeline holds the snapshot it led to,
+// nothing else is requested (UNCHANGED). A snapshot read from an older directory forgets metadata.json's cached body,
+// so the next poll reads the newest directory again, whose files were still coming.
+import { readHead, UNCHANGED, type FetchContext } from '../connector.ts';
 import { SourceError } from '../../errors.ts';
 import { parseUpstream } from '../parse.ts';
 import { metadataSchema, type IfactorRaw } from './schema.ts';
@@ -35,17 +38,15 @@ function wantedFiles(options: Record<string, unknown>): { reports: string[]; the
   return { reports, thematic };
 }
 
-export async function fetch(ctx: FetchContext): Promise<IfactorRaw> {
+export async function fetch(ctx: FetchContext): Promise<IfactorRaw | typeof UNCHANGED> {
   const metaUrl = new URL(ctx.source.url);
   if (!/\/metadata\.json$/.test(metaUrl.pathname))
     throw new SourceError('config', `iFactor url must end in /metadata.json, got ${metaUrl.href}`);
   const ifd = `${metaUrl.origin}${metaUrl.pathname.replace(/\/metadata\.json$/, '')}`;
   const { reports, thematic } = wantedFiles(ctx.source.options);
-  const meta = parseUpstream(
-    metadataSchema,
-    await ctx.http.getJson(metaUrl.href, ctx.priority),
-    'iFactor metadata.json',
-  );
+  const head = await readHead(ctx, metaUrl.href);
+  if (head === UNCHANGED) return UNCHANGED;
+  const meta = parseUpstream(metadataSchema, head, 'iFactor metadata.json');
   const newest = (meta.directory ?? meta.Directory ?? '').trim();
   const tried: string[] = [];
   for (let step = 0; step <= MAX_STEPS_BACK; step++) {
@@ -59,6 +60,7 @@ export async function fetch(ctx: FetchContext): Promise<IfactorRaw> {
       ...(thematic ? [get(thematic)] : []),
     ]);
     if (summary === null || bodies.some((b) => b === null)) continue;
+    if (step > 0) ctx.http.forget(metaUrl.href);
     return thematic
       ? { directory: dir, summary, reports: bodies.slice(0, -1), thematic: bodies.at(-1) }
       : { directory: dir, summary, reports: bodies };

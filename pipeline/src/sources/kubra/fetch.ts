@@ -1,5 +1,7 @@
 // Kubra fetch: currentState → configuration → report (every top-level region); thematic areas as the fallback.
-import type { FetchContext } from '../connector.ts';
+// currentState names everything else by immutable paths (the deployment's configuration, the data generation's files):
+// when it answers 304 and the pipeline holds the snapshot it led to, nothing else is requested (UNCHANGED).
+import { readHead, UNCHANGED, type FetchContext } from '../connector.ts';
 import { SourceError } from '../../errors.ts';
 import { parseUpstream } from '../parse.ts';
 import { configurationSchema, currentStateSchema, reportRefSchema, type KubraRaw } from './schema.ts';
@@ -21,13 +23,11 @@ export function reportIds(config: unknown): string[] {
   return found.sort((a, b) => rank(a.type) - rank(b.type)).map((r) => r.id);
 }
 
-export async function fetch(ctx: FetchContext): Promise<KubraRaw> {
+export async function fetch(ctx: FetchContext): Promise<KubraRaw | typeof UNCHANGED> {
   const stateUrl = new URL(ctx.source.url);
-  const current = parseUpstream(
-    currentStateSchema,
-    await ctx.http.getJson(stateUrl.href, ctx.priority),
-    'Kubra currentState',
-  );
+  const head = await readHead(ctx, stateUrl.href);
+  if (head === UNCHANGED) return UNCHANGED;
+  const current = parseUpstream(currentStateSchema, head, 'Kubra currentState');
   const dataPath = current.data.interval_generation_data.replace(/^\/+/, '');
   const configUrl = new URL(
     stateUrl.href.replace(/\/currentState(\?.*)?$/, `/configuration/${current.stormcenterDeploymentId}$1`),

@@ -1,7 +1,8 @@
 // ODIN fetch: one GET of the OpenDataSoft export endpoint, which answers the whole current data set (the paged
-// `/records` API stops at 10,000 records, which a big storm exceeds).
+// `/records` API stops at 10,000 records, which a big storm exceeds). That GET is the whole chain: a 304 with the
+// snapshot held is UNCHANGED, and the (large) export is not parsed again.
 import { SourceError } from '../../errors.ts';
-import type { FetchContext } from '../connector.ts';
+import { readHead, type FetchContext } from '../connector.ts';
 
 /** The fields normalize reads: asking only for them leaves out each record's county MultiPolygon (~4 kB). */
 export const ODIN_FIELDS = ['utility_id', 'name', 'communitydescriptor', 'county', 'state', 'metersaffected'] as const;
@@ -23,5 +24,5 @@ export function exportUrl(url: string): string {
 }
 
 export async function fetch(ctx: FetchContext): Promise<unknown> {
-  return ctx.http.getJson(exportUrl(ctx.source.url), ctx.priority);
+  return readHead(ctx, exportUrl(ctx.source.url));
 }
