@@ -1,7 +1,8 @@
 // One polling cycle end to end: due sources → connectors (over HTTP) → DuckDB → rollups → the published tree.
 import type { Clock } from './clock.ts';
 import { SourceError } from './errors.ts';
-import { HttpClient, sourceHeaders, type HttpOptions } from './sources/http.ts';
+import { HttpClient, type HttpOptions } from './sources/http.ts';
+import { sourceHeaders } from './sources/source-http.ts';
 import { connectorFor } from './sources/connectors.ts';
 import { quarantine } from './sources/quarantine.ts';
 import type { ConnectorName, SourceDef } from './sources/registry.ts';

@@ -1,5 +1,6 @@
 // What every connector folder provides: fetch (raw upstream over HTTP) and normalize (raw → canonical snapshot).
-import { parseJson, type SourceHttp } from './http.ts';
+import { parseJson } from './parse.ts';
+import type { SourceHttp } from './source-http.ts';
 import type { SourceDef } from './registry.ts';
 import type { Snapshot } from './snapshot.ts';
 

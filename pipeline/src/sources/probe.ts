@@ -5,10 +5,11 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import path from 'node:path';
 import { SourceError, UsageError } from '../errors.ts';
 import { connectorFor } from './connectors.ts';
-import { HttpClient, SourceHttp, sourceHeaders, type FetchResult, type HttpOptions, type RequestSpec } from './http.ts';
+import { HttpClient, type FetchResult, type HttpOptions, type RequestSpec } from './http.ts';
 import { quarantine } from './quarantine.ts';
 import type { SourceDef } from './registry.ts';
 import type { Snapshot } from './snapshot.ts';
+import { SourceHttp, sourceHeaders } from './source-http.ts';
 
 export const PROBE_FORMAT = 'outage-probe/1';
 export const INDEX_FILE = 'index.json';

@@ -18,10 +18,11 @@ import {
   type FixtureParser,
   type FixtureResult,
 } from './registry-check.ts';
-import { HttpClient, LOOPBACK_HTTP, sourceHeaders } from './http.ts';
+import { HttpClient, LOOPBACK_HTTP } from './http.ts';
 import { INDEX_FILE, storedSnapshot } from './probe.ts';
 import type { SourceDef } from './registry.ts';
 import type { Snapshot } from './snapshot.ts';
+import { sourceHeaders } from './source-http.ts';
 
 /** index.json as replay reads it: what `probe --save` writes, or the few fields a person fills in by hand. */
 const indexSchema = z.object({

@@ -1,6 +1,6 @@
 // WEC fetch: one GET of OutageEventJSON, kept with the answer's HTTP Date.
 import type { FetchContext } from '../connector.ts';
-import { parseJson } from '../http.ts';
+import { parseJson } from '../parse.ts';
 import { SourceError } from '../../errors.ts';
 import type { WecRaw } from './schema.ts';
 
