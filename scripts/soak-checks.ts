@@ -1,6 +1,6 @@
 // The fault soak's judgement (scripts/soak.ts runs it): reads the run's polls and events back from the state database
 // and checks the invariants — no cycle lost, no outage closed over a stale feed, every feed_stale answered, memory
-// flat — and gathers the figures the soak prints.
+// flat, every connector succeeding at least once — and gathers the figures the soak prints.
 import type { Db } from '../pipeline/src/state/db.ts';
 import type { SourceDef } from '../pipeline/src/sources/registry.ts';
 import { FAULT_KINDS, type FaultKind } from '../pipeline/src/simulator/faults.ts';
@@ -110,6 +110,7 @@ export async function judge(
         .join(', '),
       ok: Object.values(classes).every((v) => v > 0),
     },
+    connectorCheck(sources, polls),
   ];
   const count = (xs: string[]) =>
     Object.fromEntries([...xs.reduce((m, x) => m.set(x, (m.get(x) ?? 0) + 1), new Map<string, number>())].sort());
@@ -122,7 +123,7 @@ export async function judge(
     'polls by outcome': Object.entries(pollsByReason)
       .map(([k, v]) => `${k} ${v}`)
       .join(', '),
-    'polls ok by connector': byConnector(sources, polls),
+    'polls ok by connector': okByConnector(byConnector(sources, polls)),
     'faults injected': `${total}: ${FAULT_KINDS.map((k) => `${k} ${injected[k]}`).join(', ')}`,
     'events by kind': Object.entries(count(events.map((e) => e.kind)))
       .map(([k, v]) => `${k} ${v}`)
@@ -137,21 +138,35 @@ export async function judge(
   return { checks, figures, injected, events: count(events.map((e) => e.kind)), pollsByReason };
 }
 
-/** Share of polls that succeeded per connector (a longer request chain meets more faults). */
-function byConnector(sources: SourceDef[], polls: Array<{ source_id: string; ok: boolean }>): string {
+/** Polls that succeeded and polls in all, per connector (a longer request chain meets more faults). */
+function byConnector(
+  sources: SourceDef[],
+  polls: Array<{ source_id: string; ok: boolean }>,
+): Map<string, [number, number]> {
   const connector = new Map(sources.map((s) => [s.id, s.connector]));
   const n = new Map<string, [number, number]>();
   for (const p of polls) {
-    const c =
-      n.get(connector.get(p.source_id)!) ??
-      n.set(connector.get(p.source_id)!, [0, 0]).get(connector.get(p.source_id)!)!;
+    const name = connector.get(p.source_id) ?? `unknown source ${p.source_id}`;
+    const c = n.get(name) ?? n.set(name, [0, 0]).get(name)!;
     c[0] += p.ok ? 1 : 0;
     c[1] += 1;
   }
-  return [...n]
-    .sort()
-    .map(([k, [ok, all]]) => `${k} ${ok}/${all}`)
-    .join(', ');
+  return new Map([...n].sort());
+}
+
+const okByConnector = (n: Map<string, [number, number]>) =>
+  [...n].map(([k, [ok, all]]) => `${k} ${ok}/${all}`).join(', ') || 'no polls';
+
+/** Every connector polled succeeded at least once: a chain the faults always break would prove nothing under load. */
+function connectorCheck(sources: SourceDef[], polls: Array<{ source_id: string; ok: boolean }>): Check {
+  const n = byConnector(sources, polls);
+  const never = [...n].filter(([, [ok]]) => ok === 0).map(([k]) => k);
+  return {
+    id: 'connectors',
+    check: 'every connector polled had at least one successful poll',
+    value: `${okByConnector(n)}${never.length ? `; never ok: ${never.join(', ')}` : ''}`,
+    ok: n.size > 0 && never.length === 0,
+  };
 }
 
 export const mb = (b: number) => (b / 1e6).toFixed(0);

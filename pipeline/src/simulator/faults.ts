@@ -29,6 +29,8 @@ export interface FaultProxyOptions {
   rates: FaultRates;
   /** wall ms a stalled response is held before its socket is dropped: longer than the client's request deadline */
   holdMs: number;
+  /** a factor on all three rates for one request (default 1): keeps a long chain of requests from always failing */
+  scale?: (sourceId: string, url: string) => number;
 }
 
 interface Upstream {
@@ -100,9 +102,11 @@ export class FaultProxy {
     const u = unit(this.opts.seed, 'fault', key, n);
     const v = unit(this.opts.seed, 'variant', key, n);
     const { http5xx, timeout, garbage } = this.opts.rates;
-    if (u < http5xx) return 'http5xx';
-    if (u < http5xx + timeout) return v < 0.5 ? 'stall_headers' : 'stall_body';
-    if (u < http5xx + timeout + garbage) return GARBAGE[Math.floor(v * GARBAGE.length)];
+    // One draw whatever k: a run scaled down faults a subset of the requests the unscaled run faults.
+    const k = this.opts.scale?.(sourceId, url) ?? 1;
+    if (u < http5xx * k) return 'http5xx';
+    if (u < (http5xx + timeout) * k) return v < 0.5 ? 'stall_headers' : 'stall_body';
+    if (u < (http5xx + timeout + garbage) * k) return GARBAGE[Math.floor(v * GARBAGE.length)];
     return null;
   }
 
