@@ -46,8 +46,10 @@ function lockDir(dir: string): () => void {
 }
 
 /** Creates the database cluster in a short-lived child process; the parent only ever opens an existing one. */
-const INITDB = `const { PGlite } = await import(process.argv[1]);
-await (await PGlite.create(process.argv[2])).close();`;
+const INITDB = `const { PGlite } = await import('@electric-sql/pglite');
+await (await PGlite.create(process.argv[1])).close();`;
+/** where the child resolves the package from: the repository root (an evaluated module resolves from its cwd) */
+const PACKAGE_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 /**
  * A new embedded database is created (initdb, in WebAssembly) by a child process: creating one takes PGlite ~770 MB
@@ -58,13 +60,12 @@ async function createPgliteCluster(dir: string): Promise<void> {
   if (fs.existsSync(path.join(dir, 'PG_VERSION'))) return;
   const tmp = `${dir}.creating`;
   fs.rmSync(tmp, { recursive: true, force: true });
-  const module = import.meta.resolve('@electric-sql/pglite');
-  await promisify(execFile)(process.execPath, ['--input-type=module', '-e', INITDB, module, tmp]).catch(
-    (err: Error & { stderr?: string }) => {
-      fs.rmSync(tmp, { recursive: true, force: true });
-      throw new Error(`Could not create the embedded account database in ${dir}: ${err.stderr || err.message}`);
-    },
-  );
+  await promisify(execFile)(process.execPath, ['--input-type=module', '-e', INITDB, path.resolve(tmp)], {
+    cwd: PACKAGE_ROOT,
+  }).catch((err: Error & { stderr?: string }) => {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    throw new Error(`Could not create the embedded account database in ${dir}: ${err.stderr || err.message}`);
+  });
   fs.rmSync(dir, { recursive: true, force: true }); // not a database (no PG_VERSION): at most an empty directory
   fs.renameSync(tmp, dir);
 }
