@@ -5,4 +5,7 @@
 process.env.UV_THREADPOOL_SIZE ??= '16';
 const { register } = await import('tsx/esm/api');
 register();
+// `start` serves its page from a thread of its own (serve/worker-server.ts): that thread starts loading the app now,
+// beside the CLI's modules, rather than after them.
+if (process.argv[2] === 'start') (await import('../pipeline/src/serve/worker-server.ts')).prepareServerWorker();
 await import('../pipeline/src/cli/index.ts');

@@ -5,11 +5,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { findChromium, launchChromium } from '../pipeline/test/browser.ts';
 
 const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 const PORT = Number(process.env.BENCH_FIRST_MAP_PORT ?? 8797);
+/** Later starts to time (the median is reported): one on a quiet machine; more when others share it. */
+const LATER_RUNS = Math.max(1, Number(process.env.BENCH_FIRST_MAP_LATER_RUNS ?? 1));
 type Row = { metric: string; value: string | number; target: string };
 
 /** `outage start` on `dir`; resolves with the child once its report publish line is logged (or it exits). */
@@ -31,28 +33,49 @@ function startOutage(dir: string): { child: ChildProcess; settled: Promise<strin
   return { child, settled };
 }
 
-/** Milliseconds from now until the map on `/` has drawn (the page retried while the server is not up yet). */
-async function timeToMap(browser: Browser, t0: number): Promise<number> {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-  try {
-    for (;;) {
-      const ok = await page
-        .goto(`http://127.0.0.1:${PORT}/`, { timeout: 5_000 })
-        .then((r) => r?.ok() ?? false)
-        .catch(() => false);
-      if (ok) {
-        if (process.env.BENCH_TRACE) console.error('page loaded', Math.round(performance.now() - t0));
-        break;
-      }
-      if (performance.now() - t0 > 300_000) throw new Error('no map after 300 s');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    // The page waits for the live map when the tree is not published yet; the figure is busy until it is drawn.
-    await page.locator('#map-figure[aria-busy="false"]').waitFor({ timeout: 300_000 });
-    return performance.now() - t0;
-  } finally {
-    await page.close();
+/**
+ * How the bench waits for the server: `http` (default) polls `/` with a plain request every 100 ms, then the browser
+ * (its page opened before the start) loads it once; `browser` retries the navigation itself every 100 ms, as the
+ * first version of this bench did. On 2 cores that retry loop (a new error page each time) takes CPU from the start
+ * it times: a user opens the page once.
+ */
+const POLL = process.env.BENCH_FIRST_MAP_POLL === 'browser' ? 'browser' : 'http';
+const URL_ROOT = `http://127.0.0.1:${PORT}/`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Resolves once `/` answers 200 (plain HTTP, no browser). */
+async function serverUp(t0: number): Promise<void> {
+  for (;;) {
+    const ok = await fetch(URL_ROOT, { signal: AbortSignal.timeout(5_000) })
+      .then(async (r) => {
+        await r.arrayBuffer();
+        return r.ok;
+      })
+      .catch(() => false);
+    if (ok) return;
+    if (performance.now() - t0 > 300_000) throw new Error('no server after 300 s');
+    await sleep(100);
   }
+}
+
+/** Milliseconds from `t0` until the map on `/` has drawn in `page`. */
+async function timeToMap(page: Page, t0: number): Promise<number> {
+  if (POLL === 'http') await serverUp(t0);
+  for (;;) {
+    const ok = await page
+      .goto(URL_ROOT, { timeout: 5_000 })
+      .then((r) => r?.ok() ?? false)
+      .catch(() => false);
+    if (ok) {
+      if (process.env.BENCH_TRACE) console.error('page loaded', Math.round(performance.now() - t0));
+      break;
+    }
+    if (performance.now() - t0 > 300_000) throw new Error('no map after 300 s');
+    await sleep(100);
+  }
+  // The page waits for the live map when the tree is not published yet; the figure is busy until it is drawn.
+  await page.locator('#map-figure[aria-busy="false"]').waitFor({ timeout: 300_000 });
+  return performance.now() - t0;
 }
 
 /** The milliseconds of start's "report tables published: … · N ms" line (NaN when it did not publish). */
@@ -76,13 +99,15 @@ function peakRssMb(pid: number): number {
 
 /** One start: time to the drawn map; on a first start, also until history and the report tables are published. */
 async function run(browser: Browser, dir: string, first: boolean) {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
   const t0 = performance.now();
   const { child, settled } = startOutage(dir);
   try {
-    const ms = await timeToMap(browser, t0);
+    const ms = await timeToMap(page, t0);
     const reports = first ? await settled : '';
     return { ms, settledMs: performance.now() - t0, rss: peakRssMb(child.pid!), reports };
   } finally {
+    await page.close();
     await stop(child);
   }
 }
@@ -95,9 +120,12 @@ export async function benchFirstMap(): Promise<Row[]> {
   const browser = await launchChromium(chromium.path);
   try {
     const first = await run(browser, dir, true);
-    const later = await run(browser, dir, false);
+    const laters: number[] = [];
+    for (let i = 0; i < LATER_RUNS; i++) laters.push((await run(browser, dir, false)).ms);
+    const later = { ms: [...laters].sort((a, b) => a - b)[Math.floor((laters.length - 1) / 2)] };
     const s = (ms: number) => (ms / 1000).toFixed(1);
     return [
+      { metric: 'waiting for the server by', value: POLL, target: '' },
       { metric: 'time to first map, first start (s)', value: s(first.ms), target: '≤ 30' },
       { metric: 'first start: history imported and reports published (s)', value: s(first.settledMs), target: '' },
       { metric: 'first start: peak RSS (MB)', value: first.rss, target: '≤ 1024' },
@@ -107,7 +135,11 @@ export async function benchFirstMap(): Promise<Row[]> {
         target: '',
       },
       { metric: 'first start: report tree publish (s)', value: s(reportMs(first.reports)), target: '≤ 15' },
-      { metric: 'time to first map, later start (s)', value: s(later.ms), target: '≤ 5' },
+      {
+        metric: `time to first map, later start (s${LATER_RUNS > 1 ? `, median of ${laters.map(s).join(' ')}` : ''})`,
+        value: s(later.ms),
+        target: '≤ 5',
+      },
     ];
   } finally {
     await browser.close();

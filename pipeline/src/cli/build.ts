@@ -1,12 +1,10 @@
-// `outage build`: republish the whole tree from stored state, without polling.
+// `outage build`: republish the whole tree from stored state, without polling. The pipeline loads when the command
+// runs (the CLI loads this module for its options).
 import type { Command } from 'commander';
 import { addCommonOptions, clockFor, loadSources, log, parseCommon, SHIPPED_REGISTRY } from './common.ts';
-import { Pipeline } from '../pipeline.ts';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { readManifest } from '../publish/tree-writer.ts';
-import { publishHistoryIfChanged } from '../publish/reports.ts';
-import { coverageFor } from '../coverage/document.ts';
 
 export function register(program: Command): void {
   addCommonOptions(program.command('build').description('republish the prebuilt tree from stored state (no polling)'))
@@ -14,11 +12,16 @@ export function register(program: Command): void {
     .action(async (raw: Record<string, unknown>, cmd: Command) => {
       const cfg = parseCommon(raw);
       const t0 = Date.now();
+      const [{ Pipeline }, { publishHistoryIfChanged }, { coverageFor }] = await Promise.all([
+        import('../pipeline.ts'),
+        import('../publish/reports.ts'),
+        import('../coverage/document.ts'),
+      ]);
       const simulatedRegistry = path.join(cfg.state, 'simulated-sources.csv');
       // The state `start` left is rebuilt from its own registry unless --sources names another.
       const named = cmd.getOptionValueSource('sources') === 'cli';
       const sourcesFile = named || !existsSync(simulatedRegistry) ? cfg.sources : simulatedRegistry;
-      const sources = loadSources(sourcesFile, log);
+      const sources = await loadSources(sourcesFile, log);
       // Simulated data stays labelled: the registry `start` wrote, or a tree last published as simulated.
       const simulated = sourcesFile === simulatedRegistry || (readManifest(cfg.out)?.simulated ?? false);
       const pipeline = await Pipeline.open({

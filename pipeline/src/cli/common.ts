@@ -4,8 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { fixedClock, parseInstant, runningClock, systemClock, type Clock } from '../clock.ts';
 import { UsageError } from '../errors.ts';
-import { loadRegistry, type SourceDef } from '../sources/registry.ts';
-import { withOdinExclusions } from '../sources/odin/exclusions.ts';
+import type { SourceDef } from '../sources/registry.ts';
 
 export interface CommonConfig {
   sources: string;
@@ -76,8 +75,15 @@ export function clockFor(cfg: CommonConfig, oneShot: boolean): Clock {
   return systemClock;
 }
 
-/** Loads the registry; bad rows are reported with their line numbers and skipped. */
-export function loadSources(file: string, log: (s: string) => void): SourceDef[] {
+/**
+ * Loads the registry; bad rows are reported with their line numbers and skipped. (The registry modules load here,
+ * not with the CLI: a later `outage start` serves its page before it needs them.)
+ */
+export async function loadSources(file: string, log: (s: string) => void): Promise<SourceDef[]> {
+  const [{ loadRegistry }, { withOdinExclusions }] = await Promise.all([
+    import('../sources/registry.ts'),
+    import('../sources/odin/exclusions.ts'),
+  ]);
   const { sources, problems } = loadRegistry(file);
   for (const p of problems) log(`registry ${path.basename(file)} line ${p.line}: ${p.message} (row skipped)`);
   if (sources.length === 0) throw new UsageError(`No usable source in ${file}.`);

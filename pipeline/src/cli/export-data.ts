@@ -1,12 +1,8 @@
-// `outage export-data`: the researchers' tables (Parquet + CSV + datapackage.json) from imported history.
+// `outage export-data`: the researchers' tables (Parquet + CSV + datapackage.json) from imported history. DuckDB and
+// the exporters load when the command runs (the CLI loads this module for its options).
 import type { Command } from 'commander';
 import path from 'node:path';
 import { addCommonOptions, log, parseCommon } from './common.ts';
-import { Db } from '../state/db.ts';
-import { exportData } from '../history/export-data.ts';
-import { computeReports } from '../history/reports.ts';
-import { countyModel, loadCountyModel } from '../geo/county-model.ts';
-import { historySimulated } from '../publish/reports.ts';
 
 export function register(program: Command): void {
   addCommonOptions(
@@ -20,6 +16,14 @@ export function register(program: Command): void {
     .option('--simulated', 'label the package as simulated data (automatic when the loaded history is SIMULATED)')
     .action(async (raw: Record<string, unknown>) => {
       const cfg = parseCommon(raw);
+      const [{ Db }, { exportData }, { computeReports }, { countyModel, loadCountyModel }, { historySimulated }] =
+        await Promise.all([
+          import('../state/db.ts'),
+          import('../history/export-data.ts'),
+          import('../history/reports.ts'),
+          import('../geo/county-model.ts'),
+          import('../publish/reports.ts'),
+        ]);
       const db = await Db.open(cfg.state);
       try {
         const now = cfg.now ?? new Date();

@@ -1,11 +1,10 @@
 // `outage history update`: refresh the imported history from the URLs of data/history-sources.json (history/update.ts).
+// DuckDB and the updater load when the command runs (the CLI loads this module for its options).
 import type { Command } from 'commander';
 import path from 'node:path';
 import { addCommonOptions, clockFor, log, parseCommon } from './common.ts';
 import { UsageError } from '../errors.ts';
-import { Db } from '../state/db.ts';
-import { loadHistorySources } from '../history/update-config.ts';
-import { derivePublish, updateHistory, type FileOutcome } from '../history/update.ts';
+import type { FileOutcome } from '../history/update.ts';
 import { formatImport } from './import.ts';
 
 export const HISTORY_SOURCES = 'data/history-sources.json';
@@ -27,6 +26,11 @@ export function register(program: Command): void {
     .option('--only <ids>', 'comma-separated entry ids to run (default: all enabled entries)')
     .action(async (raw: Record<string, unknown>) => {
       const cfg = parseCommon(raw);
+      const [{ Db }, { loadHistorySources }, { derivePublish, updateHistory }] = await Promise.all([
+        import('../state/db.ts'),
+        import('../history/update-config.ts'),
+        import('../history/update.ts'),
+      ]);
       let sources = loadHistorySources(path.resolve(String(raw.sourcesFile)));
       if (raw.only) {
         const ids = String(raw.only)

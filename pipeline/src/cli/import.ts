@@ -1,31 +1,27 @@
-// `outage import <kind> FILE…`: load history files through the real importers (see history/import.ts).
+// `outage import <kind> FILE…`: load history files through the real importers (see history/import.ts). The
+// importers, DuckDB and the report publisher load when the command runs (the CLI loads this module for its options).
 import type { Command } from 'commander';
 import path from 'node:path';
 import { addCommonOptions, clockFor, log, parseCommon } from './common.ts';
-import { publishHistoryIfChanged } from '../publish/reports.ts';
 import { UsageError } from '../errors.ts';
-import { Db } from '../state/db.ts';
-import {
-  importCoverage,
-  importEagleI,
-  importEia861,
-  importMcc,
-  importOe417,
-  type ImportSummary,
-} from '../history/import.ts';
-import { fetchToFile } from '../history/download.ts';
-import { deriveEpisodes } from '../history/derive.ts';
-import { countyModel, loadCountyModel } from '../geo/county-model.ts';
+import type { ImportSummary } from '../history/import.ts';
 import { progressReporter } from './progress.ts';
-import { markHistoryChanged } from '../history/version.ts';
 
-export const IMPORT_KINDS = {
-  eaglei: importEagleI,
-  mcc: importMcc,
-  coverage: importCoverage,
-  oe417: importOe417,
-  eia861: importEia861,
-} as const;
+/** The kinds of history file, in the order `outage import` lists them. */
+export const IMPORT_KINDS = ['eaglei', 'mcc', 'coverage', 'oe417', 'eia861'] as const;
+export type ImportKind = (typeof IMPORT_KINDS)[number];
+
+/** The importer of one kind (history/import.ts). */
+export async function importerOf(kind: ImportKind) {
+  const m = await import('../history/import.ts');
+  return {
+    eaglei: m.importEagleI,
+    mcc: m.importMcc,
+    coverage: m.importCoverage,
+    oe417: m.importOe417,
+    eia861: m.importEia861,
+  }[kind];
+}
 
 export function register(program: Command): void {
   addCommonOptions(
@@ -35,13 +31,22 @@ export function register(program: Command): void {
         'import history files or URLs: eaglei (county outage CSVs), mcc (modelled county customers), coverage (EAGLE-I coverage_history.csv), oe417 (DOE disturbance .xls/.xlsx), eia861 (Reliability, Service_Territory, Sales_Ult_Cust .xlsx)',
       ),
   )
-    .argument('<kind>', `one of ${Object.keys(IMPORT_KINDS).join(', ')}`)
+    .argument('<kind>', `one of ${IMPORT_KINDS.join(', ')}`)
     .argument('<files...>', 'files or http(s) URLs (downloaded to a temporary file first)')
     .action(async (kind: string, files: string[], raw: Record<string, unknown>) => {
       const cfg = parseCommon(raw);
-      const run = IMPORT_KINDS[kind as keyof typeof IMPORT_KINDS];
-      if (!run)
-        throw new UsageError(`Unknown import kind \`${kind}\`; use one of ${Object.keys(IMPORT_KINDS).join(', ')}.`);
+      if (!(IMPORT_KINDS as readonly string[]).includes(kind))
+        throw new UsageError(`Unknown import kind \`${kind}\`; use one of ${IMPORT_KINDS.join(', ')}.`);
+      const run = await importerOf(kind as ImportKind);
+      const [{ Db }, { fetchToFile }, { deriveEpisodes }, { countyModel, loadCountyModel }, version, reports] =
+        await Promise.all([
+          import('../state/db.ts'),
+          import('../history/download.ts'),
+          import('../history/derive.ts'),
+          import('../geo/county-model.ts'),
+          import('../history/version.ts'),
+          import('../publish/reports.ts'),
+        ]);
       const db = await Db.open(cfg.state);
       try {
         for (const arg of files) {
@@ -61,9 +66,9 @@ export function register(program: Command): void {
         // so the next publish re-reads it.
         const t1 = Date.now();
         const episodes = await deriveEpisodes(db, await countyModel(db, loadCountyModel()));
-        await markHistoryChanged(db);
+        await version.markHistoryChanged(db);
         log(`derived ${episodes.toLocaleString('en-US')} county outage episodes · ${Date.now() - t1} ms`);
-        const hs = await publishHistoryIfChanged(db, cfg.out, { now: clockFor(cfg, true)() });
+        const hs = await reports.publishHistoryIfChanged(db, cfg.out, { now: clockFor(cfg, true)() });
         if (hs)
           log(
             `report tables published to ${cfg.out}: ${hs.written.toLocaleString('en-US')} files written, ${hs.unchanged.toLocaleString('en-US')} unchanged, ${hs.removed} removed · ${hs.ms} ms; county profiles and charts follow with the next \`outage build\` or poll cycle`,

@@ -2,7 +2,6 @@
 import { CommanderError } from 'commander';
 import { SourceError, UsageError } from '../errors.ts';
 import { buildProgram } from './program.ts';
-import { ObjectStoreError } from '../publish/object-store.ts';
 
 try {
   await buildProgram().parseAsync(process.argv);
@@ -16,6 +15,8 @@ try {
     process.exit(2);
   }
   // An object store that refused an upload: its message says what to check (credentials, bucket, endpoint).
+  // Loaded only here: the S3 client is not on the path of every command.
+  const { ObjectStoreError } = await import('../publish/object-store.ts');
   if (err instanceof ObjectStoreError) {
     process.stderr.write(`outage: ${err.message}\n`);
     process.exit(1);

@@ -1,14 +1,12 @@
-// `outage poll`: one cycle with --once, otherwise a loop that honours each source's own cadence.
+// `outage poll`: one cycle with --once, otherwise a loop that honours each source's own cadence. The pipeline, the
+// account runtime and the uploader load when the command runs (the CLI loads this module for its options).
 import type { Command } from 'commander';
 import { addCommonOptions, clockFor, loadSources, log, parseCommon } from './common.ts';
 import { progressReporter } from './progress.ts';
-import { Pipeline, formatSummary } from '../pipeline.ts';
+import type { Pipeline } from '../pipeline.ts';
 import type { Clock } from '../clock.ts';
-import { AccountsRuntime, newestEventId } from '../accounts/runtime.ts';
-import { loopWaitMs } from '../sources/scheduler.ts';
-import { coverageFor } from '../coverage/document.ts';
-import { addTargetOptions, cycleUploader } from './upload.ts';
-import { startServer } from '../serve/server.ts';
+import type { AccountsRuntime } from '../accounts/runtime.ts';
+import { addTargetOptions } from './upload-options.ts';
 import { UsageError } from '../errors.ts';
 
 export function register(program: Command): void {
@@ -28,14 +26,21 @@ export function register(program: Command): void {
     .action(async (raw: Record<string, unknown>) => {
       const cfg = parseCommon(raw);
       const address = raw.listen ? listenAddress(String(raw.listen)) : null; // bad input fails before any work
+      const [{ Pipeline, formatSummary }, { AccountsRuntime, newestEventId }, { coverageFor }, { cycleUploader }] =
+        await Promise.all([
+          import('../pipeline.ts'),
+          import('../accounts/runtime.ts'),
+          import('../coverage/document.ts'),
+          import('./upload.ts'),
+        ]);
       const uploader = cycleUploader(cfg.out, raw);
       const clock = clockFor(cfg, Boolean(raw.once));
-      const sources = loadSources(cfg.sources, log);
+      const sources = await loadSources(cfg.sources, log);
       const progress = progressReporter('polling');
       // Alert rules: their watched counties harden polling; each cycle's events are delivered from this process.
       // The pipeline first: its state lock keeps a second process away from the embedded account database too.
       let accounts: AccountsRuntime | null = null;
-      let server: Awaited<ReturnType<typeof startServer>> | null = null;
+      let server: { close(): Promise<void> } | null = null;
       const pipeline = await Pipeline.open({
         stateDir: cfg.state,
         outDir: cfg.out,
@@ -104,6 +109,7 @@ function listenAddress(text: string): { host: string; port: number } {
 
 /** `--listen 127.0.0.1:8787`: the tree and /healthz beside the loop, for a health check or a reverse proxy. */
 async function listen(address: { host: string; port: number }, outDir: string, stateDir: string) {
+  const { startServer } = await import('../serve/server.ts');
   const server = await startServer({ outDir, stateDir, ...address });
   log(`serving ${outDir} and /healthz at ${server.url}/`);
   return server;
@@ -128,6 +134,10 @@ export async function pollLoop(
     process.off('SIGTERM', onSignal);
     wake?.();
   };
+  const [{ formatSummary }, { loopWaitMs }] = await Promise.all([
+    import('../pipeline.ts'),
+    import('../sources/scheduler.ts'),
+  ]);
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   let first = true;

@@ -12,7 +12,7 @@ import { register as importCmd } from './import.ts';
 import { register as exportData } from './export-data.ts';
 import { register as coverage } from './coverage.ts';
 import { register as history } from './history-update.ts';
-import { register as upload } from './upload.ts';
+import { register as upload } from './upload-options.ts';
 
 export function buildProgram(): Command {
   const program = new Command('outage')

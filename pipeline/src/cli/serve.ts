@@ -1,11 +1,7 @@
-// `outage serve`: the local server (the CDN's behaviour plus the function layer) over the published tree.
+// `outage serve`: the local server (the CDN's behaviour plus the function layer) over the published tree. The app
+// and the account database load when the command runs (the CLI loads this module for its options).
 import type { Command } from 'commander';
 import { addCommonOptions, clockFor, log, parseCommon } from './common.ts';
-import { openAccountsDb } from '../accounts/sql.ts';
-import { AccountService } from '../accounts/service.ts';
-import { mailerFromEnv } from '../accounts/mailer.ts';
-import { safetyFromEnv } from '../accounts/runtime.ts';
-import { startServer } from '../serve/server.ts';
 
 export function register(program: Command): void {
   addCommonOptions(program.command('serve').description('serve the published tree and the function layer'))
@@ -13,6 +9,14 @@ export function register(program: Command): void {
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
     .action(async (raw: Record<string, unknown>) => {
       const cfg = parseCommon(raw);
+      const [{ openAccountsDb }, { AccountService }, { mailerFromEnv }, { safetyFromEnv }, { startServer }] =
+        await Promise.all([
+          import('../accounts/sql.ts'),
+          import('../accounts/service.ts'),
+          import('../accounts/mailer.ts'),
+          import('../accounts/runtime.ts'),
+          import('../serve/server.ts'),
+        ]);
       // The account endpoints: PostgreSQL at DATABASE_URL (shared with the polling process), else the embedded PGlite.
       // Without DATABASE_URL the embedded one is used only when no other process (a running `poll`) has it.
       const sql = await openAccountsDb(cfg.state).catch((err: Error) => {

@@ -3,12 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { CommanderError, Option, type Command } from 'commander';
 import { log } from './common.ts';
-import { EIA_DIR, loadEiaReference, SHARED_DATA_DIR } from '../sources/eia-reference.ts';
-import { replayFixtures } from '../sources/replay.ts';
-import { checkRegistryFile, type CheckProblem, type CheckReport } from '../sources/registry-check.ts';
-
-/** `../shared/data` beside the repository (or $OUTAGE_SHARED_DATA): where a row's `fixture` path points. */
-export const FIXTURE_ROOT = SHARED_DATA_DIR;
+import type { CheckProblem, CheckReport } from '../sources/registry-check.ts';
 
 interface CheckConfig {
   sources: string;
@@ -34,25 +29,28 @@ export function registerCheck(sources: Command): void {
       'check a registry file: columns, ids, URL shapes, placeholders, status, EIA-861 ids/customers/states, fixtures; exits 1 on any error',
     )
     .option('--sources <file>', 'source registry CSV', 'data/sources.csv')
+    // The defaults are resolved when the check runs (sources/eia-reference.ts loads the EIA-861 reader with them).
     .addOption(
       new Option(
         '--eia-dir <dir>',
-        'directory with the EIA-861 Sales_Ult_Cust_2018.xlsx and Service_Territory_2018.xlsx',
-      ).default(EIA_DIR, '../shared/data/reference/eia861 beside the repository, or $OUTAGE_SHARED_DATA'),
+        'directory with the EIA-861 Sales_Ult_Cust_2018.xlsx and Service_Territory_2018.xlsx (default: ../shared/data/reference/eia861 beside the repository, or $OUTAGE_SHARED_DATA)',
+      ),
     )
     .addOption(
-      new Option('--fixtures <dir>', 'directory the `fixture` column is relative to').default(
-        FIXTURE_ROOT,
-        '../shared/data beside the repository, or $OUTAGE_SHARED_DATA',
+      new Option(
+        '--fixtures <dir>',
+        'directory the `fixture` column is relative to (default: ../shared/data beside the repository, or $OUTAGE_SHARED_DATA)',
       ),
     )
     .option('--local', 'a local test registry: loopback hosts allowed, the shipped columns and status optional')
     .option('--json', 'print the problems as a JSON array instead of a table')
     .action(async (_opts: unknown, cmd: Command) => {
+      // `../shared/data` beside the repository (or $OUTAGE_SHARED_DATA): where a row's `fixture` path points.
+      const { EIA_DIR, SHARED_DATA_DIR } = await import('../sources/eia-reference.ts');
       const cfg: CheckConfig = {
         sources: path.resolve(String(optionValue(cmd, 'sources'))),
-        eiaDir: path.resolve(String(cmd.getOptionValue('eiaDir'))),
-        fixtures: path.resolve(String(cmd.getOptionValue('fixtures'))),
+        eiaDir: path.resolve(String(cmd.getOptionValue('eiaDir') ?? EIA_DIR)),
+        fixtures: path.resolve(String(cmd.getOptionValue('fixtures') ?? SHARED_DATA_DIR)),
         shipped: cmd.getOptionValue('local') !== true,
         json: optionValue(cmd, 'json') === true,
       };
@@ -67,6 +65,11 @@ export function registerCheck(sources: Command): void {
 
 async function runCheck(cfg: CheckConfig): Promise<CheckReport> {
   const t0 = Date.now();
+  const [{ loadEiaReference }, { replayFixtures }, { checkRegistryFile }] = await Promise.all([
+    import('../sources/eia-reference.ts'),
+    import('../sources/replay.ts'),
+    import('../sources/registry-check.ts'),
+  ]);
   const eia = loadEiaReference(cfg.eiaDir);
   const eiaNote = eia
     ? `EIA-861 ${eia.year} reference: ${path.dirname(eia.files.customers)}`

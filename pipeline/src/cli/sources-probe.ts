@@ -1,15 +1,14 @@
 // `outage sources probe` (one row's feed, fetched once, optionally saved as a fixture) and `outage sources parse` (a
-// saved probe replayed offline, or one raw document): the same report of what the connector makes of a feed.
+// saved probe replayed offline, or one raw document): the same report of what the connector makes of a feed. The
+// connectors load when one of these runs (the CLI loads this module for its options).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { SourceError, UsageError } from '../errors.ts';
 import { log } from './common.ts';
 import { DEFAULT_HTTP } from '../sources/http.ts';
-import { probeSource, saveProbe, storedSnapshot, type ProbeRequest } from '../sources/probe.ts';
+import type { ProbeRequest } from '../sources/probe.ts';
 import { CONNECTORS, parseRegistry, type ConnectorName, type SourceDef } from '../sources/registry.ts';
-import { isProbeDir, loadProbe, replayProbe, savedSourceDef } from '../sources/replay.ts';
-import { formatSnapshotTable, snapshotReport } from '../sources/snapshot-table.ts';
 import type { Snapshot } from '../sources/snapshot.ts';
 import { findState } from '../geo/states.ts';
 
@@ -24,6 +23,7 @@ function optionValue(cmd: Command, name: string): unknown {
  * time, so a large --json report would otherwise be cut off (`outage sources parse … --json | jq`).
  */
 async function print(source: SourceDef, snapshot: Snapshot, json: boolean): Promise<void> {
+  const { formatSnapshotTable, snapshotReport } = await import('../sources/snapshot-table.ts');
   const report = snapshotReport(source, snapshot);
   const text = json ? `${JSON.stringify(report, null, 2)}\n` : formatSnapshotTable(report);
   await new Promise<void>((resolve, reject) => process.stdout.write(text, (err) => (err ? reject(err) : resolve())));
@@ -90,6 +90,7 @@ export function registerProbe(sources: Command): void {
           `--timeout: expected a number of seconds above 0, got \`${cmd.getOptionValue('timeout')}\``,
         );
       const source = findRow(file, id);
+      const { probeSource, saveProbe } = await import('../sources/probe.ts');
       const ms = Math.round(seconds * 1000);
       const run = await probeSource(source, {
         requestDeadlineMs: ms,
@@ -151,7 +152,10 @@ function parseArgs(cmd: Command): {
 }
 
 /** One raw document (what the connector's fetch returns), normalised; problems name the file. */
-function parseFile(file: string, args: ReturnType<typeof parseArgs>): { source: SourceDef; snapshot: Snapshot } {
+async function parseFile(
+  file: string,
+  args: ReturnType<typeof parseArgs>,
+): Promise<{ source: SourceDef; snapshot: Snapshot }> {
   if (!args.states)
     throw new UsageError(`--states is needed for a single file (the states the utility serves, e.g. --states "WI;MI")`);
   let text: string;
@@ -181,6 +185,7 @@ function parseFile(file: string, args: ReturnType<typeof parseArgs>): { source: 
     customers: null,
     eia_ids: [],
   };
+  const { storedSnapshot } = await import('../sources/probe.ts');
   try {
     return { source, snapshot: storedSnapshot(source, raw) };
   } catch (err) {
@@ -204,6 +209,7 @@ export function registerParse(sources: Command): void {
     .option('--json', 'print the normalised snapshot with its state and national sums as JSON')
     .action(async (target: string, _opts: unknown, cmd: Command) => {
       const args = parseArgs(cmd);
+      const { isProbeDir, loadProbe, replayProbe, savedSourceDef } = await import('../sources/replay.ts');
       const abs = path.resolve(target);
       const dir = isProbeDir(abs) ? abs : path.basename(abs) === 'index.json' ? path.dirname(abs) : null;
       let result: { source: SourceDef; snapshot: Snapshot };
@@ -222,7 +228,7 @@ export function registerParse(sources: Command): void {
           `replayed ${replay.served.length} of ${saved.answers.length} saved answers from ${target} through the ${args.connector} connector${replay.misses.length ? `; not in the probe (answered 404): ${replay.misses.join(', ')}` : ''}`,
         );
         result = { source, snapshot: replay.snapshot };
-      } else result = parseFile(abs, args);
+      } else result = await parseFile(abs, args);
       await print(result.source, result.snapshot, optionValue(cmd, 'json') === true);
     });
 }

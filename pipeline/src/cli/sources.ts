@@ -1,10 +1,9 @@
-// `outage sources`: the registry with each source's live status from the state database.
+// `outage sources`: the registry with each source's live status from the state database. DuckDB and the health
+// queries load when the command runs (the CLI loads this module for its options).
 import type { Command } from 'commander';
 import { addCommonOptions, clockFor, loadSources, log, parseCommon } from './common.ts';
-import { Db } from '../state/db.ts';
-import { loadStatuses, type SourceStatus } from '../state/status.ts';
-import { sourceHealth, type SourceHealth } from '../state/health.ts';
-import { freshness } from '../sources/scheduler.ts';
+import type { SourceStatus } from '../state/status.ts';
+import type { SourceHealth } from '../state/health.ts';
 import { registerCheck } from './sources-check.ts';
 import { registerParse, registerProbe } from './sources-probe.ts';
 
@@ -15,7 +14,13 @@ export function register(program: Command): void {
     .option('--json', 'print JSON instead of a table')
     .action(async (raw: Record<string, unknown>) => {
       const cfg = parseCommon(raw);
-      const registry = loadSources(cfg.sources, log);
+      const [{ Db }, { loadStatuses }, { sourceHealth }, { freshness }] = await Promise.all([
+        import('../state/db.ts'),
+        import('../state/status.ts'),
+        import('../state/health.ts'),
+        import('../sources/scheduler.ts'),
+      ]);
+      const registry = await loadSources(cfg.sources, log);
       const now = clockFor(cfg, true)();
       let statuses = new Map<string, SourceStatus>();
       let health = new Map<string, SourceHealth>();

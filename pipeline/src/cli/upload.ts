@@ -1,30 +1,10 @@
 // `outage upload --to s3://bucket/prefix`: ships the published generations to an S3-compatible store (AWS S3 behind
-// CloudFront, Cloudflare R2, MinIO), uploading only what changed since the last upload to that target.
-import { Option, type Command } from 'commander';
-import { addCommonOptions, log, parseCommon } from './common.ts';
+// CloudFront, Cloudflare R2, MinIO), uploading only what changed since the last upload to that target. The options
+// are in upload-options.ts, which the CLI loads for every command; this module (and the S3 client) when one uploads.
+import { log } from './common.ts';
 import { ObjectStore, ObjectStoreError, parseTarget, targetId } from '../publish/object-store.ts';
 import { uploadTree, type PartUpload, type UploadStats } from '../publish/object-store-upload.ts';
 import { UsageError } from '../errors.ts';
-
-/**
- * Adds the target options to a command: `--to`, `--endpoint` … for `outage upload`; with `prefix` `upload-` they are
- * `--upload-to`, `--upload-endpoint` … (for `outage poll`, whose own options they must not shadow).
- */
-export function addTargetOptions(cmd: Command, prefix = ''): Command {
-  return cmd
-    .addOption(
-      new Option(
-        `--${prefix}to <s3-url>`,
-        'target bucket and key prefix, e.g. s3://outage-data/site (credentials: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or an AWS profile)',
-      ),
-    )
-    .addOption(new Option(`--${prefix}endpoint <url>`, 'S3-compatible endpoint (MinIO, R2 …); absent: AWS S3'))
-    .addOption(new Option(`--${prefix}region <name>`, 'region (default: AWS_REGION, else us-east-1; R2 takes `auto`)'))
-    .addOption(
-      new Option(`--${prefix}virtual-hosted`, 'bucket as a host name (default with an endpoint: path-style URLs)'),
-    )
-    .addOption(new Option(`--${prefix}concurrency <n>`, 'upload requests in flight at once').default('16'));
-}
 
 /** The target the options name, or null when `--to` (`--upload-to`) is absent. */
 export function openTarget(
@@ -83,22 +63,16 @@ export function cycleUploader(
   };
 }
 
-export function register(program: Command): void {
-  addTargetOptions(
-    addCommonOptions(
-      program
-        .command('upload')
-        .description('upload the published tree to an S3-compatible bucket: only what changed, entry points last'),
-    ),
-  ).action(async (raw: Record<string, unknown>) => {
-    const cfg = parseCommon(raw);
-    const t = openTarget(raw);
-    if (!t) throw new UsageError('Expected --to s3://bucket/prefix: the bucket (and key prefix) to upload to.');
-    const { store, concurrency } = t;
-    try {
-      log(formatUpload(await uploadTree(cfg.out, store, { concurrency }), targetId(store.target)));
-    } finally {
-      store.close();
-    }
-  });
+/** `outage upload`: the whole upload to the target the options name. */
+export async function runUpload(outDir: string, raw: Record<string, unknown>): Promise<void> {
+  const t = openTarget(raw);
+  if (!t) throw new UsageError('Expected --to s3://bucket/prefix: the bucket (and key prefix) to upload to.');
+  const { store, concurrency } = t;
+  try {
+    log(formatUpload(await uploadTree(outDir, store, { concurrency }), targetId(store.target)));
+  } finally {
+    store.close();
+  }
 }
+
+export { addTargetOptions, register } from './upload-options.ts';

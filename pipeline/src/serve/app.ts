@@ -1,50 +1,27 @@
 // The local server and function layer as one Hono app: serves the prebuilt tree exactly as the CDN config does
 // (routing from the catalogue) and answers what a file cannot: filtered queries, errors, the 410.
 import { Hono, type Context } from 'hono';
-import {
-  CACHE_CONTROL,
-  CATALOGUE,
-  CONTENT_TYPE,
-  FUNCTION_ENDPOINTS,
-  REPORT_TABLES,
-  TIMELINE_DEFAULT_HOURS,
-  TIMELINE_MAX_HOURS,
-  type Format,
-} from '../contract/catalogue.ts';
+import { CACHE_CONTROL, CATALOGUE, CONTENT_TYPE, FUNCTION_ENDPOINTS, type Format } from '../contract/catalogue.ts';
 import { fileFor, matchFunction, matchRoute } from '../contract/urls.ts';
 import {
   ApiError,
   badFips,
   badFormat,
-  badParam,
   badTable,
   errorEnvelope,
   methodNotAllowed,
   notFound,
-  unknownCounty,
 } from '../contract/errors.ts';
-import { checkReportPath, countyReport, reportFallback } from './reports-fn.ts';
+import { checkReportPath } from './report-path.ts';
 import { ACCOUNT_IDS, accountRoute } from '../accounts/api.ts';
 import type { AccountService } from '../accounts/service.ts';
 import { dataNotice } from '../contract/notice.ts';
-import { FRAMES_FILE } from '../publish/publish.ts';
-import { timelineDoc, type FrameRow } from '../publish/documents.ts';
 import { PublishedTree } from '../publish/published-tree.ts';
 import { landingRoutes } from './landing.ts';
+import { geometryCacheDir } from './topology-cache.ts';
 import { healthLimitsFromEnv, healthOf } from './health.ts';
 import { readHeartbeat } from '../state/heartbeat.ts';
-import { PublishedEvents } from './event-store.ts';
-import { pageEvents } from '../contract/event-pages.ts';
-import {
-  EVENTS_DEFAULT_LIMIT,
-  EVENTS_MAX_LIMIT,
-  FEED_DEFAULT_LIMIT,
-  FEED_MAX_LIMIT,
-  parseEventQuery,
-} from '../contract/events.ts';
-import { atomFeed, jsonFeed, rssFeed } from '../publish/feeds.ts';
-import { INDEX_FILE } from '../publish/events.ts';
-import { countyChart, countyDetail, countyProfileFallback } from './county-detail-fn.ts';
+import type { FunctionLayer } from './functions.ts';
 import { deprecationHeaders, EXPOSE_HEADERS, isV1Path, requestId, type Deprecation } from '../contract/v1-headers.ts';
 import {
   clientOf,
@@ -55,6 +32,13 @@ import {
   type LimitClass,
   type RateLimitConfig,
 } from './rate-limit.ts';
+
+/**
+ * The answers that need the publisher's modules (functions.ts), loaded on first use or by `warmFunctions`: the
+ * prebuilt tree and the page are served before they are loaded.
+ */
+const loadFunctions = () => import('./functions.ts');
+export const warmFunctions = async (): Promise<void> => void (await loadFunctions());
 
 const ALLOW_HEADERS = 'Content-Type, Authorization, If-None-Match';
 
@@ -68,7 +52,10 @@ export interface AppOptions {
   accounts?: AccountService | Promise<AccountService>;
   /** per-client limits of the function layer (default: the RATE_LIMIT_* environment, see rate-limit.ts) */
   rateLimits?: RateLimitConfig;
-  /** the poll loop's state directory: /healthz reads its heartbeat (without one, the served generation only) */
+  /**
+   * the poll loop's state directory: /healthz reads its heartbeat (without one, the served generation only), and the
+   * built map geometry is kept in its cache/ between starts
+   */
   stateDir?: string;
 }
 
@@ -118,7 +105,8 @@ export function resolve(method: string, pathname: string, query: URLSearchParams
 
 export function createApp(opts: AppOptions): Hono {
   const tree = new PublishedTree(opts.outDir);
-  const events = new PublishedEvents(tree);
+  let layer: Promise<FunctionLayer> | undefined;
+  const functions = () => (layer ??= loadFunctions().then((m) => new m.FunctionLayer(tree)));
   const app = new Hono();
   const notice = () => dataNotice(tree.current()?.simulated ?? false);
   const limits = opts.rateLimits ?? rateLimitsFromEnv(process.env);
@@ -157,9 +145,10 @@ export function createApp(opts: AppOptions): Hono {
     return sendError(c, e);
   });
 
+  // The built map geometry is kept beside the poll loop's state, so a later start serves it at once.
   app.route(
     '/',
-    landingRoutes(() => tree.current()?.simulated ?? false, notice),
+    landingRoutes(() => tree.current()?.simulated ?? false, notice, geometryCacheDir(opts.stateDir)),
   );
 
   app.all('*', async (c) => {
@@ -194,27 +183,9 @@ export function createApp(opts: AppOptions): Hono {
       c.header('Cache-Control', 'no-store');
       return c.json({ data: health }, health.ready ? 200 : 503);
     }
-    if (r.kind === 'function') return runFunction(c, r.id, url, tree, events);
+    if (r.kind === 'function') return (await functions()).answer(c, r.id, url);
     const file = tree.read(r.file);
-    if (!file) {
-      const m = matchRoute(url.pathname);
-      // No prebuilt file: a county without an outage gets the valid empty answer from the function layer.
-      if (m && DETAIL_IDS.has(m.endpoint.id))
-        return countyDetail(c, m.endpoint.id as 'live.county.areas', m.params.fips, url, tree);
-      if (m && (m.endpoint.id === 'county' || m.endpoint.id === 'county.history'))
-        return countyProfileFallback(c, m.endpoint.id, m.params.fips, r.format, tree);
-      if (m && m.endpoint.id.startsWith('county.chart.')) return countyChart(c, m.endpoint.id, m.params.fips, tree);
-      if (m && m.endpoint.id.startsWith('reports.'))
-        return reportFallback(
-          c,
-          m.endpoint.id,
-          m.params,
-          url.searchParams.get('table') ?? m.endpoint.tables?.[0],
-          tree,
-        );
-      if (m?.endpoint.key === 'fips') throw unknownCounty(m.params.fips);
-      throw notFound(url.pathname);
-    }
+    if (!file) return (await functions()).missingFile(c, url, r.format);
     const e = matchRoute(url.pathname)!.endpoint;
     c.header('Content-Type', CONTENT_TYPE[r.format]);
     c.header('Cache-Control', CACHE_CONTROL[e.cache]);
@@ -242,86 +213,6 @@ function deprecationOf(method: string, pathname: string): Deprecation | undefine
   const fns = matchFunction(pathname);
   if (fns.length) return fns.find((f) => f.fn.method === method)?.fn.deprecated;
   return matchRoute(pathname)?.endpoint.deprecated;
-}
-
-const DETAIL_IDS = new Set(['live.county.areas', 'live.county.incidents', 'live.county.alerts']);
-
-function runFunction(c: Context, id: string, url: URL, tree: PublishedTree, events: PublishedEvents) {
-  const query = url.searchParams;
-  if (DETAIL_IDS.has(id))
-    return countyDetail(c, id as 'live.county.areas', matchRoute(url.pathname)!.params.fips, url, tree);
-  if (id === 'events' || id.includes('feeds.')) {
-    const isFeed = id !== 'events';
-    const utilities = new Set(events.index().utilities);
-    const q = parseEventQuery(query, {
-      defaultLimit: isFeed ? FEED_DEFAULT_LIMIT : EVENTS_DEFAULT_LIMIT,
-      maxLimit: isFeed ? FEED_MAX_LIMIT : EVENTS_MAX_LIMIT,
-      utilities,
-    });
-    const page = pageEvents(events, q);
-    const generatedAt = tree.current()?.files[INDEX_FILE]?.generated_at ?? new Date(0).toISOString();
-    c.header('Cache-Control', CACHE_CONTROL.live);
-    if (!isFeed) return c.json({ data: { generated_at: generatedAt, ...page } });
-    const e = CATALOGUE.find((x) => x.id === id)!;
-    const canonical = new URLSearchParams(
-      [...query.entries()].filter(([k]) => k !== 'after').sort(([a], [b]) => a.localeCompare(b)),
-    );
-    const meta = {
-      baseUrl: url.origin,
-      selfBase: `${url.origin}${e.path.replace(/\.(rss|atom|json)$/, '')}`,
-      query: canonical.toString(),
-      updated: page.events.at(-1)?.at ?? generatedAt,
-      simulated: tree.current()?.simulated ?? false,
-    };
-    c.header('Content-Type', CONTENT_TYPE[e.formats[0]]);
-    if (e.formats[0] === 'rss') return c.body(rssFeed(page.events, meta));
-    if (e.formats[0] === 'atom') return c.body(atomFeed(page.events, meta));
-    return c.body(JSON.stringify(jsonFeed(page.events, meta), null, 2));
-  }
-  switch (id) {
-    case 'reports.county':
-      return countyReport(c, matchRoute(url.pathname)!.params, query.get('table') ?? REPORT_TABLES.county[0], tree);
-    case 'alerts.subscribe':
-      c.header('Cache-Control', 'no-store');
-      return c.json(
-        {
-          data: {
-            error: {
-              status: 410,
-              code: 'gone',
-              message:
-                'Email alert subscriptions have been retired. Create an account alert rule instead: it can deliver to email, chat channels and signed webhooks.',
-              see: '/api/v1/openapi.json#/webhooks',
-            },
-          },
-        },
-        410,
-      );
-    case 'live.timeline': {
-      const raw = query.get('hours') ?? String(TIMELINE_DEFAULT_HOURS);
-      if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > TIMELINE_MAX_HOURS)
-        throw badParam(
-          'hours',
-          `Expected \`hours\` to be a whole number from 1 to ${TIMELINE_MAX_HOURS}, got \`${raw}\`.`,
-        );
-      const data = tree.data<{ frames: FrameRow[] }>(FRAMES_FILE);
-      if (!data) throw notFound(c.req.path);
-      const last = data.frames.at(-1)?.at ?? data.generated_at;
-      const since = new Date(Date.parse(last) - Number(raw) * 3_600_000 + 1).toISOString();
-      c.header('Cache-Control', CACHE_CONTROL.live);
-      return c.json({
-        data: {
-          generated_at: data.generated_at,
-          ...timelineDoc(
-            data.frames.filter((f) => f.at >= since),
-            Number(raw),
-          ),
-        },
-      });
-    }
-    default:
-      throw notFound(c.req.path);
-  }
 }
 
 export { CATALOGUE };

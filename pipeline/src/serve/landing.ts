@@ -11,6 +11,7 @@ import path from 'node:path';
 import { CATALOGUE } from '../contract/catalogue.ts';
 import { CITATION } from '../contract/notice.ts';
 import { exampleUrl } from '../contract/urls.ts';
+import { cachedGeometry } from './topology-cache.ts';
 
 const SITE_MAP = '../../../site/src/map';
 /** MAP_ASSET_BASE of site/src/map/assets.ts; the map test fails if the two disagree (the page would load nothing). */
@@ -41,42 +42,68 @@ interface Asset {
   cache: string;
 }
 
-function makeAsset(body: Buffer, type: string, cache: string): Asset {
+function makeAsset(body: Buffer, type: string, cache: string, gzip?: Buffer): Asset {
   const etag = `"${createHash('sha1').update(body).digest('hex').slice(0, 20)}"`;
-  return { body, gzip: zlib.gzipSync(body, { level: 9 }), etag, type, cache };
+  return { body, gzip: gzip ?? zlib.gzipSync(body, { level: 9 }), etag, type, cache };
 }
 
-const assets = new Map<string, Asset>();
+/** Assets by name, kept once read; a promise, so concurrent first requests share one build. */
+const assets = new Map<string, Promise<Asset | null>>();
+
+/** Reads (or builds) an asset once per process; a failed read is tried again on the next request. */
+function once(key: string, load: () => Promise<Asset | null>): Promise<Asset | null> {
+  let hit = assets.get(key);
+  if (!hit) {
+    hit = load();
+    assets.set(key, hit);
+    hit.catch(() => assets.delete(key));
+  }
+  return hit;
+}
+
+/** The geometry, built from us-atlas (or kept from an earlier start in `cacheDir`), with its gzip form. */
+async function geometry(cacheDir: string | undefined) {
+  return cachedGeometry(cacheDir, async () => {
+    const body = Buffer.from((await import('../../../site/src/map/topology.ts')).mapTopologyJson());
+    return { body, gzip: zlib.gzipSync(body, { level: 9 }) };
+  });
+}
 
 /** One map asset, read (or, for the geometry, built) on first request and kept with its gzip form. */
-async function mapAsset(name: string): Promise<Asset | null> {
-  const hit = assets.get(name);
-  if (hit) return hit;
+async function mapAsset(name: string, cacheDir: string | undefined): Promise<Asset | null> {
   const { assetContentType, BROWSER_MODULES, TOPOLOGY_ASSET } = await siteAssets();
-  let body: Buffer;
-  if (name === TOPOLOGY_ASSET)
-    body = Buffer.from((await import('../../../site/src/map/topology.ts')).mapTopologyJson());
-  else if ((BROWSER_MODULES as readonly string[]).includes(name))
-    body = fs.readFileSync(new URL(`${SITE_MAP}/browser/${name}`, import.meta.url));
-  else return null;
   // The geometry never changes within a release; the modules may, so they revalidate sooner.
-  const a = makeAsset(body, assetContentType(name), `public, max-age=${name === TOPOLOGY_ASSET ? 86400 : 300}`);
-  assets.set(name, a);
-  return a;
+  if (name === TOPOLOGY_ASSET)
+    return once(name, async () => {
+      const g = await geometry(cacheDir);
+      return makeAsset(g.body, assetContentType(name), 'public, max-age=86400', g.gzip);
+    });
+  if (!(BROWSER_MODULES as readonly string[]).includes(name)) return null;
+  return once(name, async () => {
+    const body = fs.readFileSync(new URL(`${SITE_MAP}/browser/${name}`, import.meta.url));
+    return makeAsset(body, assetContentType(name), 'public, max-age=300');
+  });
+}
+
+/**
+ * What the first map needs, made before anyone asks (`outage start`'s server thread, while the first cycle runs or
+ * right after it listens): the page module, the browser modules and the geometry.
+ */
+export async function warmLanding(cacheDir: string | undefined): Promise<void> {
+  await landingPage(false, '');
+  const { MAP_ASSETS } = await siteAssets();
+  for (const name of MAP_ASSETS) await mapAsset(name, cacheDir);
 }
 
 /** One of swagger-ui-dist's files, as the package ships it. */
 async function swaggerAsset(name: string): Promise<Asset | null> {
-  const key = `swagger/${name}`;
-  const hit = assets.get(key);
-  if (hit) return hit;
   const { SWAGGER_ASSETS } = await import('../../../site/src/site/docs-page.ts');
   if (!(SWAGGER_ASSETS as readonly string[]).includes(name)) return null;
-  const dir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-  const type = name.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8';
-  const a = makeAsset(fs.readFileSync(path.join(dir, name)), type, 'public, max-age=86400');
-  assets.set(key, a);
-  return a;
+  return once(`swagger/${name}`, async () => {
+    const dir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+    const type = name.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8';
+    return makeAsset(fs.readFileSync(path.join(dir, name)), type, 'public, max-age=86400');
+  });
 }
 
 /** Sends an asset with its ETag, gzip when the client takes it, and 304 when it already has it. */
@@ -95,12 +122,15 @@ function send(c: Context, a: Asset): Response {
 
 const html = (body: string) => makeAsset(Buffer.from(body), 'text/html; charset=utf-8', 'public, max-age=300');
 
-/** `/`, the site pages, `/map/*` and `/docs/swagger/*`: mounted by the app before its catalogue routes. */
-export function landingRoutes(simulated: () => boolean, notice: () => string): Hono {
+/**
+ * `/`, the site pages, `/map/*` and `/docs/swagger/*`: mounted by the app before its catalogue routes. `cacheDir`
+ * keeps the built geometry between starts.
+ */
+export function landingRoutes(simulated: () => boolean, notice: () => string, cacheDir?: string): Hono {
   const app = new Hono();
   app.get('/', async (c) => send(c, html(await landingPage(simulated(), notice()))));
   app.get(`${MAP_BASE}/:name`, async (c, next) => {
-    const a = await mapAsset(c.req.param('name'));
+    const a = await mapAsset(c.req.param('name'), cacheDir);
     return a ? send(c, a) : next(); // else the app's own 404, in the API's error shape
   });
   app.get(`${SWAGGER_BASE}/:name`, async (c, next) => {

@@ -1,20 +1,11 @@
-// The report endpoints' function-layer answers: path checks (year, state, county), every county report (from the
-// county's internal file, or for a county without EAGLE-I rows that year from its state's table), years outside the
-// published range, and charts not rendered yet (drawn on request from the published tables, by the same builders
-// the publisher uses).
+// The report endpoints' function-layer answers: every county report (from the county's internal file, or for a county
+// without EAGLE-I rows that year from its state's table), years outside the published range, and charts not rendered
+// yet (drawn on request from the published tables, by the same builders the publisher uses). The path checks (year,
+// state, county) are in report-path.ts.
 import type { Context } from 'hono';
 import { CACHE_CONTROL, CONTENT_TYPE, endpoint, REPORT_TABLES } from '../contract/catalogue.ts';
 import { fileFor } from '../contract/urls.ts';
-import {
-  badFips,
-  badYear,
-  countyNotInState,
-  notFound,
-  unknownState,
-  unknownYear,
-  type ApiError,
-} from '../contract/errors.ts';
-import { findState } from '../geo/states.ts';
+import { notFound, unknownYear } from '../contract/errors.ts';
 import { loadAtlas } from '../geo/counties.ts';
 import {
   countyReportsFile,
@@ -29,26 +20,6 @@ import { REPORT_COLUMNS } from '../contract/report-columns.ts';
 import { REPORT_FIRST_YEAR, type Row } from '../history/reports.ts';
 import type { PublishedTree } from '../publish/published-tree.ts';
 import { sendChart } from './county-detail-fn.ts';
-
-let reportStates: Set<string> | undefined;
-/** The states (and territories) the report tables cover: those with counties in the atlas. */
-const statesWithCounties = () => (reportStates ??= new Set(loadAtlas().counties.map((c) => c.state)));
-
-/** Checks the report path parameters present: an error, 'redirect' (upper-case state), or null when fine. */
-export function checkReportPath(params: Record<string, string>): ApiError | 'redirect' | null {
-  if (params.year !== undefined && !/^\d{4}$/.test(params.year)) return badYear(params.year);
-  if (params.state !== undefined) {
-    const st = /^[A-Za-z]{2}$/.test(params.state) ? findState(params.state) : undefined;
-    if (!st || !statesWithCounties().has(st.code)) return unknownState(params.state);
-    if (params.state !== params.state.toLowerCase()) return 'redirect';
-  }
-  if (params.county !== undefined) {
-    if (!/^\d{5}$/.test(params.county)) return badFips(params.county);
-    if (loadAtlas().byFips.get(params.county)?.state.toLowerCase() !== params.state)
-      return countyNotInState(params.county, params.state);
-  }
-  return null;
-}
 
 type Published<T> = T & { generated_at: string };
 /** Parsed county files by object (the ETag of their bytes): a report page asks for several tables of one county. */
