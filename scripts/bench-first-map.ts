@@ -1,6 +1,8 @@
 // Time to first map (issue #13): from spawning `outage start` (what `npm start` runs) on an empty state to the live map
 // drawn in Chromium, on a first start (history included) and on a later start over the same state. Also the process's
 // peak RSS on the first start. Runnable alone (`tsx scripts/bench-first-map.ts`) or from `npm run bench`.
+// BENCH_FIRST_MAP_POLL=browser waits for the server by reloading in Chromium (the old way; it takes CPU from the start
+// being timed) instead of a plain HTTP request; BENCH_FIRST_MAP_LATER_RUNS=N reports the median of N later starts.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

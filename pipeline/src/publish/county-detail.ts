@@ -146,10 +146,9 @@ export async function publishDetails(w: TreeWriter, ctx: DetailContext): Promise
   ctx.cache.begin();
   const out = ctx.counties.filter((c) => c.customers_out > 0);
   const stale = out.filter((c) => ctx.cache.isDirty(c.fips) || !keepDetailFiles(w, c.fips)).map((c) => c.fips);
-  const [areas, incidents] = await Promise.all([
-    loadAreas(ctx.db, ctx.sources, stale),
-    loadIncidents(ctx.db, ctx.sources, stale),
-  ]);
+  // One connection: the two reads run one after the other either way.
+  const areas = await loadAreas(ctx.db, ctx.sources, stale);
+  const incidents = await loadIncidents(ctx.db, ctx.sources, stale);
   for (const f of stale) ctx.cache.setAreas(f, areas.get(f) ?? []);
   const staleSet = new Set(stale);
   const byId = new Map(ctx.sources.map((s) => [s.id, s]));
