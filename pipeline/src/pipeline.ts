@@ -7,6 +7,7 @@ import { connectorFor } from './sources/connectors.ts';
 import { quarantine } from './sources/quarantine.ts';
 import type { ConnectorName, SourceDef } from './sources/registry.ts';
 import type { Connector } from './sources/connector.ts';
+import { heldSnapshot, type HeldSnapshot } from './sources/snapshot.ts';
 import { Db } from './state/db.ts';
 import { snapshotHash, syncSources, writeOutcomes, type PollOutcome } from './state/store.ts';
 import { blankStatus, loadStatuses, saveStatuses, type SourceStatus } from './state/status.ts';
@@ -135,8 +136,8 @@ export class Pipeline {
   private unpublished = false;
   /** which county detail documents the next publish must rebuild */
   private readonly details = new DetailCache();
-  /** the last snapshot of each source this process normalised (reused when the upstream answers 304) */
-  private readonly known = new Map<string, import('./sources/snapshot.ts').Snapshot>();
+  /** what this process keeps of each source's last normalised snapshot (its status after a 304; ODIN's counts) */
+  private readonly known = new Map<string, HeldSnapshot>();
   /** source statuses as last stored (this process is the state's only writer: the state lock) */
   private statuses: Map<string, SourceStatus> | null = null;
   /** the clock time of the last cycle that evaluated state (null before the first) */
@@ -334,13 +335,16 @@ export class Pipeline {
       // we hold this source's snapshot: nothing to normalise or store.
       if (held && prev?.snapshot_hash && http.allNotModified) {
         const outcome = { ...base, ms: Date.now() - t0, ok: true, reason: null, message: null };
-        return { ...outcome, snapshot: held, hash: prev.snapshot_hash, requests: http.requests };
+        return { ...outcome, held, hash: prev.snapshot_hash, requests: http.requests };
       }
       const snapshot = quarantine(connector.normalize(raw, source), source);
       const hash = snapshotHash(snapshot);
-      this.known.set(source.id, snapshot);
+      http.retainRead();
+      const kept = heldSnapshot(snapshot);
+      this.known.set(source.id, kept);
       return {
         ...base,
+        held: kept,
         ms: Date.now() - t0,
         ok: true,
         reason: null,
@@ -363,18 +367,18 @@ export class Pipeline {
   private nextStatus(o: PollOutcome, prev: SourceStatus | undefined, now: Date, watched: boolean): SourceStatus {
     const s: SourceStatus = { ...(prev ?? blankStatus(o.source.id)) };
     s.last_attempt_at = o.at;
-    if (o.ok && o.snapshot) {
+    if (o.ok && o.held) {
       s.last_success_at = o.at;
       s.last_reason = null;
       s.last_error = null;
       s.consecutive_failures = 0;
       s.snapshot_hash = o.hash;
-      s.basis = o.snapshot.basis;
-      s.unit = o.snapshot.unit;
-      s.notice = o.snapshot.notice;
-      s.customers_out = o.snapshot.customers_out;
-      s.customers_served = o.snapshot.customers_served;
-      s.unmatched = o.snapshot.unmatched.length;
+      s.basis = o.held.basis;
+      s.unit = o.held.unit;
+      s.notice = o.held.notice;
+      s.customers_out = o.held.customers_out;
+      s.customers_served = o.held.customers_served;
+      s.unmatched = o.held.unmatched;
     } else {
       s.last_reason = o.reason;
       s.last_error = o.message;

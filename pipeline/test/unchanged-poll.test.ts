@@ -22,6 +22,8 @@ class KubraSite {
   generation = 1;
   readonly broken = new Set<string>();
   readonly hits: string[] = [];
+  /** the paths requested with a validator (If-None-Match) */
+  readonly conditional: string[] = [];
   readonly report = hasSharedData ? fs.readFileSync(sharedPath('payloads/kubra/dominion-report.json'), 'utf8') : '';
   private server: http.Server | null = null;
   base = '';
@@ -46,6 +48,7 @@ class KubraSite {
     this.server = http.createServer((req, res) => {
       const { pathname } = new URL(req.url ?? '/', 'http://x');
       this.hits.push(pathname);
+      if (req.headers['if-none-match']) this.conditional.push(pathname);
       const body = this.broken.has(pathname) ? null : this.body(pathname);
       if (body === null) {
         res.writeHead(this.broken.has(pathname) ? 500 : 404);
@@ -157,6 +160,21 @@ describe.skipIf(!hasSharedData)('an unchanged Kubra source', () => {
     clock.advance(5 * 60_000);
     const { row, out, hits } = await poll();
     expect(hits).toEqual([`${VIEW}/currentState`, `${VIEW}/configuration/dep-1`, reportPath(2)]);
+    expect(row).toEqual({ ok: true, n: 3 });
+    expect(out).toBe(expectedOut);
+  });
+
+  it("keeps only the bodies of the source's last complete poll: an older generation's report is read whole again", async () => {
+    site.generation = 3;
+    clock.advance(5 * 60_000);
+    expect((await poll()).hits).toContain(reportPath(3));
+    // A deployment that went back to an earlier path (never seen in practice): its old body was not kept.
+    site.generation = 2;
+    clock.advance(5 * 60_000);
+    const before = site.conditional.length;
+    const { row, out, hits } = await poll();
+    expect(hits).toEqual([`${VIEW}/currentState`, `${VIEW}/configuration/dep-1`, reportPath(2)]);
+    expect(site.conditional.slice(before)).toEqual([`${VIEW}/currentState`, `${VIEW}/configuration/dep-1`]);
     expect(row).toEqual({ ok: true, n: 3 });
     expect(out).toBe(expectedOut);
   });

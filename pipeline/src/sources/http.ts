@@ -4,6 +4,7 @@ import { setMaxListeners } from 'node:events';
 import { Agent, request, type Dispatcher } from 'undici';
 import PQueue from 'p-queue';
 import { SourceError } from '../errors.ts';
+import { BodyCache } from './body-cache.ts';
 import { SourceHttp } from './source-http.ts';
 
 export interface HttpOptions {
@@ -51,14 +52,6 @@ export interface RequestSpec {
   headers?: Record<string, string>;
 }
 
-interface Cached {
-  etag: string | null;
-  lastModified: string | null;
-  body: string;
-  /** when it was last used (ms since epoch, on the caller's clock) */
-  usedAt: number;
-}
-
 export interface FetchResult {
   url: string;
   body: string;
@@ -78,8 +71,6 @@ export function retryAfterSeconds(value: string | string[] | undefined, nowMs: n
 }
 
 const KEPT_HEADERS = ['content-type', 'etag', 'last-modified', 'date', 'cache-control', 'retry-after'];
-/** where a source's cached body of a URL lives (an href has no spaces) */
-const cacheKey = (url: string, scope: string) => (scope ? `${scope} ${url}` : url);
 
 function timeoutReason(err: unknown): boolean {
   const e = err as Error & { code?: string; name?: string };
@@ -94,7 +85,7 @@ export class HttpClient {
   readonly options: HttpOptions;
   private readonly agent: Dispatcher;
   private readonly queues = new Map<string, PQueue>();
-  private readonly validators = new Map<string, Cached>();
+  private readonly bodies = new BodyCache();
   /** the caller's clock, for cache ageing */
   now: () => number = Date.now;
   requests = 0;
@@ -140,7 +131,12 @@ export class HttpClient {
 
   /** Forgets what `scope` cached for `url`: its next request is unconditional. */
   forget(url: string, scope = ''): void {
-    this.validators.delete(cacheKey(url, scope));
+    this.bodies.delete(scope, url);
+  }
+
+  /** Keeps only `urls` of what `scope` cached: the requests of the source's last complete poll (BodyCache.retain). */
+  retain(scope: string, urls: ReadonlySet<string>): void {
+    this.bodies.retain(scope, urls);
   }
 
   private async fetchOnce(url: string, spec: RequestSpec, outer: AbortSignal | undefined, scope: string) {
@@ -188,8 +184,7 @@ export class HttpClient {
   ): Promise<FetchResult> {
     this.requests += 1;
     const method = spec.method ?? 'GET';
-    const key = cacheKey(url, scope);
-    const cached = method === 'GET' ? this.validators.get(key) : undefined;
+    const cached = method === 'GET' ? this.bodies.get(scope, url) : undefined;
     if (cached) cached.usedAt = this.now();
     const headers: Record<string, string> = {
       'user-agent': this.options.userAgent,
@@ -228,8 +223,8 @@ export class HttpClient {
     const etag = kept.etag ?? null;
     const lastModified = kept['last-modified'] ?? null;
     if (method === 'GET' && (etag || lastModified))
-      this.validators.set(key, { etag, lastModified, body: body.text, usedAt: this.now() });
-    else if (cached) this.validators.delete(key); // a new body without validators: the old one is not it
+      this.bodies.set(scope, url, { etag, lastModified, body: body.text, usedAt: this.now() });
+    else if (cached) this.bodies.delete(scope, url); // a new body without validators: the old one is not it
     return { url, body: body.text, status: res.statusCode, notModified: false, bytes: body.size, headers: kept };
   }
 
@@ -269,8 +264,7 @@ export class HttpClient {
    * without this a long-running poll loop would keep every body it ever saw.
    */
   evict(maxAgeMs: number): void {
-    const cutoff = this.now() - maxAgeMs;
-    for (const [url, c] of this.validators) if (c.usedAt < cutoff) this.validators.delete(url);
+    this.bodies.evict(this.now() - maxAgeMs);
   }
 
   /**

@@ -59,6 +59,26 @@ export interface Snapshot {
   by_utility?: Record<string, number>;
 }
 
+/**
+ * What the pipeline keeps of a source's last snapshot between polls: the fields its status shows and an aggregator's
+ * per-utility counts (ODIN reconciliation). The observations themselves are in the database; holding every source's
+ * areas and incidents as objects cost ~33 MB of heap at national scale (issue #12).
+ */
+export interface HeldSnapshot {
+  unit: Snapshot['unit'];
+  customers_out: number | null;
+  customers_served: number | null;
+  unmatched: number;
+  notice: string | null;
+  basis: CoverageClass;
+  by_utility?: Record<string, number>;
+}
+
+export function heldSnapshot(s: Snapshot): HeldSnapshot {
+  const { unit, customers_out, customers_served, notice, basis, by_utility } = s;
+  return { unit, customers_out, customers_served, unmatched: s.unmatched.length, notice, basis, by_utility };
+}
+
 export function emptySnapshot(utility: string, unit: Snapshot['unit'] = 'customers'): Snapshot {
   return {
     utility,

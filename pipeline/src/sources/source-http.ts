@@ -59,6 +59,11 @@ export class SourceHttp {
     for (const r of this.responses) if (!r.notModified) this.client.forget(r.url, this.scope);
   }
 
+  /** The poll read its whole chain and normalised it: the source's cache keeps only the URLs this poll asked for. */
+  retainRead(): void {
+    this.client.retain(this.scope, new Set(this.responses.map((r) => r.url)));
+  }
+
   /** True when every request of this poll was answered 304: the upstream says nothing changed. */
   get allNotModified(): boolean {
     return this.requests > 0 && this.notModified === this.requests;

@@ -3,7 +3,7 @@
 // reconciled cycles in a row is flagged in /live/sources (never dropped). ODIN counts meters, the deep row customers:
 // the figure is a consistency signal, not a correction.
 import type { SourceDef } from '../sources/registry.ts';
-import type { Snapshot } from '../sources/snapshot.ts';
+import type { HeldSnapshot } from '../sources/snapshot.ts';
 import type { SourceStatus } from './status.ts';
 
 /** Default tolerance (`options.tolerance_pct` overrides it per row), as a share of the larger count. */
@@ -25,7 +25,7 @@ export function odinDelta(deep: number, odin: number): number | null {
 export function reconcileWithOdin(
   sources: SourceDef[],
   statuses: Map<string, SourceStatus>,
-  odin: Snapshot | null,
+  odin: Pick<HeldSnapshot, 'by_utility'> | null,
   polled: ReadonlySet<string>,
 ): string[] {
   const by = odin?.by_utility;

@@ -1,7 +1,7 @@
 // Writes a cycle's poll outcomes: the poll log, snapshot versions, and each changed source's current observations.
 import { createHash } from 'node:crypto';
 import type { SourceDef } from '../sources/registry.ts';
-import type { Snapshot } from '../sources/snapshot.ts';
+import type { HeldSnapshot, Snapshot } from '../sources/snapshot.ts';
 import { put, type Db } from './db.ts';
 
 export interface PollOutcome {
@@ -11,7 +11,10 @@ export interface PollOutcome {
   ok: boolean;
   reason: string | null;
   message: string | null;
+  /** the snapshot normalised by this poll (null when the poll failed or the upstream answered 304) */
   snapshot: Snapshot | null;
+  /** what a successful poll leaves of the source's current snapshot (also after a 304) */
+  held?: HeldSnapshot | null;
   hash: string | null;
   changed: boolean;
   requests: number;

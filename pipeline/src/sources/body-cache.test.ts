@@ -1,0 +1,40 @@
+// The per-source cache of bodies and validators: scoped, trimmed to a poll's URLs, aged out.
+import { describe, expect, it } from 'vitest';
+import { BodyCache } from './body-cache.ts';
+
+const entry = (body: string, usedAt = 0) => ({ etag: `"${body}"`, lastModified: null, body, usedAt });
+
+describe('BodyCache', () => {
+  it("keeps each source's bodies apart", () => {
+    const c = new BodyCache();
+    c.set('a', 'http://h/x', entry('a-x'));
+    c.set('b', 'http://h/x', entry('b-x'));
+    expect(c.get('a', 'http://h/x')?.body).toBe('a-x');
+    expect(c.get('b', 'http://h/x')?.body).toBe('b-x');
+    c.delete('a', 'http://h/x');
+    expect(c.get('a', 'http://h/x')).toBeUndefined();
+    expect(c.get('b', 'http://h/x')?.body).toBe('b-x');
+  });
+
+  it("retain keeps only the URLs of the source's last poll, and touches no other source", () => {
+    const c = new BodyCache();
+    for (const u of ['head', 'gen-1/report', 'gen-1/tile']) c.set('a', `http://h/${u}`, entry(u));
+    c.set('b', 'http://h/gen-1/report', entry('b'));
+    c.retain('a', new Set(['http://h/head', 'http://h/gen-2/report']));
+    expect(c.get('a', 'http://h/head')?.body).toBe('head');
+    expect(c.get('a', 'http://h/gen-1/report')).toBeUndefined();
+    expect(c.get('a', 'http://h/gen-1/tile')).toBeUndefined();
+    expect(c.get('b', 'http://h/gen-1/report')?.body).toBe('b');
+  });
+
+  it('evict forgets what was not used since the cutoff', () => {
+    const c = new BodyCache();
+    c.set('a', 'http://h/old', entry('old', 1_000));
+    c.set('a', 'http://h/new', entry('new', 5_000));
+    c.evict(2_000);
+    expect(c.get('a', 'http://h/old')).toBeUndefined();
+    expect(c.get('a', 'http://h/new')?.body).toBe('new');
+    c.evict(Number.POSITIVE_INFINITY);
+    expect(c.get('a', 'http://h/new')).toBeUndefined();
+  });
+});
