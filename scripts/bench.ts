@@ -15,6 +15,10 @@ import { benchRegistry } from './bench-registry.ts';
 import { benchConnectors } from './bench-connectors.ts';
 import { benchCharts } from './bench-charts.ts';
 import { benchFirstMap } from './bench-first-map.ts';
+import { tuneHeap } from '../pipeline/src/heap.ts';
+
+// The heap sizing `outage` runs with (bin/outage.js), so the figures are the deployment's.
+tuneHeap();
 
 const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 const T0 = new Date('2026-09-01T08:00:00Z');

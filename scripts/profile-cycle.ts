@@ -10,6 +10,10 @@ import { Pipeline } from '../pipeline/src/pipeline.ts';
 import { LOOPBACK_HTTP } from '../pipeline/src/sources/http.ts';
 import { loadRegistry } from '../pipeline/src/sources/registry.ts';
 import { startSimulatorProcess } from './sim-process.ts';
+import { tuneHeap } from '../pipeline/src/heap.ts';
+
+// The heap sizing `outage` runs with (bin/outage.js), so the figures are the deployment's.
+tuneHeap();
 
 const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 const T0 = new Date('2026-09-01T08:00:00Z');

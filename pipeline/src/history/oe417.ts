@@ -19,6 +19,7 @@ import {
   type LocalTime,
   type Sheet,
 } from './spreadsheet.ts';
+import { causeOf } from './causes.ts';
 
 export interface Oe417Event {
   year: number;
@@ -45,43 +46,6 @@ export interface ParsedRow<T> {
   line: string;
   reason: string | null;
   row: T | null;
-}
-
-/**
- * Cause categories, first match wins, tested on Event Type (then Alert Criteria). Documented in the README and the
- * OpenAPI document; `other` when nothing matches, `unknown` when both are blank.
- */
-export const CAUSES: Array<[string, RegExp]> = [
-  ['wildfire', /wild\s*fire|fire/i],
-  ['cyber', /cyber|hack|internet|malware|ransom/i],
-  ['physical_attack', /attack|vandal|sabotage|theft|intrusion|suspicious|gun|shot|tamper/i],
-  [
-    'weather',
-    /weather|storm|hurricane|tropical|wind|ice|snow|winter|tornado|lightning|thunder|heat|cold|flood|rain|derecho|blizzard|temperature|natural disaster/i,
-  ],
-  ['fuel_supply', /fuel/i],
-  [
-    'load_shed_or_appeal',
-    /load shed|shed|appeal|voltage reduction|interruptible|conservation|rolling|rotating|curtail/i,
-  ],
-  ['earthquake', /earthquake|seismic/i],
-  [
-    'system_operations',
-    /system operation|islanding|separation|operation|energy emergency|emergency|loss of (?:electric|generation|supply)|generation inadequacy|capacity/i,
-  ],
-  [
-    'equipment',
-    /equipment|failure|fault|transmission|generat|transformer|relay|substation|breaker|line|distribution|interruption|trip|insulator|cable|unit|plant/i,
-  ],
-  ['system_operations', /inadequa|resource|shortage|deficien/i],
-];
-
-export function causeOf(eventType: string | null, alert: string | null): string {
-  if (eventType && /^unknown\b/i.test(eventType)) eventType = null;
-  if (!eventType && !alert) return 'unknown';
-  for (const [cause, re] of CAUSES) if (eventType && re.test(eventType)) return cause;
-  for (const [cause, re] of CAUSES) if (alert && re.test(alert)) return cause;
-  return 'other';
 }
 
 const STATE_NAMES = [...STATES].sort((a, b) => b.name.length - a.name.length);

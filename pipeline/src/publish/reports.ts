@@ -14,7 +14,7 @@ import {
   type Reports,
   type Row,
 } from '../history/reports.ts';
-import { CAUSES } from '../history/oe417.ts';
+import { CAUSES } from '../history/causes.ts';
 import { countyModel, loadCountyModel } from '../geo/county-model.ts';
 import type { Db } from '../state/db.ts';
 import { putCsv } from './formats.ts';

@@ -40,6 +40,10 @@ export class Db {
         threads: '2',
         memory_limit: MEMORY_LIMIT,
         preserve_insertion_order: 'false',
+        // DuckDB's allocator keeps what a query freed until a task peaks above this (default 128 MB), and purges its
+        // dirty pages on a thread of its own: together ~35 MB less peak RSS in the national bench (issue #12).
+        allocator_flush_threshold: '8MB',
+        allocator_background_threads: 'true',
       });
     } catch (err) {
       if (/lock/i.test((err as Error).message)) {
