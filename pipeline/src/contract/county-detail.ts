@@ -1,9 +1,9 @@
 // The county detail resources (areas, incidents, alerts): records, filters, threshold evaluation and the CSV and
 // GeoJSON renderings. Shared by the publisher (unfiltered, prebuilt) and the function layer (filtered).
-import { stringify } from 'csv-stringify/sync';
 import { ApiError, badParam } from './errors.ts';
 import { MAJOR_EVENT_PCT } from '../state/rules.ts';
 import type { Incident } from '../sources/snapshot.ts';
+import { csvText } from './csv.ts';
 
 export interface AreaRecord {
   area_id: string;
@@ -159,9 +159,9 @@ export const INCIDENT_COLUMNS = [
 ] as const;
 
 export function toCsv(rows: object[], columns: readonly string[]): string {
-  return stringify(
+  return csvText(
+    columns,
     rows.map((r) => columns.map((c) => (r as Record<string, unknown>)[c])),
-    { header: true, columns: [...columns], cast: { boolean: (b) => String(b) } },
   );
 }
 

@@ -155,6 +155,8 @@ export async function publishDetails(w: TreeWriter, ctx: DetailContext): Promise
   for (const c of out) {
     const d = { areas: ctx.cache.areasOf(c.fips) ?? [], incidents: incidents.get(c.fips) ?? [] };
     publishCountyDetail(w, c, d, { ...ctx, byId }, staleSet.has(c.fips));
+    // A storm rewrites thousands of files: rendering must not run ahead of the disk by more than a few dozen.
+    await w.drain();
   }
   await publishQuietAreas(w, ctx);
 }

@@ -49,8 +49,8 @@ export async function loadAreas(db: Db, sources: SourceDef[], fips: string[]): P
   const byId = new Map(sources.map((s) => [s.id, s]));
   const out = new Map<string, AreaRecord[]>();
   if (fips.length === 0) return out;
-  for (const a of await db.all<AreaRow>(
-    `SELECT a.* FROM obs_area a JOIN (SELECT unnest(?::VARCHAR[]) AS fips) o USING (fips) ORDER BY a.fips, a.source_id, a.path`,
+  for (const a of await db.allJson<AreaRow>(
+    `SELECT to_json(a)::VARCHAR FROM obs_area a JOIN (SELECT unnest(?::VARCHAR[]) AS fips) o USING (fips) ORDER BY a.fips, a.source_id, a.path`,
     [listOf(fips)],
   )) {
     const src = byId.get(a.source_id);
@@ -69,8 +69,8 @@ export async function loadIncidents(
   const byId = new Map(sources.map((s) => [s.id, s]));
   const out = new Map<string, IncidentRecord[]>();
   if (fips.length === 0) return out;
-  for (const i of await db.all<Incident & { source_id: string }>(
-    `SELECT i.* FROM obs_incident i JOIN (SELECT unnest(?::VARCHAR[]) AS fips) o USING (fips) ORDER BY i.fips, i.source_id, i.id`,
+  for (const i of await db.allJson<Incident & { source_id: string }>(
+    `SELECT to_json(i)::VARCHAR FROM obs_incident i JOIN (SELECT unnest(?::VARCHAR[]) AS fips) o USING (fips) ORDER BY i.fips, i.source_id, i.id`,
     [listOf(fips)],
   )) {
     const src = byId.get(i.source_id);

@@ -1,5 +1,5 @@
 // One writer per format behind a small interface: each turns a document into bytes plus its change-detection basis.
-import { stringify } from 'csv-stringify/sync';
+import { csvText } from '../contract/csv.ts';
 import type { TreeWriter } from './tree-writer.ts';
 
 /**
@@ -43,15 +43,8 @@ export function putCsv(
   columns: readonly string[],
   rows: (generatedAt: string) => unknown[][],
 ): void {
-  const basis = Buffer.from(
-    stringify(rows(''), { header: true, columns: [...columns], cast: { boolean: (b) => String(b) } }),
-  );
-  w.put(
-    rel,
-    (g) =>
-      Buffer.from(stringify(rows(g), { header: true, columns: [...columns], cast: { boolean: (b) => String(b) } })),
-    basis,
-  );
+  const basis = Buffer.from(csvText(columns, rows('')));
+  w.put(rel, (g) => Buffer.from(csvText(columns, rows(g))), basis);
 }
 
 export function putText(w: TreeWriter, rel: string, text: string): void {

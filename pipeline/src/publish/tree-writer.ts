@@ -63,10 +63,14 @@ export interface TreeWriter {
   commit(meta: { simulated: boolean; notice: string }): Promise<PublishStats>;
   /** waits until the writes queued so far are on disk (bounds memory when publishing many files) */
   flush(): Promise<void>;
+  /** waits while more than a few dozen writes are queued: bounds the bodies held in memory without idling the disk */
+  drain(): Promise<void>;
 }
 
 /** File-system operations in flight at once: metadata-bound disks do far better with several outstanding. */
 const IO_CONCURRENCY = 16;
+/** Writes queued beyond those in flight before `drain` waits (a storm county's files are ~1 MB). */
+const QUEUED_WRITES = 64;
 
 export const hashOf = (b: Buffer): string => createHash('sha256').update(b).digest('hex').slice(0, 32);
 
@@ -173,6 +177,10 @@ export class FsTreeWriter implements TreeWriter {
     if (this.failure) throw this.failure;
   }
 
+  async drain(): Promise<void> {
+    await this.io.onSizeLessThan(QUEUED_WRITES);
+  }
+
   async commit(meta: { simulated: boolean; notice: string }): Promise<PublishStats> {
     await this.io.onIdle();
     if (this.failure) throw this.failure; // nothing is switched in: the previous tree stays served
@@ -265,6 +273,8 @@ export class MemoryTreeWriter implements TreeWriter {
   }
 
   async flush(): Promise<void> {}
+
+  async drain(): Promise<void> {}
 
   async commit(meta: { simulated: boolean; notice: string }): Promise<PublishStats> {
     let written = 0;

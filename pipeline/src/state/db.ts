@@ -67,6 +67,17 @@ export class Db {
   }
 
   /**
+   * The rows of a query whose one column is each row's JSON text (`SELECT to_json(t)::VARCHAR FROM t …`), parsed. One
+   * string per row crosses from DuckDB instead of one value per column: ~40 % less time on wide rows such as a storm's
+   * 60,000 incidents (issue #12). DuckDB writes doubles in round-trip form, so numbers come back exactly.
+   */
+  async allJson<T>(sql: string, params: DuckDBValue[] = []): Promise<T[]> {
+    const reader = await this.conn.runAndReadAll(sql, params).catch((err: Error) => Promise.reject(withSql(err, sql)));
+    const texts = reader.getColumnsJS()[0] ?? [];
+    return texts.map((t) => JSON.parse(t as string) as T);
+  }
+
+  /**
    * Gives back the blocks DuckDB cached for a heavy one-off job (a history import, the report tables): its buffer
    * pool otherwise keeps them up to the memory limit, ~200 MB a poll loop never reads again. Lowering the limit
    * evicts them (they are on disk); it is then restored. Best effort: blocks that cannot be evicted stay.
