@@ -342,6 +342,7 @@ export class Pipeline {
       http.retainRead();
       const kept = heldSnapshot(snapshot);
       this.known.set(source.id, kept);
+      const changed = hash !== prev?.snapshot_hash;
       return {
         ...base,
         held: kept,
@@ -349,9 +350,11 @@ export class Pipeline {
         ok: true,
         reason: null,
         message: null,
-        snapshot,
+        // Only a changed snapshot is stored: an unchanged one (every source after a restart) is let go now, not held
+        // with all the others until the cycle's store.
+        snapshot: changed ? snapshot : null,
         hash,
-        changed: hash !== prev?.snapshot_hash,
+        changed,
         requests: http.requests,
       };
     } catch (err) {
