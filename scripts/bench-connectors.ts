@@ -156,6 +156,18 @@ export const CASES: Case[] = [
     source: { utility: 'We Energies', states: ['WI', 'MI'] },
     text: () => file('payloads/wec/we-energies-latest-2026-07-27T2113Z.json'),
   },
+  {
+    connector: 'puget',
+    payload: 'puget/pse-outages-2026-03-13',
+    source: { utility: 'Puget Sound Energy', states: ['WA'] },
+    text: () => file('payloads/puget/pse-outages-2026-03-13T2218Z.json'),
+  },
+  {
+    connector: 'nisource',
+    payload: 'nisource/sample.json (trimmed real)',
+    source: { utility: 'NIPSCO', states: ['IN'] },
+    text: () => file('payloads/nisource/sample.json'),
+  },
 ];
 
 /** CPU time of one measured round, in ms: long enough that one young-generation collection does not decide a round,

@@ -207,6 +207,8 @@ const WIRED: Record<string, string> = {
   pge: 'arcgis',
   gvea: 'milsoft',
   cleco: 'smartc',
+  puget: 'puget',
+  nisource: 'nisource',
 };
 
 interface Feed {

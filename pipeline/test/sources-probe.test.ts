@@ -96,6 +96,12 @@ function cases(a: string, b: string): Case[] {
   const we = sharedJson('payloads/wec/we-energies-latest-2026-07-27T2113Z.json') as {
     events: Array<{ Slices: Array<{ AffectedCusts: number }> }>;
   };
+  const pse = sharedJson('payloads/puget/pse-outages-2026-03-13T2218Z.json') as {
+    UnplannedOutageSummary: { CustomerAfftectedCount: number; OutageCount: number };
+  };
+  const nipsco = sharedJson('payloads/nisource/sample.json') as {
+    outageList: Array<{ affected: number; cause: string | null; status: string | null }>;
+  };
   const ok = (body: Buffer, headers: Record<string, string> = {}): Reply => ({ body, headers });
   const kubra = '/stormcenter/api/v1/stormcenters/i/views/v';
   const odinExport = '/api/explore/v2.1/catalog/datasets/odin-real-time-outages-county/exports/json';
@@ -276,6 +282,28 @@ function cases(a: string, b: string): Case[] {
             (x) => x.AffectedCusts,
           ),
         ),
+    },
+    {
+      source: src('puget', ['WA'], `${a}/api/sitecore/OutageMap/AnonymoussMapListView`),
+      routes: {
+        'GET /api/sitecore/OutageMap/AnonymoussMapListView': ok(
+          file('payloads/puget/pse-outages-2026-03-13T2218Z.json'),
+        ),
+      },
+      check: (s) => {
+        expect(s.customers_out).toBe(pse.UnplannedOutageSummary.CustomerAfftectedCount);
+        expect(s.incidents.length).toBe(pse.UnplannedOutageSummary.OutageCount);
+      },
+    },
+    {
+      source: src('nisource', ['IN'], `${a}/nisource-api/ldc/GetPowerOutages`),
+      routes: { 'GET /nisource-api/ldc/GetPowerOutages': ok(file('payloads/nisource/sample.json')) },
+      check: (s) => {
+        // The one scheduled outage is planned: left out.
+        const unplanned = nipsco.outageList.filter((o) => !/(^|[^n])scheduled/i.test(`${o.cause} ${o.status}`));
+        expect(unplanned.length).toBe(nipsco.outageList.length - 1);
+        expect(s.customers_out).toBe(sum(unplanned, (o) => o.affected));
+      },
     },
   ];
 }

@@ -14,6 +14,8 @@ import * as omap from './omap/index.ts';
 import * as pacificorp from './pacificorp/index.ts';
 import * as smartc from './smartc/index.ts';
 import * as wec from './wec/index.ts';
+import * as puget from './puget/index.ts';
+import * as nisource from './nisource/index.ts';
 
 export function connectorFor(name: ConnectorName): Connector {
   switch (name) {
@@ -43,6 +45,10 @@ export function connectorFor(name: ConnectorName): Connector {
       return smartc;
     case 'wec':
       return wec;
+    case 'puget':
+      return puget;
+    case 'nisource':
+      return nisource;
     default: {
       const never: never = name;
       throw new Error(`No connector named \`${String(never)}\``);

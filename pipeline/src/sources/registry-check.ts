@@ -90,6 +90,8 @@ export const URL_SHAPES: Record<ConnectorName, RegExp> & Record<string, RegExp> 
   smartc:
     /^https:\/\/([a-z0-9-]+\.smartcmobile\.com\/WidgetAPI\/Outage\/\w+(\?.*)?|[^/]+\/.*\/outage\/alloutages\/\d+\/\d+(\/\w+)?(\?.*)?)$/i,
   wec: /^https:\/\/[^/]+\/outagesummary\/view\/OutageEventJSON$/,
+  puget: /^https:\/\/www\.pse\.com\/api\/sitecore\/OutageMap\/AnonymoussMapListView$/,
+  nisource: /^https:\/\/[^/]+\/nisource-api\/ldc\/GetPowerOutages$/,
 };
 
 /** Reserved example hosts (RFC 2606) and names like `example-coop.com`, as in sources.example.csv. */

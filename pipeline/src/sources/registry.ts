@@ -20,6 +20,8 @@ export const CONNECTORS = [
   'pacificorp',
   'smartc',
   'wec',
+  'puget',
+  'nisource',
 ] as const;
 export type ConnectorName = (typeof CONNECTORS)[number];
 export const REQUIRED_COLUMNS = ['id', 'utility', 'state', 'connector', 'url', 'interval_min', 'tier'] as const;

@@ -115,6 +115,9 @@ const rmp = once(
 const wec = once(
   () => sharedJson('payloads/wec/we-energies-latest-2026-07-27T2113Z.json') as { captured_at: string; events: unknown },
 );
+const pse = once(() => sharedJson('payloads/puget/pse-outages-2026-03-13T2218Z.json'));
+const PSE = '/api/sitecore/OutageMap/AnonymoussMapListView';
+const NIPSCO = '/nisource-api/ldc/GetPowerOutages';
 
 const ODIN = '/api/explore/v2.1/catalog/datasets/odin-real-time-outages-county/exports/json';
 const KUBRA = '/stormcenter/api/v1/stormcenters/i/views/v';
@@ -397,6 +400,16 @@ export const FIXTURES: Fixture[] = [
         answer: () => ({ headers: { date: new Date(wec().captured_at).toUTCString() }, json: wec().events }),
       },
     ],
+  },
+  {
+    connector: 'puget',
+    rows: [{ id: 'puget', utility: 'Puget Sound Energy', state: 'WA', path: PSE, customers: 1_149_781 }],
+    routes: [{ path: PSE, answer: () => json(pse()) }],
+  },
+  {
+    connector: 'nisource',
+    rows: [{ id: 'nipsco', utility: 'NIPSCO', state: 'IN', path: NIPSCO, customers: 471_891 }],
+    routes: [{ path: NIPSCO, answer: () => json(sharedJson('payloads/nisource/sample.json')) }],
   },
 ];
 

@@ -1,0 +1,85 @@
+// NiSource normalize: each unplanned outage point is an incident placed in a county by its point; counties and
+// customers_out are sums of those incidents (the feed has no county names and no headline total).
+import type { SourceDef } from '../registry.ts';
+import { addCounty, emptySnapshot, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
+import { SourceError } from '../../errors.ts';
+import { locatePoint } from '../../geo/match.ts';
+import { zoneFor } from '../local-time.ts';
+import { countOf, newIncident, remembered3, sortedCounties } from '../checks.ts';
+import { readRaw, type NisourceAnswer, type NisourceOutage } from './schema.ts';
+import { wallTime } from './times.ts';
+
+/** NIPSCO's customers are mostly in Lake and Porter counties (Central); Indiana's default zone would be Eastern. */
+const NIPSCO_ZONE = 'America/Chicago';
+/** Planned work shows as cause `scheduled` in the capture; "unscheduled" is not planned. */
+const PLANNED = /(^|[^a-z])(planned|scheduled)/i;
+const says = (v: string | null | undefined) => typeof v === 'string' && PLANNED.test(v);
+export const isPlanned = (o: NisourceOutage) => says(o.cause) || says(o.status) || says(o.comment);
+
+function textOrNull(v: string | null | undefined): string | null {
+  const t = v?.trim();
+  return t ? t : null;
+}
+
+export function normalize(raw: unknown, source: SourceDef): Snapshot {
+  const data = readRaw(raw);
+  checkDown(data);
+  const zone = zoneFor(source.states, source.options.time_zone || NIPSCO_ZONE);
+  const snap = emptySnapshot(source.utility);
+  const counties = new Map<string, CountyCount>();
+  const ids = new Set<string>();
+  const lost = { n: 0, out: 0 };
+  for (const o of data.outageList) {
+    if (isPlanned(o)) continue;
+    const incident = incidentOf(o, ids, zone);
+    snap.incidents.push(incident);
+    if (incident.customers_out === 0) continue;
+    if (incident.fips) addCounty(counties, incident.fips, incident.customers_out, null);
+    else {
+      lost.n += 1;
+      lost.out += incident.customers_out;
+    }
+  }
+  if (lost.n) snap.unmatched.push(`${lost.n} outage(s) not placed in a county (${lost.out} customers out)`);
+  snap.counties = sortedCounties(counties);
+  snap.customers_out = snap.incidents.reduce((s, i) => s + i.customers_out, 0);
+  // An empty list says nothing against county grade; points that all fall outside the county shapes do.
+  snap.basis = snap.incidents.length === 0 || snap.incidents.some((i) => i.fips) ? 'county' : 'outage_only';
+  return snap;
+}
+
+/** A map that says it is down publishes an empty or stale list: a failed poll, not "every outage restored". */
+function checkDown(data: NisourceAnswer): void {
+  const down = data.downResponse;
+  if (down?.Down !== true) return;
+  throw new SourceError(
+    'bad_body',
+    `NiSource says its outage list is down (downResponse.Down: true${down.Text ? `, "${down.Text}"` : ''}); the last good snapshot stays`,
+  );
+}
+
+/** The feed has no outage ids: the point and the reported time stay put while an outage lasts. */
+const idOf = remembered3((lat: number | null, lon: number | null, reported: string) => `${lat},${lon}@${reported}`);
+
+function incidentOf(o: NisourceOutage, ids: Set<string>, zone: string): Incident {
+  const lat = o.lat ?? null;
+  const lon = o.lng ?? null;
+  const point =
+    lat !== null && lon !== null && Math.abs(lat) <= 90 && Math.abs(lon) <= 180 && !(lat === 0 && lon === 0);
+  const base = idOf(lat, lon, o.reported ?? '');
+  let id = base;
+  for (let k = 2; ids.has(id); k += 1) id = `${base}#${k}`;
+  ids.add(id);
+  return newIncident({
+    id,
+    fips: point ? locatePoint(lon, lat) : null,
+    customers_out: countOf(o.affected) ?? 0,
+    etr: wallTime(o.restore, zone),
+    crew_status: textOrNull(o.status),
+    cause: textOrNull(o.cause) ?? textOrNull(o.comment),
+    started_at: wallTime(o.reported, zone),
+    lat: point ? lat : null,
+    lon: point ? lon : null,
+    city: textOrNull(o.city),
+  });
+}
