@@ -168,6 +168,30 @@ export const CASES: Case[] = [
     source: { utility: 'NIPSCO', states: ['IN'] },
     text: () => file('payloads/nisource/sample.json'),
   },
+  {
+    connector: 'pgegraphql',
+    payload: 'pge-graphql/sample.json (edited values)',
+    source: { utility: 'Portland General Electric', states: ['OR'] },
+    text: () => file('payloads/pge-graphql/sample.json'),
+  },
+  {
+    connector: 'midamerican',
+    payload: 'midamerican/sample.json (hand-made)',
+    source: { utility: 'MidAmerican Energy', states: ['IA', 'IL', 'SD'] },
+    text: () => file('payloads/midamerican/sample.json'),
+  },
+  {
+    connector: 'smud',
+    payload: 'smud/sample.json (edited values)',
+    source: { utility: 'SMUD', states: ['CA'] },
+    text: () => file('payloads/smud/sample.json'),
+  },
+  {
+    connector: 'idahopower',
+    payload: 'idaho-power/sample.json (edited values)',
+    source: { utility: 'Idaho Power', states: ['ID', 'OR'] },
+    text: () => file('payloads/idaho-power/sample.json'),
+  },
 ];
 
 /** CPU time of one measured round, in ms: long enough that one young-generation collection does not decide a round,

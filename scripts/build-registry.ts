@@ -209,6 +209,10 @@ const WIRED: Record<string, string> = {
   cleco: 'smartc',
   puget: 'puget',
   nisource: 'nisource',
+  'pge-graphql': 'pgegraphql',
+  midamerican: 'midamerican',
+  smud: 'smud',
+  'idaho-power': 'idahopower',
 };
 
 interface Feed {

@@ -102,6 +102,18 @@ function cases(a: string, b: string): Case[] {
   const nipsco = sharedJson('payloads/nisource/sample.json') as {
     outageList: Array<{ affected: number; cause: string | null; status: string | null }>;
   };
+  const pgeCounties = (
+    sharedJson('payloads/pge-graphql/sample.json') as {
+      data: { getOutagesByCounty: Array<{ totalCustomersImpacted: number }> };
+    }
+  ).data.getOutagesByCounty;
+  const mid = sharedJson('payloads/midamerican/sample.json') as Array<{ NumOutages: number }>;
+  const smud = sharedJson('payloads/smud/sample.json') as {
+    returndata: Array<{ Title: string; CustomersImpacted: number }>;
+  };
+  const idaho = sharedJson('payloads/idaho-power/sample.json') as {
+    object: { totalCustomersAffected: number; outages: unknown[] };
+  };
   const ok = (body: Buffer, headers: Record<string, string> = {}): Reply => ({ body, headers });
   const kubra = '/stormcenter/api/v1/stormcenters/i/views/v';
   const odinExport = '/api/explore/v2.1/catalog/datasets/odin-real-time-outages-county/exports/json';
@@ -303,6 +315,32 @@ function cases(a: string, b: string): Case[] {
         const unplanned = nipsco.outageList.filter((o) => !/(^|[^n])scheduled/i.test(`${o.cause} ${o.status}`));
         expect(unplanned.length).toBe(nipsco.outageList.length - 1);
         expect(s.customers_out).toBe(sum(unplanned, (o) => o.affected));
+      },
+    },
+    {
+      source: src('pgegraphql', ['OR'], `${a}/pge-graphql`),
+      routes: { 'POST /pge-graphql': ok(file('payloads/pge-graphql/sample.json')) },
+      check: (s) => expect(countyOut(s)).toBe(sum(pgeCounties, (c) => c.totalCustomersImpacted)),
+    },
+    {
+      source: src('midamerican', ['IA', 'IL', 'SD'], `${a}/OutageWatch/api/County/CountyInfo/`),
+      routes: { 'POST /OutageWatch/api/County/CountyInfo/': ok(file('payloads/midamerican/sample.json')) },
+      check: (s) => expect(s.customers_out).toBe(sum(mid, (c) => c.NumOutages)),
+    },
+    {
+      source: src('smud', ['CA'], `${a}/omkml/api/communitylist/`),
+      routes: { 'GET /omkml/api/communitylist/': ok(file('payloads/smud/sample.json')) },
+      check: (s) => {
+        expect(s.customers_out).toBe(smud.returndata.find((r) => r.Title === 'SMUD')!.CustomersImpacted);
+        expect(sum(s.areas, (x) => x.customers_out)).toBe(s.customers_out);
+      },
+    },
+    {
+      source: src('idahopower', ['ID', 'OR'], `${a}/api/Outage/GetCurrentOutageInformation`),
+      routes: { 'GET /api/Outage/GetCurrentOutageInformation': ok(file('payloads/idaho-power/sample.json')) },
+      check: (s) => {
+        expect(s.customers_out).toBe(idaho.object.totalCustomersAffected);
+        expect(s.incidents.length).toBe(idaho.object.outages.length);
       },
     },
   ];

@@ -16,6 +16,10 @@ import * as smartc from './smartc/index.ts';
 import * as wec from './wec/index.ts';
 import * as puget from './puget/index.ts';
 import * as nisource from './nisource/index.ts';
+import * as pgegraphql from './pgegraphql/index.ts';
+import * as midamerican from './midamerican/index.ts';
+import * as smud from './smud/index.ts';
+import * as idahopower from './idahopower/index.ts';
 
 export function connectorFor(name: ConnectorName): Connector {
   switch (name) {
@@ -49,6 +53,14 @@ export function connectorFor(name: ConnectorName): Connector {
       return puget;
     case 'nisource':
       return nisource;
+    case 'pgegraphql':
+      return pgegraphql;
+    case 'midamerican':
+      return midamerican;
+    case 'smud':
+      return smud;
+    case 'idahopower':
+      return idahopower;
     default: {
       const never: never = name;
       throw new Error(`No connector named \`${String(never)}\``);

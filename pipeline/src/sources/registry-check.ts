@@ -92,6 +92,10 @@ export const URL_SHAPES: Record<ConnectorName, RegExp> & Record<string, RegExp> 
   wec: /^https:\/\/[^/]+\/outagesummary\/view\/OutageEventJSON$/,
   puget: /^https:\/\/www\.pse\.com\/api\/sitecore\/OutageMap\/AnonymoussMapListView$/,
   nisource: /^https:\/\/[^/]+\/nisource-api\/ldc\/GetPowerOutages$/,
+  pgegraphql: /^https:\/\/apix\.portlandgeneral\.com\/pge-graphql$/,
+  midamerican: /^https:\/\/www\.midamericanenergy\.com\/OutageWatch\/api\/County\/CountyInfo\/?$/,
+  smud: /^https:\/\/usage\.smud\.org\/omkml\/api\/communitylist\/?$/,
+  idahopower: /^https:\/\/apiedge\.idahopower\.com\/api\/Outage\/GetCurrentOutageInformation$/,
 };
 
 /** Reserved example hosts (RFC 2606) and names like `example-coop.com`, as in sources.example.csv. */

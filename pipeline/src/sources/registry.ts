@@ -22,6 +22,10 @@ export const CONNECTORS = [
   'wec',
   'puget',
   'nisource',
+  'pgegraphql',
+  'midamerican',
+  'smud',
+  'idahopower',
 ] as const;
 export type ConnectorName = (typeof CONNECTORS)[number];
 export const REQUIRED_COLUMNS = ['id', 'utility', 'state', 'connector', 'url', 'interval_min', 'tier'] as const;

@@ -411,6 +411,63 @@ export const FIXTURES: Fixture[] = [
     rows: [{ id: 'nipsco', utility: 'NIPSCO', state: 'IN', path: NIPSCO, customers: 471_891 }],
     routes: [{ path: NIPSCO, answer: () => json(sharedJson('payloads/nisource/sample.json')) }],
   },
+  {
+    connector: 'pgegraphql',
+    rows: [
+      {
+        id: 'portland-general',
+        utility: 'Portland General Electric',
+        state: 'OR',
+        path: '/pge-graphql',
+        customers: 888_123,
+      },
+    ],
+    routes: [
+      { path: '/pge-graphql', method: 'POST', answer: () => json(sharedJson('payloads/pge-graphql/sample.json')) },
+    ],
+  },
+  {
+    connector: 'midamerican',
+    rows: [
+      {
+        id: 'midamerican',
+        utility: 'MidAmerican Energy',
+        state: 'IA;IL;SD',
+        path: '/OutageWatch/api/County/CountyInfo/',
+        customers: 779_803,
+      },
+    ],
+    routes: [
+      {
+        path: '/OutageWatch/api/County/CountyInfo/',
+        method: 'POST',
+        answer: () => json(sharedJson('payloads/midamerican/sample.json')),
+      },
+    ],
+  },
+  {
+    connector: 'smud',
+    rows: [{ id: 'smud', utility: 'SMUD', state: 'CA', path: '/omkml/api/communitylist/', customers: 627_845 }],
+    routes: [{ path: '/omkml/api/communitylist/', answer: () => json(sharedJson('payloads/smud/sample.json')) }],
+  },
+  {
+    connector: 'idahopower',
+    rows: [
+      {
+        id: 'idaho-power',
+        utility: 'Idaho Power',
+        state: 'ID;OR',
+        path: '/api/Outage/GetCurrentOutageInformation',
+        customers: 551_455,
+      },
+    ],
+    routes: [
+      {
+        path: '/api/Outage/GetCurrentOutageInformation',
+        answer: () => json(sharedJson('payloads/idaho-power/sample.json')),
+      },
+    ],
+  },
 ];
 
 export const fixtureFor = (connector: string): Fixture => {

@@ -1,0 +1,3 @@
+// Portland General Electric connector (Oregon): the getOutagesByCounty GraphQL answer, customers out per county.
+export { fetch } from './fetch.ts';
+export { normalize } from './normalize.ts';
