@@ -192,6 +192,24 @@ export const CASES: Case[] = [
     source: { utility: 'Idaho Power', states: ['ID', 'OR'] },
     text: () => file('payloads/idaho-power/sample.json'),
   },
+  {
+    connector: 'mlgw',
+    payload: 'mlgw/sample.json (edited values)',
+    source: { utility: 'Memphis Light, Gas & Water', states: ['TN'] },
+    text: () => file('payloads/mlgw/sample.json'),
+  },
+  {
+    connector: 'tep',
+    payload: 'tep/sample.json (edited values)',
+    source: { utility: 'Tucson Electric Power', states: ['AZ'] },
+    text: () => compose({ captured_at: '"2026-06-24T20:00:00.000Z"', answer: file('payloads/tep/sample.json') }),
+  },
+  {
+    connector: 'nwe',
+    payload: 'nwe/sample.json (edited values)',
+    source: { utility: 'NorthWestern Energy', states: ['MT', 'SD'] },
+    text: () => JSON.stringify({ d: file('payloads/nwe/sample.json') }),
+  },
 ];
 
 /** CPU time of one measured round, in ms: long enough that one young-generation collection does not decide a round,

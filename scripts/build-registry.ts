@@ -213,6 +213,9 @@ const WIRED: Record<string, string> = {
   midamerican: 'midamerican',
   smud: 'smud',
   'idaho-power': 'idahopower',
+  tep: 'tep',
+  mlgw: 'mlgw',
+  nwe: 'nwe',
 };
 
 interface Feed {
@@ -260,6 +263,9 @@ function feedOf(p: Peer): Feed {
       return feed(`${base}/customer/outage/CountyOutages.json`, {
         nw_url: `${base}/northwest/customer/outage/CountyOutages.json`,
       });
+    // TEP and UNS Electric share one feed; each row reads its own division's outages.
+    case 'tep':
+      return feed(str(c.url), { division: str(c.division) || 'TEP' });
     case 'duke':
       return feed(`https://prod.apigee.duke-energy.app/outage-maps/v1/counties?jurisdiction=${str(c.jurisdiction)}`);
     default: {

@@ -343,6 +343,34 @@ function cases(a: string, b: string): Case[] {
         expect(s.incidents.length).toBe(idaho.object.outages.length);
       },
     },
+    {
+      source: src('mlgw', ['TN'], `${a}/geojson.php`),
+      routes: { 'GET /geojson.php': ok(file('payloads/mlgw/sample.json')) },
+      check: (s) =>
+        expect(s.customers_out).toBe(
+          (
+            sharedJson('payloads/mlgw/sample.json') as { features: Array<{ properties: { CUR_CUST_AFF: number } }> }
+          ).features.reduce((n, f) => n + f.properties.CUR_CUST_AFF, 0),
+        ),
+    },
+    {
+      source: src('tep', ['AZ'], `${a}/OutageApp/mapfeed`, { division: 'TEP' }),
+      routes: { 'POST /OutageApp/mapfeed': ok(file('payloads/tep/sample.json')) },
+      check: (s) =>
+        expect(s.customers_out).toBe(
+          Number((sharedJson('payloads/tep/sample.json') as { AffectedCustomersTEP: string }).AffectedCustomersTEP),
+        ),
+    },
+    {
+      source: src('nwe', ['MT', 'SD'], `${a}/get-outage-map-data`),
+      routes: {
+        'GET /get-outage-map-data': ok(json({ d: file('payloads/nwe/sample.json').toString('utf8') })),
+      },
+      check: (s) =>
+        expect(s.customers_out).toBe(
+          (sharedJson('payloads/nwe/sample.json') as Array<{ NUM_CUST: number }>).reduce((n, r) => n + r.NUM_CUST, 0),
+        ),
+    },
   ];
 }
 

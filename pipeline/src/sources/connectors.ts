@@ -20,6 +20,9 @@ import * as pgegraphql from './pgegraphql/index.ts';
 import * as midamerican from './midamerican/index.ts';
 import * as smud from './smud/index.ts';
 import * as idahopower from './idahopower/index.ts';
+import * as mlgw from './mlgw/index.ts';
+import * as tep from './tep/index.ts';
+import * as nwe from './nwe/index.ts';
 
 export function connectorFor(name: ConnectorName): Connector {
   switch (name) {
@@ -61,6 +64,12 @@ export function connectorFor(name: ConnectorName): Connector {
       return smud;
     case 'idahopower':
       return idahopower;
+    case 'mlgw':
+      return mlgw;
+    case 'tep':
+      return tep;
+    case 'nwe':
+      return nwe;
     default: {
       const never: never = name;
       throw new Error(`No connector named \`${String(never)}\``);

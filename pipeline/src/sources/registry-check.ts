@@ -96,6 +96,9 @@ export const URL_SHAPES: Record<ConnectorName, RegExp> & Record<string, RegExp> 
   midamerican: /^https:\/\/www\.midamericanenergy\.com\/OutageWatch\/api\/County\/CountyInfo\/?$/,
   smud: /^https:\/\/usage\.smud\.org\/omkml\/api\/communitylist\/?$/,
   idahopower: /^https:\/\/apiedge\.idahopower\.com\/api\/Outage\/GetCurrentOutageInformation$/,
+  mlgw: /^https:\/\/outagemap\.mlgw\.org\/geojson\.php$/,
+  tep: /^https:\/\/apps\.tep\.com\/OutageApp\/mapfeed\/?$/,
+  nwe: /^https:\/\/(www\.)?northwesternenergy\.com\/get-outage-map-data\/?$/,
 };
 
 /** Reserved example hosts (RFC 2606) and names like `example-coop.com`, as in sources.example.csv. */

@@ -26,6 +26,9 @@ export const CONNECTORS = [
   'midamerican',
   'smud',
   'idahopower',
+  'mlgw',
+  'tep',
+  'nwe',
 ] as const;
 export type ConnectorName = (typeof CONNECTORS)[number];
 export const REQUIRED_COLUMNS = ['id', 'utility', 'state', 'connector', 'url', 'interval_min', 'tier'] as const;

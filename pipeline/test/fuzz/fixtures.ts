@@ -468,6 +468,60 @@ export const FIXTURES: Fixture[] = [
       },
     ],
   },
+  {
+    connector: 'mlgw',
+    rows: [
+      {
+        id: 'memphis-mlgw',
+        utility: 'Memphis Light, Gas & Water',
+        state: 'TN',
+        path: '/geojson.php',
+        customers: 420_000,
+      },
+    ],
+    routes: [{ path: '/geojson.php', answer: () => json(sharedJson('payloads/mlgw/sample.json')) }],
+  },
+  {
+    connector: 'tep',
+    rows: [
+      {
+        id: 'tep',
+        utility: 'Tucson Electric Power',
+        state: 'AZ',
+        path: '/OutageApp/mapfeed',
+        options: { division: 'TEP' },
+        customers: 426_451,
+      },
+      {
+        id: 'uns-electric',
+        utility: 'UNS Electric',
+        state: 'AZ',
+        path: '/OutageApp/mapfeed',
+        options: { division: 'USE' },
+      },
+    ],
+    routes: [
+      { path: '/OutageApp/mapfeed', method: 'POST', answer: () => json(sharedJson('payloads/tep/sample.json')) },
+    ],
+  },
+  {
+    connector: 'nwe',
+    rows: [
+      {
+        id: 'northwestern-energy',
+        utility: 'NorthWestern Energy',
+        state: 'MT;SD',
+        path: '/get-outage-map-data',
+        customers: 372_823,
+      },
+    ],
+    routes: [
+      {
+        path: '/get-outage-map-data',
+        answer: () => json({ d: JSON.stringify(sharedJson('payloads/nwe/sample.json')) }),
+      },
+    ],
+  },
 ];
 
 export const fixtureFor = (connector: string): Fixture => {

@@ -1,0 +1,107 @@
+// TEP normalize: the outages of the row's division (options.division, TEP by default) are incidents placed in a
+// county by their point (the row's states only); customers_out is that division's AffectedCustomers headline.
+import type { SourceDef } from '../registry.ts';
+import { addCounty, emptySnapshot, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
+import { locatePoint } from '../../geo/match.ts';
+import { findState } from '../../geo/states.ts';
+import { parseLocal, zoneFor } from '../local-time.ts';
+import { type AnswerTimes, DisplayTimes, countOf, decimalOf, newIncident, sortedCounties } from '../checks.ts';
+import { HOST_DIVISION, divisionOf, readAnswer, readRaw, type TepOutage } from './schema.ts';
+
+/** No planned flag was seen (`event` is Active or Unplanned); an event that says "planned" is taken as one. */
+const PLANNED = /(^|[^a-z])planned/i;
+export const isPlanned = (o: TepOutage): boolean => typeof o.event === 'string' && PLANNED.test(o.event);
+
+/** The peer's rule: an outage without a division tag is the host utility's (TEP's). */
+const divisionTag = (o: TepOutage): string => o.division?.trim().toUpperCase() || HOST_DIVISION;
+
+export function normalize(raw: unknown, source: SourceDef): Snapshot {
+  const division = divisionOf(source.options);
+  const { captured_at, answer } = readRaw(raw);
+  const data = readAnswer(answer, division);
+  const refMs = captured_at ? Date.parse(captured_at) : Number.NaN;
+  const zone = zoneFor(source.states, source.options.time_zone);
+  const clock = times.of(zone, refMs, (text) => etrOf(text, zone, refMs));
+  const states = new Set(source.states.map((s) => findState(s)?.fips));
+  const snap = emptySnapshot(source.utility);
+  const counties = new Map<string, CountyCount>();
+  const ids = new Set<string>();
+  const lost = { n: 0, out: 0 };
+  for (const o of data.outages) {
+    if (divisionTag(o) !== division || isPlanned(o)) continue;
+    const incident = incidentOf(o, ids, clock, states);
+    snap.incidents.push(incident);
+    if (incident.fips) {
+      if (incident.customers_out > 0) addCounty(counties, incident.fips, incident.customers_out, null);
+    } else if (incident.customers_out > 0) {
+      lost.n += 1;
+      lost.out += incident.customers_out;
+    }
+  }
+  if (lost.n) snap.unmatched.push(`${lost.n} point(s) not placed in a county (${lost.out} customers out)`);
+  snap.counties = sortedCounties(counties);
+  // The division's own headline; the incidents' sum stands in when the answer has none for it.
+  snap.customers_out = countOf(data.headline) ?? snap.incidents.reduce((s, i) => s + i.customers_out, 0);
+  snap.basis =
+    counties.size > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips) ? 'county' : 'outage_only';
+  return snap;
+}
+
+/** A resolved ETR further than this from the answer's date is refused rather than put in a guessed year. */
+const WINDOW_MS = 60 * 86_400_000;
+/** ETRs, remembered across polls: a storm's outages come back poll after poll with the same texts. */
+const times = new DisplayTimes(WINDOW_MS);
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const SHAPE = /^([a-z]{3})[a-z]*\.?\s+(\d{1,2}),?\s+(\d{1,2}):(\d{2})\s*([ap])\.?\s*m\.?$/i;
+
+/**
+ * `Jun 24, 8:17 PM` (no year) as ISO UTC: read in `zone` (America/Phoenix, no DST), the year the one that puts it
+ * nearest the answer's HTTP Date, and only within 60 days of it. Without a date, or for other text, null.
+ */
+export function etrOf(text: string, zone: string, refMs: number): string | null {
+  const m = SHAPE.exec(text.trim());
+  const month = m ? MONTHS.indexOf(m[1].toLowerCase()) + 1 : 0;
+  if (!m || month === 0 || Number.isNaN(refMs) || +m[3] < 1 || +m[3] > 12 || +m[4] > 59) return null;
+  const iso = parseLocal(`${month}/${m[2]} ${m[3]}:${m[4]} ${m[5]}m`, zone, refMs);
+  return iso !== null && Math.abs(Date.parse(iso) - refMs) <= WINDOW_MS ? iso : null;
+}
+
+function textOf(v: string | null | undefined): string | null {
+  const t = v?.trim();
+  return t ? t : null;
+}
+
+const coord = (v: number | string | null | undefined): number | null =>
+  typeof v === 'number' ? v : typeof v === 'string' && v.trim() ? decimalOf(v.trim()) : null;
+
+/** The point's county when it lies in one of the row's states (AZ), else null. */
+function placeOf(lat: number | null, lon: number | null, states: Set<string | undefined>): string | null {
+  if (lat === null || lon === null) return null;
+  const fips = locatePoint(lon, lat);
+  return fips && states.has(fips.slice(0, 2)) ? fips : null;
+}
+
+function incidentOf(o: TepOutage, ids: Set<string>, clock: AnswerTimes, states: Set<string | undefined>): Incident {
+  let lat = coord(o.bounds?.coordLatCenter);
+  let lon = coord(o.bounds?.coordLngCenter);
+  if (lat === null || lon === null || !(Math.abs(lat) <= 90 && Math.abs(lon) <= 180) || (lat === 0 && lon === 0))
+    lat = lon = null;
+  // The feed has no outage ids: an outage's point stays put while it lasts.
+  const base = lat === null ? 'outage' : `${lat},${lon}`;
+  let id = base;
+  for (let k = 2; ids.has(id); k += 1) id = `${base}#${k}`;
+  ids.add(id);
+  return newIncident({
+    id,
+    fips: placeOf(lat, lon, states),
+    customers_out: countOf(o.customersOut) ?? 0,
+    etr: clock.at(o.formattedEstimatedRestoration),
+    crew_status: null,
+    cause: textOf(o.updatedCause),
+    started_at: null,
+    lat,
+    lon,
+    city: null,
+  });
+}
