@@ -16,7 +16,7 @@ import { connectorFor } from '../pipeline/src/sources/connectors.ts';
 import type { Connector } from '../pipeline/src/sources/connector.ts';
 import { LOOPBACK_HTTP } from '../pipeline/src/sources/http.ts';
 import { loadRegistry, type ConnectorName } from '../pipeline/src/sources/registry.ts';
-import { rawOf } from '../pipeline/src/sources/registry-check.ts';
+import { fixtureRaw } from '../pipeline/src/sources/registry-check.ts';
 import { SHARED_DATA, hasSharedData } from '../pipeline/test/shared-data.ts';
 
 const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -51,9 +51,13 @@ async function fixtureServer(files: Map<string, string>): Promise<{ origin: stri
   return { origin, close };
 }
 
+/** Each row's real feed URL, by row id: a text fixture (AES's XML) is read as that feed's form. */
+const feedUrls = new Map<string, string>();
+
 /** The row's connector with its fetch replaced by one GET of the row's fixture (rows may borrow a platform sibling's). */
 const fixtureConnector = (name: ConnectorName): Connector => ({
-  fetch: async (ctx) => rawOf(name, await ctx.http.getJson(ctx.source.url, ctx.priority)),
+  fetch: async (ctx) =>
+    fixtureRaw(name, feedUrls.get(ctx.source.id) ?? '', (await ctx.http.get(ctx.source.url, ctx.priority)).body),
   normalize: connectorFor(name).normalize,
 });
 
@@ -65,7 +69,9 @@ export async function replayRegistry(registry = path.join(ROOT, 'data/sources.cs
   const served = await fixtureServer(fixtures);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outage-registry-replay-'));
   try {
-    const sources = loadRegistry(registry).sources.map((s) => ({ ...s, url: `${served.origin}/fixture/${s.id}` }));
+    const rows = loadRegistry(registry).sources;
+    for (const s of rows) feedUrls.set(s.id, s.url);
+    const sources = rows.map((s) => ({ ...s, url: `${served.origin}/fixture/${s.id}` }));
     const pipeline = await Pipeline.open({
       stateDir: path.join(dir, 'state'),
       outDir: path.join(dir, 'public'),

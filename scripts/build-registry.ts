@@ -216,6 +216,8 @@ const WIRED: Record<string, string> = {
   tep: 'tep',
   mlgw: 'mlgw',
   nwe: 'nwe',
+  'aes-indiana': 'aes',
+  'aes-ohio': 'aes',
 };
 
 interface Feed {

@@ -371,6 +371,14 @@ function cases(a: string, b: string): Case[] {
           (sharedJson('payloads/nwe/sample.json') as Array<{ NUM_CUST: number }>).reduce((n, r) => n + r.NUM_CUST, 0),
         ),
     },
+    {
+      source: src('aes', ['IN'], `${a}/OMSDATA/OMSDATA_OSI.xml`),
+      routes: { 'GET /OMSDATA/OMSDATA_OSI.xml': ok(file('payloads/aes-indiana/sample.xml')) },
+      check: (s) => {
+        const xml = file('payloads/aes-indiana/sample.xml').toString('utf8');
+        expect(s.customers_out).toBe(Number(/<TotalCustAffected>(\d+)</.exec(xml)![1]));
+      },
+    },
   ];
 }
 

@@ -23,6 +23,7 @@ import * as idahopower from './idahopower/index.ts';
 import * as mlgw from './mlgw/index.ts';
 import * as tep from './tep/index.ts';
 import * as nwe from './nwe/index.ts';
+import * as aes from './aes/index.ts';
 
 export function connectorFor(name: ConnectorName): Connector {
   switch (name) {
@@ -70,6 +71,8 @@ export function connectorFor(name: ConnectorName): Connector {
       return tep;
     case 'nwe':
       return nwe;
+    case 'aes':
+      return aes;
     default: {
       const never: never = name;
       throw new Error(`No connector named \`${String(never)}\``);

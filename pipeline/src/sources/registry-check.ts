@@ -6,6 +6,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { UsageError } from '../errors.ts';
 import { connectorFor } from './connectors.ts';
+import { formatOf as aesFormatOf } from './aes/fetch.ts';
 import { checkEia, eiaIds, territoryFindings, type EiaReference } from './eia-reference.ts';
 import {
   REQUIRED_COLUMNS,
@@ -99,6 +100,7 @@ export const URL_SHAPES: Record<ConnectorName, RegExp> & Record<string, RegExp> 
   mlgw: /^https:\/\/outagemap\.mlgw\.org\/geojson\.php$/,
   tep: /^https:\/\/apps\.tep\.com\/OutageApp\/mapfeed\/?$/,
   nwe: /^https:\/\/(www\.)?northwesternenergy\.com\/get-outage-map-data\/?$/,
+  aes: /^https:\/\/(myaccount\.aesindiana\.com\/OMSDATA\/OMSDATA_OSI|myprofile\.aes-ohio\.com\/DATA\/DPLOMSDATA)\.xml$/,
 };
 
 /** Reserved example hosts (RFC 2606) and names like `example-coop.com`, as in sources.example.csv. */
@@ -182,6 +184,17 @@ const BUNDLES: Partial<Record<ConnectorName, (doc: Record<string, unknown>) => u
   pacificorp: (d) => (d.states ? d : 'outages' in d ? { states: [{ state: 'UT', map: d, list: d }] } : d),
 };
 
+/** Fixtures that are not JSON (AES's XML): the file's text as that connector's fetch returns it for the feed `url`. */
+const TEXT_FIXTURES: Partial<Record<ConnectorName, (text: string, url: string) => unknown>> = {
+  aes: (xml, url) => ({ format: aesFormatOf(url), xml }),
+};
+
+/** A fixture file's text as the row's connector's fetch returns it, for the feed at `url`. */
+export function fixtureRaw(connector: ConnectorName, url: string, text: string): unknown {
+  const asText = TEXT_FIXTURES[connector];
+  return asText ? asText(text, url) : rawOf(connector, JSON.parse(text));
+}
+
 export const rawOf = (connector: ConnectorName, doc: unknown) =>
   doc && typeof doc === 'object' && !Array.isArray(doc) && BUNDLES[connector]
     ? BUNDLES[connector]!(doc as Record<string, unknown>)
@@ -197,6 +210,8 @@ export function jsonFixtureParser(): FixtureParser {
         skipped: true,
         message: `${row.record.fixture} is a saved probe directory; replaying it is not wired into this check yet`,
       };
+    const asText = TEXT_FIXTURES[row.source.connector];
+    if (asText) return parsedFixture(row, asText(readFileSync(file, 'utf8'), row.source.url));
     let raw = docs.get(file);
     if (raw === undefined) {
       try {
@@ -206,16 +221,21 @@ export function jsonFixtureParser(): FixtureParser {
       }
       docs.set(file, raw);
     }
-    try {
-      const snap = connectorFor(row.source.connector).normalize(rawOf(row.source.connector, raw), row.source);
-      return { ok: true, message: `${snap.counties.length} counties`, counties: snap.counties.map((c) => c.fips) };
-    } catch (err) {
-      return {
-        ok: false,
-        message: `the ${row.source.connector} connector cannot read ${row.record.fixture}: ${(err as Error).message.split('\n')[0]}`,
-      };
-    }
+    return parsedFixture(row, rawOf(row.source.connector, raw));
   };
+}
+
+/** A fixture's raw through the row's connector: its counties, or why the connector cannot read it. */
+function parsedFixture(row: CheckRow & { source: SourceDef }, raw: unknown): FixtureResult {
+  try {
+    const snap = connectorFor(row.source.connector).normalize(raw, row.source);
+    return { ok: true, message: `${snap.counties.length} counties`, counties: snap.counties.map((c) => c.fips) };
+  } catch (err) {
+    return {
+      ok: false,
+      message: `the ${row.source.connector} connector cannot read ${row.record.fixture}: ${(err as Error).message.split('\n')[0]}`,
+    };
+  }
 }
 
 export function checkFixture(

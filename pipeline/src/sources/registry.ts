@@ -29,6 +29,7 @@ export const CONNECTORS = [
   'mlgw',
   'tep',
   'nwe',
+  'aes',
 ] as const;
 export type ConnectorName = (typeof CONNECTORS)[number];
 export const REQUIRED_COLUMNS = ['id', 'utility', 'state', 'connector', 'url', 'interval_min', 'tier'] as const;

@@ -522,6 +522,29 @@ export const FIXTURES: Fixture[] = [
       },
     ],
   },
+  {
+    connector: 'aes',
+    rows: [
+      { id: 'aes-indiana', utility: 'AES Indiana', state: 'IN', path: '/OMSDATA/OMSDATA_OSI.xml', customers: 495_352 },
+      { id: 'aes-ohio', utility: 'AES Ohio', state: 'OH', path: '/DATA/DPLOMSDATA.xml', customers: 523_492 },
+    ],
+    routes: [
+      {
+        path: '/OMSDATA/OMSDATA_OSI.xml',
+        answer: () => ({
+          headers: { 'content-type': 'application/xml' },
+          text: readFileSync(sharedPath('payloads/aes-indiana/sample.xml'), 'utf8'),
+        }),
+      },
+      {
+        path: '/DATA/DPLOMSDATA.xml',
+        answer: () => ({
+          headers: { 'content-type': 'application/xml' },
+          text: readFileSync(sharedPath('payloads/aes-ohio/sample.xml'), 'utf8'),
+        }),
+      },
+    ],
+  },
 ];
 
 export const fixtureFor = (connector: string): Fixture => {

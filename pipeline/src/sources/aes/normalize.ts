@@ -1,0 +1,167 @@
+// AES normalize: each marker is an incident, counted in the county Ohio's marker names (COUNTY) or else the county
+// its point lies in (row's states only); customers_out is the feed's headline. Times are local wall clock.
+import type { SourceDef } from '../registry.ts';
+import { addCounty, emptySnapshot, toIso, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
+import { locatePoint, matchCounty } from '../../geo/match.ts';
+import { findState } from '../../geo/states.ts';
+import { parseLocal, zoneFor } from '../local-time.ts';
+import { countOf, decimalOf, newIncident, remembered, sortedCounties } from '../checks.ts';
+import { readRaw, type AesFormat, type IndianaMarker, type OhioMarker } from './schema.ts';
+
+/** Where each OMS runs: Indianapolis keeps Eastern time with DST (as New York does) since 2006. */
+const ZONES: Record<AesFormat, string> = { indiana: 'America/Indiana/Indianapolis', ohio: 'America/New_York' };
+
+/** A marker's fields, whichever form it came in. */
+interface Reading {
+  id: string | undefined;
+  out: string | undefined;
+  lat: string | undefined;
+  lon: string | undefined;
+  etr: string | undefined;
+  start: string | undefined;
+  county: string | undefined;
+}
+
+/** What placing a poll's markers shares: the row's states, the ids taken, the names no county matched. */
+interface Context {
+  zone: string;
+  states: string[];
+  stateFips: Set<string | undefined>;
+  ids: Set<string>;
+  unmatched: Set<string>;
+}
+
+const fromIndiana = (m: IndianaMarker): Reading => ({
+  id: m.IncidentId,
+  out: m.CustAffected,
+  lat: m.Lat,
+  lon: m.Long,
+  etr: m.Etr,
+  start: undefined,
+  county: undefined,
+});
+const fromOhio = (m: OhioMarker): Reading => ({
+  id: m.INCIDENTID,
+  out: m.TOTALCUSTS,
+  lat: m.LAT,
+  lon: m.LNG,
+  etr: m.EstimateTime,
+  start: m.OutageTime,
+  county: m.COUNTY,
+});
+
+/** Only `OUTAGE` has been seen; a type that says planned is taken as planned work (not "unplanned"). */
+const PLANNED = /(^|[^a-z])planned/i;
+
+export function normalize(raw: unknown, source: SourceDef): Snapshot {
+  const answer = readRaw(raw);
+  const ctx: Context = {
+    zone: zoneFor(source.states, source.options.time_zone || ZONES[answer.format]),
+    states: source.states,
+    stateFips: new Set(source.states.map((s) => findState(s)?.fips)),
+    ids: new Set(),
+    unmatched: new Set(),
+  };
+  const readings =
+    answer.format === 'indiana'
+      ? answer.markers.filter((m) => !PLANNED.test(m.outageType ?? '')).map(fromIndiana)
+      : answer.markers.map(fromOhio);
+  const snap = emptySnapshot(source.utility);
+  snap.incidents = readings.map((r) => incidentOf(r, ctx));
+  snap.counties = countiesOf(snap.incidents, snap.unmatched);
+  snap.unmatched.push(...ctx.unmatched);
+  // The feed's own headline; the markers' sum stands in only for a file without one.
+  snap.customers_out = countOf(answer.total) ?? snap.incidents.reduce((s, i) => s + i.customers_out, 0);
+  snap.basis =
+    snap.counties.length > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips)
+      ? 'county'
+      : 'outage_only';
+  return snap;
+}
+
+/** Placed incidents summed per county; the others make one `unmatched` line with their customers. */
+function countiesOf(incidents: Incident[], unmatched: string[]): CountyCount[] {
+  const counties = new Map<string, CountyCount>();
+  let lost = 0;
+  let lostOut = 0;
+  for (const i of incidents) {
+    if (i.customers_out === 0) continue;
+    if (i.fips) addCounty(counties, i.fips, i.customers_out, null);
+    else {
+      lost += 1;
+      lostOut += i.customers_out;
+    }
+  }
+  if (lost) unmatched.push(`${lost} marker(s) not placed in a county (${lostOut} customers out)`);
+  return sortedCounties(counties);
+}
+
+const blank = (v: string | undefined): boolean => !v || v === 'null';
+const coord = (v: string | undefined): number | null => (blank(v) ? null : decimalOf(v as string));
+
+function incidentOf(r: Reading, ctx: Context): Incident {
+  let lat = coord(r.lat);
+  let lon = coord(r.lon);
+  if (lat === null || lon === null || !(Math.abs(lat) <= 90 && Math.abs(lon) <= 180) || (lat === 0 && lon === 0))
+    lat = lon = null;
+  const base = blank(r.id) ? (lat === null ? 'marker' : `${lat},${lon}`) : (r.id as string);
+  let id = base;
+  for (let k = 2; ctx.ids.has(id); k += 1) id = `${base}#${k}`;
+  ctx.ids.add(id);
+  return newIncident({
+    id,
+    fips: namedCounty(r.county, ctx) ?? pointCounty(lat, lon, ctx),
+    customers_out: countOf(r.out) ?? 0,
+    etr: timeOf(r.etr, ctx.zone),
+    crew_status: null,
+    cause: null,
+    started_at: timeOf(r.start, ctx.zone),
+    lat,
+    lon,
+    city: null,
+  });
+}
+
+/**
+ * The county Ohio's OMS names, in the first of the row's states that has it: the utility's own attribution wins
+ * over our point look-up, whose 1:10m county shapes can put a point within a kilometre of a county line on the
+ * wrong side. A name that matches nothing is reported, and the point decides.
+ */
+function namedCounty(name: string | undefined, ctx: Context): string | null {
+  if (blank(name)) return null;
+  for (const s of ctx.states) {
+    const fips = matchCounty(s, name as string);
+    if (fips) return fips;
+  }
+  ctx.unmatched.add(name as string);
+  return null;
+}
+
+/** The point's county when it lies in one of the row's states, else null. */
+function pointCounty(lat: number | null, lon: number | null, ctx: Context): string | null {
+  if (lat === null || lon === null) return null;
+  const fips = locatePoint(lon, lat);
+  return fips && ctx.stateFips.has(fips.slice(0, 2)) ? fips : null;
+}
+
+/** `06/24/2026 07:00 PM`, seconds optional (`9/23/2026 6:35:31 AM` in Ohio's Message). */
+const STAMP = /^(\d{1,2})\/(\d{1,2})\/(\d{4})\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AP]M)$/i;
+
+function readTime(text: string, zone: string): string | null {
+  const m = STAMP.exec(text.trim());
+  if (!m || +m[4] < 1 || +m[4] > 12 || +m[5] > 59 || +(m[6] ?? 0) > 59) return null;
+  const minute = parseLocal(`${m[1]}/${m[2]}/${m[3]} ${m[4]}:${m[5]} ${m[7]}`, zone, 0);
+  // toIso also drops years outside 1990–2099 (placeholder dates).
+  return minute === null ? null : toIso(Date.parse(minute) + Number(m[6] ?? 0) * 1000);
+}
+
+/** Readers by zone, each remembering its texts across polls: the same outages come back poll after poll. */
+const readers = new Map<string, (text: string) => string | null>();
+
+/** ISO UTC for a wall-clock time text in `zone`; null for a blank, `null`, or any other text. */
+export function timeOf(text: string | undefined, zone: string): string | null {
+  if (blank(text)) return null;
+  let read = readers.get(zone);
+  if (!read) readers.set(zone, (read = remembered((t: string) => readTime(t, zone))));
+  return read(text as string);
+}
