@@ -231,6 +231,32 @@ export const CASES: Case[] = [
     parse: (xml) => new XMLParser({ ignoreAttributes: true, parseTagValue: false }).parse(xml),
     raw: (xml) => ({ format: 'ohio', xml }),
   },
+  {
+    connector: 'teco',
+    payload: 'teco/sample.json (hand-made)',
+    source: { utility: 'Tampa Electric', states: ['FL'] },
+    text: () => file('payloads/teco/sample.json'),
+  },
+  {
+    connector: 'kub',
+    payload: 'kub/sample.json (edited values)',
+    source: { utility: 'Knoxville Utilities Board', states: ['TN'] },
+    text: () => file('payloads/kub/sample.json'),
+  },
+  {
+    connector: 'clarkpud',
+    payload: 'clark-pud/sample.json (edited values)',
+    source: { utility: 'Clark Public Utilities', states: ['WA'] },
+    text: () => bundlePart('payloads/clark-pud/sample.json', 'result'),
+  },
+  {
+    connector: 'novec',
+    payload: 'novec/sample.xml (edited values)',
+    source: { utility: 'NOVEC', states: ['VA'] },
+    text: () => file('payloads/novec/sample.xml'),
+    parse: (xml) => new XMLParser({ ignoreAttributes: false, parseAttributeValue: false }).parse(xml),
+    raw: (xml) => xml,
+  },
 ];
 
 /** CPU time of one measured round, in ms: long enough that one young-generation collection does not decide a round,

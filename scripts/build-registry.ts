@@ -218,6 +218,10 @@ const WIRED: Record<string, string> = {
   nwe: 'nwe',
   'aes-indiana': 'aes',
   'aes-ohio': 'aes',
+  teco: 'teco',
+  kub: 'kub',
+  'clark-pud': 'clarkpud',
+  novec: 'novec',
 };
 
 interface Feed {

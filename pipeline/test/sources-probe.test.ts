@@ -379,6 +379,52 @@ function cases(a: string, b: string): Case[] {
         expect(s.customers_out).toBe(Number(/<TotalCustAffected>(\d+)</.exec(xml)![1]));
       },
     },
+    {
+      source: src('teco', ['FL'], `${a}/api/v1/outage-tiles`),
+      routes: { 'POST /api/v1/outage-tiles': ok(file('payloads/teco/sample.json')) },
+      check: (s) =>
+        expect(s.customers_out).toBe(
+          (sharedJson('payloads/teco/sample.json') as { aggregations: { customerCountSum: { value: number } } })
+            .aggregations.customerCountSum.value,
+        ),
+    },
+    {
+      source: src('kub', ['TN'], `${a}/api/outage/v1/electric-outages`),
+      routes: { 'GET /api/outage/v1/electric-outages': ok(file('payloads/kub/sample.json')) },
+      check: (s) =>
+        expect(s.customers_served).toBe(
+          Number(
+            (
+              sharedJson('payloads/kub/sample.json') as {
+                electricOutageInfo: Array<{ totalElectricCustomers: number }>;
+              }
+            ).electricOutageInfo[0].totalElectricCustomers,
+          ),
+        ),
+    },
+    {
+      source: src('clarkpud', ['WA'], `${a}/outage-map/data.js`),
+      routes: {
+        'GET /outage-map/data.js': ok(
+          Buffer.from(
+            `gksUpdateOutageData(${JSON.stringify((sharedJson('payloads/clark-pud/sample.json') as { result: unknown }).result)});`,
+          ),
+        ),
+      },
+      check: (s) =>
+        expect(s.customers_out).toBe(
+          (sharedJson('payloads/clark-pud/sample.json') as { result: { totalAffectedCustomerCount: number } }).result
+            .totalAffectedCustomerCount,
+        ),
+    },
+    {
+      source: src('novec', ['VA'], `${a}/stormcenter/data/outagedtl.xml`),
+      routes: { 'GET /stormcenter/data/outagedtl.xml': ok(file('payloads/novec/sample.xml')) },
+      check: (s) => {
+        const xml = file('payloads/novec/sample.xml').toString('utf8');
+        expect(s.customers_out).toBe([...xml.matchAll(/numOut="(\d+)"/g)].reduce((n, m) => n + Number(m[1]), 0));
+      },
+    },
   ];
 }
 

@@ -24,6 +24,10 @@ import * as mlgw from './mlgw/index.ts';
 import * as tep from './tep/index.ts';
 import * as nwe from './nwe/index.ts';
 import * as aes from './aes/index.ts';
+import * as teco from './teco/index.ts';
+import * as kub from './kub/index.ts';
+import * as clarkpud from './clarkpud/index.ts';
+import * as novec from './novec/index.ts';
 
 export function connectorFor(name: ConnectorName): Connector {
   switch (name) {
@@ -73,6 +77,14 @@ export function connectorFor(name: ConnectorName): Connector {
       return nwe;
     case 'aes':
       return aes;
+    case 'teco':
+      return teco;
+    case 'kub':
+      return kub;
+    case 'clarkpud':
+      return clarkpud;
+    case 'novec':
+      return novec;
     default: {
       const never: never = name;
       throw new Error(`No connector named \`${String(never)}\``);

@@ -101,6 +101,10 @@ export const URL_SHAPES: Record<ConnectorName, RegExp> & Record<string, RegExp> 
   tep: /^https:\/\/apps\.tep\.com\/OutageApp\/mapfeed\/?$/,
   nwe: /^https:\/\/(www\.)?northwesternenergy\.com\/get-outage-map-data\/?$/,
   aes: /^https:\/\/(myaccount\.aesindiana\.com\/OMSDATA\/OMSDATA_OSI|myprofile\.aes-ohio\.com\/DATA\/DPLOMSDATA)\.xml$/,
+  teco: /^https:\/\/[^/]+\/api\/v1\/outage-tiles\/?$/,
+  kub: /^https:\/\/www\.kub\.org\/api\/outage\/v1\/electric-outages\/?$/,
+  clarkpud: /^https:\/\/www\.clarkpublicutilities\.com\/outage-map\/data\.js$/,
+  novec: /^https:\/\/www\.novec\.com\/stormcenter\/data\/outagedtl\.xml$/,
 };
 
 /** Reserved example hosts (RFC 2606) and names like `example-coop.com`, as in sources.example.csv. */
@@ -179,6 +183,7 @@ export function checkStatus(row: CheckRow, shipped: boolean): Finding[] {
 const BUNDLES: Partial<Record<ConnectorName, (doc: Record<string, unknown>) => unknown>> = {
   datacapable: (d) => d.reports ?? d,
   smartc: (d) => d.reports ?? d,
+  clarkpud: (d) => d.result ?? d,
   ifactor: (d) =>
     d.nyc ? { directory: 'recorded', summary: d.summary, reports: [d.nyc, d.westchester].filter(Boolean) } : d,
   pacificorp: (d) => (d.states ? d : 'outages' in d ? { states: [{ state: 'UT', map: d, list: d }] } : d),
@@ -187,6 +192,7 @@ const BUNDLES: Partial<Record<ConnectorName, (doc: Record<string, unknown>) => u
 /** Fixtures that are not JSON (AES's XML): the file's text as that connector's fetch returns it for the feed `url`. */
 const TEXT_FIXTURES: Partial<Record<ConnectorName, (text: string, url: string) => unknown>> = {
   aes: (xml, url) => ({ format: aesFormatOf(url), xml }),
+  novec: (xml) => xml,
 };
 
 /** A fixture file's text as the row's connector's fetch returns it, for the feed at `url`. */

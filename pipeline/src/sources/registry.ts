@@ -30,6 +30,10 @@ export const CONNECTORS = [
   'tep',
   'nwe',
   'aes',
+  'teco',
+  'kub',
+  'clarkpud',
+  'novec',
 ] as const;
 export type ConnectorName = (typeof CONNECTORS)[number];
 export const REQUIRED_COLUMNS = ['id', 'utility', 'state', 'connector', 'url', 'interval_min', 'tier'] as const;

@@ -545,6 +545,60 @@ export const FIXTURES: Fixture[] = [
       },
     ],
   },
+  {
+    connector: 'teco',
+    rows: [{ id: 'teco', utility: 'Tampa Electric', state: 'FL', path: '/api/v1/outage-tiles', customers: 763_571 }],
+    routes: [
+      { path: '/api/v1/outage-tiles', method: 'POST', answer: () => json(sharedJson('payloads/teco/sample.json')) },
+    ],
+  },
+  {
+    connector: 'kub',
+    rows: [
+      {
+        id: 'knoxville-kub',
+        utility: 'Knoxville Utilities Board',
+        state: 'TN',
+        path: '/api/outage/v1/electric-outages',
+        customers: 203_571,
+      },
+    ],
+    routes: [{ path: '/api/outage/v1/electric-outages', answer: () => json(sharedJson('payloads/kub/sample.json')) }],
+  },
+  {
+    connector: 'clarkpud',
+    rows: [
+      {
+        id: 'clark-pud',
+        utility: 'Clark Public Utilities',
+        state: 'WA',
+        path: '/outage-map/data.js',
+        customers: 208_717,
+      },
+    ],
+    routes: [
+      {
+        path: '/outage-map/data.js',
+        answer: () => ({
+          headers: { 'content-type': 'application/javascript' },
+          text: `gksUpdateOutageData(${JSON.stringify((sharedJson('payloads/clark-pud/sample.json') as { result: unknown }).result)});`,
+        }),
+      },
+    ],
+  },
+  {
+    connector: 'novec',
+    rows: [{ id: 'novec', utility: 'NOVEC', state: 'VA', path: '/stormcenter/data/outagedtl.xml', customers: 170_124 }],
+    routes: [
+      {
+        path: '/stormcenter/data/outagedtl.xml',
+        answer: () => ({
+          headers: { 'content-type': 'application/xml' },
+          text: readFileSync(sharedPath('payloads/novec/sample.xml'), 'utf8'),
+        }),
+      },
+    ],
+  },
 ];
 
 export const fixtureFor = (connector: string): Fixture => {

@@ -1,0 +1,138 @@
+// NOVEC normalize: each <outage> is an incident, counted in the county its code names or else the county its point
+// lies in (Virginia only); customers_out is their sum, since the file has no headline. Times are Eastern wall clock.
+import type { SourceDef } from '../registry.ts';
+import { addCounty, emptySnapshot, toIso, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
+import { locatePoint } from '../../geo/match.ts';
+import { findState } from '../../geo/states.ts';
+import { parseLocal, zoneFor } from '../local-time.ts';
+import { countOf, decimalOf, newIncident, remembered, sortedCounties } from '../checks.ts';
+import { readRaw, type NovecOutage } from './schema.ts';
+
+/**
+ * NOVEC's two-letter county codes → Virginia county FIPS. Only PW and FX are seen (the peer's sample); the others are
+ * guesses for the rest of NOVEC's territory. A code not listed falls back to the point and is reported in `unmatched`,
+ * so a wrong guess shows as a missing code rather than a wrong county.
+ */
+const COUNTY_CODES: Record<string, string> = {
+  PW: '51153', // Prince William
+  FX: '51059', // Fairfax
+  LO: '51107', // Loudoun
+  LD: '51107',
+  ST: '51179', // Stafford
+  FQ: '51061', // Fauquier
+  CL: '51043', // Clarke
+  MN: '51683', // Manassas (independent city)
+  MP: '51685', // Manassas Park (independent city)
+};
+
+/** What placing a poll's outages shares: the zone, the row's state FIPS, the ids taken, the codes not listed. */
+interface Context {
+  zone: string;
+  stateFips: Set<string | undefined>;
+  ids: Set<string>;
+  unmatched: Set<string>;
+}
+
+export function normalize(raw: unknown, source: SourceDef): Snapshot {
+  const outages = readRaw(raw);
+  const ctx: Context = {
+    zone: zoneFor(source.states, source.options.time_zone || 'America/New_York'),
+    stateFips: new Set(source.states.map((s) => findState(s)?.fips)),
+    ids: new Set(),
+    unmatched: new Set(),
+  };
+  const snap = emptySnapshot(source.utility);
+  snap.incidents = outages.map((o) => incidentOf(o, ctx));
+  snap.counties = countiesOf(snap.incidents, snap.unmatched);
+  snap.unmatched.push(...[...ctx.unmatched].map((c) => `county code ${c}`));
+  snap.customers_out = snap.incidents.reduce((s, i) => s + i.customers_out, 0);
+  snap.basis =
+    snap.counties.length > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips)
+      ? 'county'
+      : 'outage_only';
+  return snap;
+}
+
+/** Placed incidents summed per county; the others make one `unmatched` line with their customers. */
+function countiesOf(incidents: Incident[], unmatched: string[]): CountyCount[] {
+  const counties = new Map<string, CountyCount>();
+  let lost = 0;
+  let lostOut = 0;
+  for (const i of incidents) {
+    if (i.customers_out === 0) continue;
+    if (i.fips) addCounty(counties, i.fips, i.customers_out, null);
+    else {
+      lost += 1;
+      lostOut += i.customers_out;
+    }
+  }
+  if (lost) unmatched.push(`${lost} outage(s) not placed in a county (${lostOut} customers out)`);
+  return sortedCounties(counties);
+}
+
+const blank = (v: string | undefined): boolean => !v?.trim() || v.trim() === 'null';
+const coord = (v: string | undefined): number | null => (blank(v) ? null : decimalOf((v as string).trim()));
+
+function incidentOf(o: NovecOutage, ctx: Context): Incident {
+  let lat = coord(o['@lat']);
+  let lon = coord(o['@lng']);
+  if (lat === null || lon === null || !(Math.abs(lat) <= 90 && Math.abs(lon) <= 180) || (lat === 0 && lon === 0))
+    lat = lon = null;
+  const base = blank(o['@id']) ? (lat === null ? 'outage' : `${lat},${lon}`) : (o['@id'] as string);
+  let id = base;
+  for (let k = 2; ctx.ids.has(id); k += 1) id = `${base}#${k}`;
+  ctx.ids.add(id);
+  return newIncident({
+    id,
+    fips: codedCounty(o['@county'], ctx) ?? pointCounty(lat, lon, ctx),
+    customers_out: countOf(o['@numOut']) ?? 0,
+    etr: timeOf(o['@eTime'], ctx.zone),
+    crew_status: null,
+    cause: blank(o['@cause']) ? null : (o['@cause'] as string).trim(),
+    started_at: timeOf(o['@sTime'], ctx.zone),
+    lat,
+    lon,
+    city: null,
+  });
+}
+
+/**
+ * The county NOVEC's code names: the utility's own attribution wins over our point look-up, whose 1:10m shapes can
+ * put a point near a county line on the wrong side (and the sample's points are rounded to 0.1°).
+ */
+function codedCounty(code: string | undefined, ctx: Context): string | null {
+  if (blank(code)) return null;
+  const key = (code as string).trim().toUpperCase();
+  const fips = COUNTY_CODES[key];
+  if (fips && ctx.stateFips.has(fips.slice(0, 2))) return fips;
+  ctx.unmatched.add(key);
+  return null;
+}
+
+/** The point's county when it lies in one of the row's states, else null. */
+function pointCounty(lat: number | null, lon: number | null, ctx: Context): string | null {
+  if (lat === null || lon === null) return null;
+  const fips = locatePoint(lon, lat);
+  return fips && ctx.stateFips.has(fips.slice(0, 2)) ? fips : null;
+}
+
+/** `11:02 PM 06/24/2026`: time first, then the date. */
+const STAMP = /^(\d{1,2}):(\d{2})\s*([AP]M)\s+(\d{1,2})\/(\d{1,2})\/(\d{4})$/i;
+
+function readTime(text: string, zone: string): string | null {
+  const m = STAMP.exec(text.trim());
+  if (!m || +m[1] < 1 || +m[1] > 12 || +m[2] > 59) return null;
+  // toIso drops years outside 1990–2099 (placeholder dates).
+  return toIso(parseLocal(`${m[4]}/${m[5]}/${m[6]} ${m[1]}:${m[2]} ${m[3]}`, zone, 0));
+}
+
+/** Readers by zone, each remembering its texts across polls: the same outages come back poll after poll. */
+const readers = new Map<string, (text: string) => string | null>();
+
+/** ISO UTC for a wall-clock time text in `zone`; null for a blank, `null`, or any other text. */
+export function timeOf(text: string | undefined, zone: string): string | null {
+  if (blank(text)) return null;
+  let read = readers.get(zone);
+  if (!read) readers.set(zone, (read = remembered((t: string) => readTime(t, zone))));
+  return read(text as string);
+}
