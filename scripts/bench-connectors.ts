@@ -257,6 +257,32 @@ export const CASES: Case[] = [
     parse: (xml) => new XMLParser({ ignoreAttributes: false, parseAttributeValue: false }).parse(xml),
     raw: (xml) => xml,
   },
+  {
+    connector: 'luma',
+    payload: 'luma/sample.json (hand-made)',
+    source: { utility: 'LUMA', states: ['PR'] },
+    text: () => file('payloads/luma/sample.json'),
+  },
+  {
+    connector: 'anaheim',
+    payload: 'anaheim/sample.json (edited values)',
+    source: { utility: 'Anaheim Public Utilities', states: ['CA'] },
+    text: () => file('payloads/anaheim/sample.json'),
+  },
+  {
+    connector: 'gridvu',
+    payload: 'gridvu/sample.json (edited values)',
+    source: { utility: 'Lansing Board of Water & Light', states: ['MI'] },
+    text: () => file('payloads/gridvu/sample.json'),
+  },
+  {
+    connector: 'sienatech',
+    payload: 'sienatech/sample.xml (edited values)',
+    source: { utility: 'United Power', states: ['CO'] },
+    text: () => file('payloads/sienatech/sample.xml'),
+    parse: (xml) => new XMLParser({ ignoreAttributes: true, parseTagValue: false }).parse(xml),
+    raw: (xml) => xml,
+  },
 ];
 
 /** CPU time of one measured round, in ms: long enough that one young-generation collection does not decide a round,

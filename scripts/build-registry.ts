@@ -222,6 +222,10 @@ const WIRED: Record<string, string> = {
   kub: 'kub',
   'clark-pud': 'clarkpud',
   novec: 'novec',
+  luma: 'luma',
+  anaheim: 'anaheim',
+  gridvu: 'gridvu',
+  sienatech: 'sienatech',
 };
 
 interface Feed {

@@ -168,6 +168,7 @@ export const FIXTURES = {
     'we-energies': 'payloads/wec/we-energies-latest-2026-07-27T2113Z.json',
     fpl: 'payloads/fpl/counties.json',
     'duke-carolinas': 'payloads/duke/duke-energy-carolinas-counties-dorian-2019-09-06T1130Z.json',
+    'united-power': 'payloads/sienatech/sample.xml', // the folder's 2017 JEMC file is another SienaTech answer
   } as Record<string, string>,
   kubraThematic: 'payloads/kubra/thematic-sample.json',
   milsoftBoundaries: 'payloads/milsoft/flint-emc-boundaries-2026-10-10T1053Z.json',

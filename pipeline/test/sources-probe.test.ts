@@ -425,6 +425,41 @@ function cases(a: string, b: string): Case[] {
         expect(s.customers_out).toBe([...xml.matchAll(/numOut="(\d+)"/g)].reduce((n, m) => n + Number(m[1]), 0));
       },
     },
+    {
+      source: src('luma', ['PR'], `${a}/miluma-outage-api/outage/regionsWithoutService`),
+      routes: { 'GET /miluma-outage-api/outage/regionsWithoutService': ok(file('payloads/luma/sample.json')) },
+      check: (s) =>
+        expect(s.customers_out).toBe(
+          (sharedJson('payloads/luma/sample.json') as { totals: { totalClientsWithoutService: number } }).totals
+            .totalClientsWithoutService,
+        ),
+    },
+    {
+      source: src('anaheim', ['CA'], `${a}/electricoutages/ActiveIncidents.cshtml`),
+      routes: { 'GET /electricoutages/ActiveIncidents.cshtml': ok(file('payloads/anaheim/sample.json')) },
+      check: (s) =>
+        expect(s.customers_out).toBe(
+          (sharedJson('payloads/anaheim/sample.json') as { features: unknown[] }).features.length,
+        ),
+    },
+    {
+      source: src('gridvu', ['MI'], `${a}/GridVuServer/Public/getAllOutages`),
+      routes: { 'GET /GridVuServer/Public/getAllOutages': ok(file('payloads/gridvu/sample.json')) },
+      check: (s) =>
+        expect(s.customers_out).toBe(
+          (
+            sharedJson('payloads/gridvu/sample.json') as { outageLst: Array<{ custAffected: number }> }
+          ).outageLst.reduce((n, o) => n + o.custAffected, 0),
+        ),
+    },
+    {
+      source: src('sienatech', ['CO'], `${a}/Outages/Home/UpdatePushpin`),
+      routes: { 'POST /Outages/Home/UpdatePushpin': ok(file('payloads/sienatech/sample.xml')) },
+      check: (s) => {
+        const xml = file('payloads/sienatech/sample.xml').toString('utf8');
+        expect(s.customers_out).toBe([...xml.matchAll(/<CURCUST>(\d+)</g)].reduce((n, m) => n + Number(m[1]), 0));
+      },
+    },
   ];
 }
 
@@ -497,7 +532,7 @@ describe.skipIf(!hasSharedData)(
       const c = all.find((x) => x.source.connector === name)!;
       const polled = await poll(c.source);
       c.check(polled);
-      expect(polled.counties.length + polled.incidents.length).toBeGreaterThan(0);
+      expect(polled.counties.length + polled.incidents.length + polled.areas.length).toBeGreaterThan(0);
 
       const run = await probeSource(c.source);
       expect(run.error).toBeNull();

@@ -28,6 +28,10 @@ import * as teco from './teco/index.ts';
 import * as kub from './kub/index.ts';
 import * as clarkpud from './clarkpud/index.ts';
 import * as novec from './novec/index.ts';
+import * as luma from './luma/index.ts';
+import * as anaheim from './anaheim/index.ts';
+import * as gridvu from './gridvu/index.ts';
+import * as sienatech from './sienatech/index.ts';
 
 export function connectorFor(name: ConnectorName): Connector {
   switch (name) {
@@ -85,6 +89,14 @@ export function connectorFor(name: ConnectorName): Connector {
       return clarkpud;
     case 'novec':
       return novec;
+    case 'luma':
+      return luma;
+    case 'anaheim':
+      return anaheim;
+    case 'gridvu':
+      return gridvu;
+    case 'sienatech':
+      return sienatech;
     default: {
       const never: never = name;
       throw new Error(`No connector named \`${String(never)}\``);

@@ -105,6 +105,10 @@ export const URL_SHAPES: Record<ConnectorName, RegExp> & Record<string, RegExp> 
   kub: /^https:\/\/www\.kub\.org\/api\/outage\/v1\/electric-outages\/?$/,
   clarkpud: /^https:\/\/www\.clarkpublicutilities\.com\/outage-map\/data\.js$/,
   novec: /^https:\/\/www\.novec\.com\/stormcenter\/data\/outagedtl\.xml$/,
+  luma: /^https:\/\/api\.miluma\.lumapr\.com\/miluma-outage-api\/outage\/regionsWithoutService\/?$/,
+  anaheim: /^https:\/\/gis\.anaheim\.net\/electricoutages\/ActiveIncidents\.cshtml$/,
+  gridvu: /^https:\/\/[^/]+\/GridVuServer\/Public\/getAllOutages\/?$/i,
+  sienatech: /^https:\/\/[^/]+\/Outages\/Home\/UpdatePushpin$/i,
 };
 
 /** Reserved example hosts (RFC 2606) and names like `example-coop.com`, as in sources.example.csv. */
@@ -193,6 +197,7 @@ const BUNDLES: Partial<Record<ConnectorName, (doc: Record<string, unknown>) => u
 const TEXT_FIXTURES: Partial<Record<ConnectorName, (text: string, url: string) => unknown>> = {
   aes: (xml, url) => ({ format: aesFormatOf(url), xml }),
   novec: (xml) => xml,
+  sienatech: (xml) => xml,
 };
 
 /** A fixture file's text as the row's connector's fetch returns it, for the feed at `url`. */

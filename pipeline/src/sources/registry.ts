@@ -34,6 +34,10 @@ export const CONNECTORS = [
   'kub',
   'clarkpud',
   'novec',
+  'luma',
+  'anaheim',
+  'gridvu',
+  'sienatech',
 ] as const;
 export type ConnectorName = (typeof CONNECTORS)[number];
 export const REQUIRED_COLUMNS = ['id', 'utility', 'state', 'connector', 'url', 'interval_min', 'tier'] as const;

@@ -599,6 +599,79 @@ export const FIXTURES: Fixture[] = [
       },
     ],
   },
+  {
+    connector: 'luma',
+    rows: [
+      {
+        id: 'luma',
+        utility: 'LUMA',
+        state: 'PR',
+        path: '/miluma-outage-api/outage/regionsWithoutService',
+        customers: 1_473_230,
+      },
+    ],
+    routes: [
+      {
+        path: '/miluma-outage-api/outage/regionsWithoutService',
+        answer: () => json(sharedJson('payloads/luma/sample.json')),
+      },
+    ],
+  },
+  {
+    connector: 'anaheim',
+    rows: [
+      {
+        id: 'anaheim',
+        utility: 'Anaheim Public Utilities',
+        state: 'CA',
+        path: '/electricoutages/ActiveIncidents.cshtml',
+        customers: 119_401,
+      },
+    ],
+    routes: [
+      {
+        path: '/electricoutages/ActiveIncidents.cshtml',
+        answer: () => json(sharedJson('payloads/anaheim/sample.json')),
+      },
+    ],
+  },
+  {
+    connector: 'gridvu',
+    rows: [
+      {
+        id: 'lansing-bwl',
+        utility: 'Lansing Board of Water & Light',
+        state: 'MI',
+        path: '/GridVuServer/Public/getAllOutages',
+        customers: 97_651,
+      },
+    ],
+    routes: [
+      { path: '/GridVuServer/Public/getAllOutages', answer: () => json(sharedJson('payloads/gridvu/sample.json')) },
+    ],
+  },
+  {
+    connector: 'sienatech',
+    rows: [
+      {
+        id: 'united-power',
+        utility: 'United Power',
+        state: 'CO',
+        path: '/Outages/Home/UpdatePushpin',
+        customers: 87_528,
+      },
+    ],
+    routes: [
+      {
+        path: '/Outages/Home/UpdatePushpin',
+        method: 'POST',
+        answer: () => ({
+          headers: { 'content-type': 'text/xml' },
+          text: readFileSync(sharedPath('payloads/sienatech/sample.xml'), 'utf8'),
+        }),
+      },
+    ],
+  },
 ];
 
 export const fixtureFor = (connector: string): Fixture => {
