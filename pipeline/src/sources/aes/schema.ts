@@ -1,7 +1,7 @@
 // AES outage XML in its two forms: AES Indiana's `<OutageData>` (a headline and `<Incidents><Marker>…`) and AES Ohio's
 // `<Incidents>` (`<Markers>…` and a `<Message>` headline), parsed with fast-xml-parser and checked in place for only
 // what normalize reads.
-import { XMLParser } from 'fast-xml-parser';
+import { xmlParser } from '../xml.ts';
 import { SourceError } from '../../errors.ts';
 import { fail, isObj, misfit, objectAt, optText, type Obj } from '../checks.ts';
 
@@ -47,7 +47,7 @@ export type AesAnswer =
 
 const WHAT = 'AES outage XML';
 
-const parser = new XMLParser({
+const parser = xmlParser({
   // Every field is an element: with attributes ignored, no attribute can turn a field's text into an object.
   ignoreAttributes: true,
   // Numbers stay text and are read by countOf/decimalOf: ids keep their digits as sent, and a blank stays blank.

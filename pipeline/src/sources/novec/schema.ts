@@ -1,6 +1,6 @@
 // NOVEC outage XML: `<outages><outage numOut county lat lng eTime cause id/>…</outages>`, every field an attribute,
 // parsed with fast-xml-parser and checked in place for only what normalize reads.
-import { XMLParser } from 'fast-xml-parser';
+import { xmlParser } from '../xml.ts';
 import { SourceError } from '../../errors.ts';
 import { fail, isObj, misfit, objectAt, optText, type Obj } from '../checks.ts';
 
@@ -27,7 +27,7 @@ const WHAT = 'NOVEC outage XML';
 const AT = 'outages.outage';
 const OPTIONAL = ['@id', '@county', '@lat', '@lng', '@eTime', '@cause', '@sTime'] as const;
 
-const parser = new XMLParser({
+const parser = xmlParser({
   ignoreAttributes: false,
   attributeNamePrefix: '@',
   // Values stay text, read by countOf/decimalOf: ids keep their digits as sent, and a blank stays blank.

@@ -1,6 +1,6 @@
 // SienaTech UpdatePushpin XML: a .NET DataSet, `<NewDataSet><OMSCASES><SERIAL/><CURCUST/>…</OMSCASES>…</NewDataSet>`,
 // every field a child element, parsed with fast-xml-parser and checked in place for only what normalize reads.
-import { XMLParser } from 'fast-xml-parser';
+import { xmlParser } from '../xml.ts';
 import { SourceError } from '../../errors.ts';
 import { fail, isObj, misfit, objectAt, optText, type Obj } from '../checks.ts';
 
@@ -26,7 +26,7 @@ const ROOT = 'NewDataSet';
 const AT = 'NewDataSet.OMSCASES';
 const FIELDS = ['SERIAL', 'CURCUST', 'INITCUST', 'AVGLAT', 'AVGLONG', 'RESTORETIM', 'DESC_CAUSE'] as const;
 
-const parser = new XMLParser({
+const parser = xmlParser({
   // Every field is an element: with attributes ignored, no attribute can turn a field's text into an object.
   ignoreAttributes: true,
   // Values stay text, read by countOf/decimalOf: ids keep their digits as sent, and a blank stays blank.
