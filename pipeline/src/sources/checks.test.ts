@@ -8,6 +8,7 @@ import {
   misfit,
   objectAt,
   pathOf,
+  placedCounties,
   remembered,
   remembered3,
   servedSum,
@@ -191,5 +192,35 @@ describe('DisplayTimes', () => {
     times.of('America/Chicago', t0 + 8 * DAY, reader(t0 + 8 * DAY)).at('D1');
     times.of('America/Denver', t0, reader(t0)).at('D1');
     expect(reads).toEqual(['D1', 'Not yet determined', 'D59', 'D1', 'D1']);
+  });
+});
+
+describe('placedCounties', () => {
+  it('sums placed incidents per county and reports the unplaced ones with customers out in one line', () => {
+    const unmatched: string[] = ['earlier line'];
+    const counties = placedCounties(
+      [
+        { fips: '53033', customers_out: 10 },
+        { fips: '53011', customers_out: 4 },
+        { fips: '53033', customers_out: 5 },
+        { fips: null, customers_out: 20 },
+        { fips: null, customers_out: 3 },
+        { fips: null, customers_out: 0 },
+        { fips: '53061', customers_out: 0 },
+      ],
+      unmatched,
+      'point',
+    );
+    expect(counties).toEqual([
+      { fips: '53011', customers_out: 4, customers_served: null },
+      { fips: '53033', customers_out: 15, customers_served: null },
+    ]);
+    expect(unmatched).toEqual(['earlier line', '2 point(s) not placed in a county (23 customers out)']);
+  });
+
+  it('adds no line when every incident with customers out is placed', () => {
+    const unmatched: string[] = [];
+    expect(placedCounties([{ fips: null, customers_out: 0 }], unmatched, 'point')).toEqual([]);
+    expect(unmatched).toEqual([]);
   });
 });

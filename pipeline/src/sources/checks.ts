@@ -6,7 +6,7 @@
 // Below them, what the normalisers share to stay within their budget: readings remembered across polls (counts,
 // texts, yearless display times) and the county tally.
 import { SourceError } from '../errors.ts';
-import { toCount, type CountyCount, type Incident } from './snapshot.ts';
+import { addCounty, toCount, type CountyCount, type Incident } from './snapshot.ts';
 
 export type Obj = Record<string, unknown>;
 
@@ -253,6 +253,30 @@ export function sortedCounties<T extends { fips: string }>(counties: Map<string,
 }
 
 /** The sum of the counties' customers served, or null when any county's is unknown (or there are none). */
+/**
+ * A point feed's counties: the customers out of every placed incident summed per county (served unknown). Incidents
+ * with customers out and no county make one `unmatched` line, `N <noun>(s) not placed in a county (M customers out)`.
+ */
+export function placedCounties(
+  incidents: ReadonlyArray<Pick<Incident, 'fips' | 'customers_out'>>,
+  unmatched: string[],
+  noun: string,
+): CountyCount[] {
+  const counties = new Map<string, CountyCount>();
+  let lost = 0;
+  let lostOut = 0;
+  for (const i of incidents) {
+    if (i.customers_out <= 0) continue;
+    if (i.fips) addCounty(counties, i.fips, i.customers_out, null);
+    else {
+      lost += 1;
+      lostOut += i.customers_out;
+    }
+  }
+  if (lost) unmatched.push(`${lost} ${noun}(s) not placed in a county (${lostOut} customers out)`);
+  return sortedCounties(counties);
+}
+
 export function servedSum(counties: ReadonlyArray<{ customers_served: number | null }>): number | null {
   if (counties.length === 0) return null;
   let sum = 0;

@@ -1,11 +1,11 @@
 // AES normalize: each marker is an incident, counted in the county Ohio's marker names (COUNTY) or else the county
 // its point lies in (row's states only); customers_out is the feed's headline. Times are local wall clock.
 import type { SourceDef } from '../registry.ts';
-import { addCounty, emptySnapshot, toIso, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
+import { emptySnapshot, toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { locatePoint, matchCounty } from '../../geo/match.ts';
 import { findState } from '../../geo/states.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
-import { countOf, decimalOf, newIncident, remembered, sortedCounties } from '../checks.ts';
+import { countOf, decimalOf, newIncident, remembered, placedCounties } from '../checks.ts';
 import { readRaw, type AesFormat, type IndianaMarker, type OhioMarker } from './schema.ts';
 
 /** Where each OMS runs: Indianapolis keeps Eastern time with DST (as New York does) since 2006. */
@@ -68,7 +68,7 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
       : answer.markers.map(fromOhio);
   const snap = emptySnapshot(source.utility);
   snap.incidents = readings.map((r) => incidentOf(r, ctx));
-  snap.counties = countiesOf(snap.incidents, snap.unmatched);
+  snap.counties = placedCounties(snap.incidents, snap.unmatched, 'marker');
   snap.unmatched.push(...ctx.unmatched);
   // The feed's own headline; the markers' sum stands in only for a file without one.
   snap.customers_out = countOf(answer.total) ?? snap.incidents.reduce((s, i) => s + i.customers_out, 0);
@@ -77,23 +77,6 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
       ? 'county'
       : 'outage_only';
   return snap;
-}
-
-/** Placed incidents summed per county; the others make one `unmatched` line with their customers. */
-function countiesOf(incidents: Incident[], unmatched: string[]): CountyCount[] {
-  const counties = new Map<string, CountyCount>();
-  let lost = 0;
-  let lostOut = 0;
-  for (const i of incidents) {
-    if (i.customers_out === 0) continue;
-    if (i.fips) addCounty(counties, i.fips, i.customers_out, null);
-    else {
-      lost += 1;
-      lostOut += i.customers_out;
-    }
-  }
-  if (lost) unmatched.push(`${lost} marker(s) not placed in a county (${lostOut} customers out)`);
-  return sortedCounties(counties);
 }
 
 const blank = (v: string | undefined): boolean => !v || v === 'null';

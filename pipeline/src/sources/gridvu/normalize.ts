@@ -1,11 +1,11 @@
 // GridVu normalize: each unplanned outage is an incident placed in a county by its point (Michigan only); the feed
 // has no headline, so customers_out is the incidents' sum, and customers_served is null.
 import type { SourceDef } from '../registry.ts';
-import { addCounty, emptySnapshot, toIso, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
+import { emptySnapshot, toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { locatePoint } from '../../geo/match.ts';
 import { findState } from '../../geo/states.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
-import { countOf, newIncident, remembered, sortedCounties } from '../checks.ts';
+import { countOf, newIncident, remembered, placedCounties } from '../checks.ts';
 import { readRaw, type GridVuOutage } from './schema.ts';
 
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
@@ -13,26 +13,19 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const zone = zoneFor(source.states, source.options.time_zone);
   const states = new Set(source.states.map((s) => findState(s)?.fips));
   const snap = emptySnapshot(source.utility);
-  const counties = new Map<string, CountyCount>();
   const ids = new Set<string>();
-  const lost = { n: 0, out: 0 };
   for (const o of outages) {
     // Planned work is announced ahead and is not an outage customers are suffering now.
     if (flagged(o.planned)) continue;
     const incident = incidentOf(o, ids, zone, states);
     snap.incidents.push(incident);
-    if (incident.fips) {
-      if (incident.customers_out > 0) addCounty(counties, incident.fips, incident.customers_out, null);
-    } else if (incident.customers_out > 0) {
-      lost.n += 1;
-      lost.out += incident.customers_out;
-    }
   }
-  if (lost.n) snap.unmatched.push(`${lost.n} point(s) not placed in a county (${lost.out} customers out)`);
-  snap.counties = sortedCounties(counties);
+  snap.counties = placedCounties(snap.incidents, snap.unmatched, 'point');
   snap.customers_out = snap.incidents.reduce((s, i) => s + i.customers_out, 0);
   snap.basis =
-    counties.size > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips) ? 'county' : 'outage_only';
+    snap.counties.length > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips)
+      ? 'county'
+      : 'outage_only';
   return snap;
 }
 

@@ -1,11 +1,11 @@
 // KUB normalize: each outage is an incident placed in a county by its point (Tennessee only); customers_out and
 // customers_served are KUB's own headline totals (electricOutageInfo), the sum of the outages only without one.
 import type { SourceDef } from '../registry.ts';
-import { addCounty, emptySnapshot, toIso, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
+import { emptySnapshot, toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { locatePoint } from '../../geo/match.ts';
 import { findState } from '../../geo/states.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
-import { countOf, newIncident, remembered, sortedCounties } from '../checks.ts';
+import { countOf, newIncident, remembered, placedCounties } from '../checks.ts';
 import { readRaw, type KubOutage } from './schema.ts';
 
 /** Knoxville keeps Eastern time; Tennessee is split between zones, and the state alone would say Central. */
@@ -16,25 +16,16 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const zone = zoneFor(source.states, source.options.time_zone || DEFAULT_ZONE);
   const states = new Set(source.states.map((s) => findState(s)?.fips));
   const snap = emptySnapshot(source.utility);
-  const counties = new Map<string, CountyCount>();
   const ids = new Set<string>();
-  const lost = { n: 0, out: 0 };
   for (const o of outages) {
     const incident = incidentOf(o, ids, zone, states);
     snap.incidents.push(incident);
-    if (incident.fips) {
-      if (incident.customers_out > 0) addCounty(counties, incident.fips, incident.customers_out, null);
-    } else if (incident.customers_out > 0) {
-      lost.n += 1;
-      lost.out += incident.customers_out;
-    }
   }
-  if (lost.n) snap.unmatched.push(`${lost.n} point(s) not placed in a county (${lost.out} customers out)`);
-  snap.counties = sortedCounties(counties);
+  snap.counties = placedCounties(snap.incidents, snap.unmatched, 'point');
   const headline = countOf(info?.electricCustomersWithoutPower);
   snap.customers_out = headline ?? snap.incidents.reduce((s, i) => s + i.customers_out, 0);
   snap.customers_served = countOf(info?.totalElectricCustomers);
-  const placed = counties.size > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips);
+  const placed = snap.counties.length > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips);
   snap.basis = placed ? 'county' : headline !== null ? 'utility_total' : 'outage_only';
   return snap;
 }

@@ -1,11 +1,11 @@
 // MLGW normalize: each GeoJSON feature is an outage, an incident placed in a county by its point (a polygon by the
 // average of its outer ring); the feed has no headline, so customers_out is the sum of the features.
 import type { SourceDef } from '../registry.ts';
-import { addCounty, emptySnapshot, toIso, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
+import { emptySnapshot, toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { locatePoint } from '../../geo/match.ts';
 import { findState } from '../../geo/states.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
-import { countOf, newIncident, remembered, sortedCounties } from '../checks.ts';
+import { countOf, newIncident, remembered, placedCounties } from '../checks.ts';
 import { readRaw, type MlgwFeature, type MlgwGeometry, type Position } from './schema.ts';
 
 /** Memphis keeps Central time; Tennessee is split between zones, so the row's state alone would not say so. */
@@ -16,24 +16,17 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const zone = zoneFor(source.states, source.options.time_zone || DEFAULT_ZONE);
   const states = new Set(source.states.map((s) => findState(s)?.fips));
   const snap = emptySnapshot(source.utility);
-  const counties = new Map<string, CountyCount>();
   const ids = new Set<string>();
-  const lost = { n: 0, out: 0 };
   for (const f of features) {
     const incident = incidentOf(f, ids, zone, states);
     snap.incidents.push(incident);
-    if (incident.fips) {
-      if (incident.customers_out > 0) addCounty(counties, incident.fips, incident.customers_out, null);
-    } else if (incident.customers_out > 0) {
-      lost.n += 1;
-      lost.out += incident.customers_out;
-    }
   }
-  if (lost.n) snap.unmatched.push(`${lost.n} point(s) not placed in a county (${lost.out} customers out)`);
-  snap.counties = sortedCounties(counties);
+  snap.counties = placedCounties(snap.incidents, snap.unmatched, 'point');
   snap.customers_out = snap.incidents.reduce((s, i) => s + i.customers_out, 0);
   snap.basis =
-    counties.size > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips) ? 'county' : 'outage_only';
+    snap.counties.length > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips)
+      ? 'county'
+      : 'outage_only';
   return snap;
 }
 

@@ -1,11 +1,11 @@
 // NOVEC normalize: each <outage> is an incident, counted in the county its code names or else the county its point
 // lies in (Virginia only); customers_out is their sum, since the file has no headline. Times are Eastern wall clock.
 import type { SourceDef } from '../registry.ts';
-import { addCounty, emptySnapshot, toIso, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
+import { emptySnapshot, toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { locatePoint } from '../../geo/match.ts';
 import { findState } from '../../geo/states.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
-import { countOf, decimalOf, newIncident, remembered, sortedCounties } from '../checks.ts';
+import { countOf, decimalOf, newIncident, remembered, placedCounties } from '../checks.ts';
 import { readRaw, type NovecOutage } from './schema.ts';
 
 /**
@@ -43,7 +43,7 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   };
   const snap = emptySnapshot(source.utility);
   snap.incidents = outages.map((o) => incidentOf(o, ctx));
-  snap.counties = countiesOf(snap.incidents, snap.unmatched);
+  snap.counties = placedCounties(snap.incidents, snap.unmatched, 'outage');
   snap.unmatched.push(...[...ctx.unmatched].map((c) => `county code ${c}`));
   snap.customers_out = snap.incidents.reduce((s, i) => s + i.customers_out, 0);
   snap.basis =
@@ -51,23 +51,6 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
       ? 'county'
       : 'outage_only';
   return snap;
-}
-
-/** Placed incidents summed per county; the others make one `unmatched` line with their customers. */
-function countiesOf(incidents: Incident[], unmatched: string[]): CountyCount[] {
-  const counties = new Map<string, CountyCount>();
-  let lost = 0;
-  let lostOut = 0;
-  for (const i of incidents) {
-    if (i.customers_out === 0) continue;
-    if (i.fips) addCounty(counties, i.fips, i.customers_out, null);
-    else {
-      lost += 1;
-      lostOut += i.customers_out;
-    }
-  }
-  if (lost) unmatched.push(`${lost} outage(s) not placed in a county (${lostOut} customers out)`);
-  return sortedCounties(counties);
 }
 
 const blank = (v: string | undefined): boolean => !v?.trim() || v.trim() === 'null';

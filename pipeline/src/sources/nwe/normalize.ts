@@ -1,11 +1,11 @@
 // NorthWestern Energy normalize: each row of the `d` list is an outage point, placed in a county of the row's states
 // by its point; the feed has no headline, so customers_out is the points' sum. ETRs are wall clock without a zone.
 import type { SourceDef } from '../registry.ts';
-import { addCounty, emptySnapshot, toIso, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
+import { emptySnapshot, toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { locatePoint } from '../../geo/match.ts';
 import { findState } from '../../geo/states.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
-import { countOf, decimalOf, isObj, newIncident, remembered, remembered3, sortedCounties } from '../checks.ts';
+import { countOf, decimalOf, isObj, newIncident, remembered, remembered3, placedCounties } from '../checks.ts';
 import { innerOf, readRaw, type NweOutage } from './schema.ts';
 
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
@@ -15,25 +15,18 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const zone = zoneFor(source.states, source.options.time_zone);
   const states = new Set(source.states.map((s) => findState(s)?.fips));
   const snap = emptySnapshot(source.utility);
-  const counties = new Map<string, CountyCount>();
   const ids = new Set<string>();
-  const lost = { n: 0, out: 0 };
   for (const o of outages) {
     const incident = incidentOf(o, ids, zone, states);
     snap.incidents.push(incident);
-    if (incident.fips) {
-      if (incident.customers_out > 0) addCounty(counties, incident.fips, incident.customers_out, null);
-    } else if (incident.customers_out > 0) {
-      lost.n += 1;
-      lost.out += incident.customers_out;
-    }
   }
-  if (lost.n) snap.unmatched.push(`${lost.n} point(s) not placed in a county (${lost.out} customers out)`);
-  snap.counties = sortedCounties(counties);
+  snap.counties = placedCounties(snap.incidents, snap.unmatched, 'point');
   // No headline in the feed: every point counts, placed or not.
   snap.customers_out = snap.incidents.reduce((s, i) => s + i.customers_out, 0);
   snap.basis =
-    counties.size > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips) ? 'county' : 'outage_only';
+    snap.counties.length > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips)
+      ? 'county'
+      : 'outage_only';
   return snap;
 }
 

@@ -1,11 +1,11 @@
 // PSE normalize: each unplanned PseMap point is an incident placed in a county by its point; customers_out is the
 // answer's UnplannedOutageSummary. Planned and PSPS points share the list and are left out of both.
 import type { SourceDef } from '../registry.ts';
-import { addCounty, emptySnapshot, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
+import { emptySnapshot, type Incident, type Snapshot } from '../snapshot.ts';
 import { locatePoint } from '../../geo/match.ts';
 import { findState } from '../../geo/states.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
-import { type AnswerTimes, countOf, decimalOf, DisplayTimes, newIncident, sortedCounties } from '../checks.ts';
+import { type AnswerTimes, countOf, decimalOf, DisplayTimes, newIncident, placedCounties } from '../checks.ts';
 import { readRaw, type PseAttribute, type PseEntry, type PsePoint } from './schema.ts';
 
 /** FilterType "Planned" (with PlannedOutage true) in the capture, not "Unplanned"; "PSPS" is a guess: none was seen. */
@@ -40,28 +40,21 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const clock = times.of(zone, refMs, (text) => timeOf(text, zone, refMs));
   const states = new Set(source.states.map((s) => findState(s)?.fips));
   const snap = emptySnapshot(source.utility);
-  const counties = new Map<string, CountyCount>();
   const ids = new Set<string>();
-  const lost = { n: 0, out: 0 };
   for (const entry of data.PseMap) {
     if (isPlanned(entry.DataProvider.PointOfInterest)) continue;
     const incident = incidentOf(entry, ids, clock, states);
     snap.incidents.push(incident);
-    if (incident.fips) {
-      if (incident.customers_out > 0) addCounty(counties, incident.fips, incident.customers_out, null);
-    } else if (incident.customers_out > 0) {
-      lost.n += 1;
-      lost.out += incident.customers_out;
-    }
   }
-  if (lost.n) snap.unmatched.push(`${lost.n} point(s) not placed in a county (${lost.out} customers out)`);
-  snap.counties = sortedCounties(counties);
+  snap.counties = placedCounties(snap.incidents, snap.unmatched, 'point');
   // The summary is PSE's own headline; the points' sum stands in only for an answer without one (pre-2025-06).
   snap.customers_out =
     countOf(data.UnplannedOutageSummary?.CustomerAfftectedCount) ??
     snap.incidents.reduce((s, i) => s + i.customers_out, 0);
   snap.basis =
-    counties.size > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips) ? 'county' : 'outage_only';
+    snap.counties.length > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips)
+      ? 'county'
+      : 'outage_only';
   return snap;
 }
 

@@ -1,11 +1,11 @@
 // SienaTech normalize: each <OMSCASES> row is an incident, counted in the county its average point lies in (row's
 // states only); customers_out is their sum, since the answer has no headline. Times are Mountain wall clock.
 import type { SourceDef } from '../registry.ts';
-import { addCounty, emptySnapshot, toIso, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
+import { emptySnapshot, toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { locatePoint } from '../../geo/match.ts';
 import { findState } from '../../geo/states.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
-import { countOf, decimalOf, newIncident, remembered, sortedCounties } from '../checks.ts';
+import { countOf, decimalOf, newIncident, remembered, placedCounties } from '../checks.ts';
 import { readRaw, type SienaCase } from './schema.ts';
 
 /** What placing a poll's cases shares: the zone, the row's state FIPS, the ids taken. */
@@ -24,30 +24,13 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   };
   const snap = emptySnapshot(source.utility);
   snap.incidents = cases.map((c) => incidentOf(c, ctx));
-  snap.counties = countiesOf(snap.incidents, snap.unmatched);
+  snap.counties = placedCounties(snap.incidents, snap.unmatched, 'case');
   snap.customers_out = snap.incidents.reduce((s, i) => s + i.customers_out, 0);
   snap.basis =
     snap.counties.length > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips)
       ? 'county'
       : 'outage_only';
   return snap;
-}
-
-/** Placed incidents summed per county; the others make one `unmatched` line with their customers. */
-function countiesOf(incidents: Incident[], unmatched: string[]): CountyCount[] {
-  const counties = new Map<string, CountyCount>();
-  let lost = 0;
-  let lostOut = 0;
-  for (const i of incidents) {
-    if (i.customers_out === 0) continue;
-    if (i.fips) addCounty(counties, i.fips, i.customers_out, null);
-    else {
-      lost += 1;
-      lostOut += i.customers_out;
-    }
-  }
-  if (lost) unmatched.push(`${lost} case(s) not placed in a county (${lostOut} customers out)`);
-  return sortedCounties(counties);
 }
 
 const blank = (v: string | undefined): boolean => !v?.trim() || v.trim() === 'null';

@@ -1,11 +1,11 @@
 // Tampa Electric normalize: each hit is an incident placed in a county by its point (the row's states only);
 // customers_out is the answer's customerCountSum aggregation. ETRs are Tampa wall clock unless they carry a zone.
 import type { SourceDef } from '../registry.ts';
-import { addCounty, emptySnapshot, toIso, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
+import { emptySnapshot, toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { locatePoint } from '../../geo/match.ts';
 import { findState } from '../../geo/states.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
-import { countOf, decimalOf, newIncident, remembered, sortedCounties } from '../checks.ts';
+import { countOf, decimalOf, newIncident, remembered, placedCounties } from '../checks.ts';
 import { readRaw, type TecoIncident } from './schema.ts';
 
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
@@ -13,21 +13,12 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const zone = zoneFor(source.states, source.options.time_zone);
   const states = new Set(source.states.map((s) => findState(s)?.fips));
   const snap = emptySnapshot(source.utility);
-  const counties = new Map<string, CountyCount>();
   const ids = new Set<string>();
-  const lost = { n: 0, out: 0 };
   for (const hit of answer.hits.hits) {
     const incident = incidentOf(hit._source, ids, zone, states);
     snap.incidents.push(incident);
-    if (incident.fips) {
-      if (incident.customers_out > 0) addCounty(counties, incident.fips, incident.customers_out, null);
-    } else if (incident.customers_out > 0) {
-      lost.n += 1;
-      lost.out += incident.customers_out;
-    }
   }
-  if (lost.n) snap.unmatched.push(`${lost.n} point(s) not placed in a county (${lost.out} customers out)`);
-  snap.counties = sortedCounties(counties);
+  snap.counties = placedCounties(snap.incidents, snap.unmatched, 'point');
   // The aggregation counts every hit in the box, also those past the returned page; the sum stands in without it.
   snap.customers_out =
     countOf(answer.aggregations?.customerCountSum?.value) ?? snap.incidents.reduce((s, i) => s + i.customers_out, 0);
@@ -35,7 +26,9 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   if (typeof total === 'number' && total > answer.hits.hits.length)
     snap.notice = `incident list cut: ${answer.hits.hits.length} of ${total} returned; customers_out is the aggregation's`;
   snap.basis =
-    counties.size > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips) ? 'county' : 'outage_only';
+    snap.counties.length > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips)
+      ? 'county'
+      : 'outage_only';
   return snap;
 }
 

@@ -1,11 +1,11 @@
 // TEP normalize: the outages of the row's division (options.division, TEP by default) are incidents placed in a
 // county by their point (the row's states only); customers_out is that division's AffectedCustomers headline.
 import type { SourceDef } from '../registry.ts';
-import { addCounty, emptySnapshot, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
+import { emptySnapshot, type Incident, type Snapshot } from '../snapshot.ts';
 import { locatePoint } from '../../geo/match.ts';
 import { findState } from '../../geo/states.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
-import { type AnswerTimes, DisplayTimes, countOf, decimalOf, newIncident, sortedCounties } from '../checks.ts';
+import { type AnswerTimes, DisplayTimes, countOf, decimalOf, newIncident, placedCounties } from '../checks.ts';
 import { HOST_DIVISION, divisionOf, readAnswer, readRaw, type TepOutage } from './schema.ts';
 
 /** No planned flag was seen (`event` is Active or Unplanned); an event that says "planned" is taken as one. */
@@ -24,26 +24,19 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const clock = times.of(zone, refMs, (text) => etrOf(text, zone, refMs));
   const states = new Set(source.states.map((s) => findState(s)?.fips));
   const snap = emptySnapshot(source.utility);
-  const counties = new Map<string, CountyCount>();
   const ids = new Set<string>();
-  const lost = { n: 0, out: 0 };
   for (const o of data.outages) {
     if (divisionTag(o) !== division || isPlanned(o)) continue;
     const incident = incidentOf(o, ids, clock, states);
     snap.incidents.push(incident);
-    if (incident.fips) {
-      if (incident.customers_out > 0) addCounty(counties, incident.fips, incident.customers_out, null);
-    } else if (incident.customers_out > 0) {
-      lost.n += 1;
-      lost.out += incident.customers_out;
-    }
   }
-  if (lost.n) snap.unmatched.push(`${lost.n} point(s) not placed in a county (${lost.out} customers out)`);
-  snap.counties = sortedCounties(counties);
+  snap.counties = placedCounties(snap.incidents, snap.unmatched, 'point');
   // The division's own headline; the incidents' sum stands in when the answer has none for it.
   snap.customers_out = countOf(data.headline) ?? snap.incidents.reduce((s, i) => s + i.customers_out, 0);
   snap.basis =
-    counties.size > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips) ? 'county' : 'outage_only';
+    snap.counties.length > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips)
+      ? 'county'
+      : 'outage_only';
   return snap;
 }
 
