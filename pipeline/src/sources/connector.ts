@@ -9,6 +9,15 @@ import type { Snapshot } from './snapshot.ts';
  * Only `readHead` makes it, as the chain's first request, so every request of the poll answered 304 and the pipeline
  * keeps that snapshot (pollOne: `allNotModified`) without normalising anything.
  */
+/** The path of a registry row's url ('' when it is not a URL): what each connector's fetch checks its form against. */
+export function urlPath(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return '';
+  }
+}
+
 export const UNCHANGED: unique symbol = Symbol('unchanged');
 
 export interface FetchContext {

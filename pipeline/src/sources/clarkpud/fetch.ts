@@ -1,5 +1,5 @@
 // Clark PUD fetch: one GET of the outage map's data.js, a JSONP call whose argument (the outage data) is the raw.
-import { type FetchContext, UNCHANGED } from '../connector.ts';
+import { type FetchContext, UNCHANGED, urlPath } from '../connector.ts';
 import { parseJson } from '../parse.ts';
 import { SourceError } from '../../errors.ts';
 
@@ -7,14 +7,6 @@ const PATH = /^\/outage-map\/data\.js$/i;
 const CALLBACK = 'gksUpdateOutageData(';
 /** The call's close: `)`, an optional `;`, then only whitespace. */
 const CLOSE = /\)\s*;?\s*$/;
-
-function pathOf(url: string): string | null {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * The JSON inside `gksUpdateOutageData(…)`. Anything else (an HTML error page, another callback) is a `bad_body`
@@ -34,7 +26,7 @@ export function unwrap(url: string, body: string): unknown {
 
 export async function fetch(ctx: FetchContext): Promise<unknown> {
   const { url } = ctx.source;
-  if (!PATH.test(pathOf(url) ?? '')) {
+  if (!PATH.test(urlPath(url))) {
     throw new SourceError(
       'config',
       `Clark PUD url must be the outage map's data file, https://www.clarkpublicutilities.com/outage-map/data.js; got ${url}`,

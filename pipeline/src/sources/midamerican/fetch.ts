@@ -1,22 +1,14 @@
 // MidAmerican fetch: one JSON POST of `{}` to OutageWatch's CountyInfo endpoint; the answer is the raw as is.
-import type { FetchContext } from '../connector.ts';
+import { type FetchContext, urlPath } from '../connector.ts';
 import { parseJson } from '../parse.ts';
 import { SourceError } from '../../errors.ts';
 
 const PATH = /^\/OutageWatch\/api\/County\/CountyInfo\/?$/i;
 const EXAMPLE = 'https://www.midamericanenergy.com/OutageWatch/api/County/CountyInfo/';
 
-function pathOf(url: string): string | null {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return null;
-  }
-}
-
 export async function fetch(ctx: FetchContext): Promise<unknown> {
   const { url } = ctx.source;
-  if (!PATH.test(pathOf(url) ?? '')) {
+  if (!PATH.test(urlPath(url))) {
     throw new SourceError(
       'config',
       `MidAmerican url must be {site}/OutageWatch/api/County/CountyInfo/, e.g. ${EXAMPLE}; got ${url}`,

@@ -95,6 +95,10 @@ describe('pgegraphql fetch', () => {
     hits.length = 0;
     await expect(poll('/outages')).rejects.toMatchObject({ reason: 'config' });
     await expect(poll('/pge-graphql/outages')).rejects.toThrow(/pge-graphql/);
+    const notUrl = { ...source('/pge-graphql'), url: 'apix.portlandgeneral.com/pge-graphql' };
+    await expect(fetch({ http: client.forSource(), source: notUrl, priority: 0 })).rejects.toMatchObject({
+      reason: 'config',
+    });
     expect(hits).toEqual([]);
   });
   it('fails the poll on a non-2xx answer, a body that is not JSON, errors without data, another shape', async () => {

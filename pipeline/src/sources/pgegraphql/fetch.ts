@@ -1,5 +1,5 @@
 // PGE fetch: one POST of the getOutagesByCounty GraphQL query to apix.portlandgeneral.com/pge-graphql.
-import type { FetchContext } from '../connector.ts';
+import { type FetchContext, urlPath } from '../connector.ts';
 import { parseJson } from '../parse.ts';
 import { SourceError } from '../../errors.ts';
 
@@ -15,7 +15,7 @@ export const OUTAGES_QUERY =
 /** The answer as is: a POST is never conditional, so there is no UNCHANGED here. */
 export async function fetch(ctx: FetchContext): Promise<unknown> {
   const { url } = ctx.source;
-  if (!PATH.test(new URL(url).pathname)) {
+  if (!PATH.test(urlPath(url))) {
     throw new SourceError(
       'config',
       `PGE url must be the GraphQL endpoint {host}/pge-graphql, e.g. https://apix.portlandgeneral.com/pge-graphql; got ${url}`,

@@ -1,5 +1,5 @@
 // Tampa Electric fetch: one POST of an Elasticsearch query to outage-tiles, every incident inside the territory box.
-import type { FetchContext } from '../connector.ts';
+import { type FetchContext, urlPath } from '../connector.ts';
 import { parseJson } from '../parse.ts';
 import { SourceError } from '../../errors.ts';
 
@@ -8,14 +8,6 @@ const PATH = /\/api\/v1\/outage-tiles\/?$/i;
 export const DEFAULT_BBOX: [number, number, number, number] = [-82.9, 27.5, -81.4, 28.6];
 /** Elasticsearch's default result window: more hits than this need paging, which the map does not do either. */
 const SIZE = 10_000;
-
-function pathOf(url: string): string | null {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return null;
-  }
-}
 
 /** options.bbox, checked: four numbers, west < east and south < north. */
 export function bboxOf(option: unknown): [number, number, number, number] {
@@ -57,7 +49,7 @@ export function queryBody(bbox: [number, number, number, number]): string {
 /** The answer as Tampa Electric sends it: normalize reads it as is (schema.ts). */
 export async function fetch(ctx: FetchContext): Promise<unknown> {
   const { url, options } = ctx.source;
-  if (!PATH.test(pathOf(url) ?? '')) {
+  if (!PATH.test(urlPath(url))) {
     throw new SourceError(
       'config',
       `Tampa Electric url must be {host}/api/v1/outage-tiles, e.g. https://outage-data-prod-hrcadje2h9aje9c9.a03.azurefd.net/api/v1/outage-tiles; got ${url}`,

@@ -1,22 +1,14 @@
 // TEP fetch: one POST of an empty form to OutageApp/mapfeed (a GET is refused), kept with the answer's HTTP Date.
-import type { FetchContext } from '../connector.ts';
+import { type FetchContext, urlPath } from '../connector.ts';
 import { parseJson } from '../parse.ts';
 import { SourceError } from '../../errors.ts';
 import { divisionOf, type TepRaw } from './schema.ts';
 
 const PATH = /^\/OutageApp\/mapfeed\/?$/i;
 
-function pathOf(url: string): string | null {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return null;
-  }
-}
-
 export async function fetch(ctx: FetchContext): Promise<TepRaw> {
   const { url, options } = ctx.source;
-  if (!PATH.test(pathOf(url) ?? '')) {
+  if (!PATH.test(urlPath(url))) {
     throw new SourceError('config', `TEP url must be https://apps.tep.com/OutageApp/mapfeed; got ${url}`);
   }
   divisionOf(options); // a bad division fails before any request
