@@ -574,7 +574,6 @@ function main(): void {
 
   const active = rows.filter((r) => r.status === 'active');
   const deep = built.filter((b) => b.row.status === 'active');
-  const covered = deep.reduce((s, b) => s + b.customers, 0);
   const byPlatform = new Map<string, { rows: number; customers: number }>();
   for (const r of active) {
     const e = byPlatform.get(r.platform) ?? { rows: 0, customers: 0 };
@@ -583,6 +582,8 @@ function main(): void {
   const states = stateCoverage(built, stateCustomers).sort(
     (a, b) => b.customers - b.covered - (a.customers - a.covered),
   );
+  // The share counts the 50 states and DC on both sides: a territory's row (LUMA, Puerto Rico) is not in the numerator.
+  const covered = states.reduce((s, x) => s + x.covered, 0);
   const lines = [
     `Rows: ${rows.length} (${active.length} active, ${rows.filter((r) => r.status === 'gated').length} gated, ${rows.filter((r) => r.status === 'disabled').length} disabled).`,
     '',
@@ -592,7 +593,7 @@ function main(): void {
       .sort((a, b) => b[1].customers - a[1].customers)
       .map(([p, e]) => `| ${p} | ${e.rows} | ${p === 'odin' ? '(baseline, meters)' : fmt(e.customers)} |`),
     '',
-    `Customers of the ${deep.length} active deep rows (utilities' own feeds): ${fmt(covered)} of ${fmt(usCustomers)} US customers = **${pct(covered, usCustomers)}**.`,
+    `Customers of the ${deep.length} active deep rows (utilities' own feeds), in the 50 states and DC: ${fmt(covered)} of ${fmt(usCustomers)} US customers = **${pct(covered, usCustomers)}**.`,
     '',
     'Largest gaps by state (customers without an active deep row):',
     '',
