@@ -16,7 +16,7 @@ import { connectorFor } from '../pipeline/src/sources/connectors.ts';
 import type { Connector } from '../pipeline/src/sources/connector.ts';
 import { LOOPBACK_HTTP } from '../pipeline/src/sources/http.ts';
 import { loadRegistry, type ConnectorName } from '../pipeline/src/sources/registry.ts';
-import { fixtureRaw } from '../pipeline/src/sources/registry-check.ts';
+import { recordedRaw } from '../pipeline/src/sources/registry-check.ts';
 import { SHARED_DATA, hasSharedData } from '../pipeline/test/shared-data.ts';
 
 const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -53,19 +53,30 @@ async function fixtureServer(files: Map<string, string>): Promise<{ origin: stri
 
 /** Each row's real feed URL, by row id: a text fixture (AES's XML) is read as that feed's form. */
 const feedUrls = new Map<string, string>();
+/** Each row's first fixture file, by row id (the `fixture` column lists the row's own captures first). */
+const fixtureFiles = new Map<string, string>();
 
-/** The row's connector with its fetch replaced by one GET of the row's fixture (rows may borrow a platform sibling's). */
+/**
+ * The row's connector with its fetch replaced by one GET of the row's fixture over loopback (rows may borrow a
+ * platform sibling's), read as a recorded file: a scraper's reshaping undone, the files recorded beside it joined.
+ */
 const fixtureConnector = (name: ConnectorName): Connector => ({
-  fetch: async (ctx) =>
-    fixtureRaw(name, feedUrls.get(ctx.source.id) ?? '', (await ctx.http.get(ctx.source.url, ctx.priority)).body),
+  fetch: async (ctx) => {
+    await ctx.http.get(ctx.source.url, ctx.priority);
+    return recordedRaw(name, feedUrls.get(ctx.source.id) ?? '', fixtureFiles.get(ctx.source.id) ?? '');
+  },
   normalize: connectorFor(name).normalize,
 });
 
 export async function replayRegistry(registry = path.join(ROOT, 'data/sources.csv')): Promise<RegistryReplay> {
   const records = parse(fs.readFileSync(registry, 'utf8'), { columns: true, skip_empty_lines: true, comment: '#' });
   const fixtures = new Map<string, string>(
-    (records as Array<Record<string, string>>).map((r) => [r.id, path.join(SHARED_DATA, r.fixture ?? '')]),
+    (records as Array<Record<string, string>>).map((r) => [
+      r.id,
+      path.join(SHARED_DATA, (r.fixture ?? '').split(';')[0].trim()),
+    ]),
   );
+  for (const [id, file] of fixtures) fixtureFiles.set(id, file);
   const served = await fixtureServer(fixtures);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outage-registry-replay-'));
   try {

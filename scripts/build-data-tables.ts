@@ -198,7 +198,17 @@ export const TABLES: Table[] = [
       f('provenance', 'string', 'where the entry was learned'),
       f('status', 'string', 'active or another status (see status_reason)'),
       f('status_reason', 'string', 'why a source is not active'),
-      f('fixture', 'string', 'recorded payload used by the tests'),
+      f('fixture', 'string', 'recorded payloads used by the tests (paths under ../shared/data), semicolon-separated'),
+      f(
+        'evidence',
+        'string',
+        "what proves the row is read right: own (a real capture of its own feed), platform (another utility's capture of the platform), none (a hand-made sample)",
+      ),
+      f(
+        'territory_extra',
+        'string',
+        "county FIPS the utility's own capture shows it serves beyond EIA-861 2018's service territory, semicolon-separated",
+      ),
     ],
   },
 ];

@@ -9,7 +9,7 @@ import { readWorkbook } from '../pipeline/src/history/spreadsheet.ts';
 import { parseCustomers, parseReliability, parseTerritory } from '../pipeline/src/history/eia861.ts';
 import { REGISTRY_COLUMNS } from '../pipeline/src/sources/registry-check.ts';
 import { STATES, findState } from '../pipeline/src/geo/states.ts';
-import { FIXTURES, GATED, OVERRIDES, UNWIRED_URLS } from './registry-overrides.ts';
+import { EXTRA_ROWS, FIXTURES, GATED, OVERRIDES, SAMPLES, UNWIRED_URLS } from './registry-overrides.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SHARED = path.resolve(ROOT, process.env.OUTAGE_SHARED_DATA ?? '../shared/data');
@@ -226,6 +226,7 @@ const WIRED: Record<string, string> = {
   anaheim: 'anaheim',
   gridvu: 'gridvu',
   sienatech: 'sienatech',
+  duke: 'duke',
 };
 
 interface Feed {
@@ -277,7 +278,9 @@ function feedOf(p: Peer): Feed {
     case 'tep':
       return feed(str(c.url), { division: str(c.division) || 'TEP' });
     case 'duke':
-      return feed(`https://prod.apigee.duke-energy.app/outage-maps/v1/counties?jurisdiction=${str(c.jurisdiction)}`);
+      return feed(`https://prod.apigee.duke-energy.app/outage-maps/v1/counties?jurisdiction=${str(c.jurisdiction)}`, {
+        credential_env: 'OUTAGE_CREDENTIAL_DUKE',
+      });
     default: {
       const url = str(c.url) || UNWIRED_URLS[p.adapter];
       if (!url)
@@ -309,11 +312,11 @@ function arcgisOptions(c: Record<string, unknown>): Record<string, unknown> {
 
 // ---- fixtures, map pages, cadence ------------------------------------------------------------------------------
 
-/** The recorded payload proving the row's connector: the utility's own, else the platform's (see FIXTURES). */
+/** The recorded payloads proving the row's connector (`;`-separated): its own first, else the platform's. */
 function fixtureOf(p: Peer): string {
   const f = FIXTURES;
   const own = f.own[p.id];
-  if (own) return own;
+  if (own) return [own].flat().join(';');
   if (p.adapter === 'kubra' && p.config.thematic) return f.kubraThematic;
   if (p.adapter === 'milsoft') return str(p.config.file) === 'outages.json' ? f.milsoftOutages : f.milsoftBoundaries;
   if (p.adapter === 'tep' && p.config.division === 'USE') return 'payloads/tep/uns-sample.json';
@@ -322,6 +325,17 @@ function fixtureOf(p: Peer): string {
   const dir = path.join(SHARED, 'payloads', p.adapter);
   const first = fs.existsSync(dir) ? fs.readdirSync(dir).sort()[0] : undefined;
   return first ? `payloads/${p.adapter}/${first}` : '';
+}
+
+/**
+ * What proves the row (issue 23 part 4): `own` when a real capture of its own feed is a fixture (FIXTURES.own, not a
+ * hand-made or edited sample), `platform` when only another utility's real capture of the platform is, else `none`.
+ */
+function evidenceOf(id: string, fixture: string): string {
+  const real = (f: string) => !SAMPLES.has(f);
+  const files = fixture.split(';').filter(Boolean);
+  if ([FIXTURES.own[id] ?? []].flat().some(real)) return 'own';
+  return files.some(real) ? 'platform' : 'none';
 }
 
 function mapPageOf(p: Peer): string {
@@ -354,6 +368,7 @@ interface Built {
 
 function statusOf(p: Peer): { status: string; reason: string } {
   const o = OVERRIDES[p.id];
+  if (o?.gated) return { status: 'gated', reason: o.gated };
   if (p.disabled || o?.disabled)
     return { status: 'disabled', reason: o?.disabled ?? 'parked by the peer (disabled: true)' };
   if (GATED[p.adapter]) return { status: 'gated', reason: GATED[p.adapter] };
@@ -391,7 +406,7 @@ function buildRow(p: Peer, utilities: Map<number, Utility>, explain: boolean): B
   const customers = eia.reduce((s, u) => s + total(u, states), 0);
   const largest = [...eia].sort((a, b) => total(b, states) - total(a, states))[0];
   const { interval, tier } = cadence(customers, largest.ownership);
-  const feed = feedOf(p);
+  const feed = o.feed ? { options: {}, ...o.feed } : feedOf(p);
   const referer = str(p.config.referer);
   const options: Record<string, unknown> = { ...feed.options, ...o.options, ...(referer ? { referer } : {}) };
   if (options.fields && Object.keys(options.fields).length === 0) delete options.fields;
@@ -421,14 +436,17 @@ function buildRow(p: Peer, utilities: Map<number, Utility>, explain: boolean): B
     options: Object.keys(options).length ? JSON.stringify(options) : '',
     customers: String(customers),
     eia_id: eia.map((u) => u.id).join(';'),
-    platform: platformOf(p),
+    platform: o.feed?.connector ?? platformOf(p),
     customers_source: [...new Set(eia.map((u) => u.source))].join('; '),
     map_page: mapPageOf(p),
-    provenance: `outage-atlas ${p._path}@${p._commit.slice(0, 7)}; EIA-861 2018`,
+    provenance: o.provenance ?? `outage-atlas ${p._path}@${p._commit.slice(0, 7)}; EIA-861 2018`,
     status,
     status_reason: [reason, gapText].filter(Boolean).join('; '),
     fixture: fixtureOf(p),
+    evidence: '',
+    territory_extra: Object.keys(o.territory_extra ?? {}).join(';'),
   };
+  row.evidence = evidenceOf(p.id, row.fixture);
   return { row, eia, states, customers, why: reason, gapUnexplained: gapText !== '' && !o.gap };
 }
 
@@ -458,6 +476,8 @@ function odinRow(): Row {
     status: 'active',
     status_reason: '',
     fixture: 'payloads/odin/odin-records-sample.json',
+    evidence: 'own',
+    territory_extra: '',
   };
 }
 
@@ -470,8 +490,8 @@ function check(built: Built[], rows: Row[]): void {
     ids.add(r.id);
     if (!/^https?:\/\//.test(r.url) || /example\.(com|org|net)|\b[A-Z]+_ID\b/.test(r.url))
       fail(`${r.id}: url ${r.url} is not a real absolute URL`);
-    if (r.fixture && !fs.existsSync(path.join(SHARED, r.fixture)))
-      fail(`${r.id}: fixture ${r.fixture} does not exist under ${SHARED}`);
+    for (const f of r.fixture.split(';').filter(Boolean))
+      if (!fs.existsSync(path.join(SHARED, f))) fail(`${r.id}: fixture ${f} does not exist under ${SHARED}`);
   }
   const owner = new Map<number, string>();
   for (const b of built) {
@@ -529,6 +549,21 @@ function stateCoverage(
   }));
 }
 
+/** Active rows per platform by evidence, most rows first, with a total line. */
+function evidenceTable(active: Row[]): string[] {
+  const by = new Map<string, Record<string, number>>();
+  for (const r of active) {
+    const e = by.get(r.platform) ?? { own: 0, platform: 0, none: 0 };
+    e[r.evidence] += 1;
+    by.set(r.platform, e);
+  }
+  const all = { own: 0, platform: 0, none: 0 } as Record<string, number>;
+  for (const e of by.values()) for (const k of Object.keys(all)) all[k] += e[k];
+  const line = (name: string, e: Record<string, number>) => `| ${name} | ${e.own} | ${e.platform} | ${e.none} |`;
+  const rows = [...by].sort((a, b) => b[1].own + b[1].platform + b[1].none - (a[1].own + a[1].platform + a[1].none));
+  return [...rows.map(([p, e]) => line(p, e)), line('**all**', all)];
+}
+
 /** Hosts that carry five or more active rows, most first. */
 function hostsOf(rows: Row[]): Array<[string, number]> {
   const by = new Map<string, number>();
@@ -562,6 +597,11 @@ function main(): void {
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l));
+  // Rows the peer has no entry for: a second feed of a utility it lists (EXTRA_ROWS), built from that entry.
+  for (const [id, from] of Object.entries(EXTRA_ROWS)) {
+    const peer = peers.find((p) => p.id === from) ?? fail(`EXTRA_ROWS.${id}: no peer entry ${from}`);
+    peers.push({ ...peer, id });
+  }
   const built = peers.map((p) => buildRow(p, utilities, explain));
   const rows = [...built.map((b) => b.row), odinRow()].sort((a, b) => a.id.localeCompare(b.id));
   check(built, rows);
@@ -592,6 +632,14 @@ function main(): void {
     ...[...byPlatform]
       .sort((a, b) => b[1].customers - a[1].customers)
       .map(([p, e]) => `| ${p} | ${e.rows} | ${p === 'odin' ? '(baseline, meters)' : fmt(e.customers)} |`),
+    '',
+    'What proves each active row is read right (the `evidence` column above): `own` — a real capture of',
+    "the row's own feed is one of its fixtures; `platform` — only another utility's real capture of the same platform;",
+    '`none` — only a hand-made or edited sample.',
+    '',
+    '| platform | own | platform | none |',
+    '| --- | ---: | ---: | ---: |',
+    ...evidenceTable(active),
     '',
     `Customers of the ${deep.length} active deep rows (utilities' own feeds), in the 50 states and DC: ${fmt(covered)} of ${fmt(usCustomers)} US customers = **${pct(covered, usCustomers)}**.`,
     '',

@@ -13,6 +13,14 @@ export interface Override {
   disabled?: string;
   /** connector options added to the ones derived from the peer's config */
   options?: Record<string, unknown>;
+  /** the feed itself, where a public capture shows the map reads another one than the peer's config names */
+  feed?: { connector: string; url: string; options?: Record<string, unknown> };
+  /** gated with this reason: a credentialed feed whose `options.credential_env` names the variable to set */
+  gated?: string;
+  /** the public source of the row's URL, where it is not the peer's config */
+  provenance?: string;
+  /** counties the utility's own capture shows it serves beyond EIA-861 2018's Service_Territory, with the evidence */
+  territory_extra?: Record<string, string>;
 }
 
 export const OVERRIDES: Record<string, Override> = {
@@ -20,7 +28,12 @@ export const OVERRIDES: Record<string, Override> = {
   'aep-texas': { eia: [3278, 20404] }, // AEP Texas Central + North (delivery-only: customers from Reliability)
   ameren: { eia: [19436, 56697] }, // Union Electric (MO) + Ameren Illinois
   'appalachian-power': { eia: [733, 10331] }, // + Kingsport Power (TN), which does business as Appalachian Power
-  'dominion-va-nc': { eia: [19876] }, // Virginia Electric & Power; Dominion SC is its own row
+  'dominion-va-nc': {
+    eia: [19876], // Virginia Electric & Power; Dominion SC is its own row
+    territory_extra: {
+      '51620': "Dominion's own report lists Franklin City under Southside Virginia, 4 customers served",
+    },
+  },
   'duke-carolinas': { eia: [5416, 3046] }, // the DEC jurisdiction answers for Duke Energy Progress as well
   'duke-ohio-ky': { eia: [3542, 19446] },
   entergy: { eia: [11241, 814, 55937, 12685, 13478] }, // Louisiana, Arkansas, Texas, Mississippi, New Orleans
@@ -50,7 +63,7 @@ export const OVERRIDES: Record<string, Override> = {
   'eau-claire-energy': { eia: [5632] }, // Eau Claire Electric Coop
   'energy-coop-oh': { eia: [10668] }, // Licking Rural Electric (The Energy Cooperative)
   eweb: { eia: [6022] }, // City of Eugene - (OR)
-  'georgia-power': { eia: [7140] },
+  'georgia-power': { eia: [7140], options: { summary: true } }, // summary: see the Kubra rows below
   'jackson-emc': { eia: [9601] },
   'kentucky-power': { eia: [22053] },
   'laurens-cpw': { eia: [21526] }, // City of Laurens - (SC)
@@ -106,18 +119,113 @@ export const OVERRIDES: Record<string, Override> = {
   // Tweaks to connector options.
   // The county count answer (customers served per county) is proven by CenterPoint's recorded capture only; on a
   // tenant that lacks it the request would fail every poll, so no other row asks for it.
-  'centerpoint-houston-tx': { eia: [8901], options: { county_counts: true } },
+  'centerpoint-houston-tx': {
+    eia: [8901],
+    options: { county_counts: true },
+    territory_extra: { '48185': "CenterPoint's own capture lists Grimes County with 1 customer served" },
+  },
+
+  // Kubra rows whose real scrapers read the summary file and the cluster tiles (PROVENANCE-2026-11-26): DTE's
+  // deployment publishes no county report and no scraper ever fetched its thematic-1, so its counties come from the
+  // outage points. Alabama and Georgia Power keep the county report and add the summary's headline; walking their
+  // tiles (1,500–1,900 per storm poll, on the host ~50 Kubra rows share) is left off until the report is proven.
+  dte: { options: { summary: true, counties: 'clusters', bbox: [-84.4, 41.7, -82.3, 44.2], max_tiles: 5000 } },
+  'austin-energy': { options: { summary: true, incidents: true, bbox: [-98.2, 29.9, -97.3, 30.8] } },
+  'alabama-power': { options: { summary: true } },
+
+  // DTE's own outage-area layer (byte-exact captures of all five pages of the 4 July 2026 storm): every outage with
+  // its polygon, but its NUM_CUST sum (342,448) is 19 % above DTE's own headline at that hour (situations.json
+  // 287,265; the Kubra summary 275,805), as circuit and subtransmission areas nest. The Kubra row stays the feed.
+  'dte-arcgis': {
+    feed: {
+      connector: 'arcgis',
+      url: 'https://outagemap.serv.dteenergy.com/GISRest/services/OMP/OutageLocations/MapServer/2',
+      options: {
+        format: 'geojson',
+        order_by: 'OBJECTID ASC',
+        fields: {
+          id: 'JOB_ID',
+          customers_out: 'NUM_CUST',
+          etr: 'EST_REP_DTTM',
+          cause: 'CAUSE',
+          started_at: 'OFF_DTTM',
+        },
+      },
+    },
+    disabled:
+      "DTE's own outage-area layer: its NUM_CUST sum ran 19 % above DTE's headline in the 4 July 2026 storm (nested circuit and subtransmission areas), so the Kubra row (dte) stays the feed; enable it once nesting is resolved",
+    provenance:
+      'wadamcI/dte-outages dte/part-*.json (byte-exact query pages, commit 535ada1, 2026-07-04); map page https://outage.dteenergy.com/',
+  },
 
   // Parked by the peer (its `disabled` flag); the reason in our words.
+  // CMP's map moved to Avangrid's API (a 2026 capture; the peer's ArcGIS host no longer resolves). It needs a
+  // subscription key: gated, polled where the deployment sets OUTAGE_CREDENTIAL_AVANGRID.
   'cmp-maine': {
-    disabled:
-      'parked by the peer: its ArcGIS host does not resolve on public DNS and its field names are unverified placeholders',
+    feed: {
+      connector: 'avangrid',
+      url: 'https://apim.avangrid.com/cmp/v1/public/outagedata?filter=county',
+      options: { credential_env: 'OUTAGE_CREDENTIAL_AVANGRID' },
+    },
+    gated:
+      'needs an Avangrid API subscription key: polled only where OUTAGE_CREDENTIAL_AVANGRID is set (sent as ocp-apim-subscription-key); we never take the key the map page ships',
+    provenance:
+      'anniebritton/southport-weather-hub scripts/fetch-outages.sh@6106ec7 (polls this URL, ?filter=county and ?filter=town, with an ocp-apim-subscription-key header, Jul-Aug 2026); EIA-861 2018',
   },
 };
 
+/** A second feed of a utility the peer lists: the new row's id and the peer entry it is built from (EIA, states). */
+export const EXTRA_ROWS: Record<string, string> = {
+  'dte-arcgis': 'dte',
+};
+
+/**
+ * Files of ../shared/data that its README judges hand-made or edited in the vendor shape (placeholder names, rounded
+ * values): a row they prove has `none` for evidence. Every other fixture is a real capture.
+ */
+export const SAMPLES = new Set([
+  'payloads/aes-indiana/sample.xml',
+  'payloads/aes-ohio/sample.xml',
+  'payloads/anaheim/sample.json',
+  'payloads/chugach/sections.json',
+  'payloads/clark-pud/sample.json',
+  'payloads/cleco/sample.json',
+  'payloads/datacapable/sample.json',
+  'payloads/el-paso/sample.json',
+  'payloads/gmp/sample.json',
+  'payloads/gridvu/sample.json',
+  'payloads/heco/sample.json',
+  'payloads/idaho-power/sample.json',
+  'payloads/ifactor/sample.json',
+  'payloads/kub/sample.json',
+  'payloads/kubra/firstenergy-sample.json',
+  'payloads/kubra/multiregion-sample.json',
+  'payloads/liberty/sample.json',
+  'payloads/luma/sample.json',
+  'payloads/midamerican/sample.json',
+  'payloads/milsoft/boundaries.json',
+  'payloads/milsoft/outages.json',
+  'payloads/mlgw/sample.json',
+  'payloads/novec/sample.xml',
+  'payloads/nwe/sample.json',
+  'payloads/odin/sample.json',
+  'payloads/omap/sample.json',
+  'payloads/outageentry/sample.json',
+  'payloads/pacificorp/sample.json',
+  'payloads/pge-graphql/sample.json',
+  'payloads/puget/sample.json',
+  'payloads/sienatech/sample.xml',
+  'payloads/smartc/sample.json',
+  'payloads/smud/sample.json',
+  'payloads/teco/sample.json',
+  'payloads/tep/sample.json',
+  'payloads/tep/uns-sample.json',
+  'payloads/wec/sample.json',
+]);
+
 /** Adapters whose feeds need credentials or keys: the rows stay `gated`. We never take keys from page JavaScript. */
 export const GATED: Record<string, string> = {
-  duke: 'needs API credentials (a consumer key and secret) that the public map embeds in its JavaScript and rotates; we never scrape keys from page JavaScript',
+  duke: "needs a Duke outage-maps API credential: polled only where OUTAGE_CREDENTIAL_DUKE is set (the Authorization value, or consumerKey:consumerSecret); we never take keys from the map's JavaScript",
   'el-paso':
     "needs an x-api-key header and an AES key taken from the public map's JavaScript, and the answer is encrypted",
   heco: "needs a bearer token from the map's access-token endpoint, and the API is locked to the map's origin",
@@ -152,24 +260,64 @@ export const UNWIRED_URLS: Record<string, string> = {
 export const FIXTURES = {
   own: {
     'dominion-va-nc': 'payloads/kubra/dominion-report.json',
-    dte: 'payloads/kubra/thematic-sample.json',
+    dte: [
+      'payloads/kubra/dte-summary-2026-07-04T0004Z.json',
+      'payloads/kubra/dte-cluster-records-2023-08-24T1501Z.json',
+      'payloads/kubra/dte-cluster-records-2026-08-22T2111Z.json',
+      'payloads/kubra/dte-summary-2026-08-22T2221Z-bluesky.json',
+    ],
+    'austin-energy': 'payloads/kubra/austin-energy-cluster-records-2025-05-29T0209Z.geojson',
+    'alabama-power': 'payloads/kubra/alabama-power-incidents-2022-03-31T0524Z.json',
+    'georgia-power': 'payloads/kubra/georgia-power-incidents-2025-01-11T0848Z.json',
+    'dte-arcgis': [0, 1000, 2000, 3000, 4000]
+      .map((o) => `payloads/arcgis/dte/dte-arcgis-layer2-2026-07-04T0016Z-offset${o}.geojson`)
+      .concat('payloads/arcgis/dte/dte-arcgis-layer2-2026-08-08T1916Z-offset0.geojson'),
     kiuc: 'payloads/kiuc/summary.json',
     entergy: 'payloads/arcgis/entergy.json',
     sce: 'payloads/arcgis/sce.json',
-    pge: 'payloads/pge/calm.json',
+    pge: [
+      'payloads/pge/calm.json',
+      'payloads/pge/outagewatch-2026-07-09/outages_l4.geojson',
+      'payloads/pge/theomichel-2025-08-29/2025-08-29T224647-pge-events.json',
+      'payloads/pge/theomichel-2025-08-29/2025-08-29T225732-pge-events.json',
+    ],
     gvea: 'payloads/gvea/outages.json',
+    nipsco: 'payloads/nisource/sample.json', // the peer's NIPSCO answer, trimmed (real values)
     'flint-emc': 'payloads/milsoft/flint-emc-boundaries-2026-10-10T1053Z.json',
     'centerpoint-houston-tx': 'payloads/datacapable/centerpoint-tx-bundle-2026-10-08T1403Z.json',
     coned: 'payloads/ifactor/coned-bundle-2026-10-08T1905Z.json',
     ppl: 'payloads/omap/sample.json',
     'shenandoah-valley-ec': 'payloads/outageentry/sample.json',
-    pacificorp: 'payloads/pacificorp/rmp-maplistUT-2024-03-03T0045Z.json', // Rocky Mountain Power is PacifiCorp
+    pacificorp: [
+      'payloads/pacificorp/rmp-maplistUT-2024-03-03T0045Z.json', // Rocky Mountain Power is PacifiCorp
+      'payloads/pacificorp/rmp-maplistUT-2026-08-22T2121Z.json',
+    ],
     'madison-ge': 'payloads/smartc/sample.json',
-    'we-energies': 'payloads/wec/we-energies-latest-2026-07-27T2113Z.json',
+    'we-energies': [
+      'payloads/wec/we-energies-latest-2026-07-27T2113Z.json',
+      'payloads/wec/we-energies-latest-2026-08-08T1950Z.json',
+    ],
     fpl: 'payloads/fpl/counties.json',
-    'duke-carolinas': 'payloads/duke/duke-energy-carolinas-counties-dorian-2019-09-06T1130Z.json',
+    'duke-carolinas': [
+      'payloads/duke/duke-energy-carolinas-counties-dorian-2019-09-06T1130Z.json',
+      'payloads/duke/duke-energy-carolinas-counties-dorian-2019-09-06T2100Z.json',
+      'payloads/duke/carolinas.json',
+    ],
+    'duke-florida': 'payloads/duke/duke-energy-florida-counties-2020-02-07T0550Z.json',
+    'cmp-maine': [
+      'payloads/avangrid/cmp-towns-2026-07-16T2116Z.json',
+      'payloads/avangrid/cmp-towns-2026-08-22T1651Z.json',
+    ],
     'united-power': 'payloads/sienatech/sample.xml', // the folder's 2017 JEMC file is another SienaTech answer
-  } as Record<string, string>,
+    'seattle-city-light': [
+      'payloads/datacapable/scl-events-2026-03-12T0553Z.json',
+      'payloads/datacapable/scl-events-2025-02-25T1139Z-davemattson.json',
+      'payloads/datacapable/scl-events-2026-08-22T1748Z.json',
+      'payloads/datacapable/seattle-city-light-events-2026-03-08T0945Z.json',
+    ],
+    'aes-ohio': ['payloads/aes-ohio/aes-ohio-DPLOMSDATA-2026-09-23T1035Z.xml', 'payloads/aes-ohio/sample.xml'],
+    puget: ['payloads/puget/pse-outages-2026-03-13T2218Z.json', 'payloads/puget/pse-outages-2024-11-19T2334Z.json'],
+  } as Record<string, string | string[]>,
   kubraThematic: 'payloads/kubra/thematic-sample.json',
   milsoftBoundaries: 'payloads/milsoft/flint-emc-boundaries-2026-10-10T1053Z.json',
   milsoftOutages: 'payloads/milsoft/flint-emc-outages-2026-10-10T1053Z.json',
@@ -183,7 +331,7 @@ export const FIXTURES = {
     omap: 'payloads/omap/sample.json',
     wec: 'payloads/wec/we-energies-latest-2026-07-27T2113Z.json',
     cleco: 'payloads/smartc/oppd-serviceapi-bundle-2026-10-07T1501Z.json',
-    duke: 'payloads/duke/carolinas.json',
+    duke: 'payloads/duke/duke-energy-florida-counties-2020-02-07T0550Z.json',
     puget: 'payloads/puget/pse-outages-2026-03-13T2218Z.json',
     tep: 'payloads/tep/sample.json',
   } as Record<string, string>,

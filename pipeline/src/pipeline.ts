@@ -31,6 +31,7 @@ import { TIMELINE_MAX_HOURS } from './contract/catalogue.ts';
 import { historyMarks } from './history/version.ts';
 import { repairMirror } from './publish/mirror.ts';
 import { writeHeartbeat } from './state/heartbeat.ts';
+import { readVerifyReport, verificationDoc, verifyReportMtime } from './publish/verification.ts';
 
 export interface PipelineOptions {
   stateDir: string;
@@ -264,6 +265,7 @@ export class Pipeline {
       now,
       totalCustomers: total,
       health: await this.health(statuses, now),
+      verification: this.verification(true),
     });
     await this.db.checkpointEvery(CHECKPOINT_EVERY_MS, now.getTime());
     return this.summary(outcomes, statuses, now, 0, stats, [started, tPoll, tStore]);
@@ -446,9 +448,24 @@ export class Pipeline {
       renderCharts,
       health: await this.health(statuses, now),
       coverage: this.opts.coverage,
+      verification: this.verification(),
       details: this.details,
     });
     return { stats, countiesOut: live.national.counties_out, customersOut: live.national.customers_out };
+  }
+
+  /** mtime of the `sources verify` report the tree was last given (NaN before the first publish) */
+  private verifiedMtime = Number.NaN;
+
+  /**
+   * The last `sources verify` report in the state directory (verify runs apart, so it is looked for at every publish);
+   * `onlyIfChanged`: undefined when it is the one already published (a quiet cycle then serialises nothing more).
+   */
+  private verification(onlyIfChanged = false) {
+    const mtime = verifyReportMtime(this.opts.stateDir);
+    if (onlyIfChanged && mtime === this.verifiedMtime) return undefined;
+    this.verifiedMtime = mtime;
+    return verificationDoc(readVerifyReport(this.opts.stateDir), this.opts.simulated);
   }
 
   private healthCache: { at: number; health: Map<string, SourceHealth> } | null = null;

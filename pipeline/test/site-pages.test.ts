@@ -157,6 +157,8 @@ describe.skipIf(!chromium.path)('site pages in Chromium', () => {
     const s = await open('/sources', /^\/api\/v1\/coverage$/);
     expect(await s.page.locator('#sources-table tbody tr').count()).toBe(sources.sources.length);
     expect(await s.page.locator('#coverage-classes tbody tr').count()).toBe(4);
+    // No `sources verify` has run in this state: the page says so (the document is published all the same).
+    expect(await s.page.locator('#verify-status').textContent()).toMatch(/^No verification has run on this deployment/);
     axeByPage.set('sources', await axeViolations(s.page));
     expect(s.problems).toEqual([]);
 

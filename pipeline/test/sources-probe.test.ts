@@ -20,6 +20,8 @@ import type { Snapshot } from '../src/sources/snapshot.ts';
 import { loadAtlas } from '../src/geo/counties.ts';
 import { closeAll, makeTempDir, removeTempDir, testTempDir } from './clean-machine.ts';
 import { hasSharedData, sharedJson, sharedPath, sourceDef } from './shared-data.ts';
+import { recordedRaw as dukeRaw } from '../src/sources/duke/recorded.ts';
+import { recordedRaw as avangridRaw } from '../src/sources/avangrid/recorded.ts';
 
 interface Reply {
   status?: number;
@@ -108,6 +110,8 @@ function cases(a: string, b: string): Case[] {
     }
   ).data.getOutagesByCounty;
   const mid = sharedJson('payloads/midamerican/sample.json') as Array<{ NumOutages: number }>;
+  const DUKE_FL = 'payloads/duke/duke-energy-florida-counties-2020-02-07T0550Z.json';
+  const cmp = avangridRaw(sharedJson('payloads/avangrid/cmp-towns-2026-07-16T2116Z.json')) as Record<string, unknown>;
   const smud = sharedJson('payloads/smud/sample.json') as {
     returndata: Array<{ Title: string; CustomersImpacted: number }>;
   };
@@ -459,6 +463,28 @@ function cases(a: string, b: string): Case[] {
         const xml = file('payloads/sienatech/sample.xml').toString('utf8');
         expect(s.customers_out).toBe([...xml.matchAll(/<CURCUST>(\d+)</g)].reduce((n, m) => n + Number(m[1]), 0));
       },
+    },
+    {
+      // Duke Florida's 2020 peak, summary_* folded back into the wire form (the upstream here asks no credential)
+      source: src('duke', ['FL'], `${a}/outage-maps/v1/counties?jurisdiction=DEF`),
+      routes: {
+        'GET /outage-maps/v1/counties?jurisdiction=DEF': ok(json(dukeRaw(sharedJson(DUKE_FL)))),
+      },
+      check: (s) =>
+        expect(s.customers_out).toBe(
+          sum(
+            sharedJson(DUKE_FL) as Array<{ summary_maxCustomersAffected: number | null }>,
+            (r) => r.summary_maxCustomersAffected ?? 0,
+          ),
+        ),
+    },
+    {
+      source: src('avangrid', ['ME'], `${b}/cmp/v1/public/outagedata?filter=county`),
+      routes: {
+        'GET /cmp/v1/public/outagedata?filter=county': ok(json(cmp.county)),
+        'GET /cmp/v1/public/outagedata?filter=town': ok(json(cmp.town)),
+      },
+      check: (s) => expect(countyOut(s)).toBe((cmp.county as { outages: number }).outages),
     },
   ];
 }

@@ -1,7 +1,7 @@
 // `outage sources probe` (one row's feed, fetched once, optionally saved as a fixture) and `outage sources parse` (a
 // saved probe replayed offline, or one raw document): the same report of what the connector makes of a feed. The
 // connectors load when one of these runs (the CLI loads this module for its options).
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { SourceError, UsageError } from '../errors.ts';
@@ -125,6 +125,7 @@ function parseArgs(cmd: Command): {
   connector: ConnectorName;
   states: string[] | undefined;
   options: Record<string, unknown> | undefined;
+  url: string | undefined;
 } {
   const connector = String(cmd.getOptionValue('connector'));
   if (!(CONNECTORS as readonly string[]).includes(connector))
@@ -148,7 +149,8 @@ function parseArgs(cmd: Command): {
     if (!options || typeof options !== 'object' || Array.isArray(options))
       throw new UsageError(`--options: expected a JSON object such as '{"client":"GREYS"}', got \`${rawOptions}\``);
   }
-  return { connector: connector as ConnectorName, states, options };
+  const url = cmd.getOptionValue('url') as string | undefined;
+  return { connector: connector as ConnectorName, states, options, url };
 }
 
 /** One raw document (what the connector's fetch returns), normalised; problems name the file. */
@@ -158,16 +160,16 @@ async function parseFile(
 ): Promise<{ source: SourceDef; snapshot: Snapshot }> {
   if (!args.states)
     throw new UsageError(`--states is needed for a single file (the states the utility serves, e.g. --states "WI;MI")`);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(`Cannot read ${file}: ${(err as Error).message}`);
-  }
+  const url = args.url ?? `file://${file}`;
+  if (!existsSync(file)) throw new UsageError(`Cannot read ${file}: it does not exist`);
+  const { recordedRaw } = await import('../sources/registry-check.ts');
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    // The file as the connector's fetch returns it: XML as text, a scraper's reshaping undone, files beside it read.
+    raw = recordedRaw(args.connector, url, file);
   } catch (err) {
+    if (err instanceof SourceError) throw new SourceError(err.reason, `${file}: ${err.message}`);
+    const text = readFileSync(file, 'utf8');
     throw new SourceError(
       'bad_body',
       `${file} is not JSON (${(err as Error).message}; it starts with ${JSON.stringify(text.slice(0, 40))})`,
@@ -177,7 +179,7 @@ async function parseFile(
     id: 'parse',
     utility: path.basename(file),
     connector: args.connector,
-    url: `file://${file}`,
+    url,
     states: args.states,
     interval_min: 15,
     tier: 3,
@@ -205,6 +207,10 @@ export function registerParse(sources: Command): void {
     .option(
       '--states <list>',
       'states the utility serves, e.g. "WI;MI" (default: those saved in index.json; required for a single file)',
+    )
+    .option(
+      '--url <url>',
+      "the feed URL a single file was saved from, for connectors that read its form from it (AES's two XML files)",
     )
     .option('--json', 'print the normalised snapshot with its state and national sums as JSON')
     .action(async (target: string, _opts: unknown, cmd: Command) => {

@@ -6,6 +6,7 @@ import type { SourceStatus } from '../state/status.ts';
 import type { SourceHealth } from '../state/health.ts';
 import { registerCheck } from './sources-check.ts';
 import { registerParse, registerProbe } from './sources-probe.ts';
+import { registerVerify } from './sources-verify.ts';
 
 export function register(program: Command): void {
   const sources = addCommonOptions(
@@ -68,4 +69,5 @@ export function register(program: Command): void {
   registerCheck(sources);
   registerProbe(sources);
   registerParse(sources);
+  registerVerify(sources);
 }

@@ -411,6 +411,16 @@ export const CATALOGUE: readonly Endpoint[] = [
       "EIA-861 2018 customers of the nation (the 50 states and DC) and of each state and territory, split into customers covered by a utility's own feed, covered only by the ODIN baseline (an estimate from a recorded ODIN capture, see `odin_estimate`; ODIN counts meters) and not covered, with percentages (2 decimals); and the largest utilities not covered, with the reason: `gated` (needs credentials), `not_yet_wired` (no connector yet), `disabled`, `state_not_in_feed` (its feed covers other states) or `no_public_feed`. CSV: one row per scope with its largest uncovered utility; the full lists are in the JSON.",
   },
   {
+    id: 'sources.verification',
+    path: '/api/v1/sources/verification',
+    formats: ['json'],
+    cache: 'static',
+    schema: 'SourcesVerification',
+    summary: 'The last verification of every active source (`outage sources verify`)',
+    description:
+      "Every active registry row probed once, politely (polling's per-host limits and deadlines, a total deadline): per row whether it answered (HTTP status) and parsed, customers out and served, counties, counties outside the utility's EIA-861 service territory, customers served against EIA-861's, the time taken, and on failure its kind, message and what to do. `report` is null until a verification has run; the deployment's operator runs it weekly.",
+  },
+  {
     id: 'openapi',
     path: '/api/v1/openapi.json',
     formats: ['json'],

@@ -3,6 +3,7 @@ import { CONNECTORS } from '../sources/registry.ts';
 import { BAND_THRESHOLDS_PCT, MAGNITUDE_THRESHOLDS } from '../state/rules.ts';
 import { ROW_SHAPES, columnSchema } from './report-columns.ts';
 import { ERROR_CODES } from './errors.ts';
+import { SOURCES_VERIFICATION } from './verification-schema.ts';
 
 const int = { type: 'integer', minimum: 0 };
 const nullableInt = { type: ['integer', 'null'], minimum: 0 };
@@ -146,6 +147,7 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
       states: { type: 'array', items: coverageScope },
     }),
   ),
+  SourcesVerification: env(SOURCES_VERIFICATION),
   LiveSummary: env(
     obj({
       generated_at: generated,
@@ -242,6 +244,12 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
             description: 'Effective polling interval in minutes (hardened when the utility has ≥ 1 % out).',
           },
           base_interval_min: { type: 'integer', minimum: 1 },
+          evidence: {
+            type: ['string', 'null'],
+            enum: ['own', 'platform', 'none', null],
+            description:
+              "What proves the registry row is read right: `own` (a real capture of this source's own feed is a test fixture), `platform` (only another utility's real capture of the same platform, with a public source showing this URL in use), `none` (only a hand-made sample). Null for a registry without the column (the simulator's).",
+          },
           hardened: { type: 'boolean' },
           next_due_at: time,
           updated_at: { ...nullableTime, description: 'Last fetch of this source (successful or not).' },

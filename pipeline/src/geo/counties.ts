@@ -20,8 +20,10 @@ export interface CountyAtlas {
   counties: County[];
   byFips: Map<string, County>;
   neighbours: Map<string, string[]>;
-  /** county FIPS for a lon/lat point, or undefined outside every county */
+  /** county FIPS for a lon/lat point (within SHORE_KM of the coarse coast: the nearest), or undefined */
   locate(lon: number, lat: number): string | undefined;
+  /** the county whose 1:10m polygon contains the point, without the shoreline rule (what its drawing contains) */
+  within(lon: number, lat: number): string | undefined;
 }
 
 const require = createRequire(import.meta.url);
@@ -55,7 +57,9 @@ export function loadAtlas(): CountyAtlas {
   const neighbours = new Map<string, string[]>();
   adj.forEach((list, i) => neighbours.set(ids[i], list.map((j) => ids[j]).sort()));
   const byFips = new Map(counties.map((c) => [c.fips, c]));
-  const locate = pointIndex(counties.map((c) => ({ fips: c.fips, feature: shapeByFips.get(c.fips)! })));
-  cached = { counties, byFips, neighbours, locate };
+  const index = pointIndex(counties.map((c) => ({ fips: c.fips, feature: shapeByFips.get(c.fips)! })));
+  const locate = (lon: number, lat: number) => index(lon, lat);
+  const within = (lon: number, lat: number) => index(lon, lat, false);
+  cached = { counties, byFips, neighbours, locate, within };
   return cached;
 }

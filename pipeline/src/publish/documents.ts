@@ -119,6 +119,7 @@ export function sourcesDoc(
       utility: s.utility,
       states: s.states,
       connector: s.connector,
+      evidence: s.evidence ?? null,
       tier: s.tier,
       interval_min: publishedInterval(s, st),
       base_interval_min: s.interval_min,

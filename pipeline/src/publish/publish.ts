@@ -30,6 +30,7 @@ import type { Db } from '../state/db.ts';
 import { publishCoverage } from '../coverage/publish.ts';
 import type { CoverageData } from '../coverage/document.ts';
 import type { SourceHealth } from '../state/health.ts';
+import { publishVerification, VERIFICATION_FILE, type VerificationDoc } from './verification.ts';
 
 /** Internal (never mirrored or routed): every stored frame, for the function layer's other `hours` values. */
 export const FRAMES_FILE = 'api/v1/live/_timeline-frames.json';
@@ -60,6 +61,8 @@ export interface PublishInput {
   details: DetailCache;
   /** /api/v1/coverage of the registry (coverage/document.ts coverageFor), computed once when the registry is loaded */
   coverage?: CoverageData;
+  /** /api/v1/sources/verification: the last `sources verify` report kept in the state directory (verification.ts) */
+  verification?: VerificationDoc;
 }
 
 /** Internal (never mirrored or routed): the counties' last-24-hour series the function layer draws live charts from. */
@@ -89,7 +92,10 @@ async function publishCountyCharts(w: TreeWriter, input: PublishInput): Promise<
   }
 }
 
-type SourcesInput = Pick<PublishInput, 'sources' | 'statuses' | 'simulated' | 'now' | 'totalCustomers' | 'health'>;
+type SourcesInput = Pick<
+  PublishInput,
+  'sources' | 'statuses' | 'simulated' | 'now' | 'totalCustomers' | 'health' | 'verification'
+>;
 const SOURCES_FILE = fileFor(endpoint('live.sources'), {}, 'json');
 
 function putSources(w: TreeWriter, input: SourcesInput): void {
@@ -98,6 +104,8 @@ function putSources(w: TreeWriter, input: SourcesInput): void {
     simulated: input.simulated,
     ...sourcesDoc(sources, statuses, totalCustomers, now, health),
   });
+  // Beside /live/sources, which the sources page shows it with: a verify run between cycles appears on the next one.
+  if (input.verification) publishVerification(w, input.verification);
 }
 
 /**
@@ -105,7 +113,7 @@ function putSources(w: TreeWriter, input: SourcesInput): void {
  * only /live/sources — fetch times and health — written anew.
  */
 export function publishSourcesOnly(w: TreeWriter, input: SourcesInput): Promise<PublishStats> {
-  w.keepAllExcept(new Set([SOURCES_FILE]));
+  w.keepAllExcept(new Set(input.verification ? [SOURCES_FILE, VERIFICATION_FILE] : [SOURCES_FILE]));
   putSources(w, input);
   return w.commit({ simulated: input.simulated, notice: dataNotice(input.simulated) });
 }

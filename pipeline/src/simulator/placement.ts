@@ -31,7 +31,7 @@ export function countyPoint(seed: number, fips: string, slot: number, fallback: 
         w + (e - w) * unit(seed, 'px', owner, fips, slot, k),
         s + (n - s) * unit(seed, 'py', owner, fips, slot, k),
       ];
-      if (atlas.locate(p[0], p[1]) === fips) point = p;
+      if (atlas.within(p[0], p[1]) === fips) point = p;
     }
   }
   point = (point ?? fallback()).map((v) => Math.round(v * 1e5) / 1e5) as Point;
@@ -54,7 +54,7 @@ export function townBox(seed: number, fips: string, town: number, fallback: () =
       [x0, y1],
       [x1, y0],
       [x1, y1],
-    ].every(([x, y]) => loadAtlas().locate(x, y) === fips);
+    ].every(([x, y]) => loadAtlas().within(x, y) === fips);
   // Township slots follow the incident slots, so a town's box does not sit on the county's first incident.
   for (let k = 0; k < 6; k++) {
     const b = box(countyPoint(seed, fips, PLACEMENT_SLOTS + town * 6 + k, fallback));

@@ -128,13 +128,13 @@ export class Scenario {
     if (hit) return hit;
     const c = loadAtlas().byFips.get(fips)!;
     let point: [number, number] = c.centroid;
-    const fips2 = loadAtlas().locate(point[0], point[1]);
+    const fips2 = loadAtlas().within(point[0], point[1]);
     if (fips2 !== fips) {
       const [w, s, e, n] = c.bbox;
       outer: for (let k = 1; k <= 12; k++) {
         for (let j = 0; j < k * 4; j++) {
           const p: [number, number] = [w + (e - w) * unit(7, fips, k, j, 'x'), s + (n - s) * unit(7, fips, k, j, 'y')];
-          if (loadAtlas().locate(p[0], p[1]) === fips) {
+          if (loadAtlas().within(p[0], p[1]) === fips) {
             point = p;
             break outer;
           }

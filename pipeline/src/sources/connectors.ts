@@ -32,6 +32,8 @@ import * as luma from './luma/index.ts';
 import * as anaheim from './anaheim/index.ts';
 import * as gridvu from './gridvu/index.ts';
 import * as sienatech from './sienatech/index.ts';
+import * as duke from './duke/index.ts';
+import * as avangrid from './avangrid/index.ts';
 
 export function connectorFor(name: ConnectorName): Connector {
   switch (name) {
@@ -97,6 +99,10 @@ export function connectorFor(name: ConnectorName): Connector {
       return gridvu;
     case 'sienatech':
       return sienatech;
+    case 'duke':
+      return duke;
+    case 'avangrid':
+      return avangrid;
     default: {
       const never: never = name;
       throw new Error(`No connector named \`${String(never)}\``);

@@ -221,6 +221,8 @@ export function checkCustomers(
 export function territoryFindings(row: CheckRow, counties: string[], eia: EiaReference | null): Finding[] {
   const territory = new Set(eiaIds(row).ids.flatMap((id) => [...(eia?.utilities.get(id)?.counties ?? [])]));
   if (territory.size === 0 || counties.length === 0) return [];
+  // Counties the utility's own feed shows it serves that EIA-861's Service_Territory list leaves out.
+  for (const f of (row.record.territory_extra ?? '').split(/[;\s]+/)) if (f) territory.add(f);
   const outside = counties.filter((f) => !territory.has(f));
   if (outside.length === 0) return [];
   return [

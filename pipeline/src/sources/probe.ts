@@ -1,6 +1,7 @@
 // `outage sources probe`: one registry row polled once through the polling HttpClient, every answer recorded.
 // A saved probe (DIR/index.json + the answer bodies) is a fixture: replay.ts plays it back through the same fetch code.
 import { createHash } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SourceError, UsageError } from '../errors.ts';
@@ -143,11 +144,26 @@ class RecordingHttp extends SourceHttp {
   }
 }
 
+/** `sources verify`: many rows through one client (its per-host queues), all cut at one total deadline. */
+export interface ProbeShared {
+  /** used and left open instead of a client of the probe's own */
+  client?: HttpClient;
+  /** a deadline over every probe (verify's total): when it aborts, the requests fail as at the source deadline */
+  signal?: AbortSignal;
+}
+
 /** Polls `source` once with the polling defaults (User-Agent, per-host limits, deadlines); never throws a SourceError. */
-export async function probeSource(source: SourceDef, http: Partial<HttpOptions> = {}): Promise<ProbeRun> {
-  const client = new HttpClient(http);
-  const deadline = AbortSignal.timeout(client.options.sourceDeadlineMs);
-  const recorder = new RecordingHttp(client, deadline, sourceHeaders(source.options));
+export async function probeSource(
+  source: SourceDef,
+  http: Partial<HttpOptions> = {},
+  shared: ProbeShared = {},
+): Promise<ProbeRun> {
+  const client = shared.client ?? new HttpClient(http);
+  const own = AbortSignal.timeout(client.options.sourceDeadlineMs);
+  const deadline = shared.signal ? AbortSignal.any([own, shared.signal]) : own;
+  setMaxListeners(0, deadline); // one listener per request in flight: tiles run dozens at once (as forSource)
+  // Scoped to the row, as polling scopes it: two rows reading one URL never answer each other with a 304.
+  const recorder = new RecordingHttp(client, deadline, sourceHeaders(source.options), source.id);
   const probedAt = new Date().toISOString();
   let snapshot: Snapshot | null = null;
   let error: SourceError | null = null;
@@ -157,7 +173,7 @@ export async function probeSource(source: SourceDef, http: Partial<HttpOptions> 
   } catch (err) {
     error = err instanceof SourceError ? err : new SourceError('bad_body', (err as Error).message); // as pipeline.ts records it
   } finally {
-    await client.close();
+    if (!shared.client) await client.close();
   }
   const bodies = new Map<string, Buffer>();
   for (const { request, body } of recorder.log) if (request.file && body) bodies.set(request.file, body);

@@ -33,6 +33,7 @@ const KIUC: Row = {
   status: 'active',
   status_reason: '',
   fixture: 'nisc/summary.json',
+  evidence: 'none', // the fixture is hand-made
 };
 const DUKE: Row = {
   ...KIUC,
@@ -141,6 +142,8 @@ describe('sources check', () => {
         .sort(),
     ).toEqual(['fixture', 'status']);
     expect(on(shipped, 4).map((p) => p.column)).toEqual(['status']); // and so the row has no status
+    const noEvidence = COLUMNS.filter((c) => c !== 'evidence' && c !== 'territory_extra');
+    expect(on(check([KIUC], {}, noEvidence), 3).map((p) => p.column)).toEqual(['evidence', 'territory_extra']);
     expect(check([KIUC], { shipped: false }, cols)).toEqual([]);
   });
 
@@ -169,7 +172,7 @@ describe('sources check', () => {
     const problems = check([
       KIUC,
       { ...KIUC, id: 'acme', connector: 'acme', eia_id: '' },
-      { ...DUKE, connector: 'duke' },
+      { ...DUKE, connector: 'heco' }, // Hawaiian Electric: gated, no connector yet
       { ...DUKE, id: 'proto', eia_id: '', connector: 'constructor' },
     ]);
     expect(on(problems, 7).map((p) => p.column)).toEqual(['connector', 'eia_id']);
@@ -370,6 +373,65 @@ describe('sources check', () => {
     expect(fixture(8)).toEqual([['error', expect.stringMatching(/^fixture is empty/)]]);
     expect(fixture(9)).toEqual([['warning', expect.stringMatching(/saved probe directory/)]]);
     expect(fixture(10)).toEqual([['warning', expect.stringMatching(/does not exist/)]]); // gated: a warning
+  });
+
+  it('evidence: a known value on every shipped row; `own` needs a fixture; its territory is an error', () => {
+    const counties: Record<string, string[]> = {
+      [path.join(root, 'nisc/summary.json')]: ['15007'],
+      [path.join(root, 'nisc/other.json')]: ['15007', '15009'],
+    };
+    const parseFixture: FixtureParser = (_row, file) => ({ ok: true, message: 'ok', counties: counties[file] ?? [] });
+    const rows: Row[] = [
+      { ...KIUC, evidence: 'maybe' },
+      { ...KIUC, id: 'k2', eia_id: '', evidence: '' },
+      { ...KIUC, id: 'k3', eia_id: '', evidence: 'own', fixture: '' },
+      { ...KIUC, id: 'k4', eia_id: '', evidence: 'platform', provenance: '' },
+    ];
+    const problems = check(rows, { parseFixture });
+    expect(on(problems, 4, 'evidence')).toEqual([
+      expect.objectContaining({ severity: 'error', message: 'evidence `maybe` is not one of own, platform, none' }),
+    ]);
+    expect(on(problems, 5, 'evidence')).toEqual([expect.objectContaining({ severity: 'error' })]);
+    expect(on(problems, 6, 'evidence')).toEqual([
+      expect.objectContaining({ severity: 'error', message: expect.stringMatching(/own.*names no fixture/) }),
+    ]);
+    expect(on(problems, 7, 'evidence')).toEqual([
+      expect.objectContaining({ severity: 'error', message: expect.stringMatching(/public source.*provenance/) }),
+    ]);
+  });
+
+  it('checks each of several `;`-separated fixtures; an `own` row outside its territory is an error, unless excused', () => {
+    const counties: Record<string, string[]> = {
+      [path.join(root, 'nisc/summary.json')]: ['15007'],
+      [path.join(root, 'nisc/wrong-shape.json')]: ['15007', '15009'],
+    };
+    const seen: string[] = [];
+    const parseFixture: FixtureParser = (row, file) => {
+      seen.push(`${row.id} ${row.record.fixture}`);
+      return { ok: true, message: 'ok', counties: counties[file] ?? [] };
+    };
+    const two = 'nisc/summary.json; nisc/wrong-shape.json';
+    const rows: Row[] = [
+      { ...KIUC, evidence: 'own', fixture: two },
+      { ...KIUC, id: 'k2', evidence: 'platform', fixture: two },
+      { ...KIUC, id: 'k3', evidence: 'own', fixture: two, territory_extra: '15009' },
+      { ...KIUC, id: 'k4', evidence: 'own', fixture: 'nisc/summary.json;nisc/missing.json' },
+    ].map((r, i) => (i ? { ...r, eia_id: '10071', customers: 36000 } : r));
+    const problems = check(rows, { parseFixture });
+    expect(seen.slice(0, 2)).toEqual(['kiuc nisc/summary.json', 'kiuc nisc/wrong-shape.json']);
+    const territory = (line: number) =>
+      on(problems, line, 'fixture')
+        .filter((p) => /territory/.test(p.message))
+        .map((p) => p.severity);
+    expect(territory(4)).toEqual(['error']);
+    expect(territory(5)).toEqual(['warning']);
+    expect(territory(6)).toEqual([]);
+    expect(on(problems, 7, 'fixture')).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        message: expect.stringMatching(/nisc\/missing.json. does not exist/),
+      }),
+    ]);
   });
 
   it('takes a fixture parser as an argument (e.g. a probe replay) and warns when its counties leave the territory', () => {

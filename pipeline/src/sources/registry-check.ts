@@ -7,7 +7,11 @@ import { parse } from 'csv-parse/sync';
 import { UsageError } from '../errors.ts';
 import { connectorFor } from './connectors.ts';
 import { formatOf as aesFormatOf } from './aes/fetch.ts';
+import { recordedRaw as avangridRecorded } from './avangrid/recorded.ts';
+import { recordedRaw as dukeRecorded } from './duke/recorded.ts';
+import { recordedRaw as kubraRecorded } from './kubra/recorded.ts';
 import { checkEia, eiaIds, territoryFindings, type EiaReference } from './eia-reference.ts';
+import { checkEvidence, fixturesOf, territorySeverity } from './registry-evidence.ts';
 import {
   REQUIRED_COLUMNS,
   parseRegistry,
@@ -37,6 +41,8 @@ export const SHIPPED_COLUMNS = [
   'status',
   'status_reason',
   'fixture',
+  'evidence',
+  'territory_extra',
 ] as const;
 export const STATUSES = ['active', 'disabled', 'gated'] as const;
 /** The shipped registry's columns in file order (data/sources.csv; scripts/build-registry.ts writes them). */
@@ -109,6 +115,8 @@ export const URL_SHAPES: Record<ConnectorName, RegExp> & Record<string, RegExp> 
   anaheim: /^https:\/\/gis\.anaheim\.net\/electricoutages\/ActiveIncidents\.cshtml$/,
   gridvu: /^https:\/\/[^/]+\/GridVuServer\/Public\/getAllOutages\/?$/i,
   sienatech: /^https:\/\/[^/]+\/Outages\/Home\/UpdatePushpin$/i,
+  duke: /^https:\/\/[^/]+\/outage-maps\/v1\/counties\?jurisdiction=[A-Z]{3}$/,
+  avangrid: /^https:\/\/apim\.avangrid\.com\/[a-z]+\/v1\/public\/outagedata\?filter=(county|town)$/,
 };
 
 /** Reserved example hosts (RFC 2606) and names like `example-coop.com`, as in sources.example.csv. */
@@ -206,10 +214,38 @@ export function fixtureRaw(connector: ConnectorName, url: string, text: string):
   return asText ? asText(text, url) : rawOf(connector, JSON.parse(text));
 }
 
+/** Recorded files a scraper reshaped (a bare list included): each connector folder's own adapter undoes it. */
+const RECORDED: Partial<Record<ConnectorName, (doc: unknown) => unknown>> = {
+  duke: dukeRecorded,
+  avangrid: avangridRecorded,
+  kubra: kubraRecorded,
+};
+
 export const rawOf = (connector: ConnectorName, doc: unknown) =>
-  doc && typeof doc === 'object' && !Array.isArray(doc) && BUNDLES[connector]
-    ? BUNDLES[connector]!(doc as Record<string, unknown>)
-    : doc;
+  RECORDED[connector]
+    ? RECORDED[connector](doc)
+    : doc && typeof doc === 'object' && !Array.isArray(doc) && BUNDLES[connector]
+      ? BUNDLES[connector]!(doc as Record<string, unknown>)
+      : doc;
+
+/**
+ * Files a connector's fetch requests beside the one a fixture names, recorded beside it under the matching name:
+ * NISC's `…config.json` beside `…summary.json` (the map extent that places outages without a county region set).
+ */
+const SIBLINGS: Partial<Record<ConnectorName, (file: string, raw: unknown) => unknown>> = {
+  nisc: (file, summary) => {
+    const config = file.replace(/summary\.json$/, 'config.json');
+    return config !== file && existsSync(config)
+      ? { summary, config: JSON.parse(readFileSync(config, 'utf8')) }
+      : summary;
+  },
+};
+
+/** A recorded file (and the files recorded beside it) as the connector's fetch returns it, for the feed at `url`. */
+export function recordedRaw(connector: ConnectorName, url: string, file: string): unknown {
+  const raw = fixtureRaw(connector, url, readFileSync(file, 'utf8'));
+  return SIBLINGS[connector] ? SIBLINGS[connector](file, raw) : raw;
+}
 
 /** The default fixture parser: one JSON document through the row's connector (parsed files are shared by rows). */
 export function jsonFixtureParser(): FixtureParser {
@@ -221,18 +257,17 @@ export function jsonFixtureParser(): FixtureParser {
         skipped: true,
         message: `${row.record.fixture} is a saved probe directory; replaying it is not wired into this check yet`,
       };
-    const asText = TEXT_FIXTURES[row.source.connector];
-    if (asText) return parsedFixture(row, asText(readFileSync(file, 'utf8'), row.source.url));
-    let raw = docs.get(file);
+    const key = `${row.source.connector}|${TEXT_FIXTURES[row.source.connector] ? row.source.url : ''}|${file}`;
+    let raw = docs.get(key);
     if (raw === undefined) {
       try {
-        raw = JSON.parse(readFileSync(file, 'utf8'));
+        raw = recordedRaw(row.source.connector, row.source.url, file);
       } catch (err) {
         return { ok: false, message: `${row.record.fixture} is not JSON: ${(err as Error).message}` };
       }
-      docs.set(file, raw);
+      docs.set(key, raw);
     }
-    return parsedFixture(row, rawOf(row.source.connector, raw));
+    return parsedFixture(row, raw);
   };
 }
 
@@ -253,19 +288,28 @@ export function checkFixture(
   row: CheckRow,
   opts: Required<Pick<CheckOptions, 'fixtureRoot' | 'parseFixture' | 'shipped'>> & { eia: EiaReference | null },
 ): Finding[] {
-  const fixture = row.record.fixture?.trim() ?? '';
-  const severity: Severity = row.active ? 'error' : 'warning';
-  if (!fixture)
+  const fixtures = fixturesOf(row.record);
+  if (fixtures.length === 0)
     return row.active && opts.shipped
       ? [
           {
-            severity,
+            severity: row.active ? 'error' : 'warning',
             column: 'fixture',
             message:
               'fixture is empty; save the feed with `outage sources probe ID --save DIR` and name it here (a path under ../shared/data)',
           },
         ]
       : [];
+  return fixtures.flatMap((fixture) => checkOneFixture(row, fixture, opts));
+}
+
+/** One fixture path of the row: under the root, present, parsed by the row's connector, inside the territory. */
+function checkOneFixture(
+  row: CheckRow,
+  fixture: string,
+  opts: Required<Pick<CheckOptions, 'fixtureRoot' | 'parseFixture'>> & { eia: EiaReference | null },
+): Finding[] {
+  const severity: Severity = row.active ? 'error' : 'warning';
   if (!opts.fixtureRoot) return [];
   const file = path.resolve(opts.fixtureRoot, fixture);
   if (path.relative(opts.fixtureRoot, file).startsWith('..'))
@@ -279,9 +323,14 @@ export function checkFixture(
   if (!existsSync(file))
     return [{ severity, column: 'fixture', message: `\`${fixture}\` does not exist under ${opts.fixtureRoot}` }];
   if (!row.source) return [];
-  const got = opts.parseFixture({ ...row, source: row.source }, file);
+  const got = opts.parseFixture({ ...row, source: row.source, record: { ...row.record, fixture } }, file);
   if (!got.ok) return [{ severity: got.skipped ? 'warning' : severity, column: 'fixture', message: got.message }];
-  return territoryFindings(row, got.counties ?? [], opts.eia);
+  const severe = territorySeverity(row);
+  return territoryFindings(row, got.counties ?? [], opts.eia).map((f) => ({
+    ...f,
+    severity: severe,
+    message: severe === 'error' ? `${f.message}; the row's own capture must fit its territory` : f.message,
+  }));
 }
 
 const CSV_OPTIONS = {
@@ -356,6 +405,7 @@ export function checkRegistry(text: string, options: CheckOptions): CheckReport 
       ...checkUrl(row, shipped),
       ...checkEia(row, options.eia, shipped),
       ...checkFixture(row, { fixtureRoot: options.fixtureRoot, parseFixture, shipped, eia: options.eia }),
+      ...checkEvidence(row, shipped),
     ];
     problems.push(...findings.map(at(row.line, row.id || null)));
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRegistry } from './registry.ts';
+import { parseRegistry, statusWithCredentials } from './registry.ts';
 
 const HEADER = 'id,utility,state,connector,url,interval_min,tier,options';
 
@@ -82,5 +82,46 @@ describe('row status', () => {
       { line: 4, id: 'later', status: 'disabled', status_reason: 'not yet wired', eia_ids: [] },
     ]);
     expect(r.problems).toEqual([{ line: 6, message: 'status: `paused` is not one of active, disabled, gated' }]);
+  });
+});
+
+describe('credentialed rows (issue 26 part 2)', () => {
+  const HEAD = `${HEADER},status,status_reason`;
+  const duke =
+    'duke-florida,Duke Energy Florida,FL,duke,https://prod.apigee.duke-energy.app/outage-maps/v1/counties?jurisdiction=DEF,5,1,' +
+    '"{""credential_env"":""OUTAGE_CREDENTIAL_DUKE""}",gated,needs a credential: set OUTAGE_CREDENTIAL_DUKE';
+  const text = `${HEAD}\n${duke}\n`;
+
+  it('a gated row whose credential_env is set is active; without it, it stays gated with its reason', () => {
+    const without = parseRegistry(text, { env: {} });
+    expect(without.sources).toEqual([]);
+    expect(without.inactive).toEqual([
+      {
+        line: 2,
+        id: 'duke-florida',
+        status: 'gated',
+        status_reason: 'needs a credential: set OUTAGE_CREDENTIAL_DUKE',
+        eia_ids: [],
+      },
+    ]);
+    const withIt = parseRegistry(text, { env: { OUTAGE_CREDENTIAL_DUKE: 'key:secret' } });
+    expect(withIt.inactive).toEqual([]);
+    expect(withIt.sources.map((s) => [s.id, s.connector, s.options])).toEqual([
+      ['duke-florida', 'duke', { credential_env: 'OUTAGE_CREDENTIAL_DUKE' }],
+    ]);
+    expect(withIt.problems).toEqual([]);
+  });
+
+  it('only gated rows, only a set non-blank variable, only options that are a JSON object', () => {
+    const env = { SET: 'x', BLANK: '  ' };
+    const opts = (name: string) => JSON.stringify({ credential_env: name });
+    expect(statusWithCredentials('gated', opts('SET'), env)).toBe('active');
+    expect(statusWithCredentials('gated', opts('BLANK'), env)).toBe('gated');
+    expect(statusWithCredentials('gated', opts('UNSET'), env)).toBe('gated');
+    expect(statusWithCredentials('disabled', opts('SET'), env)).toBe('disabled');
+    expect(statusWithCredentials('gated', '{"credential_env": 5}', env)).toBe('gated');
+    expect(statusWithCredentials('gated', '{nope', env)).toBe('gated');
+    expect(statusWithCredentials('gated', '["SET"]', env)).toBe('gated');
+    expect(statusWithCredentials('gated', undefined, env)).toBe('gated');
   });
 });

@@ -5,6 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { UsageError } from '../errors.ts';
 import { findState } from '../geo/states.ts';
+import { credentialOf, type Env } from './credential.ts';
 
 export const CONNECTORS = [
   'kubra',
@@ -38,11 +39,20 @@ export const CONNECTORS = [
   'anaheim',
   'gridvu',
   'sienatech',
+  'duke',
+  'avangrid',
 ] as const;
 export type ConnectorName = (typeof CONNECTORS)[number];
 export const REQUIRED_COLUMNS = ['id', 'utility', 'state', 'connector', 'url', 'interval_min', 'tier'] as const;
 /** `status` of a row: only active rows are polled; gated (needs credentials) and disabled rows say why in status_reason. */
 export const STATUSES = ['active', 'disabled', 'gated'] as const;
+
+/**
+ * What proves a row's feed is read right (issue 23 part 4): `own` (a real capture of this row's feed is a fixture),
+ * `platform` (only another utility's capture of the platform), `none` (a hand-made sample or nothing).
+ */
+export const EVIDENCE = ['own', 'platform', 'none'] as const;
+export type Evidence = (typeof EVIDENCE)[number];
 
 export interface InactiveSource {
   line: number;
@@ -67,6 +77,8 @@ export interface SourceDef {
   customers: number | null;
   /** EIA-861 utility numbers (`eia_id`, `;`-separated): ODIN drops these utilities, coverage counts their customers */
   eia_ids: string[];
+  /** the registry's `evidence` column; null where a registry has none (tests, the simulator) */
+  evidence?: Evidence | null;
 }
 
 export interface RegistryProblem {
@@ -87,15 +99,36 @@ export const rowSchema = z.object({
   options: z.string().optional(),
   customers: z.string().optional(),
   eia_id: z.string().optional(),
+  evidence: z.string().optional(),
 });
 
 /** `eia_id` split on `;` (as the registry writes several), blanks dropped; registry-check validates the numbers. */
 const eiaIdsOf = (v: string | undefined): string[] => (v ?? '').split(/[;|\s]+/).filter(Boolean);
 
-/** `allStatuses` validates and returns gated and disabled rows too (`sources check` looks at every row). */
+/**
+ * A gated row becomes active when its `options.credential_env` names a variable set in `env` (issue 26 part 2): the
+ * deployment that sets the credential polls it; without it the row stays gated with its status_reason. Options that
+ * are not a JSON object leave the row as it is (the row's own check reports them).
+ */
+export function statusWithCredentials(status: string, optionsText: string | undefined, env: Env): string {
+  if (status !== 'gated' || !optionsText) return status;
+  let options: unknown;
+  try {
+    options = JSON.parse(optionsText);
+  } catch {
+    return status;
+  }
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) return status;
+  return credentialOf(options as Record<string, unknown>, env) ? 'active' : status;
+}
+
+/**
+ * `allStatuses` validates and returns gated and disabled rows too (`sources check` looks at every row); `env` is where
+ * credentials are looked up (statusWithCredentials; default process.env).
+ */
 export function parseRegistry(
   text: string,
-  opts: { allStatuses?: boolean } = {},
+  opts: { allStatuses?: boolean; env?: Env } = {},
 ): { sources: SourceDef[]; problems: RegistryProblem[]; inactive: InactiveSource[] } {
   const problems: RegistryProblem[] = [];
   const inactive: InactiveSource[] = [];
@@ -128,7 +161,12 @@ export function parseRegistry(
   const seen = new Set<string>();
   for (const { record, info } of records) {
     const line = info.lines;
-    const status = (record.status ?? '').trim() || 'active'; // empty: active (the example and simulator registries)
+    // empty: active (the example and simulator registries); gated with its credential set: active
+    const status = statusWithCredentials(
+      (record.status ?? '').trim() || 'active',
+      record.options,
+      opts.env ?? process.env,
+    );
     if (!(STATUSES as readonly string[]).includes(status)) {
       problems.push({ line, message: `status: \`${status}\` is not one of ${STATUSES.join(', ')}` });
       continue;
@@ -193,6 +231,7 @@ export function parseRegistry(
       options,
       customers: customers !== null && Number.isFinite(customers) && customers > 0 ? customers : null,
       eia_ids: eiaIdsOf(r.eia_id),
+      evidence: (EVIDENCE as readonly string[]).includes(r.evidence ?? '') ? (r.evidence as Evidence) : null,
     });
   }
   return { sources, problems, inactive };

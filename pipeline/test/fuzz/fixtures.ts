@@ -4,6 +4,8 @@ import { parse } from 'csv-parse/sync';
 import { readFileSync } from 'node:fs';
 import type { ConnectorName } from '../../src/sources/registry.ts';
 import { sharedJson, sharedPath } from '../shared-data.ts';
+import { recordedRaw as avangridRaw } from '../../src/sources/avangrid/recorded.ts';
+import { recordedRaw as dukeRaw } from '../../src/sources/duke/recorded.ts';
 
 /** One answer as the upstream sends it: JSON (which the fuzz mutates) or fixed text. */
 export interface Answer {
@@ -669,6 +671,51 @@ export const FIXTURES: Fixture[] = [
           headers: { 'content-type': 'text/xml' },
           text: readFileSync(sharedPath('payloads/sienatech/sample.xml'), 'utf8'),
         }),
+      },
+    ],
+  },
+  {
+    connector: 'duke',
+    rows: [
+      {
+        id: 'duke-carolinas',
+        utility: 'Duke Energy Carolinas',
+        state: 'NC;SC',
+        path: '/outage-maps/v1/counties?jurisdiction=DEC',
+        customers: 4_177_095,
+      },
+    ],
+    routes: [
+      {
+        path: '/outage-maps/v1/counties',
+        // the Dorian peak, summary_* folded back into the wire form's areaOfInterestSummary
+        answer: () =>
+          json(dukeRaw(sharedJson('payloads/duke/duke-energy-carolinas-counties-dorian-2019-09-06T1130Z.json'))),
+      },
+    ],
+  },
+  {
+    connector: 'avangrid',
+    rows: [
+      {
+        id: 'cmp-maine',
+        utility: 'Central Maine Power',
+        state: 'ME',
+        path: '/cmp/v1/public/outagedata?filter=county',
+        customers: 618_572,
+      },
+    ],
+    routes: [
+      {
+        path: '/cmp/v1/public/outagedata',
+        // the 16 July 2026 storm: the county answer's totals and the town answer, rebuilt from the scraper's file
+        answer: (url) => {
+          const raw = avangridRaw(sharedJson('payloads/avangrid/cmp-towns-2026-07-16T2116Z.json')) as Record<
+            string,
+            unknown
+          >;
+          return json(url.searchParams.get('filter') === 'town' ? raw.town : raw.county);
+        },
       },
     ],
   },

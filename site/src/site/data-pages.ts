@@ -6,12 +6,14 @@ import { esc, layout } from './layout.ts';
 import { apiPaths, SITE_PATHS, STATE_PAGES } from './routes.ts';
 
 export function sourcesPage(): string {
-  const config = { api: apiPaths(['live.sources', 'coverage']), site: SITE_PATHS };
+  const config = { api: apiPaths(['live.sources', 'coverage', 'sources.verification']), site: SITE_PATHS };
   const main = `<h1>Sources and coverage</h1>
 <p>Every utility feed the service polls, how often, and whether it is fresh; and how US customers are seen live. From <a href="${config.api['live.sources']}"><code>${config.api['live.sources']}</code></a> and <a href="${config.api.coverage}"><code>${config.api.coverage}</code></a>.</p>
 <p id="sources-status" role="status" class="muted">Loading…</p>
 <section aria-labelledby="coverage-title"><h2 id="coverage-title">Connector coverage</h2><table id="coverage-classes"></table>
 <h3>Coverage by state</h3><p id="coverage-status" class="muted"></p><table id="coverage-table"></table></section>
+<section aria-labelledby="verify-title"><h2 id="verify-title">Last verification</h2><p id="verify-status" role="status" class="muted">Loading…</p><table id="verify-failures" hidden></table>
+<p class="muted">Every active source probed once by <code>outage sources verify</code>, from <a href="${config.api['sources.verification']}"><code>${config.api['sources.verification']}</code></a>.</p></section>
 <section aria-labelledby="sources-title"><h2 id="sources-title">Sources</h2><p class="muted">Select a column heading to sort.</p><table id="sources-table"></table></section>`;
   return layout({ title: 'Sources and coverage', current: 'sources', main, module: 'sources-page.js', config });
 }

@@ -1,5 +1,6 @@
 // ArcGIS fetch: pages through `query` (resultOffset/resultRecordCount) in WGS84 (outSR=4326) until the server
-// stops saying exceededTransferLimit. Options: where (default 1=1), page_size (default 1000), max_pages (100).
+// stops saying exceededTransferLimit. Options: where (default 1=1), page_size (default 1000), max_pages (100),
+// order_by (orderByFields: a stable order for offset paging), format (`geojson` for f=geojson, default f=json).
 import type { FetchContext } from '../connector.ts';
 import { SourceError } from '../../errors.ts';
 import { arcgisError, readPage, type ArcgisRaw } from './schema.ts';
@@ -13,7 +14,9 @@ export function queryUrl(layerUrl: string, options: Record<string, unknown>, off
   u.searchParams.set('outSR', '4326');
   u.searchParams.set('resultOffset', String(offset));
   u.searchParams.set('resultRecordCount', String(pageSize(options)));
-  u.searchParams.set('f', 'json');
+  if (typeof options.order_by === 'string') u.searchParams.set('orderByFields', options.order_by);
+  // f=geojson where a layer's own map asks for it (DTE's outage areas); both answers read the same.
+  u.searchParams.set('f', options.format === 'geojson' ? 'geojson' : 'json');
   return u.href;
 }
 

@@ -14,7 +14,8 @@ import {
 } from '../snapshot.ts';
 import { SourceError } from '../../errors.ts';
 import { locatePoint, matchCounty } from '../../geo/match.ts';
-import { readFeatures, type ArcgisFeature } from './schema.ts';
+import { readFeatures, type ArcgisFeature, type ArcgisRaw } from './schema.ts';
+import { isMercator, pointOf } from './geometry.ts';
 import { CountyTally, remembered, servedSum, sortedCounties, newIncident } from '../checks.ts';
 
 const DEFAULT_FIELDS: Record<string, string[]> = {
@@ -75,7 +76,8 @@ const str = (v: unknown): string | null => (v === undefined || v === null || v =
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const features = readFeatures(raw, 'ArcGIS features');
   const snap = emptySnapshot(source.utility);
-  const names = namesOf(source.options, features[0]?.attributes);
+  const names = namesOf(source.options, features[0] && attrsOf(features[0]));
+  const mercator = isMercator((raw as ArcgisRaw).spatialReference);
   const mode = source.options.mode ?? 'incidents';
   if (mode === 'counties') {
     const counties = new CountyTally();
@@ -88,13 +90,13 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
     const counties = new Map<string, CountyCount>();
     let unplaced = 0;
     for (const f of features) {
-      const incident = incidentOf(f, names, source.states[0]);
+      const incident = incidentOf(f, names, source.states[0], mercator);
       snap.incidents.push(incident);
       if (incident.fips) addCounty(counties, incident.fips, incident.customers_out, null);
       else {
         unplaced += incident.customers_out;
         if (incident.customers_out > 0)
-          snap.unmatched.push(`incident ${str(pick(f.attributes, names.id)) ?? ''} outside every county`);
+          snap.unmatched.push(`incident ${str(pick(attrsOf(f), names.id)) ?? ''} outside every county`);
       }
     }
     snap.counties = sortedCounties(counties);
@@ -106,6 +108,9 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   return snap;
 }
 
+/** The feature's fields: `attributes` (f=json) or `properties` (f=geojson). */
+const attrsOf = (f: ArcgisFeature): Record<string, unknown> => f.attributes ?? f.properties ?? {};
+
 /** A county feature (FIPS or name field) added into `counties`; one that names no county is reported. */
 function countyFeature(
   f: ArcgisFeature,
@@ -114,7 +119,7 @@ function countyFeature(
   counties: CountyTally,
   unmatched: string[],
 ): void {
-  const a = f.attributes;
+  const a = attrsOf(f);
   const code = str(pick(a, names.county_fips));
   const name = str(pick(a, names.county)) ?? '';
   const fips = (code && matchIn(states, code)) || matchIn(states, name);
@@ -131,11 +136,10 @@ function matchIn(states: string[], name: string): string | undefined {
   return undefined;
 }
 
-/** An outage point: placed by its geometry (else its lat/lon fields), else by its county name field. */
-function incidentOf(f: ArcgisFeature, names: Record<Key, string[]>, state: string): Incident {
-  const a = f.attributes;
-  const lon = typeof f.geometry?.x === 'number' ? f.geometry.x : Number(pick(a, names.lon) ?? NaN);
-  const lat = typeof f.geometry?.y === 'number' ? f.geometry.y : Number(pick(a, names.lat) ?? NaN);
+/** An outage point (or area, at its centre): placed by its geometry, else its lat/lon fields, else its county name. */
+function incidentOf(f: ArcgisFeature, names: Record<Key, string[]>, state: string, mercator: boolean): Incident {
+  const a = attrsOf(f);
+  const [lon, lat] = pointOf(f, mercator) ?? [Number(pick(a, names.lon) ?? NaN), Number(pick(a, names.lat) ?? NaN)];
   const located = Number.isFinite(lon) && Number.isFinite(lat) && Math.abs(lon) <= 180 && Math.abs(lat) <= 90;
   const countyName = str(pick(a, names.county));
   const fips =

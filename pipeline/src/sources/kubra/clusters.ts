@@ -1,7 +1,8 @@
 // Kubra cluster layer: individual outages live in map tiles addressed by quadkey
 // (`<cluster data path>/public/<CLUSTER_LAYER id>/<quadkey>.json`). A tile lists outages, or clusters of them
 // (`desc.cluster: true`) that resolve at the next zoom; points are Google encoded polylines in `geom.p`.
-// We walk from root quadkeys covering the service area down to max_zoom (default 14), following clusters only.
+// We walk from root quadkeys covering the service area down to max_zoom (default 14): a tile holding a cluster is
+// replaced by its four children, so every outage is read from exactly one tile (fgregg/kubra's walk).
 import polyline from '@mapbox/polyline';
 import { z } from 'zod';
 import type { FetchContext } from '../connector.ts';
@@ -16,7 +17,11 @@ export const clusterRecordSchema = z
         n_out: z.number().nullable().optional(),
         inc_id: z.union([z.string(), z.number()]).nullable().optional(),
         cust_a: z
-          .object({ val: z.number().nullable().optional(), masked: z.boolean().optional() })
+          .object({
+            val: z.number().nullable().optional(),
+            masked: z.boolean().optional(),
+            mask: z.number().nullable().optional(),
+          })
           .loose()
           .nullable()
           .optional(),
@@ -84,15 +89,14 @@ export function clusterLayerId(configuration: unknown): string | null {
   );
 }
 
-export async function walkClusters(
-  ctx: FetchContext,
-  origin: string,
-  clusterPath: string,
-  layer: string,
-): Promise<ClusterRecord[]> {
-  const o = ctx.source.options;
-  const maxZoom = typeof o.max_zoom === 'number' ? o.max_zoom : 14;
-  const maxTiles = typeof o.max_tiles === 'number' ? o.max_tiles : 2000;
+/** A record's point: the first position of `geom.p`, else none. */
+export function pointOf(r: { geom?: { p?: string[] } }): { lat: number | null; lon: number | null } {
+  const first = r.geom?.p?.[0] ? polyline.decode(r.geom.p[0])[0] : undefined;
+  return first ? { lat: first[0], lon: first[1] } : { lat: null, lon: null };
+}
+
+/** The walk's root tiles: options.quadkeys, else the tiles covering options.bbox at options.min_zoom (default 7). */
+function rootsOf(o: Record<string, unknown>): string[] {
   const roots = Array.isArray(o.quadkeys)
     ? (o.quadkeys as unknown[]).map(String)
     : Array.isArray(o.bbox)
@@ -103,8 +107,40 @@ export async function walkClusters(
       'config',
       'Kubra incidents need options.quadkeys (root tiles) or options.bbox [west, south, east, north]',
     );
+  return [...new Set(roots)];
+}
+
+/**
+ * One tile's answer: a tile holding a cluster (above max zoom) adds its four children to `next` and keeps nothing,
+ * because the children list its single outages again beside the cluster's. Ids cannot tell the copies apart: real
+ * tiles number their records per tile (`11-0`) and most carry no inc_id. Other tiles' records go to `found`.
+ */
+function readTile(q: string, raw: unknown, maxZoom: number, next: Set<string>, found: Map<string, ClusterRecord>) {
+  const tile = tileSchema.safeParse(raw);
+  if (!tile.success)
+    throw new SourceError('schema', `Kubra tile ${q} has an unexpected shape: ${tile.error.issues[0].message}`);
+  if (q.length < maxZoom && tile.data.file_data.some((r) => r.desc.cluster)) {
+    for (const d of ['0', '1', '2', '3']) next.add(q + d);
+    return;
+  }
+  for (const r of tile.data.file_data) {
+    const key = r.desc.inc_id === null || r.desc.inc_id === undefined ? null : String(r.desc.inc_id);
+    if (key !== null && found.has(key)) continue;
+    found.set(key ?? `${q}/${found.size}`, { ...r, ...pointOf(r) });
+  }
+}
+
+export async function walkClusters(
+  ctx: FetchContext,
+  origin: string,
+  clusterPath: string,
+  layer: string,
+): Promise<ClusterRecord[]> {
+  const o = ctx.source.options;
+  const maxZoom = typeof o.max_zoom === 'number' ? o.max_zoom : 14;
+  const maxTiles = typeof o.max_tiles === 'number' ? o.max_tiles : 2000;
   const found = new Map<string, ClusterRecord>();
-  let queue = [...new Set(roots)];
+  let queue = rootsOf(o);
   let fetched = 0;
   while (queue.length) {
     fetched += queue.length;
@@ -120,21 +156,7 @@ export async function walkClusters(
       })),
     );
     const next = new Set<string>();
-    for (const { q, raw } of tiles) {
-      if (raw === null) continue;
-      const tile = tileSchema.safeParse(raw);
-      if (!tile.success)
-        throw new SourceError('schema', `Kubra tile ${q} has an unexpected shape: ${tile.error.issues[0].message}`);
-      for (const r of tile.data.file_data) {
-        if (r.desc.cluster && q.length < maxZoom) {
-          for (const d of ['0', '1', '2', '3']) next.add(q + d);
-          continue;
-        }
-        const [lat, lon] = r.geom?.p?.[0] ? (polyline.decode(r.geom.p[0])[0] ?? [null, null]) : [null, null];
-        const id = String(r.desc.inc_id ?? r.id ?? `${lat},${lon}`);
-        if (!found.has(id)) found.set(id, { ...r, lat, lon });
-      }
-    }
+    for (const { q, raw } of tiles) if (raw !== null) readTile(q, raw, maxZoom, next, found);
     queue = [...next];
   }
   return [...found.values()];

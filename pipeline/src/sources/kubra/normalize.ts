@@ -1,71 +1,56 @@
 // Kubra normalize: walks the whole area tree. States → counties → municipalities; masked counts kept honest.
-// Masking: `cust_a.masked: true` or the sentinel 999999 means "fewer than the mask floor" (option `mask_floor`,
-// default 5). Such an area shows `<5`, counts as 1 (its lower bound) in sums, and carries out_upper = floor − 1.
+// Masking (counts.ts): a masked area shows `<5` (option `mask_floor`, default 5), counts as 1 (its lower bound) in
+// sums, and carries out_upper = floor − 1. Without a report or thematic areas, the cluster records' points give the
+// counties; the summary file, when read, gives the headline.
 import type { SourceDef } from '../registry.ts';
-import { emptySnapshot, toIso, type AreaCount, type Incident, type Snapshot } from '../snapshot.ts';
-import { loadAtlas } from '../../geo/counties.ts';
-import type { ClusterRecord } from './clusters.ts';
+import { emptySnapshot, toIso, type AreaCount, type Snapshot } from '../snapshot.ts';
 import { matchCounty } from '../../geo/match.ts';
 import { findState } from '../../geo/states.ts';
-import { CountyTally, servedSum, newIncident } from '../checks.ts';
-import { readReport, readThematic, type KubraArea, type KubraCountValue } from './schema.ts';
+import { CountyTally, isObj, servedSum } from '../checks.ts';
+import { readReport, readThematic, type KubraArea } from './schema.ts';
+import { readCount, type KubraCount } from './counts.ts';
+import { countPoints, incidentsOf, readClusters } from './incidents.ts';
+import { readSummary, summaryNotice } from './summary.ts';
 
-export const MASK_SENTINEL = 999999;
-
-export interface KubraCount {
-  out: number;
-  masked: boolean;
-  display: string;
-  upper: number | null;
-}
-
-export function readCount(v: KubraCountValue | undefined, floor: number): KubraCount | null {
-  if (v === undefined || v === null) return null;
-  const val = typeof v === 'number' ? v : v.val;
-  const masked = (typeof v === 'object' && v.masked === true) || val === MASK_SENTINEL;
-  if (masked) return { out: 1, masked: true, display: `<${floor}`, upper: floor - 1 };
-  if (typeof val !== 'number' || !Number.isFinite(val) || val < 0) return null;
-  return { out: Math.round(val), masked: false, display: String(Math.round(val)), upper: Math.round(val) };
-}
+export { MASK_SENTINEL, readCount, type KubraCount } from './counts.ts';
 
 const nameOf = (a: KubraArea): string => (a.name ?? a.area_name ?? a.key ?? a.areaId ?? '').trim();
 
+/** Where the counties come from: the report (also a bare report.json), the thematic areas, or the points. */
+function countySource(raw: unknown): 'report' | 'thematic' | 'points' {
+  if (!isObj(raw)) return 'report';
+  if ('thematic' in raw) return 'thematic';
+  return 'report' in raw || !('clusters' in raw || 'summary' in raw) ? 'report' : 'points';
+}
+
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const floor = typeof source.options.mask_floor === 'number' ? source.options.mask_floor : 5;
+  const from = countySource(raw);
+  const parts = (isObj(raw) ? raw : {}) as { thematic?: unknown; clusters?: unknown; summary?: unknown };
   const snap =
-    raw && typeof raw === 'object' && 'thematic' in raw
-      ? normalizeThematic((raw as { thematic: unknown }).thematic, source, floor)
-      : normalizeReport(raw, source, floor);
-  const clusters = (raw as { clusters?: ClusterRecord[] } | null)?.clusters;
-  if (clusters) snap.incidents = clusters.map(incidentOf).sort((a, b) => a.id.localeCompare(b.id));
+    from === 'thematic'
+      ? normalizeThematic(parts.thematic, source, floor)
+      : from === 'report'
+        ? normalizeReport(raw, source, floor)
+        : emptySnapshot(source.utility);
+  const points = parts.clusters !== undefined;
+  if (points) snap.incidents = incidentsOf(readClusters(parts.clusters, 'Kubra clusters'));
+  if (from === 'points' && points) countPoints(snap);
+  if (parts.summary !== undefined) headline(snap, parts.summary, floor);
+  // Counties from points carry no served count: `outage_only`, unless the summary gives the utility's.
+  if (from === 'points')
+    snap.basis = !points ? 'utility_total' : snap.customers_served === null ? 'outage_only' : 'county';
   return snap;
 }
 
-/** A cluster-layer `cause` or `crew_status`: text, or localised text ({"EN-US": …}) read in English when it has it. */
-function text(v: unknown): string | null {
-  if (typeof v === 'string') return v;
-  if (!v || typeof v !== 'object') return null;
-  const byLang = v as Record<string, string>;
-  for (const k in byLang) if (/^en/i.test(k)) return byLang[k];
-  for (const k in byLang) return byLang[k];
-  return null;
-}
-
-/** A cluster-layer record as an incident. */
-function incidentOf(r: ClusterRecord): Incident {
-  const count = r.desc.cust_a?.val;
-  return newIncident({
-    id: String(r.desc.inc_id ?? r.id ?? `${r.lat},${r.lon}`),
-    fips: r.lat !== null && r.lon !== null ? (loadAtlas().locate(r.lon, r.lat) ?? null) : null,
-    customers_out: typeof count === 'number' && count >= 0 && count !== MASK_SENTINEL ? Math.round(count) : 1,
-    etr: toIso(r.desc.etr),
-    crew_status: text(r.desc.crew_status),
-    cause: text(r.desc.cause),
-    started_at: toIso(r.desc.start_time),
-    lat: r.lat,
-    lon: r.lon,
-    city: null,
-  });
+/** The summary file's figures as the utility's headline (they replace a report's totals), and its notice. */
+function headline(snap: Snapshot, raw: unknown, floor: number): void {
+  const summary = readSummary(raw, 'Kubra summary');
+  const totals = summary.summaryFileData.totals[0];
+  const out = readCount(totals.total_cust_a, floor);
+  if (out) snap.customers_out = out.out;
+  if (typeof totals.total_cust_s === 'number') snap.customers_served = totals.total_cust_s;
+  snap.notice = summaryNotice(summary);
 }
 
 /** `path` with `name` appended (a nameless area adds no step); built only where an area's path is kept. */

@@ -100,8 +100,12 @@ export function readThematic(raw: unknown, what: string): KubraThematic {
   return raw as KubraThematic;
 }
 
-/** What fetch hands to normalize: the report when the deployment has one, the thematic areas otherwise; plus the
- * outages of the cluster layer when the registry asks for them. */
-export type KubraRaw = ({ report: unknown } | { thematic: unknown }) & {
+/** What fetch hands to normalize: the report when the deployment has one, the thematic areas otherwise, neither when
+ * the counties come from the cluster layer's points (`options.counties: "clusters"`); plus the cluster layer's
+ * outages and the summary file when the registry asks for them. */
+export interface KubraRaw {
+  report?: unknown;
+  thematic?: unknown;
   clusters?: import('./clusters.ts').ClusterRecord[];
-};
+  summary?: unknown;
+}

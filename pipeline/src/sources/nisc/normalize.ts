@@ -1,39 +1,89 @@
 // NISC normalize: the county region data set ("omscounty" or any set whose id/description says county) gives
-// per-county out and served; `outages` give incidents (ETR as epoch ms, point when present).
+// per-county out and served; `outages` give incidents (ETR as epoch ms). A summary without a county set (Mohave
+// Electric's) is counted from its outages instead, each placed in its county by its point: `outagePoint` when given,
+// else x/y decoded from config.json's map extent. Planned outages are kept out of incidents and counts.
 import type { SourceDef } from '../registry.ts';
 import { emptySnapshot, toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { locatePoint, matchCounty } from '../../geo/match.ts';
-import { CountyTally, remembered, newIncident } from '../checks.ts';
-import { readSummary, type NiscOutage, type NiscRegionSet } from './schema.ts';
+import { SourceError } from '../../errors.ts';
+import { CountyTally, remembered, newIncident, placedCounties } from '../checks.ts';
+import {
+  isCountySet,
+  partsOf,
+  readExtent,
+  readSummary,
+  type NiscExtent,
+  type NiscOutage,
+  type NiscRegionSet,
+} from './schema.ts';
 
 /** ETRs and start times (epoch ms) repeat poll after poll. */
 const isoOf = remembered(toIso);
-const isCountySet = (d: NiscRegionSet) => /county/i.test(d.id) || /count(y|ies)/i.test(d.description ?? '');
 
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
-  const data = readSummary(raw);
+  const parts = partsOf(raw);
+  const data = readSummary(parts.summary);
   const snap = emptySnapshot(source.utility);
   const set = data.regionDataSets?.find(isCountySet);
-  const counties = new CountyTally();
-  for (const r of set?.regions ?? []) {
-    const fips = countyOf(source.states, r.id);
-    if (!fips) {
-      snap.unmatched.push(r.id);
-      continue;
-    }
-    counties.add(fips, Math.max(0, Math.round(r.numberOut ?? 0)), r.numberServed ?? null);
-  }
-  let incidentOut = 0;
-  for (const o of data.outages ?? []) {
-    const incident = incidentOf(o);
-    incidentOut += incident.customers_out;
-    snap.incidents.push(incident);
-  }
-  snap.counties = counties.sorted();
-  snap.customers_out = set ? snap.counties.reduce((s, c) => s + c.customers_out, 0) : incidentOut;
+  // `planned: true` is kept out unless the row says the tenant's flag is unreliable (options.include_planned).
+  const outages = (data.outages ?? []).filter((o) => o.planned !== true || source.options.include_planned === true);
+  const toPoint = pointReader(outages, set, readExtent(parts.config));
+  for (const o of outages) snap.incidents.push(incidentOf(o, toPoint));
   snap.customers_served = data.totalServed ?? null;
-  snap.basis = snap.counties.length > 0 ? 'county' : snap.customers_served !== null ? 'utility_total' : 'outage_only';
+  if (set) {
+    snap.counties = regionCounties(set, source.states, snap.unmatched);
+    snap.customers_out = snap.counties.reduce((s, c) => s + c.customers_out, 0);
+    snap.basis = snap.counties.length > 0 ? 'county' : snap.customers_served !== null ? 'utility_total' : 'outage_only';
+    return snap;
+  }
+  // No county set: the outages' points are the county counts (every unplanned outage has a point to place).
+  snap.counties = placedCounties(snap.incidents, snap.unmatched, 'outage');
+  snap.customers_out = snap.incidents.reduce((s, i) => s + i.customers_out, 0);
+  snap.basis = 'county';
   return snap;
+}
+
+function regionCounties(set: NiscRegionSet, states: string[], unmatched: string[]) {
+  const counties = new CountyTally();
+  for (const r of set.regions) {
+    const fips = countyOf(states, r.id);
+    if (fips) counties.add(fips, Math.max(0, Math.round(r.numberOut ?? 0)), r.numberServed ?? null);
+    else unmatched.push(r.id);
+  }
+  return counties.sorted();
+}
+
+type PointReader = (o: NiscOutage) => { lat: number; lon: number } | null;
+
+/**
+ * How an outage's point is read. Without a county set the points are the only way to counties, so an unplanned
+ * outage that has only x/y offsets and no extent to decode them with fails the poll rather than publishing 0.
+ */
+function pointReader(outages: NiscOutage[], set: NiscRegionSet | undefined, extent: NiscExtent | null): PointReader {
+  const offsetOnly = outages.find((o) => !o.outagePoint && o.x != null);
+  if (!set && offsetOnly && !extent)
+    throw new SourceError(
+      'schema',
+      `NISC summary.json has no county region set and outage ${offsetOnly.id} carries only x/y offsets, but no config.json mapSettings.boundaryExtent came with it to decode them (fetch reads config.json beside summary.json)`,
+    );
+  return (o) => {
+    if (o.outagePoint) return { lat: o.outagePoint.lat, lon: o.outagePoint.lng };
+    if (extent && typeof o.x === 'number' && typeof o.y === 'number') return fromMercator(extent, o.x, o.y);
+    return null;
+  };
+}
+
+const R = 6378137; // the Web Mercator sphere's radius, metres
+/** Offsets from the extent's corner are at most a few hundred km; values this large are absolute metres already. */
+const ABSOLUTE = 5_000_000;
+/** A point given in metres east and north of the extent's south-west corner, as longitude and latitude. */
+export function fromMercator(extent: NiscExtent, x: number, y: number): { lat: number; lon: number } {
+  const absolute = Math.abs(x) >= ABSOLUTE;
+  const mx = absolute ? x : extent[0] + x;
+  const my = absolute ? y : extent[1] + y;
+  const lon = (mx / R) * (180 / Math.PI);
+  const lat = (2 * Math.atan(Math.exp(my / R)) - Math.PI / 2) * (180 / Math.PI);
+  return { lat: Math.round(lat * 1e6) / 1e6, lon: Math.round(lon * 1e6) / 1e6 };
 }
 
 /** A region id is a county name in the first state, else in the first of the others that has it. */
@@ -45,19 +95,19 @@ function countyOf(states: string[], name: string): string | undefined {
   return undefined;
 }
 
-function incidentOf(o: NiscOutage): Incident {
-  const lat = o.outagePoint?.lat ?? null;
-  const lon = o.outagePoint?.lng ?? null;
+function incidentOf(o: NiscOutage, toPoint: PointReader): Incident {
+  const p = toPoint(o);
+  const started = o.startTime ?? o.timeOff;
   return newIncident({
     id: String(o.id),
-    fips: lat !== null && lon !== null ? locatePoint(lon, lat) : null,
+    fips: p ? (locatePoint(p.lon, p.lat) ?? null) : null,
     customers_out: Math.max(0, Math.round(o.nbrOut ?? 0)),
     etr: o.estimateTime == null ? null : isoOf(o.estimateTime),
     crew_status: o.crewStatus ?? null,
-    cause: o.cause ?? null,
-    started_at: o.startTime == null ? null : isoOf(o.startTime),
-    lat,
-    lon,
+    cause: o.cause?.trim() || null,
+    started_at: started == null ? null : isoOf(started),
+    lat: p?.lat ?? null,
+    lon: p?.lon ?? null,
     city: null,
   });
 }

@@ -1,4 +1,5 @@
-// NISC hosted outage map (`…/data/summary.json`) upstream shape, checked by hand for only what normalize reads.
+// NISC hosted outage map upstream shapes (`summary.json`, and `config.json`'s map extent), checked by hand for only
+// what normalize reads.
 import {
   arrayAt,
   fail,
@@ -7,6 +8,7 @@ import {
   numOrText,
   objectAt,
   optArray,
+  optBoolean,
   optNumber,
   optText,
   type Obj,
@@ -20,6 +22,13 @@ export interface NiscOutage {
   cause?: string | null;
   crewStatus?: string | null;
   startTime?: number | null;
+  /** when the outage began (epoch ms); some tenants send it instead of startTime */
+  timeOff?: number | null;
+  /** metres east and north of the map's boundaryExtent corner (Web Mercator), when there is no outagePoint */
+  x?: number | null;
+  y?: number | null;
+  /** a planned (scheduled) outage: kept out of the counts, as the other connectors keep planned work out */
+  planned?: boolean | null;
 }
 export interface NiscRegion {
   id: string;
@@ -50,6 +59,10 @@ function checkOutage(o: Obj, i: number): void {
   if (!optText(o.cause)) misfit(WHAT, at, i, 'cause', 'string', o.cause);
   if (!optText(o.crewStatus)) misfit(WHAT, at, i, 'crewStatus', 'string', o.crewStatus);
   if (!optNumber(o.startTime)) misfit(WHAT, at, i, 'startTime', 'number', o.startTime);
+  if (!optNumber(o.timeOff)) misfit(WHAT, at, i, 'timeOff', 'number', o.timeOff);
+  if (!optNumber(o.x)) misfit(WHAT, at, i, 'x', 'number', o.x);
+  if (!optNumber(o.y)) misfit(WHAT, at, i, 'y', 'number', o.y);
+  if (!optBoolean(o.planned)) misfit(WHAT, at, i, 'planned', 'boolean', o.planned);
 }
 
 function checkRegions(list: unknown, at: string): void {
@@ -80,4 +93,38 @@ export function readSummary(raw: unknown): NiscSummary {
     checkRegions(set.regions, `regionDataSets.${i}.regions`);
   }
   return data as NiscSummary;
+}
+
+/** The region data set of counties: "omscounty", or any set whose id or description says county. */
+export const isCountySet = (d: NiscRegionSet): boolean =>
+  /county/i.test(d.id) || /count(y|ies)/i.test(d.description ?? '');
+
+/** `[xmin, ymin, xmax, ymax]` in Web Mercator metres: the corner outage x/y offsets are measured from. */
+export type NiscExtent = [number, number, number, number];
+
+/**
+ * config.json's `mapSettings.boundaryExtent` (else `fullExtent`, which public scrapers fall back to), or null when
+ * neither is four finite numbers forming a box.
+ */
+export function readExtent(config: unknown): NiscExtent | null {
+  const settings = isObj(config) ? config.mapSettings : undefined;
+  if (!isObj(settings)) return null;
+  for (const e of [settings.boundaryExtent, settings.fullExtent]) {
+    if (!Array.isArray(e) || e.length !== 4 || !e.every((n) => typeof n === 'number' && Number.isFinite(n))) continue;
+    if (e[2] > e[0] && e[3] > e[1]) return e as NiscExtent;
+  }
+  return null;
+}
+
+/** What fetch returns: the summary alone, or with config.json when the outages need its extent to be placed. */
+export interface NiscRaw {
+  summary: unknown;
+  config?: unknown;
+}
+
+/** The raw form's parts: a bare summary.json (a saved body, the older raw form) is a summary without config. */
+export function partsOf(raw: unknown): NiscRaw {
+  return isObj(raw) && 'summary' in raw && !('outages' in raw) && !('regionDataSets' in raw)
+    ? (raw as unknown as NiscRaw)
+    : { summary: raw };
 }

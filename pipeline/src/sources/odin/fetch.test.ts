@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HttpClient, LOOPBACK_HTTP } from '../http.ts';
-import { SourceError } from '../../errors.ts';
+import type { SourceError } from '../../errors.ts';
 import { fetch, exportUrl, ODIN_FIELDS } from './fetch.ts';
 import { normalize } from './normalize.ts';
 import { loadAtlas } from '../../geo/counties.ts';

@@ -1,6 +1,7 @@
 // Browser: the sources/coverage page (markup: site/src/site/data-pages.ts): connector coverage and every source
-// from /api/v1/live/sources, and coverage by state from /api/v1/coverage when the deployment publishes it.
-import { $, config, count, getJson, markSimulated, pct, renderTable, setStatus, time } from './site.js';
+// from /api/v1/live/sources, coverage by state from /api/v1/coverage when the deployment publishes it, and the last
+// verification of the sources from /api/v1/sources/verification.
+import { $, config, count, getJson, markSimulated, pct, renderTable, setStatus, time, when } from './site.js';
 
 const cfg = config();
 const CLASSES = [
@@ -68,15 +69,46 @@ function renderCoverage(doc) {
   );
 }
 
+/** The last `outage sources verify`: when, how many answered and parsed, and each failure with what to do (text nodes only). */
+function renderVerification(doc) {
+  const report = doc?.data?.report;
+  if (!report) {
+    setStatus('verify-status', doc?.data?.message ?? 'This deployment does not publish a verification yet.');
+    return;
+  }
+  const { rows, ok, failed } = report.summary;
+  setStatus(
+    'verify-status',
+    `${when(report.finished_at)}: ${count(ok)} of ${count(rows)} sources answered and parsed, ${count(failed)} failed.`,
+  );
+  const failures = report.rows.filter((r) => r.failure).map((r) => ({ ...r, key: r.id }));
+  const table = $('verify-failures');
+  table.hidden = failures.length === 0;
+  if (!failures.length) return;
+  renderTable(
+    table,
+    [
+      { label: 'Source', value: (r) => r.utility, sort: (r) => r.utility },
+      { label: 'Answer', num: true, value: (r) => (r.status === null ? 'none' : String(r.status)) },
+      { label: 'Failure', value: (r) => r.failure.kind, sort: (r) => r.failure.kind },
+      { label: 'What happened', value: (r) => r.failure.message },
+      { label: 'What to do', value: (r) => r.failure.advice },
+    ],
+    failures,
+  );
+}
+
 async function start() {
   try {
-    const [sources, coverage] = await Promise.all([
+    const [sources, coverage, verification] = await Promise.all([
       getJson(cfg.api['live.sources']),
       getJson(cfg.api.coverage).catch(() => null),
+      getJson(cfg.api['sources.verification']).catch(() => null),
     ]);
     if (!sources) throw new Error('no live sources are published yet');
     renderSources(sources.data);
     renderCoverage(coverage);
+    renderVerification(verification);
   } catch (err) {
     setStatus('sources-status', `Could not load the sources (${err.message}).`, true);
   }

@@ -1,0 +1,39 @@
+// The registry's `evidence` column (issue 23 part 4): what proves a row's feed is read right. `own`: a real capture
+// of this row's own feed is one of its fixtures; `platform`: only another utility's capture of the same platform,
+// with a public source showing this row's URL in use named in `provenance`; `none`: no real capture at all (a
+// hand-made sample or nothing). An `own` row whose fixture puts counties outside the utility's territory is an error.
+import type { CheckRow, Finding, Severity } from './registry-check.ts';
+import { EVIDENCE, type Evidence } from './registry.ts';
+
+/** The row's fixture paths: the `fixture` column lists several separated by `;` (the row's own captures first). */
+export const fixturesOf = (record: Record<string, string>): string[] =>
+  (record.fixture ?? '')
+    .split(';')
+    .map((f) => f.trim())
+    .filter(Boolean);
+
+export const evidenceOf = (row: Pick<CheckRow, 'record'>): Evidence | null => {
+  const v = (row.record.evidence ?? '').trim();
+  return (EVIDENCE as readonly string[]).includes(v) ? (v as Evidence) : null;
+};
+
+/** The column's own rules: a known value on every shipped row; `own` needs a fixture, `platform` a provenance. */
+export function checkEvidence(row: CheckRow, shipped: boolean): Finding[] {
+  if (row.record.evidence === undefined) return []; // no such column: the header's finding says so once
+  const raw = row.record.evidence.trim();
+  if (raw === '' && !shipped) return [];
+  const bad = (message: string, severity: Severity = row.active ? 'error' : 'warning'): Finding[] => [
+    { severity, column: 'evidence', message },
+  ];
+  const evidence = evidenceOf(row);
+  if (!evidence) return bad(`evidence \`${raw}\` is not one of ${EVIDENCE.join(', ')}`);
+  if (evidence === 'own' && fixturesOf(row.record).length === 0)
+    return bad('evidence is `own` but the row names no fixture: name the real capture of its feed');
+  if (evidence === 'platform' && !(row.record.provenance ?? '').trim())
+    return bad('evidence is `platform`: name the public source showing this URL in use in `provenance`');
+  return [];
+}
+
+/** Counties outside the territory: an error for an `own` row (its own capture must fit), a warning otherwise. */
+export const territorySeverity = (row: Pick<CheckRow, 'record' | 'active'>): Severity =>
+  evidenceOf(row) === 'own' && row.active ? 'error' : 'warning';
