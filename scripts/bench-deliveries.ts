@@ -46,7 +46,8 @@ await sql.query(
   [ids, fips, now],
 );
 await sql.query(
-  `INSERT INTO channels (id, rule_id, kind, target, secret) SELECT 'ch_' || id, id, 'webhook', $2, 'whsec_bench' FROM unnest($1::text[]) AS t(id)`,
+  // one receiver URL per rule: an account's event reaches each target once (fan-out.ts), so shared URLs would coalesce
+  `INSERT INTO channels (id, rule_id, kind, target, secret) SELECT 'ch_' || id, id, 'webhook', $2 || '?rule=' || id, 'whsec_bench' FROM unnest($1::text[]) AS t(id)`,
   [ids, url],
 );
 
@@ -82,6 +83,7 @@ const engine = new DeliveryEngine({
   clock: () => now,
   safety: { allowLoopback: true },
   concurrency: 64,
+  targetPerMinute: Number.POSITIVE_INFINITY, // the benchmark measures throughput, not the per-target limit
 });
 let t0 = performance.now();
 const enqueued = await engine.ingest(events);

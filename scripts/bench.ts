@@ -9,6 +9,8 @@ import { loadRegistry } from '../pipeline/src/sources/registry.ts';
 import { Pipeline } from '../pipeline/src/pipeline.ts';
 import { LOOPBACK_HTTP } from '../pipeline/src/sources/http.ts';
 import { readManifest } from '../pipeline/src/publish/tree-writer.ts';
+import { benchArchive } from './bench-archive.ts';
+import { benchCountyDetail } from './bench-county-detail.ts';
 import { benchEvents } from './bench-events.ts';
 import { startSimulatorProcess } from './sim-process.ts';
 import { benchRegistry } from './bench-registry.ts';
@@ -143,6 +145,8 @@ try {
   ];
   rows.push(...(await benchEvents()));
   rows.push(...(await benchRegistry()));
+  rows.push(...(await benchCountyDetail()));
+  rows.push(...(await benchArchive()));
   for (const c of await benchConnectors())
     rows.push({
       metric: `connector ${c.connector} (${c.payload}, ${c.bytes} B): parse+normalise / JSON.parse`,

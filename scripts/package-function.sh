@@ -24,7 +24,8 @@ if (process.env.DATABASE_URL) {
   const sql = await openAccountsDb('/tmp', process.env.DATABASE_URL);
   accounts = new AccountService({ sql, mailer: mailerFromEnv(console.log), baseUrl: process.env.PUBLIC_BASE_URL ?? 'https://localhost', clock: () => new Date(), safety: safetyFromEnv() });
 }
-const app = createApp({ outDir: new URL('./public', import.meta.url).pathname, accounts });
+// Absolute links (feeds, GeoJSON metadata.url) name PUBLIC_BASE_URL, never the request's Host.
+const app = createApp({ outDir: new URL('./public', import.meta.url).pathname, accounts, baseUrl: process.env.PUBLIC_BASE_URL });
 export default { fetch: (req) => app.fetch(req) };
 JS
 cat > "$dest/.vc-config.json" <<'JSON'

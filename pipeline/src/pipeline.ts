@@ -3,8 +3,12 @@ import type { Clock } from './clock.ts';
 import { SourceError } from './errors.ts';
 import { HttpClient, type HttpOptions } from './sources/http.ts';
 import { sourceHeaders } from './sources/source-http.ts';
+import { PollBudget } from './sources/budget.ts';
 import { connectorFor } from './sources/connectors.ts';
 import { quarantine } from './sources/quarantine.ts';
+import { cleaningNote } from './sources/clean-snapshot.ts';
+import { cleanText, noCleaning, type TextRule } from './sources/clean-text.ts';
+import { capIncidents } from './sources/incident-cap.ts';
 import type { ConnectorName, SourceDef } from './sources/registry.ts';
 import type { Connector } from './sources/connector.ts';
 import { heldSnapshot, type HeldSnapshot } from './sources/snapshot.ts';
@@ -13,6 +17,7 @@ import { snapshotHash, syncSources, writeOutcomes, type PollOutcome } from './st
 import { blankStatus, loadStatuses, saveStatuses, type SourceStatus } from './state/status.ts';
 import { effectiveInterval, freshness, isDue, nextInterval, nextWake, wakeReason } from './sources/scheduler.ts';
 import { computeLive, recordFrame, type LiveState } from './state/rollup.ts';
+import { recordArchive } from './state/archive.ts';
 import { observe, type CycleContext } from './state/observe.ts';
 import { evaluateCycle, type EventRow } from './state/events.ts';
 import { countyModel, loadCountyModel } from './geo/county-model.ts';
@@ -66,6 +71,9 @@ interface HistoryCache {
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
 
+/** A failed poll's message as stored and published (live/sources.json `last_error`): one line of clean text. */
+const MESSAGE_TEXT: TextRule = { cap: 1_000, multiline: false };
+
 export interface CycleSummary {
   at: string;
   polled: number;
@@ -83,6 +91,8 @@ export interface CycleSummary {
   /** wall time of each phase: poll (fetch + normalise), store, publish (rollup + files) */
   phases: { poll: number; store: number; publish: number };
   failures: Array<{ source: string; reason: string; message: string }>;
+  /** successful polls with something to report (what the quarantine step cleaned from their text) */
+  notes: Array<{ source: string; message: string }>;
 }
 
 export function formatSummary(s: CycleSummary): string {
@@ -128,6 +138,7 @@ function idleSummary(now: Date, started: number, stale: string[]): CycleSummary 
     publish: { written: 0, unchanged: 0, removed: 0 },
     ms: Date.now() - started,
     failures: [],
+    notes: [],
     phases: { poll: 0, store: 0, publish: 0 },
   };
 }
@@ -219,6 +230,7 @@ export class Pipeline {
       const live = await computeLive(this.db, this.opts.sources, statuses, model, now);
       const events = await evaluateCycle(this.db, await observe(this.db, live, ctx), ctx);
       await recordFrame(this.db, live, now);
+      await recordArchive(this.db, { live, sources: this.opts.sources, statuses, now, simulated: this.opts.simulated });
       return { live, events };
     });
     await this.details.noteChanged(
@@ -296,6 +308,7 @@ export class Pipeline {
       publish,
       ms: Date.now() - started,
       failures,
+      notes: outcomes.filter((o) => o.ok && o.message).map((o) => ({ source: o.source.id, message: o.message ?? '' })),
       phases: { poll: tPoll - started, store: tStore - tPoll, publish: Date.now() - tStore },
     };
   }
@@ -322,7 +335,8 @@ export class Pipeline {
     const deadline = AbortSignal.timeout(this.http.options.sourceDeadlineMs);
     // Scoped to the source: its cached bodies are those its last good poll read (discard below), so a 304 means
     // "as in the snapshot held".
-    const http = this.http.forSource(deadline, sourceHeaders(source.options), source.id);
+    // Bytes and records over the whole poll are budgeted (budget.ts): a runaway upstream fails alone, early.
+    const http = this.http.forSource(deadline, sourceHeaders(source.options), source.id, PollBudget.of(source.options));
     const base = { source, at: now.toISOString(), snapshot: null, hash: null, changed: false };
     const held = prev?.snapshot_hash ? this.known.get(source.id) : undefined;
     try {
@@ -339,7 +353,7 @@ export class Pipeline {
         const outcome = { ...base, ms: Date.now() - t0, ok: true, reason: null, message: null };
         return { ...outcome, held, hash: prev.snapshot_hash, requests: http.requests };
       }
-      const snapshot = quarantine(connector.normalize(raw, source), source);
+      const snapshot = capIncidents(quarantine(connector.normalize(raw, source), source));
       const hash = snapshotHash(snapshot);
       http.retainRead();
       const kept = heldSnapshot(snapshot);
@@ -351,7 +365,8 @@ export class Pipeline {
         ms: Date.now() - t0,
         ok: true,
         reason: null,
-        message: null,
+        // A successful poll's message is what the quarantine step cleaned from its text (the poll log keeps it).
+        message: snapshot.text_cleaned ? cleaningNote(snapshot.text_cleaned) : null,
         // Only a changed snapshot is stored: an unchanged one (every source after a restart) is let go now, not held
         // with all the others until the cycle's store.
         snapshot: changed ? snapshot : null,
@@ -362,7 +377,8 @@ export class Pipeline {
     } catch (err) {
       http.discard();
       const reason = err instanceof SourceError ? err.reason : 'bad_body';
-      const message = err instanceof Error ? err.message : String(err);
+      // A message may quote the upstream's answer: it is stored and published as clean text too.
+      const message = cleanText(err instanceof Error ? err.message : String(err), MESSAGE_TEXT, noCleaning());
       const refusal =
         err instanceof SourceError && err.status ? { status: err.status, retryAfter: err.retryAfter } : null;
       return { ...base, ms: Date.now() - t0, ok: false, reason, message, requests: http.requests, refusal };

@@ -1,13 +1,14 @@
 // The connector fuzz in `npm test` (issue 16), a seeded sample: for every connector, FUZZ_SAMPLE mutations of its
 // real payloads served on 127.0.0.1 beside a healthy neighbour, one Pipeline cycle each (in-process), then one real
 // `outage poll --once` with every connector mutated at once. Every case must complete, publish the neighbour's
-// fresh count and publish nothing absurd. The full run (200 per connector, the issue's table) is `npm run fuzz`.
+// fresh count and publish nothing absurd (nor text with control characters, feeds that are not XML, CSV formulas).
+// The full run (200 per connector, the issue's table) is `npm run fuzz`.
 import { afterAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { CONNECTORS } from '../src/sources/registry.ts';
 import { FIXTURES } from './fuzz/fixtures.ts';
 import { ConnectorFuzz } from './fuzz/harness.ts';
-import { TOKENS, mutationArb, type Mutation } from './fuzz/mutations.ts';
+import { HOSTILE_TEXT, TOKENS, mutationArb, type HostileText, type Mutation } from './fuzz/mutations.ts';
 import { applyMutation } from './fuzz/apply.ts';
 import { DEFAULT_SEED, problemOf, reproduce, seedFor } from './fuzz/report.ts';
 import { cliRun } from './fuzz/cli.ts';
@@ -46,10 +47,24 @@ describe('fuzz generators', () => {
 
   it('draw every kind of mutation from the seed, the same ones every time', () => {
     const draw = () => fc.sample(mutationArb(3), { seed: SEED, numRuns: 400 });
-    expect(new Set(draw().map((m) => m.kind)).size).toBe(14);
+    expect(new Set(draw().map((m) => m.kind)).size).toBe(15);
     expect(draw()).toEqual(draw());
   });
 });
+
+/** Beside the sample, every connector gets hostile text in every string of its last answer (issue 24: in a chain the
+ * data comes after the configuration), each connector another kind: across them, every kind is tried. */
+function hostileTextCase(connector: string): Mutation {
+  const kinds = Object.keys(HOSTILE_TEXT) as HostileText[];
+  const i = FIXTURES.findIndex((f) => f.connector === connector);
+  return {
+    kind: 'hostile_text',
+    route: FIXTURES[i].routes.length - 1,
+    target: { pool: 'text', index: i, every: true },
+    text: kinds[i % kinds.length],
+    at: (['start', 'middle', 'end'] as const)[i % 3],
+  };
+}
 
 describe.skipIf(!hasSharedData)(`connector fuzz sample (seed ${SEED}, ${SAMPLE} mutations per connector)`, () => {
   for (const fixture of FIXTURES) {
@@ -62,10 +77,10 @@ describe.skipIf(!hasSharedData)(`connector fuzz sample (seed ${SEED}, ${SAMPLE} 
         Object.values(base.polls).every((p) => p === 'ok'),
         JSON.stringify(base.polls),
       ).toBe(true);
-      const cases = fc.sample(mutationArb(fixture.routes.length), {
-        seed: seedFor(SEED, fixture.connector),
-        numRuns: SAMPLE,
-      });
+      const cases = [
+        ...fc.sample(mutationArb(fixture.routes.length), { seed: seedFor(SEED, fixture.connector), numRuns: SAMPLE }),
+        hostileTextCase(fixture.connector),
+      ];
       const failed: string[] = [];
       for (const [i, m] of cases.entries()) {
         const o = await fuzz.run(m);

@@ -19,6 +19,7 @@ const limits = {
   query: { perMinute: 6, burst: 3 },
   account: { perMinute: 2, burst: 2 },
   clientHeader: 'x-forwarded-for',
+  trustedProxies: [] as string[],
 };
 
 beforeAll(async () => {
@@ -104,17 +105,59 @@ describe('per-client rate limits', () => {
 });
 
 describe('over a real socket', () => {
-  it('takes the client from X-Forwarded-For behind a local proxy, and leaves local callers alone', async () => {
-    const server = await startServer({ outDir: dir, port: 0, clock: manualClock(T0), rateLimits: limits });
+  it('takes the client from X-Forwarded-For behind a configured proxy, and leaves local callers alone', async () => {
+    const rateLimits = { ...limits, trustedProxies: ['127.0.0.1', '10.0.0.0/8'] };
+    const server = await startServer({ outDir: dir, port: 0, clock: manualClock(T0), rateLimits });
     try {
       const get = (headers: Record<string, string> = {}) =>
         fetch(`${server.url}/api/v1/live/timeline?hours=6`, { headers });
       expect(await statuses(4, () => get())).toEqual([200, 200, 200, 200]);
-      const proxied = await statuses(4, () => get({ 'X-Forwarded-For': '203.0.113.77, 10.0.0.2' }));
+      // the nearest untrusted address: 10.0.0.2 is a trusted proxy hop, 203.0.113.77 the client; what the client put
+      // in front of it (198.51.100.n) is its own invention and changes nothing
+      let n = 0;
+      const proxied = await statuses(4, () => get({ 'X-Forwarded-For': `198.51.100.${++n}, 203.0.113.77, 10.0.0.2` }));
       expect(proxied).toEqual([200, 200, 200, 429]);
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('X-Forwarded-For from an unconfigured peer (issue 24)', () => {
+  it('is ignored from a private or loopback peer unless that peer is a configured proxy', async () => {
+    const app = createApp({ outDir: dir, clock: manualClock(T0), rateLimits: limits });
+    for (const [i, address] of ['10.0.0.5', '::ffff:192.168.1.9'].entries()) {
+      let n = 0;
+      const peer = { incoming: { socket: { remoteAddress: address } } };
+      // before the fix each forged address was its own bucket: [200, 200, 200, 200]
+      const forged = await statuses(4, () =>
+        app.request(`/api/v1/live/timeline?hours=${10 + i}`, from(`198.51.100.${++n}`), peer),
+      );
+      expect(forged, address).toEqual([200, 200, 200, 429]);
+    }
+    const behindProxy = createApp({
+      outDir: dir,
+      clock: manualClock(T0),
+      rateLimits: { ...limits, trustedProxies: ['10.0.0.0/8'] },
+    });
+    let n = 0;
+    const peer = { incoming: { socket: { remoteAddress: '10.0.0.5' } } };
+    const named = await statuses(4, () =>
+      behindProxy.request('/api/v1/live/timeline?hours=12', from(`198.51.100.${++n}`), peer),
+    );
+    expect(named).toEqual([200, 200, 200, 200]);
+  });
+
+  it('rejects a trusted-proxy list that is not addresses or CIDRs', () => {
+    expect(rateLimitsFromEnv({ RATE_LIMIT_TRUSTED_PROXIES: ' 127.0.0.1, 10.0.0.0/8 ,::1' }).trustedProxies).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+    ]);
+    expect(() => rateLimitsFromEnv({ RATE_LIMIT_TRUSTED_PROXIES: 'nginx' })).toThrow(/RATE_LIMIT_TRUSTED_PROXIES/);
+    expect(() => rateLimitsFromEnv({ RATE_LIMIT_TRUSTED_PROXIES: '10.0.0.0/33' })).toThrow(
+      /RATE_LIMIT_TRUSTED_PROXIES/,
+    );
   });
 });
 
@@ -124,6 +167,7 @@ describe('configuration and documentation', () => {
       query: { perMinute: 120, burst: 60 },
       account: { perMinute: 30, burst: 10 },
       clientHeader: 'x-forwarded-for',
+      trustedProxies: [],
     });
     expect(
       rateLimitsFromEnv({
@@ -131,7 +175,12 @@ describe('configuration and documentation', () => {
         RATE_LIMIT_ACCOUNT_BURST: '4',
         RATE_LIMIT_CLIENT_HEADER: 'X-Real-IP',
       }),
-    ).toEqual({ query: { perMinute: 0, burst: 60 }, account: { perMinute: 30, burst: 4 }, clientHeader: 'x-real-ip' });
+    ).toEqual({
+      query: { perMinute: 0, burst: 60 },
+      account: { perMinute: 30, burst: 4 },
+      clientHeader: 'x-real-ip',
+      trustedProxies: [],
+    });
     expect(() => rateLimitsFromEnv({ RATE_LIMIT_QUERY_BURST: 'lots' })).toThrow(
       /`RATE_LIMIT_QUERY_BURST` to be a whole number/,
     );
@@ -142,6 +191,7 @@ describe('configuration and documentation', () => {
       'RATE_LIMIT_ACCOUNT_PER_MIN',
       'RATE_LIMIT_ACCOUNT_BURST',
       'RATE_LIMIT_CLIENT_HEADER',
+      'RATE_LIMIT_TRUSTED_PROXIES',
     ])
       expect(readme, v).toContain(`\`${v}\``);
   });

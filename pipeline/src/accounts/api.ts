@@ -32,11 +32,13 @@ async function jsonBody(c: Context): Promise<unknown> {
   }
 }
 
+/** `requester`: the client's address (rate-limit.ts's `clientOf`), against which wrong sign-in codes count. */
 export async function accountRoute(
   c: Context,
   id: string,
   params: Record<string, string>,
   svc: AccountService | undefined,
+  requester?: string,
 ) {
   if (!svc)
     throw new ApiError({
@@ -54,9 +56,11 @@ export async function accountRoute(
     case 'accounts.create':
       return ok(await svc.requestVerification(await jsonBody(c)), 202);
     case 'accounts.verify':
-      return ok(await svc.verify((await jsonBody(c)) as Record<string, unknown>));
+      return ok(await svc.verify((await jsonBody(c)) as Record<string, unknown>, requester));
     case 'accounts.verify.link':
-      return ok(await svc.verify({ token: c.req.query('token') ?? '' }));
+      return ok(await svc.verify({ token: c.req.query('token') ?? '' }, requester));
+    case 'email.confirm':
+      return ok(await svc.confirmEmailChannel(c.req.query('token') ?? ''));
     case 'account.get':
       return ok({ account: a, keys: await svc.listKeys(a), notices: await svc.notices(a) });
     case 'keys.list':

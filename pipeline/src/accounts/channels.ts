@@ -1,7 +1,9 @@
 // What each channel receives. Webhooks get the documented JSON envelope (signed); Slack, Discord and Microsoft
 // Teams get their incoming-webhook formats; email gets a plain-text message. Bodies are built once, stored with the
-// delivery, and sent byte-for-byte on every attempt (only the signature's timestamp changes).
+// delivery, and sent byte-for-byte on every attempt (only the signature's timestamp changes). Upstream and rule text
+// is escaped for each chat service (chat-escape.ts).
 import type { PublicEvent } from '../contract/events.ts';
+import { discordText, slackText, slackUrl, teamsText } from './chat-escape.ts';
 import type { ChannelKind } from './rules.ts';
 
 /** The largest body a delivery may carry (a sync push of a large state is trimmed to fit: `truncated: true`). */
@@ -48,23 +50,31 @@ export function messageBody(
   switch (kind) {
     case 'slack':
       return JSON.stringify({
-        text: line,
-        blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `*${line}*\n${detail}\n<${url}|Live status>` } }],
+        text: slackText(line),
+        blocks: [
+          {
+            type: 'section',
+            text: {
+              type: 'mrkdwn',
+              text: `*${slackText(line)}*\n${slackText(detail)}\n<${slackUrl(url)}|Live status>`,
+            },
+          },
+        ],
       });
     case 'discord':
       return JSON.stringify({
-        content: line,
-        embeds: [{ title: line, description: detail, url, timestamp: e.at }],
+        content: discordText(line),
+        embeds: [{ title: discordText(line), description: discordText(detail), url, timestamp: e.at }],
         allowed_mentions: { parse: [] },
       });
     case 'teams':
       return JSON.stringify({
         '@type': 'MessageCard',
         '@context': 'https://schema.org/extensions',
-        summary: line,
+        summary: teamsText(line),
         themeColor: 'B91C1C',
-        title: line,
-        text: detail,
+        title: teamsText(line),
+        text: teamsText(detail),
         potentialAction: [{ '@type': 'OpenUri', name: 'Live status', targets: [{ os: 'default', uri: url }] }],
       });
     case 'email':

@@ -1,9 +1,9 @@
 // Delivery of matching events (and sync pushes) to every channel of every rule, at least once. spec: Events —
 // Delivery channels. Design (documented in the OpenAPI webhooks section and the README):
 //  - ingest: after each pipeline cycle the new events (ids above the stored cursor) are matched against the rules and
-//    one delivery is enqueued per event × channel — idempotently (unique channel × event), so re-ingesting after a
-//    crash enqueues nothing twice;
-//  - send: due deliveries are leased (60 s), sent, and each outcome committed with the attempt log (time, outcome,
+//    one delivery is enqueued per event × channel (one per account × target: fan-out.ts) — idempotently (unique
+//    channel × event), so re-ingesting after a crash enqueues nothing twice;
+//  - send: due deliveries are leased (60 s), at most TARGET_PER_MINUTE a minute per target (target-limit.ts), sent, and each outcome committed with the attempt log (time, outcome,
 //    status code, latency, error) within 20 ms of the answer, up to 200 outcomes a transaction. A 2xx marks the
 //    delivery delivered and it is never sent again; a crash before the outcome is committed sends it again after the
 //    lease (at least once — receivers deduplicate on the Service-Event-Id header);
@@ -17,9 +17,10 @@ import PQueue from 'p-queue';
 import { request, type Dispatcher } from 'undici';
 import type { PublicEvent } from '../contract/events.ts';
 import type { Sql } from './sql.ts';
-import { matches, releaseAt, type Rule } from './rules.ts';
-import { messageBody, webhookBody, MAX_BODY_BYTES } from './channels.ts';
-import { newId } from './secrets.ts';
+import type { Rule } from './rules.ts';
+import { MAX_BODY_BYTES } from './channels.ts';
+import { eventDeliveries } from './fan-out.ts';
+import { admitByTarget } from './target-limit.ts';
 import { signatureHeader, SIGNATURE_HEADER } from './signing.ts';
 import { safeAgent, urlProblem, type SafetyOptions } from './safety.ts';
 import type { Mailer } from './mailer.ts';
@@ -49,6 +50,8 @@ export interface DeliveryOptions {
   /** 0–1: the jitter share (default 0.2) */
   jitter?: number;
   log?: (s: string) => void;
+  /** deliveries a minute per target (default TARGET_PER_MINUTE; the benchmark lifts it) */
+  targetPerMinute?: number;
   /** the DNS resolver connections use (tests inject one; the default is the system's) */
   resolver?: typeof import('node:dns').lookup;
 }
@@ -106,9 +109,9 @@ export class DeliveryEngine {
 
   private async loadRules(): Promise<Array<{ rule: Rule; channels: ChannelRow[] }>> {
     const rules = await this.o.sql.query<Rule>(
-      'SELECT id, account_id, name, scope_kind, scope_value, scope_state, kinds, min_customers, min_pct, quiet_start, quiet_end, quiet_tz, watched FROM rules',
+      'SELECT id, account_id, name, scope_kind, scope_value, scope_state, kinds, min_customers, min_pct, quiet_start, quiet_end, quiet_tz, watched FROM rules ORDER BY id',
     );
-    const channels = await this.o.sql.query<ChannelRow>('SELECT * FROM channels');
+    const channels = await this.o.sql.query<ChannelRow>('SELECT * FROM channels ORDER BY id');
     const byRule = new Map<string, ChannelRow[]>();
     for (const c of channels) (byRule.get(c.rule_id) ?? byRule.set(c.rule_id, []).get(c.rule_id)!).push(c);
     return rules.map((rule) => ({ rule, channels: byRule.get(rule.id) ?? [] }));
@@ -134,33 +137,7 @@ export class DeliveryEngine {
   async ingest(events: PublicEvent[]): Promise<number> {
     if (events.length === 0) return 0;
     const rules = await this.loadRules();
-    const now = this.o.clock();
-    const rows: unknown[][] = [];
-    for (const e of events) {
-      for (const { rule, channels } of rules) {
-        if (!matches(rule, e)) continue;
-        const release = releaseAt(rule, new Date(Math.max(now.getTime(), Date.parse(e.at))));
-        for (const c of channels) {
-          const id = newId('dlv');
-          const ref = { id: rule.id, name: rule.name };
-          const body =
-            c.kind === 'webhook'
-              ? webhookBody(id, `event.${e.kind}`, now.toISOString(), ref, e)
-              : messageBody(c.kind as 'slack', e, ref, this.o.baseUrl, c.target);
-          rows.push([
-            id,
-            c.id,
-            'event',
-            e.id,
-            `event:${e.id}`,
-            body,
-            c.status === 'disabled' ? 'held' : 'pending',
-            now,
-            release,
-          ]);
-        }
-      }
-    }
+    const rows = eventDeliveries(events, rules, this.o.clock(), this.o.baseUrl);
     const created = await this.insertDeliveries(rows);
     const last = events.reduce((m, e) => Math.max(m, e.id), 0);
     await this.o.sql.query(
@@ -203,7 +180,7 @@ export class DeliveryEngine {
         [now, new Date(now.getTime() + LEASE_S * 1000), batch],
       );
       if (due.length === 0) break;
-      for (const d of due) {
+      for (const d of await admitByTarget(this.o.sql, due, now, this.o.targetPerMinute)) {
         void queue.add(async () => {
           const outcome = await this.attempt(d);
           await this.record(d, outcome);

@@ -15,6 +15,10 @@ import {
 import { SIGNATURE_TOLERANCE_S } from './signing.ts';
 import { MAX_BODY_BYTES } from './channels.ts';
 import { VERIFY_TTL_MIN, VERIFY_MAX_TRIES, ROTATION_GRACE_H } from './service.ts';
+import { SIGN_IN_FAILURES_PER_HOUR, VERIFY_MAX_TOTAL_TRIES } from './sign-in-limits.ts';
+import { MAX_RULES_PER_ACCOUNT, MAX_TARGETS_PER_ACCOUNT } from './rule-channels.ts';
+import { CONFIRM_TTL_DAYS } from './email-confirm.ts';
+import { TARGET_PER_MINUTE } from './target-limit.ts';
 
 const env = (inner: Record<string, unknown>) => ({ type: 'object', required: ['data'], properties: { data: inner } });
 const obj = (props: Record<string, unknown>, required = Object.keys(props)) => ({
@@ -43,7 +47,11 @@ const channelStatus = obj(
     id: str,
     type: { enum: [...CHANNEL_KINDS] },
     target: str,
-    status: { enum: ['active', 'disabled'] },
+    status: {
+      enum: ['active', 'disabled', 'pending'],
+      description:
+        "`pending`: an email channel to an address other than the account's own, waiting for that address to open its confirmation link; it delivers nothing until then.",
+    },
     consecutive_failures: { type: 'integer' },
     disabled_at: nullableTime,
     disabled_reason: { type: ['string', 'null'] },
@@ -94,6 +102,13 @@ export const ACCOUNT_SCHEMAS: Record<string, unknown> = {
       account: { type: 'object' },
       keys: { type: 'array', items: key },
       notices: { type: 'array', items: obj({ at: time, kind: str, message: str }) },
+    }),
+  ),
+  EmailConfirmed: env(
+    obj({
+      address: { type: 'string', format: 'email' },
+      confirmed_at: time,
+      channels: { type: 'integer', description: 'Email channels of the account to this address now active.' },
     }),
   ),
   KeyList: env(obj({ keys: { type: 'array', items: key } })),
@@ -175,8 +190,9 @@ const signatureDoc = [
   'Verification in Node.js: `const [t, ...v1] = header.split(",")…; const want = crypto.createHmac("sha256", secret).update(`${t}.${rawBody}`).digest("hex"); ok = v1.some(s => crypto.timingSafeEqual(Buffer.from(s, "hex"), Buffer.from(want, "hex"))) && Math.abs(Date.now()/1000 - t) <= 300` (the service ships this as `verifySignature` in `pipeline/src/accounts/signing.ts`).',
   '**Headers.** `Service-Event-Id` (`evt_<event id>`, or `sync:<rule>:<slot>` for a sync push: deduplicate on it), `Service-Delivery-Id`, `Service-Event-Type`, `Service-Delivery-Attempt`, `Content-Type: application/json`.',
   `**Delivery.** At least once. Answer 2xx within ${DELIVERY_TIMEOUT_MS / 1000} s; anything else (or no answer) is retried after ${RETRY_SCHEDULE_S.map((s) => (s < 3600 ? `${s / 60} min` : `${s / 3600} h`)).join(', ')} (± 20 % jitter) — ${MAX_ATTEMPTS} attempts in all, then the delivery is marked failed. Redirects: only 307/308, at most ${MAX_REDIRECTS}, each target checked again. A channel failing ${DISABLE_AFTER_FAILURES} attempts in a row over at least ${DISABLE_AFTER_HOURS} h is disabled (its deliveries held, the account notified by notice and email) until re-enabled.`,
-  '**Safety.** Webhook and chat URLs must be https and may not resolve (at delivery time, for every redirect) to private, loopback, link-local, shared, multicast or reserved addresses, including cloud metadata services.',
-  "**Chat channels** (slack, discord, teams) receive their services' incoming-webhook formats (Slack `text` + `blocks`, Discord `content` + `embeds`, Teams `MessageCard`), unsigned; email channels a plain-text message. Rule matching: see RuleInput.",
+  '**Safety.** Webhook and chat URLs must be https and may not resolve (when saved, and at delivery time on the addresses DNS returned, for every redirect) to private, loopback, link-local, shared, multicast or reserved addresses, including cloud metadata services — nor to an IPv6 form carrying one (IPv4-mapped, IPv4-compatible, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`; Teredo and local-use NAT64 are refused). Host names are checked without a trailing dot.',
+  "**Chat channels** (slack, discord, teams) receive their services' incoming-webhook formats (Slack `text` + `blocks`, Discord `content` + `embeds`, Teams `MessageCard`), unsigned; email channels a plain-text message. Upstream names and rule names are escaped for each: no mentions (`<!channel>`, `<!here>`, `<@…>`, `@everyone`, `@here`, Teams `<at>`), no masked links (`<url|text>`, `[text](url)`), no markup (Slack `&`, `<`, `>` escaped; Discord and Teams markdown escaped, Teams HTML escaped; Discord also `allowed_mentions: {parse: []}`). Rule matching: see RuleInput.",
+  `**Limits.** An event that several rules of one account match reaches each target (URL or address) once (coalesced; the delivery belongs to the first matching rule by id). At most ${TARGET_PER_MINUTE} deliveries a minute go to one target; the rest are deferred to the next minute, in order, never dropped (a deferral is not a failed attempt). Email channels to an address other than the account's own are \`pending\`, delivering nothing, until that address opens the confirmation link emailed to it (valid ${CONFIRM_TTL_DAYS} days).`,
 ].join('\n\n');
 
 const exampleEvent = {
@@ -252,5 +268,5 @@ export function webhooksSection(): Record<string, unknown> {
 
 export const ACCOUNTS_DESCRIPTION = [
   '**Accounts and alert rules.** Read endpoints need no key. Alert rules belong to an account: POST /api/v1/accounts with an email address, then POST /api/v1/accounts/verify with the emailed six-digit code (or open the emailed link) to get an API key, shown once and stored only as a hash. Send it as `Authorization: Bearer <key>`.',
-  `Codes expire after ${VERIFY_TTL_MIN} minutes or ${VERIFY_MAX_TRIES} wrong tries. Keys can be listed (prefix, last use), added and revoked. Errors: 401 \`unauthorized\` (missing, unknown or revoked key), 400 \`invalid_body\`/\`invalid_email\`/\`invalid_code\`/\`invalid_scope\`/\`unsafe_url\`, 403 \`forbidden_scope\` (\`watch\` on a state or utility scope, or more than ${MAX_WATCHED_PER_ACCOUNT} watched counties), 404 \`unknown_rule\` (also for another account's rule), \`unknown_key\`, \`unknown_channel\`, 429 \`rate_limited\`.`,
+  `Codes expire after ${VERIFY_TTL_MIN} minutes; a code is refused to a client after ${VERIFY_MAX_TRIES} wrong tries from it (its owner, asking from elsewhere, can still use it), and to everyone after ${VERIFY_MAX_TOTAL_TRIES} wrong tries in all; a client gets at most ${SIGN_IN_FAILURES_PER_HOUR} wrong codes an hour (429 \`rate_limited\`). An account has at most ${MAX_RULES_PER_ACCOUNT} rules and ${MAX_TARGETS_PER_ACCOUNT} distinct channel targets across them (403 \`account_limit\`). Keys can be listed (prefix, last use), added and revoked. Errors: 401 \`unauthorized\` (missing, unknown or revoked key), 400 \`invalid_body\`/\`invalid_email\`/\`invalid_code\`/\`invalid_scope\`/\`unsafe_url\`, 403 \`forbidden_scope\` (\`watch\` on a state or utility scope, or more than ${MAX_WATCHED_PER_ACCOUNT} watched counties), 404 \`unknown_rule\` (also for another account's rule), \`unknown_key\`, \`unknown_channel\`, 429 \`rate_limited\`.`,
 ].join('\n\n');

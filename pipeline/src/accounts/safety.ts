@@ -2,10 +2,12 @@
 // that is private, loopback, link-local (which holds the cloud metadata services), shared, multicast or reserved.
 // Checked when a URL is saved and again at delivery time on the addresses DNS actually returned (the connection's
 // own lookup), for every redirect hop. `allowLoopback` is an operator setting for local testing only: it allows
-// http and loopback addresses (127.0.0.0/8, ::1), nothing else.
+// http and loopback addresses (127.0.0.0/8, ::1), nothing else. IPv6 forms that carry an IPv4 address are checked as
+// that address (ip-forms.ts); host names are compared without their trailing dot (`localhost.` is `localhost`).
 import dns from 'node:dns';
 import net from 'node:net';
 import { Agent } from 'undici';
+import { embeddedIpv4 } from './ip-forms.ts';
 
 const blocked = new net.BlockList();
 for (const [a, p] of [
@@ -16,6 +18,7 @@ for (const [a, p] of [
   ['172.16.0.0', 12],
   ['192.0.0.0', 24],
   ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
   ['192.168.0.0', 16],
   ['198.18.0.0', 15],
   ['198.51.100.0', 24],
@@ -30,6 +33,8 @@ for (const [a, p] of [
   ['fe80::', 10],
   ['ff00::', 8],
   ['2001:db8::', 32],
+  ['2001::', 23],
+  ['3fff::', 20],
   ['100::', 64],
 ] as const)
   blocked.addSubnet(a, p, 'ipv6');
@@ -41,13 +46,15 @@ export interface SafetyOptions {
   allowLoopback: boolean;
 }
 
-/** Why an IP address may not be contacted, or null when it may. IPv4-mapped and NAT64 IPv6 are checked as IPv4. */
+/** Why an IP address may not be contacted, or null when it may. IPv6 carrying an IPv4 address is checked as that. */
 export function addressProblem(ip: string, opts: SafetyOptions): string | null {
   const family = net.isIP(ip);
   if (!family) return `\`${ip}\` is not an IP address`;
-  if (family === 6) {
-    const v4 = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1];
-    if (v4) return addressProblem(v4, opts);
+  const carried = family === 6 ? embeddedIpv4(ip) : null;
+  if (carried && 'refuse' in carried) return carried.refuse;
+  if (carried) {
+    const why = addressProblem(carried.ipv4, opts);
+    return why ? `${why} (as ${ip})` : null;
   }
   const type = family === 4 ? 'ipv4' : 'ipv6';
   if (loopback.check(ip, type)) return opts.allowLoopback ? null : `${ip} is a loopback address`;
@@ -65,7 +72,12 @@ export function urlProblem(raw: string, opts: SafetyOptions): string | null {
   }
   if (url.username || url.password) return 'must not contain credentials';
   if (url.protocol !== 'https:' && !(opts.allowLoopback && url.protocol === 'http:')) return 'must use https';
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  // `localhost.` and `metadata.google.internal.` are the same names as without the dot (the root label)
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase()
+    .replace(/\.+$/, '');
+  if (!host) return 'has no host name';
   if (net.isIP(host)) return addressProblem(host, opts);
   if (host === 'localhost' || host.endsWith('.localhost'))
     return opts.allowLoopback ? null : `${host} is a loopback name`;

@@ -8,6 +8,9 @@ import { loadAtlas } from '../geo/counties.ts';
 import { findState } from '../geo/states.ts';
 import type { Sql } from './sql.ts';
 import { keyPrefix, newApiKey, newId, newSigningSecret, newVerification, sameDigest, sha256 } from './secrets.ts';
+import { checkAccountLimits, replaceChannels } from './rule-channels.ts';
+import { confirmEmail, requestConfirmations } from './email-confirm.ts';
+import { mayTry, recordFailure, UNKNOWN_REQUESTER, VERIFY_MAX_TRIES } from './sign-in-limits.ts';
 import {
   MAX_WATCHED_PER_ACCOUNT,
   ruleInput,
@@ -22,7 +25,7 @@ import { urlProblem, type SafetyOptions } from './safety.ts';
 import type { Mailer } from './mailer.ts';
 
 export const VERIFY_TTL_MIN = 30;
-export const VERIFY_MAX_TRIES = 5;
+export { VERIFY_MAX_TRIES };
 export const VERIFY_RESEND_S = 60;
 /** A rotated-out signing secret stays valid this long by default (both are sent during the window). */
 export const ROTATION_GRACE_H = 24;
@@ -182,12 +185,18 @@ export class AccountService {
     return { account_id: accountId, expires_at: expires.toISOString() };
   }
 
-  /** Checks a code (with the email) or a link token; verifies the account and issues an API key (shown once). */
-  async verify(input: {
-    email?: unknown;
-    code?: unknown;
-    token?: unknown;
-  }): Promise<{ account: Account; api_key: { id: string; key: string; prefix: string; created_at: string } }> {
+  /**
+   * Checks a code (with the email) or a link token; verifies the account and issues an API key (shown once).
+   * `requester`: the client's address; wrong codes are counted per requester (sign-in-limits.ts).
+   */
+  async verify(
+    input: {
+      email?: unknown;
+      code?: unknown;
+      token?: unknown;
+    },
+    requester = UNKNOWN_REQUESTER,
+  ): Promise<{ account: Account; api_key: { id: string; key: string; prefix: string; created_at: string } }> {
     const now = this.o.clock();
     return this.sql
       .transaction(async (tx) => {
@@ -208,7 +217,7 @@ export class AccountService {
             [email.data, now],
           );
           // a wrong code is counted outside this (rolled back) transaction: see the catch below
-          if (!row || row.attempts >= VERIFY_MAX_TRIES || !sameDigest(sha256(input.code), row.code_hash))
+          if (!row || !(await mayTry(tx, row, requester, now)) || !sameDigest(sha256(input.code), row.code_hash))
             throw err.code();
         }
         await tx.query('UPDATE verifications SET used_at = $2 WHERE id = $1', [row.id, now]);
@@ -234,10 +243,7 @@ export class AccountService {
           typeof input.code === 'string' &&
           typeof input.email === 'string'
         ) {
-          await this.sql.query(
-            `UPDATE verifications SET attempts = attempts + 1 WHERE used_at IS NULL AND account_id = (SELECT id FROM accounts WHERE email = $1)`,
-            [String(input.email).trim().toLowerCase()],
-          );
+          await recordFailure(this.sql, String(input.email).trim().toLowerCase(), requester, now);
         }
         throw e;
       });
@@ -343,7 +349,8 @@ export class AccountService {
     this.checkChannels(input.channels);
     const now = this.o.clock();
     const id = newId('rule');
-    await this.sql.transaction(async (tx) => {
+    const pending = await this.sql.transaction(async (tx) => {
+      await checkAccountLimits(tx, a.id, input.channels, null);
       const watched = await this.watchedFor(tx, a, input);
       const s = scopeColumns(input.scope);
       await tx.query(
@@ -368,30 +375,10 @@ export class AccountService {
           now,
         ],
       );
-      await this.replaceChannels(tx, id, input.channels);
+      return replaceChannels(tx, a, id, input.channels);
     });
+    await requestConfirmations(this.o, a.id, pending);
     return this.getRule(a, id, true);
-  }
-
-  private async replaceChannels(tx: Sql, ruleId: string, channels: ChannelInput[]): Promise<void> {
-    const old = await tx.query<ChannelRow>('SELECT * FROM channels WHERE rule_id = $1', [ruleId]);
-    const keep = new Set<string>();
-    for (const c of channels) {
-      const target = c.type === 'email' ? c.to : c.url;
-      const existing = old.find((o) => o.kind === c.type && o.target === target && !keep.has(o.id));
-      if (existing) {
-        keep.add(existing.id);
-        continue;
-      }
-      await tx.query('INSERT INTO channels (id, rule_id, kind, target, secret) VALUES ($1, $2, $3, $4, $5)', [
-        newId('ch'),
-        ruleId,
-        c.type,
-        target,
-        c.type === 'webhook' ? newSigningSecret() : null,
-      ]);
-    }
-    for (const o of old) if (!keep.has(o.id)) await tx.query('DELETE FROM channels WHERE id = $1', [o.id]);
   }
 
   /** A rule of the account (404 for another account's rule too: ids do not leak). `secrets`: include webhook secrets. */
@@ -426,7 +413,8 @@ export class AccountService {
     this.checkScope(merged.scope);
     this.checkChannels(merged.channels);
     const now = this.o.clock();
-    await this.sql.transaction(async (tx) => {
+    const pending = await this.sql.transaction(async (tx) => {
+      if (patch.channels) await checkAccountLimits(tx, a.id, merged.channels, id);
       const watched = await this.watchedFor(tx, a, merged, id);
       const s = scopeColumns(merged.scope);
       await tx.query(
@@ -450,8 +438,9 @@ export class AccountService {
           now,
         ],
       );
-      if (patch.channels) await this.replaceChannels(tx, id, merged.channels);
+      return patch.channels ? replaceChannels(tx, a, id, merged.channels) : [];
     });
+    await requestConfirmations(this.o, a.id, pending);
     return this.getRule(a, id, Boolean(patch.channels));
   }
 
@@ -521,6 +510,11 @@ export class AccountService {
       delivered_at: iso(r.delivered_at),
       attempt_log: typeof r.attempt_log === 'string' ? JSON.parse(r.attempt_log) : r.attempt_log,
     }));
+  }
+
+  /** Opens an email channel's confirmation link (no key: the address's owner opens it). */
+  confirmEmailChannel(token: unknown) {
+    return confirmEmail(this.o, token);
   }
 
   /** Counties watched by any rule: their sources are polled hardened (the live core's hook). */

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { fixedClock, parseInstant, runningClock, systemClock, type Clock } from '../clock.ts';
 import { UsageError } from '../errors.ts';
 import type { SourceDef } from '../sources/registry.ts';
+import { terminalLines } from '../terminal-text.ts';
 
 export interface CommonConfig {
   sources: string;
@@ -90,4 +91,5 @@ export async function loadSources(file: string, log: (s: string) => void): Promi
   return withOdinExclusions(sources); // ODIN drops the utilities the deep rows poll
 }
 
-export const log = (s: string): void => void process.stderr.write(`${s}\n`);
+/** A log line on stderr; upstream text in it (names, messages) reaches the terminal escaped (terminal-text.ts). */
+export const log = (s: string): void => void process.stderr.write(`${terminalLines(s)}\n`);

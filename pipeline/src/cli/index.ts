@@ -2,6 +2,10 @@
 import { CommanderError } from 'commander';
 import { SourceError, UsageError } from '../errors.ts';
 import { buildProgram } from './program.ts';
+import { terminalLines } from '../terminal-text.ts';
+
+/** Errors quote upstream text (names, answers): escaped for the terminal. */
+const fail = (text: string): void => void process.stderr.write(`outage: ${terminalLines(text)}\n`);
 
 try {
   await buildProgram().parseAsync(process.argv);
@@ -11,21 +15,21 @@ try {
 } catch (err) {
   if (err instanceof CommanderError) process.exit(err.exitCode);
   if (err instanceof UsageError) {
-    process.stderr.write(`outage: ${err.message}\n`);
+    fail(err.message);
     process.exit(2);
   }
   // An object store that refused an upload: its message says what to check (credentials, bucket, endpoint).
   // Loaded only here: the S3 client is not on the path of every command.
   const { ObjectStoreError } = await import('../publish/object-store.ts');
   if (err instanceof ObjectStoreError) {
-    process.stderr.write(`outage: ${err.message}\n`);
+    fail(err.message);
     process.exit(1);
   }
   // A source that could not be fetched or parsed (sources probe/parse): its reason and message, no stack.
   if (err instanceof SourceError) {
-    process.stderr.write(`outage: ${err.reason}: ${err.message}\n`);
+    fail(`${err.reason}: ${err.message}`);
     process.exit(1);
   }
-  process.stderr.write(`outage: ${(err as Error).stack ?? String(err)}\n`);
+  fail((err as Error).stack ?? String(err));
   process.exit(1);
 }

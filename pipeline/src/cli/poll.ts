@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { addCommonOptions, clockFor, loadSources, log, parseCommon } from './common.ts';
 import { progressReporter } from './progress.ts';
-import type { Pipeline } from '../pipeline.ts';
+import type { CycleSummary, Pipeline } from '../pipeline.ts';
 import type { Clock } from '../clock.ts';
 import type { AccountsRuntime } from '../accounts/runtime.ts';
 import { addTargetOptions } from './upload-options.ts';
@@ -78,14 +78,14 @@ export function register(program: Command): void {
           const s = await pipeline.cycle({ all: Boolean(raw.all) });
           pipeline.heartbeat(s);
           progress.stop();
-          for (const f of s.failures) log(`  ${f.source}: ${f.reason}: ${f.message}`);
+          logPolls(s);
           log(formatSummary(s));
           await uploader?.afterCycle(true);
           await deliver();
           return;
         }
         accounts?.startTimer();
-        server = address ? await listen(address, cfg.out, cfg.state) : null;
+        server = address ? await listen(address, cfg.out, cfg.state, cfg.baseUrl) : null;
         await pollLoop(pipeline, clock, cfg.speed, async () => {
           progress.stop();
           await uploader?.afterCycle();
@@ -100,6 +100,12 @@ export function register(program: Command): void {
     });
 }
 
+/** The cycle's failed polls with their reasons, and what was cleaned from the text of the good ones. */
+function logPolls(s: CycleSummary): void {
+  for (const f of s.failures) log(`  ${f.source}: ${f.reason}: ${f.message}`);
+  for (const n of s.notes) log(`  ${n.source}: ${n.message}`);
+}
+
 function listenAddress(text: string): { host: string; port: number } {
   const m = /^(.*):(\d+)$/.exec(text);
   if (!m || Number(m[2]) > 65_535)
@@ -108,9 +114,9 @@ function listenAddress(text: string): { host: string; port: number } {
 }
 
 /** `--listen 127.0.0.1:8787`: the tree and /healthz beside the loop, for a health check or a reverse proxy. */
-async function listen(address: { host: string; port: number }, outDir: string, stateDir: string) {
+async function listen(address: { host: string; port: number }, outDir: string, stateDir: string, baseUrl: string) {
   const { startServer } = await import('../serve/server.ts');
-  const server = await startServer({ outDir, stateDir, ...address });
+  const server = await startServer({ outDir, stateDir, baseUrl, ...address });
   log(`serving ${outDir} and /healthz at ${server.url}/`);
   return server;
 }
@@ -146,7 +152,7 @@ export async function pollLoop(
     pipeline.heartbeat(s);
     first = false;
     await afterCycle();
-    for (const f of s.failures) log(`  ${f.source}: ${f.reason}: ${f.message}`);
+    logPolls(s);
     if (s.polled > 0 || s.events > 0) log(formatSummary(s));
     if (stop) break;
     const next = await pipeline.nextDueAt();

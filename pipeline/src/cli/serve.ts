@@ -37,6 +37,7 @@ export function register(program: Command): void {
         stateDir: cfg.state,
         port: Number(raw.port),
         host: String(raw.host),
+        baseUrl: cfg.baseUrl,
         accounts,
       });
       log(`serving ${cfg.out} at ${server.url}/`);

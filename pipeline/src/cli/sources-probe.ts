@@ -11,6 +11,7 @@ import type { ProbeRequest } from '../sources/probe.ts';
 import { CONNECTORS, parseRegistry, type ConnectorName, type SourceDef } from '../sources/registry.ts';
 import type { Snapshot } from '../sources/snapshot.ts';
 import { findState } from '../geo/states.ts';
+import { terminalJson } from '../terminal-text.ts';
 
 /** The parent `sources` command declares --sources and --json too and takes them wherever they stand (as in check). */
 function optionValue(cmd: Command, name: string): unknown {
@@ -25,7 +26,7 @@ function optionValue(cmd: Command, name: string): unknown {
 async function print(source: SourceDef, snapshot: Snapshot, json: boolean): Promise<void> {
   const { formatSnapshotTable, snapshotReport } = await import('../sources/snapshot-table.ts');
   const report = snapshotReport(source, snapshot);
-  const text = json ? `${JSON.stringify(report, null, 2)}\n` : formatSnapshotTable(report);
+  const text = json ? `${terminalJson(report)}\n` : formatSnapshotTable(report);
   await new Promise<void>((resolve, reject) => process.stdout.write(text, (err) => (err ? reject(err) : resolve())));
 }
 

@@ -7,6 +7,7 @@ import type { SourceHealth } from '../state/health.ts';
 import { registerCheck } from './sources-check.ts';
 import { registerParse, registerProbe } from './sources-probe.ts';
 import { registerVerify } from './sources-verify.ts';
+import { terminalJson, terminalText } from '../terminal-text.ts';
 
 export function register(program: Command): void {
   const sources = addCommonOptions(
@@ -50,14 +51,16 @@ export function register(program: Command): void {
         };
       });
       if (raw.json) {
-        process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+        process.stdout.write(`${terminalJson(rows)}\n`);
         return;
       }
       const pct = (v: number | null | undefined) => (v === null || v === undefined ? '' : `${Math.round(v * 100)} %`);
       console.table(
         rows.map(({ health: h, ...r }) => ({
           ...r,
-          last_error: r.last_error?.slice(0, 60) ?? '',
+          // Upstream text (a message quoting an answer) and registry names are escaped for the terminal.
+          utility: terminalText(r.utility),
+          last_error: terminalText(r.last_error?.slice(0, 60) ?? ''),
           ok_24h: pct(h?.last_24h.success_rate),
           median_ms_24h: h?.last_24h.median_fetch_ms ?? '',
           stale_min_24h: h?.last_24h.minutes_stale ?? '',

@@ -63,7 +63,9 @@ export function register(program: Command): void {
       // The server runs on its own thread (made by bin/outage.js while the CLI loaded): the first cycle's long
       // synchronous stretches here do not hold up the page.
       const thread = serverWorker();
-      const serving = { outDir: cfg.out, stateDir: cfg.state, port: Number(raw.port), accounts: service };
+      const port = Number(raw.port);
+      const baseUrl = raw.baseUrl === 'http://127.0.0.1:8787' ? `http://127.0.0.1:${port}` : cfg.baseUrl;
+      const serving = { outDir: cfg.out, stateDir: cfg.state, port, baseUrl, accounts: service };
       // A later start serves the last published generation at once, before this thread loads anything else (on two
       // cores, loading both at once delays the page). A first start serves after its first cycle (the page says
       // SIMULATED from the published tree); meanwhile the thread prepares the page and the geometry.

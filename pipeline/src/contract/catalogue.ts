@@ -3,8 +3,8 @@
 import { EVENTS_TOP } from './report-columns.ts';
 import type { Deprecation } from './v1-headers.ts';
 
-export type Format = 'json' | 'csv' | 'geojson' | 'txt' | 'rss' | 'atom' | 'feedjson' | 'png';
-export type CacheClass = 'live' | 'history' | 'static';
+export type Format = 'json' | 'csv' | 'geojson' | 'txt' | 'rss' | 'atom' | 'feedjson' | 'png' | 'parquet';
+export type CacheClass = 'live' | 'history' | 'static' | 'immutable';
 
 export interface QueryParam {
   name: string;
@@ -268,6 +268,17 @@ export const CATALOGUE: readonly Endpoint[] = [
         description: 'Only areas with at least this many customers out (a masked count is its lower bound, 1).',
         schema: { type: 'integer', minimum: 0 },
       },
+      {
+        name: 'limit',
+        description:
+          'Page size of a function-layer answer (any query parameter makes one): default 1,000, at most 5,000. `data.total` counts every match and `data.next` links the next page (CSV and GeoJSON: a `Link: <…>; rel="next"` header).',
+        schema: { type: 'integer', minimum: 1, maximum: 5000, default: 1000 },
+      },
+      {
+        name: 'offset',
+        description: 'Position of the page in the matches (default 0).',
+        schema: { type: 'integer', minimum: 0, default: 0 },
+      },
     ],
   },
   {
@@ -286,6 +297,17 @@ export const CATALOGUE: readonly Endpoint[] = [
         name: 'min_customers',
         description: 'Only incidents with at least this many customers out.',
         schema: { type: 'integer', minimum: 0 },
+      },
+      {
+        name: 'limit',
+        description:
+          'Page size of a function-layer answer (any query parameter makes one): default 1,000, at most 5,000. `data.total` counts every match and `data.next` links the next page (CSV and GeoJSON: a `Link: <…>; rel="next"` header).',
+        schema: { type: 'integer', minimum: 1, maximum: 5000, default: 1000 },
+      },
+      {
+        name: 'offset',
+        description: 'Position of the page in the matches (default 0).',
+        schema: { type: 'integer', minimum: 0, default: 0 },
       },
     ],
   },
@@ -430,6 +452,68 @@ export const CATALOGUE: readonly Endpoint[] = [
     description: 'Generated from the catalogue the service itself is built from.',
   },
   {
+    id: 'archive',
+    path: '/api/v1/archive',
+    formats: ['json'],
+    cache: 'live',
+    schema: 'Archive',
+    summary: 'The archive: every observation at 15-minute resolution, one file per finished UTC day',
+    description:
+      "Every cycle's observations are kept at a fixed 15-minute resolution (the value in force at each quarter hour, as EAGLE-I records it), never pruned. Each finished UTC day is published once, as Parquet (zstd) and CSV in EAGLE-I's layout (`fips, county, state, customers_out, run_start_time`) plus `customers_tracked`, `customers_served_feed`, `sources`, `stale` and `simulated`. This document lists the days with their rows, quarters reached, bytes and sha256, and the day in progress.",
+  },
+  {
+    id: 'archive.day',
+    path: '/api/v1/archive/days/{date}',
+    formats: ['parquet', 'csv'],
+    cache: 'immutable',
+    schema: 'ArchiveDay',
+    summary: 'One archived UTC day (Parquet or CSV)',
+    description:
+      "The day's county rows in EAGLE-I's layout: `fips`, `county`, `state` (name), `customers_out`, `run_start_time` (`YYYY-MM-DD HH:MM:SS`, UTC, the quarter hour), then `customers_tracked` (the county's denominator), `customers_served_feed` (as the feeds publish it), `sources` (how many reported the county), `stale` (one of them was stale: its last value is carried, not refreshed) and `simulated`. A county absent at a quarter had no one out; a quarter absent from the day was not reached by the poller (see /api/v1/archive). Written once when the day ends; never rewritten.",
+  },
+  {
+    id: 'archive.map',
+    path: '/api/v1/archive/map',
+    formats: ['json'],
+    cache: 'history',
+    schema: 'ArchiveMap',
+    servedBy: 'function',
+    summary: 'The map at a past quarter hour, from the archive',
+    description:
+      'The /api/v1/live/map shape (`[customers_out, pct_out, level, band, magnitude]` per county out and per state) as it was at the quarter hour at or before `at`, with the coverage then (sources polled and fresh, customers tracked). A quarter the poller did not reach is a 404 naming the nearest archived ones.',
+    functionParams: [
+      {
+        name: 'at',
+        description: 'An ISO-8601 time (e.g. `2026-09-01T10:15:00Z`); the quarter hour at or before it is answered.',
+        schema: { type: 'string', format: 'date-time' },
+      },
+    ],
+  },
+  {
+    id: 'archive.county',
+    path: '/api/v1/archive/counties/{fips}',
+    formats: ['json', 'csv'],
+    cache: 'history',
+    key: 'fips',
+    schema: 'ArchiveSeries',
+    servedBy: 'function',
+    summary: "One county's 15-minute series over a range, from the archive",
+    description:
+      'Customers out at every archived quarter hour from `from` (inclusive) to `to` (exclusive), at most 31 days: 0 at a quarter the poller reached with no one out in the county, no entry at a quarter it did not reach (a gap, not a zero); `stale` marks a value carried from a stale source.',
+    functionParams: [
+      {
+        name: 'from',
+        description: 'Start, ISO-8601 (default: 24 hours before `to`).',
+        schema: { type: 'string', format: 'date-time' },
+      },
+      {
+        name: 'to',
+        description: 'End, ISO-8601, exclusive (default: now).',
+        schema: { type: 'string', format: 'date-time' },
+      },
+    ],
+  },
+  {
     id: 'llms',
     path: '/llms.txt',
     formats: ['txt'],
@@ -449,6 +533,7 @@ export const FORMAT_EXT: Record<Format, string> = {
   atom: 'atom',
   feedjson: 'json',
   png: 'png',
+  parquet: 'parquet',
 };
 export const CONTENT_TYPE: Record<Format, string> = {
   json: 'application/json; charset=utf-8',
@@ -459,12 +544,15 @@ export const CONTENT_TYPE: Record<Format, string> = {
   atom: 'application/atom+xml; charset=utf-8',
   feedjson: 'application/feed+json; charset=utf-8',
   png: 'image/png',
+  parquet: 'application/vnd.apache.parquet',
 };
 
 export const CACHE_CONTROL: Record<CacheClass, string> = {
   live: 'public, max-age=60, stale-while-revalidate=60',
   history: 'public, max-age=86400, stale-while-revalidate=604800',
   static: 'public, max-age=3600',
+  /** a finished archive day: written once, never rewritten */
+  immutable: 'public, max-age=31536000, immutable',
 };
 
 export function endpoint(id: string): Endpoint {
@@ -530,7 +618,7 @@ export const FUNCTION_ENDPOINTS: readonly FunctionEndpoint[] = [
     body: 'AccountRequest',
     summary: 'Create an account (or sign in again): sends a verification code and link by email',
     description:
-      'Body `{"email": "…"}`. Creates the account when the address is new and emails a six-digit code and a one-time link, valid 30 minutes (5 tries). Verifying returns an API key. For an existing account this is how you get a new key. One request a minute per address (429 `rate_limited`).',
+      'Body `{"email": "…"}`. Creates the account when the address is new and emails a six-digit code and a one-time link, valid 30 minutes (5 wrong tries from one client, 100 from all together; 20 wrong codes an hour per client). Verifying returns an API key. For an existing account this is how you get a new key. One request a minute per address (429 `rate_limited`).',
   },
   {
     id: 'accounts.verify',
@@ -552,6 +640,17 @@ export const FUNCTION_ENDPOINTS: readonly FunctionEndpoint[] = [
     summary: 'Verify by the emailed link; returns an API key (shown once)',
     description: 'The link in the verification email: `?token=…`.',
     query: [{ name: 'token', description: 'The one-time token from the email link.', schema: { type: 'string' } }],
+  },
+  {
+    id: 'email.confirm',
+    method: 'GET',
+    path: '/api/v1/email-channels/confirm',
+    status: 200,
+    schema: 'EmailConfirmed',
+    summary: "Confirm an email channel to an address other than the account's own",
+    description:
+      'The link emailed to the address (`?token=…`, valid 7 days): until it is opened, email channels of that account to that address are `pending` and deliver nothing. Opened once, they become `active`.',
+    query: [{ name: 'token', description: 'The token from the confirmation email.', schema: { type: 'string' } }],
   },
   {
     id: 'account.get',
@@ -614,7 +713,7 @@ export const FUNCTION_ENDPOINTS: readonly FunctionEndpoint[] = [
     auth: true,
     summary: 'Create an alert rule',
     description:
-      "A scope (county, state, utility or municipality), event kinds, thresholds, optional quiet hours, `watch` (harden the polling of the county's sources), an optional sync push interval and one to ten channels (webhook, slack, discord, teams, email). Webhook and chat URLs must be https and may not point at private, loopback, link-local or metadata addresses (400 `unsafe_url`). The response shows each webhook channel's signing secret, once.",
+      "A scope (county, state, utility or municipality), event kinds, thresholds, optional quiet hours, `watch` (harden the polling of the county's sources), an optional sync push interval and one to ten channels (webhook, slack, discord, teams, email). Webhook and chat URLs must be https and may not point at private, loopback, link-local or metadata addresses, in any IPv6 form that carries one (400 `unsafe_url`). An account has at most 100 rules and 20 distinct channel targets (URLs and email addresses) across them (403 `account_limit`). An email channel to an address other than the account's own is `pending` until that address opens the confirmation link sent to it (GET /api/v1/email-channels/confirm). The response shows each webhook channel's signing secret, once.",
   },
   {
     id: 'rules.get',

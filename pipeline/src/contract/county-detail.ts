@@ -30,6 +30,12 @@ export type IncidentRecord = Omit<Incident, 'id' | 'fips'> & {
   utility: string;
   source_id: string;
   fips: string;
+  /** when this service first saw the incident listed (null before its history was kept) */
+  first_seen_at?: string | null;
+  /** how many times its ETR changed: the ETRs it was given, less the first */
+  etr_changes?: number;
+  /** every ETR it was given, with the poll that first showed it, oldest first */
+  etr_history?: Array<{ etr: string; seen_at: string }>;
 };
 
 export interface AlertEntry {
@@ -110,6 +116,20 @@ export function parseDetailFilters(
   return f;
 }
 
+/** Function-layer pages of county areas and incidents (issue 24 part 6): a documented default and maximum. */
+export const DETAIL_PAGE = { defaultLimit: 1_000, maxLimit: 5_000 } as const;
+
+/** `limit` (1 … 5,000, default 1,000) and `offset` (from 0) of a county areas or incidents answer. */
+export function parsePage(q: URLSearchParams): { limit: number; offset: number } {
+  const l = q.get('limit');
+  const o = q.get('offset');
+  if (l !== null && (!/^\d{1,5}$/.test(l) || Number(l) < 1 || Number(l) > DETAIL_PAGE.maxLimit))
+    throw badParam('limit', `Expected \`limit\` to be a whole number from 1 to ${DETAIL_PAGE.maxLimit}, got \`${l}\`.`);
+  if (o !== null && !/^\d{1,9}$/.test(o))
+    throw badParam('offset', `Expected \`offset\` to be a whole number from 0, got \`${o}\`.`);
+  return { limit: l === null ? DETAIL_PAGE.defaultLimit : Number(l), offset: o === null ? 0 : Number(o) };
+}
+
 export function filterAreas(list: AreaRecord[], f: DetailFilters): AreaRecord[] {
   return list.filter(
     (a) =>
@@ -156,6 +176,8 @@ export const INCIDENT_COLUMNS = [
   'lat',
   'lon',
   'city',
+  'first_seen_at',
+  'etr_changes',
 ] as const;
 
 export function toCsv(rows: object[], columns: readonly string[]): string {

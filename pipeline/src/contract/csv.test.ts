@@ -23,3 +23,33 @@ describe('csvText', () => {
     expect(csvText(COLUMNS, [])).toBe(`${COLUMNS.join(',')}\n`);
   });
 });
+
+describe('csvText against formula injection (issue 24)', () => {
+  const cols = ['name', 'customers_out', 'cause'];
+  const before = (rows: unknown[][]) => stringify(rows, { header: true, columns: cols });
+  it("prefixes text starting with =, +, -, @, tab or CR with ', and leaves numbers as numbers", () => {
+    const rows: unknown[][] = [
+      ['=HYPERLINK("https://evil.example","click")', -3, "+cmd|' /C calc'!A0"],
+      ['@SUM(1+1)', 12, '-2+3'],
+      ['\tindent', 0, '\rreturn'],
+      ['Raleigh = capital', -0.5, 'a-b'],
+    ];
+    expect(csvText(cols, rows)).toBe(
+      [
+        'name,customers_out,cause',
+        `"'=HYPERLINK(""https://evil.example"",""click"")",-3,'+cmd|' /C calc'!A0`,
+        "'@SUM(1+1),12,'-2+3",
+        '\'\tindent,0,"\'\rreturn"',
+        'Raleigh = capital,-0.5,a-b',
+        '',
+      ].join('\n'),
+    );
+  });
+  it('writes the same bytes as before for every row without such a cell', () => {
+    const rows: unknown[][] = [
+      ['Wake', 12, null],
+      ['Durham, NC', 0, ['a', '=b']],
+    ];
+    expect(csvText(cols, rows)).toBe(before(rows));
+  });
+});

@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   'unknown_channel',
   'invalid_scope',
   'forbidden_scope',
+  'account_limit',
   'unsafe_url',
   'rate_limited',
   'accounts_unavailable',

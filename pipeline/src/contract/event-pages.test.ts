@@ -8,7 +8,7 @@ import {
   type EventIndex,
 } from './event-pages.ts';
 import { decodeCursor, encodeCursor, parseEventQuery, type PublicEvent } from './events.ts';
-import { ApiError } from './errors.ts';
+import type { ApiError } from './errors.ts';
 
 const KINDS = ['outage_began', 'outage_grew', 'outage_improving', 'outage_restored'] as const;
 

@@ -61,6 +61,11 @@ const env = (inner: Record<string, unknown>) => ({
   additionalProperties: false,
   properties: { data: inner },
 });
+/** An incident's fields every answer has (its history fields are added where kept). */
+const INCIDENT_REQUIRED = [
+  ...['incident_id', 'utility', 'source_id', 'fips', 'customers_out', 'etr', 'crew_status', 'cause', 'started_at'],
+  ...['lat', 'lon', 'city'],
+];
 const obj = (props: Record<string, unknown>, required = Object.keys(props)) => ({
   type: 'object',
   required,
@@ -340,56 +345,106 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
     }),
   ),
   CountyAreas: envMeta(
-    obj({
-      generated_at: generated,
-      fips,
-      count: int,
-      areas: {
-        type: 'array',
-        items: obj({
-          area_id: { type: 'string' },
-          name: { type: 'string' },
-          path: { type: 'array', items: { type: 'string' } },
-          utility: { type: 'string' },
-          source_id: { type: 'string' },
-          fips,
-          customers_out: { ...int, description: 'Customers out; a masked count is its lower bound (1).' },
-          out_display: { type: 'string', description: 'As the utility shows it: "12", or "<5" when masked.' },
-          out_lower: int,
-          out_upper: nullableInt,
-          masked: { type: 'boolean' },
-          customers_served: nullableInt,
-          pct_out: pct,
-          etr: nullableTime,
-          active: { type: 'boolean' },
-          bbox: { type: ['array', 'null'], items: { type: 'number' }, minItems: 4, maxItems: 4 },
-        }),
+    obj(
+      {
+        generated_at: generated,
+        fips,
+        count: int,
+        total: {
+          ...int,
+          description:
+            'Function-layer answers: every area or incident matching the filters; `count` is this page. Absent from the prebuilt answer, which lists them all.',
+        },
+        offset: { ...int, description: 'Function-layer answers: the position of this page in the matches.' },
+        limit: {
+          ...int,
+          description: 'Function-layer answers: the page size asked for (default 1,000, at most 5,000).',
+        },
+        next: {
+          type: ['string', 'null'],
+          description: 'Function-layer answers: the URL of the next page, or null on the last.',
+        },
+        areas: {
+          type: 'array',
+          items: obj({
+            area_id: { type: 'string' },
+            name: { type: 'string' },
+            path: { type: 'array', items: { type: 'string' } },
+            utility: { type: 'string' },
+            source_id: { type: 'string' },
+            fips,
+            customers_out: { ...int, description: 'Customers out; a masked count is its lower bound (1).' },
+            out_display: { type: 'string', description: 'As the utility shows it: "12", or "<5" when masked.' },
+            out_lower: int,
+            out_upper: nullableInt,
+            masked: { type: 'boolean' },
+            customers_served: nullableInt,
+            pct_out: pct,
+            etr: nullableTime,
+            active: { type: 'boolean' },
+            bbox: { type: ['array', 'null'], items: { type: 'number' }, minItems: 4, maxItems: 4 },
+          }),
+        },
       },
-    }),
+      ['generated_at', 'fips', 'count', 'areas'],
+    ),
   ),
   CountyIncidents: envMeta(
-    obj({
-      generated_at: generated,
-      fips,
-      count: int,
-      incidents: {
-        type: 'array',
-        items: obj({
-          incident_id: { type: 'string' },
-          utility: { type: 'string' },
-          source_id: { type: 'string' },
-          fips,
-          customers_out: int,
-          etr: nullableTime,
-          crew_status: { type: ['string', 'null'] },
-          cause: { type: ['string', 'null'] },
-          started_at: nullableTime,
-          lat: { type: ['number', 'null'] },
-          lon: { type: ['number', 'null'] },
-          city: { type: ['string', 'null'] },
-        }),
+    obj(
+      {
+        generated_at: generated,
+        fips,
+        count: int,
+        total: {
+          ...int,
+          description:
+            'Function-layer answers: every area or incident matching the filters; `count` is this page. Absent from the prebuilt answer, which lists them all.',
+        },
+        offset: { ...int, description: 'Function-layer answers: the position of this page in the matches.' },
+        limit: {
+          ...int,
+          description: 'Function-layer answers: the page size asked for (default 1,000, at most 5,000).',
+        },
+        next: {
+          type: ['string', 'null'],
+          description: 'Function-layer answers: the URL of the next page, or null on the last.',
+        },
+        incidents: {
+          type: 'array',
+          items: obj(
+            {
+              incident_id: { type: 'string' },
+              utility: { type: 'string' },
+              source_id: { type: 'string' },
+              fips,
+              customers_out: int,
+              etr: nullableTime,
+              crew_status: { type: ['string', 'null'] },
+              cause: { type: ['string', 'null'] },
+              started_at: nullableTime,
+              lat: { type: ['number', 'null'] },
+              lon: { type: ['number', 'null'] },
+              city: { type: ['string', 'null'] },
+              first_seen_at: {
+                ...nullableTime,
+                description: 'When this service first saw the incident listed (null before its history was kept).',
+              },
+              etr_changes: {
+                ...int,
+                description: 'How many times its ETR changed: the ETRs it was given, less the first.',
+              },
+              etr_history: {
+                type: 'array',
+                description: 'Every ETR the incident was given, with the poll that first showed it, oldest first.',
+                items: obj({ etr: time, seen_at: time }),
+              },
+            },
+            INCIDENT_REQUIRED,
+          ),
+        },
       },
-    }),
+      ['generated_at', 'fips', 'count', 'incidents'],
+    ),
   ),
   AlertEntry: obj(
     {
@@ -495,6 +550,73 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
     }),
   ),
   Png: { type: 'string', contentMediaType: 'image/png', description: 'PNG image, 1200 × 630.' },
+  Archive: env(
+    obj({
+      generated_at: generated,
+      simulated: { type: 'boolean' },
+      first_quarter: { ...nullableTime, description: 'The first quarter hour archived; null before any.' },
+      columns: {
+        type: 'array',
+        items: obj({ name: { type: 'string' }, type: { type: 'string' }, description: { type: 'string' } }),
+        description: "The day files' columns, in order (EAGLE-I's five first).",
+      },
+      days: {
+        type: 'array',
+        description: 'Every finished UTC day, oldest first.',
+        items: obj({
+          day: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+          rows: int,
+          quarters: { ...int, maximum: 96, description: 'Quarter hours the poller reached (96 in a full day).' },
+          csv: obj({ url: { type: 'string' }, bytes: int, sha256: { type: 'string' } }),
+          parquet: obj({ url: { type: 'string' }, bytes: int, sha256: { type: 'string' } }),
+        }),
+      },
+      today: {
+        type: ['object', 'null'],
+        description: 'The day in progress (its files are written when it ends); null before any quarter.',
+        properties: { day: { type: 'string' }, rows: int, quarters: int },
+      },
+    }),
+  ),
+  ArchiveDay: {
+    type: 'string',
+    description: 'A Parquet (zstd) or CSV file of one UTC day; its columns are listed in /api/v1/archive.',
+  },
+  ArchiveMap: env(
+    obj({
+      generated_at: generated,
+      quarter_at: time,
+      simulated: { type: 'boolean' },
+      coverage: obj({
+        cycle_at: { ...time, description: 'The cycle whose values were in force at the quarter.' },
+        sources_total: int,
+        sources_fresh: int,
+        customers_tracked: int,
+      }),
+      map: {
+        type: 'object',
+        description: 'As /api/v1/live/map: counties out under their FIPS, every state under its code.',
+        additionalProperties: { $ref: '#/components/schemas/MapEntry' },
+      },
+    }),
+  ),
+  ArchiveSeries: env(
+    obj({
+      generated_at: generated,
+      fips,
+      from: time,
+      to: time,
+      series: {
+        type: 'array',
+        items: obj({
+          at: time,
+          customers_out: int,
+          customers_tracked: nullableInt,
+          stale: { type: 'boolean' },
+        }),
+      },
+    }),
+  ),
   ...Object.fromEntries(
     Object.entries(ROW_SHAPES).map(([name, cols]) => [
       `ReportRow_${name}`,

@@ -60,6 +60,11 @@ export async function loadAreas(db: Db, sources: SourceDef[], fips: string[]): P
   return out;
 }
 
+interface IncidentHistory {
+  first_seen_at: string | null;
+  etr_history: Array<{ etr: string; seen_at: string }> | null;
+}
+
 /** The incidents the feeds list in these counties, per county. */
 export async function loadIncidents(
   db: Db,
@@ -69,8 +74,13 @@ export async function loadIncidents(
   const byId = new Map(sources.map((s) => [s.id, s]));
   const out = new Map<string, IncidentRecord[]>();
   if (fips.length === 0) return out;
-  for (const i of await db.allJson<Incident & { source_id: string }>(
-    `SELECT to_json(i)::VARCHAR FROM obs_incident i JOIN (SELECT unnest(?::VARCHAR[]) AS fips) o USING (fips) ORDER BY i.fips, i.source_id, i.id`,
+  // With each incident's history (issue 25 part 5): first seen, and every ETR it was given with when.
+  for (const i of await db.allJson<Incident & { source_id: string } & IncidentHistory>(
+    `SELECT to_json(i)::VARCHAR FROM (
+       SELECT i.*, h.first_seen_at, coalesce(h.etrs, []) AS etr_history
+         FROM obs_incident i JOIN (SELECT unnest(?::VARCHAR[]) AS fips) o USING (fips)
+         LEFT JOIN incident_history h ON h.source_id = i.source_id AND h.id = i.id) i
+      ORDER BY i.fips, i.source_id, i.id`,
     [listOf(fips)],
   )) {
     const src = byId.get(i.source_id);
@@ -88,6 +98,9 @@ export async function loadIncidents(
       lat: i.lat,
       lon: i.lon,
       city: i.city,
+      first_seen_at: i.first_seen_at ?? null,
+      etr_changes: Math.max(0, (i.etr_history?.length ?? 0) - 1),
+      etr_history: i.etr_history ?? [],
     });
   }
   return out;

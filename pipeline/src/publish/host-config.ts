@@ -12,6 +12,7 @@ import {
 } from '../contract/catalogue.ts';
 import { dataNotice } from '../contract/notice.ts';
 import { fileFor, pathParams, pathPattern } from '../contract/urls.ts';
+import { EMBED_PATH_SOURCE, securityHeaders } from '../contract/security-headers.ts';
 import { checkDeprecation, deprecationHeaders, EXPOSE_HEADERS, V1_PATH_SOURCE } from '../contract/v1-headers.ts';
 
 export const FUNCTION_DEST = '/api/fn';
@@ -50,6 +51,9 @@ export function vercelConfig(simulated: boolean): { version: 3; routes: HostRout
         'X-Data-Notice': dataNotice(simulated),
       },
     },
+    // CSP, nosniff and Referrer-Policy on every answer; only the embed pages may be framed by other sites
+    { src: `^/(?!${EMBED_PATH_SOURCE.slice(2)}).*$`, continue: true, headers: securityHeaders(false) },
+    { src: `${EMBED_PATH_SOURCE}.*$`, continue: true, headers: securityHeaders(true) },
     // spec: Versioning — a deprecated entry announces its sunset on every response, file or function.
     ...CATALOGUE.filter((e) => e.deprecated).map((e) => ({
       src: pathPattern(e).source,

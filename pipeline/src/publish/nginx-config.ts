@@ -15,6 +15,7 @@ import {
 import { dataNotice } from '../contract/notice.ts';
 import { fileFor, pathParams } from '../contract/urls.ts';
 import { checkDeprecation, deprecationHeaders, EXPOSE_HEADERS, isV1Path } from '../contract/v1-headers.ts';
+import { securityHeaders } from '../contract/security-headers.ts';
 import { requestIdMaps, queryMaps, quote, UPSTREAM, proxyBlock } from './nginx-directives.ts';
 
 export interface NginxOptions {
@@ -74,6 +75,8 @@ function fileHeaders(e: Endpoint, simulated: boolean): Array<[string, string]> {
     ['Vary', 'Accept-Encoding'],
     ['Access-Control-Allow-Origin', '*'],
     ['Access-Control-Expose-Headers', EXPOSE_HEADERS],
+    // files are API answers, never embed pages; proxied answers carry the function layer's own
+    ...Object.entries(securityHeaders(false)),
   ];
   if (isV1Path(e.path.replace(/\{\w+\}/g, 'x')))
     h.push(['X-Request-Id', '$outage_request_id'], ['X-API-Version', '1'], ['X-Data-Notice', dataNotice(simulated)]);

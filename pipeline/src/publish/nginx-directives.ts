@@ -13,8 +13,8 @@ export function quote(s: string): string {
 }
 
 /**
- * Proxy to the function layer. The URI goes as the client sent it; Host is kept so absolute links (feeds) name this
- * server; X-Forwarded-For is the peer only (a client's own header would let it pick its rate-limit bucket); the
+ * Proxy to the function layer. The URI goes as the client sent it; Host is kept for the logs (absolute links come
+ * from `--base-url`, never from Host); X-Forwarded-For is the peer only (a client's own header would let it pick its rate-limit bucket); the
  * request id nginx made replaces any the client sent, so the function answers with the one nginx logs.
  */
 export function proxyBlock(indent: string): string {

@@ -1,11 +1,21 @@
 // The OpenAPI 3.1 document, generated from the catalogue and the shared response schemas.
-import { CATALOGUE, CACHE_CONTROL, CONTENT_TYPE, FUNCTION_ENDPOINTS, type Endpoint } from '../contract/catalogue.ts';
+import {
+  CATALOGUE,
+  CACHE_CONTROL,
+  CONTENT_TYPE,
+  FUNCTION_ENDPOINTS,
+  type Endpoint,
+  type Format,
+} from '../contract/catalogue.ts';
 import { SCHEMAS } from '../contract/schemas.ts';
 import { CITATION, dataNotice } from '../contract/notice.ts';
 import { MAJOR_EVENT_PCT, HARDEN_AT_PCT } from '../state/rules.ts';
 import { EMISSION } from '../contract/events.ts';
+import { CSV_NOTE } from '../contract/csv.ts';
+import { FEED_NOTE } from './feeds.ts';
 import { REPORT_FIRST_YEAR } from '../history/reports.ts';
 import { REPORT_RULES } from './reports.ts';
+import { MAX_RULES_PER_ACCOUNT, MAX_TARGETS_PER_ACCOUNT } from '../accounts/rule-channels.ts';
 import { ACCOUNT_SCHEMAS, ACCOUNTS_DESCRIPTION, webhooksSection } from '../accounts/openapi.ts';
 import { checkDeprecation, DEPRECATION_NOTICE_DAYS, type Deprecation } from '../contract/v1-headers.ts';
 import { limitClass, rateLimitsFromEnv, type LimitClass } from '../serve/rate-limit.ts';
@@ -61,6 +71,10 @@ function rateLimitResponse(cls: LimitClass, extra = '') {
   };
 }
 
+/** What a text format promises about upstream text (issue 24): CSV cells never formulas, feed text never markup. */
+const textFormatNote = (f: Format): { description?: string } =>
+  f === 'csv' ? { description: CSV_NOTE } : f === 'rss' || f === 'atom' ? { description: FEED_NOTE } : {};
+
 function operation(e: Endpoint) {
   const params: Array<Record<string, unknown>> = [];
   if (e.key === 'fips')
@@ -81,6 +95,15 @@ function operation(e: Endpoint) {
       description: `Report year, four digits (${REPORT_FIRST_YEAR} to the current year).`,
       schema: { type: 'string', pattern: '^\\d{4}$' },
       example: '2024',
+    });
+  if (pp.includes('{date}'))
+    params.push({
+      name: 'date',
+      in: 'path',
+      required: true,
+      description: 'A finished UTC day, `YYYY-MM-DD` (listed in /api/v1/archive).',
+      schema: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+      example: '2026-09-01',
     });
   if (pp.includes('{state}'))
     params.push({
@@ -122,8 +145,8 @@ function operation(e: Endpoint) {
   for (const f of e.formats) {
     const type = CONTENT_TYPE[f].split(';')[0];
     content[type] =
-      f === 'png'
-        ? { schema: { type: 'string', contentMediaType: 'image/png' } }
+      f === 'png' || f === 'parquet'
+        ? { schema: { type: 'string', contentMediaType: type } }
         : f === 'geojson'
           ? {
               schema: {
@@ -137,7 +160,7 @@ function operation(e: Endpoint) {
                 schema:
                   e.schema === 'OpenApiDocument' ? { type: 'object' } : { $ref: `#/components/schemas/${e.schema}` },
               }
-            : { schema: { type: 'string' } };
+            : { schema: { type: 'string', ...textFormatNote(f) } };
   }
   const dep = deprecation(e.id, e.deprecated);
   const responses: Record<string, unknown> = {
@@ -247,7 +270,7 @@ export function buildOpenApi(simulated: boolean): Record<string, unknown> {
         );
       if (f.id === 'rules.create' || f.id === 'rules.update')
         responses[403] = errorResponse(
-          '`forbidden_scope`: watch on a state or utility scope, or too many watched counties.',
+          `\`forbidden_scope\`: watch on a state or utility scope, or too many watched counties. \`account_limit\`: more than ${MAX_RULES_PER_ACCOUNT} rules, or more than ${MAX_TARGETS_PER_ACCOUNT} distinct channel targets (URLs and email addresses) across the account's rules.`,
         );
       const cls = limitClass(f.id);
       if (cls)

@@ -1,4 +1,5 @@
 // Publishes the live tree: every catalogue entry × key × format, through one TreeWriter.
+import { publishArchive } from './archive.ts';
 import { endpoint } from '../contract/catalogue.ts';
 import { fileFor } from '../contract/urls.ts';
 import { dataNotice } from '../contract/notice.ts';
@@ -156,6 +157,7 @@ export async function publishLive(w: TreeWriter, input: PublishInput): Promise<P
     now,
   });
   if (input.coverage) publishCoverage(w, input.coverage);
+  await publishArchive(w, input.db, now, simulated);
   putRawJson(w, fileFor(endpoint('openapi'), {}, 'json'), buildOpenApi(simulated));
   putText(w, fileFor(endpoint('llms'), {}, 'txt'), buildLlmsTxt(simulated));
   const stats = await w.commit({ simulated, notice: dataNotice(simulated) });

@@ -1,4 +1,6 @@
-// Reads prebuilt files through the current manifest: content-hash ETags, and one generation per request.
+// Reads prebuilt files through the current manifest: content-hash ETags, and one generation per request. Parsed JSON
+// documents are kept between requests by object (content-addressed, so a kept parse never goes stale): the function
+// layer answered 16 concurrent filtered requests on a 37 MB county document in 46 s, re-parsing it for each.
 import fs from 'node:fs';
 import path from 'node:path';
 import { manifestName, objectPath, readManifest, type Manifest, type TreePart } from './tree-writer.ts';
@@ -10,7 +12,12 @@ export interface StaticFile {
   generatedAt: string;
 }
 
+/** Source bytes of the parsed documents kept (least recently used dropped first); one document larger is not kept. */
+export const PARSED_CACHE_BYTES = 96 * 1024 * 1024;
+
 export class PublishedTree {
+  private readonly parsed = new Map<string, { data: unknown; bytes: number }>();
+  private parsedBytes = 0;
   private readonly manifests: Record<TreePart, { manifest: Manifest | null; stamp: string }> = {
     live: { manifest: null, stamp: '' },
     history: { manifest: null, stamp: '' },
@@ -37,25 +44,62 @@ export class PublishedTree {
 
   /** A file of the live tree, else of the history tree. */
   read(rel: string): StaticFile | null {
-    for (const part of ['live', 'history'] as const) {
-      const entry = this.current(part)?.files[rel];
-      if (!entry) continue;
-      try {
-        return {
-          body: fs.readFileSync(objectPath(this.outDir, entry.object, part)),
-          etag: `"${entry.object}"`,
-          generatedAt: entry.generated_at,
-        };
-      } catch {
-        return null;
-      }
+    const found = this.locate(rel);
+    if (!found) return null;
+    try {
+      return { body: fs.readFileSync(found.file), etag: `"${found.hash}"`, generatedAt: found.generatedAt };
+    } catch {
+      return null;
     }
-    return null;
   }
 
-  /** The `data` member of a prebuilt JSON document (with its generated_at), or null when there is none. */
+  /**
+   * The `data` member of a prebuilt JSON document (with its generated_at), or null when there is none. The object is
+   * shared with later callers (kept by content hash): read it, never change it.
+   */
   data<T>(rel: string): (T & { generated_at: string }) | null {
-    const f = this.read(rel);
-    return f ? (JSON.parse(f.body.toString('utf8')).data as T & { generated_at: string }) : null;
+    const found = this.locate(rel);
+    if (!found) return null;
+    const kept = this.parsed.get(found.object);
+    if (kept) {
+      this.parsed.delete(found.object); // re-inserted: most recently used last
+      this.parsed.set(found.object, kept);
+      return kept.data as T & { generated_at: string };
+    }
+    let body: Buffer;
+    try {
+      body = fs.readFileSync(found.file);
+    } catch {
+      return null;
+    }
+    const data = JSON.parse(body.toString('utf8')).data as T & { generated_at: string };
+    this.keep(found.object, data, body.length);
+    return data;
+  }
+
+  private keep(object: string, data: unknown, bytes: number): void {
+    if (bytes > PARSED_CACHE_BYTES) return;
+    this.parsed.set(object, { data, bytes });
+    this.parsedBytes += bytes;
+    for (const [key, entry] of this.parsed) {
+      if (this.parsedBytes <= PARSED_CACHE_BYTES) break;
+      this.parsed.delete(key);
+      this.parsedBytes -= entry.bytes;
+    }
+  }
+
+  /** Where a public file's object is, in the live tree first, else the history tree. */
+  private locate(rel: string): { file: string; object: string; hash: string; generatedAt: string } | null {
+    for (const part of ['live', 'history'] as const) {
+      const entry = this.current(part)?.files[rel];
+      if (entry)
+        return {
+          file: objectPath(this.outDir, entry.object, part),
+          object: `${part}:${entry.object}`,
+          hash: entry.object,
+          generatedAt: entry.generated_at,
+        };
+    }
+    return null;
   }
 }

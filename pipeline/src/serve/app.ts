@@ -1,6 +1,7 @@
 // The local server and function layer as one Hono app: serves the prebuilt tree exactly as the CDN config does
 // (routing from the catalogue) and answers what a file cannot: filtered queries, errors, the 410.
 import { Hono, type Context } from 'hono';
+import { secureHeaders } from 'hono/secure-headers';
 import { CACHE_CONTROL, CATALOGUE, CONTENT_TYPE, FUNCTION_ENDPOINTS, type Format } from '../contract/catalogue.ts';
 import { fileFor, matchFunction, matchRoute } from '../contract/urls.ts';
 import {
@@ -22,6 +23,8 @@ import { geometryCacheDir } from './topology-cache.ts';
 import { healthLimitsFromEnv, healthOf } from './health.ts';
 import { readHeartbeat } from '../state/heartbeat.ts';
 import type { FunctionLayer } from './functions.ts';
+import { etagMatches, headLength } from './conditional.ts';
+import { cspDirectives, REFERRER_POLICY } from '../contract/security-headers.ts';
 import { deprecationHeaders, EXPOSE_HEADERS, isV1Path, requestId, type Deprecation } from '../contract/v1-headers.ts';
 import {
   clientOf,
@@ -57,7 +60,14 @@ export interface AppOptions {
    * built map geometry is kept in its cache/ between starts
    */
   stateDir?: string;
+  /**
+   * the deployment's public URL (`--base-url`): the only origin of the function layer's absolute links (feeds,
+   * GeoJSON `metadata.url`), which are cached, so never the request's Host (default: the CLI's default base URL)
+   */
+  baseUrl?: string;
 }
+
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
 
 /** How a request resolves: a prebuilt file, or a function handler. Shared with the host-config agreement test. */
 export type Resolution =
@@ -69,7 +79,8 @@ export type Resolution =
 export function resolve(method: string, pathname: string, query: URLSearchParams): Resolution {
   const fns = matchFunction(pathname);
   if (fns.length) {
-    const hit = fns.find((f) => f.fn.method === method);
+    // HEAD is answered by every GET route, as a file is
+    const hit = fns.find((f) => f.fn.method === method || (method === 'HEAD' && f.fn.method === 'GET'));
     return hit
       ? { kind: 'function', id: hit.fn.id }
       : { kind: 'error', error: methodNotAllowed(method, [...fns.map((f) => f.fn.method), 'OPTIONS']) };
@@ -106,7 +117,8 @@ export function resolve(method: string, pathname: string, query: URLSearchParams
 export function createApp(opts: AppOptions): Hono {
   const tree = new PublishedTree(opts.outDir);
   let layer: Promise<FunctionLayer> | undefined;
-  const functions = () => (layer ??= loadFunctions().then((m) => new m.FunctionLayer(tree)));
+  const baseUrl = (opts.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const functions = () => (layer ??= loadFunctions().then((m) => new m.FunctionLayer(tree, baseUrl)));
   const app = new Hono();
   const notice = () => dataNotice(tree.current()?.simulated ?? false);
   const limits = opts.rateLimits ?? rateLimitsFromEnv(process.env);
@@ -117,11 +129,15 @@ export function createApp(opts: AppOptions): Hono {
     account: new TokenBuckets(limits.account, () => clock().getTime()),
   };
   const spend = (c: Context, cls: LimitClass) => {
-    const client = clientOf(c, limits.clientHeader);
+    const client = clientOf(c, limits);
     const wait = client === null ? 0 : buckets[cls].take(client);
     if (wait > 0) throw rateLimited(cls, wait, limits[cls]);
   };
 
+  // The one security policy (contract/security-headers.ts); the embed pages' own, set inside, is kept.
+  app.use('*', securityHeaderMiddleware(false));
+  app.use('/embed/*', securityHeaderMiddleware(true));
+  app.use('*', headLength);
   app.use('*', async (c, next) => {
     await next();
     c.header('Access-Control-Allow-Origin', '*');
@@ -172,7 +188,13 @@ export function createApp(opts: AppOptions): Hono {
     const cls = r.kind === 'function' ? limitClass(r.id) : null;
     if (cls) spend(c, cls);
     if (r.kind === 'function' && ACCOUNT_IDS.has(r.id))
-      return accountRoute(c, r.id, matchFunction(url.pathname)[0].params, await opts.accounts);
+      return accountRoute(
+        c,
+        r.id,
+        matchFunction(url.pathname)[0].params,
+        await opts.accounts,
+        clientOf(c, limits) ?? undefined,
+      );
     if (r.kind === 'function' && r.id === 'healthz') {
       const health = healthOf(
         opts.stateDir ? readHeartbeat(opts.stateDir) : null,
@@ -192,11 +214,33 @@ export function createApp(opts: AppOptions): Hono {
     c.header('ETag', file.etag);
     if (file.generatedAt) c.header('Last-Modified', new Date(file.generatedAt).toUTCString());
     c.header('Vary', 'Accept-Encoding');
-    if (c.req.header('If-None-Match') === file.etag) return c.body(null, 304);
-    if (method === 'HEAD') return c.body(null, 200);
+    if (etagMatches(c.req.header('If-None-Match'), file.etag)) return c.body(null, 304);
+    c.header('Content-Length', String(file.body.byteLength));
     return c.body(new Uint8Array(file.body), 200);
   });
   return app;
+}
+
+/**
+ * hono's secureHeaders with the policy of contract/security-headers.ts and nothing else it would add (the same set
+ * the Vercel and nginx configs send). The outer (site-wide) one does not overwrite the embed pages' policy.
+ */
+function securityHeaderMiddleware(embed: boolean) {
+  return secureHeaders({
+    contentSecurityPolicy: cspDirectives(embed),
+    xContentTypeOptions: true,
+    referrerPolicy: REFERRER_POLICY,
+    crossOriginResourcePolicy: false,
+    crossOriginOpenerPolicy: false,
+    originAgentCluster: false,
+    strictTransportSecurity: false,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xFrameOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
+    overwrite: embed,
+  });
 }
 
 function sendError(c: Context, e: ApiError) {

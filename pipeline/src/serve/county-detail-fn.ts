@@ -15,6 +15,7 @@ import {
   filterIncidents,
   incidentsGeoJson,
   parseDetailFilters,
+  parsePage,
   toCsv,
   type AreaRecord,
   type IncidentRecord,
@@ -70,9 +71,14 @@ export function countyDetail(
   );
   const pre = tree.data<{ areas?: AreaRecord[]; incidents?: IncidentRecord[] }>(fileFor(e, { fips }, 'json'));
   const generatedAt = pre?.generated_at ?? county.generated_at;
-  const list = isAreas
+  const all = isAreas
     ? filterAreas(countyAreas((rel) => tree.data(rel), fips) ?? [], f)
     : filterIncidents(pre?.incidents ?? [], f);
+  const page = parsePage(url.searchParams);
+  const list = all.slice(page.offset, page.offset + page.limit);
+  const more = page.offset + page.limit < all.length;
+  const next = more ? pageUrl(url, e, fips, page.offset + page.limit) : null;
+  if (next) c.header('Link', `<${next}>; rel="next"`);
   const filters = Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined));
   const title = `${isAreas ? 'Areas out' : 'Incidents'} in ${county.name}, ${county.state}`;
   c.header('Content-Type', CONTENT_TYPE[format]);
@@ -90,9 +96,15 @@ export function countyDetail(
   }
   const key = isAreas ? 'areas' : 'incidents';
   return c.json({
-    data: { generated_at: generatedAt, fips, count: list.length, [key]: list },
+    data: { generated_at: generatedAt, fips, count: list.length, total: all.length, ...page, next, [key]: list },
     meta: { ...meta, filters },
   });
+}
+
+/** The next page's URL: the same query with `offset` moved on, through the one URL builder. */
+function pageUrl(url: URL, e: ReturnType<typeof endpoint>, fips: string, offset: number): string {
+  const query = { ...Object.fromEntries(url.searchParams), offset: String(offset) };
+  return `${url.origin}${urlFor(e, { fips }, query)}`;
 }
 
 /** A county with nothing out and no imported history has no prebuilt profile/history: answer from its live doc. */

@@ -28,24 +28,30 @@ import {
 } from '../contract/events.ts';
 import { atomFeed, jsonFeed, rssFeed } from '../publish/feeds.ts';
 import { INDEX_FILE } from '../publish/events.ts';
+import { countySeries, pastMap } from './archive-fn.ts';
 import { countyChart, countyDetail, countyProfileFallback } from './county-detail-fn.ts';
 
 /** One app's function layer: its published tree and the parsed event chunks it keeps. */
 export class FunctionLayer {
   private readonly events: PublishedEvents;
 
-  constructor(private readonly tree: PublishedTree) {
+  /** `baseUrl`: `--base-url`, the origin of every absolute link (never the request's Host: answers are cached). */
+  constructor(
+    private readonly tree: PublishedTree,
+    private readonly baseUrl: string,
+  ) {
     this.events = new PublishedEvents(tree);
   }
 
   /** A function route's answer. */
   answer(c: Context, id: string, url: URL) {
-    return runFunction(c, id, url, this.tree, this.events);
+    return runFunction(c, id, publicUrl(url, this.baseUrl), this.tree, this.events, this.baseUrl);
   }
 
   /** No prebuilt file: a county without an outage gets the valid empty answer; an unknown one its 404. */
-  missingFile(c: Context, url: URL, format: Format) {
+  missingFile(c: Context, requested: URL, format: Format) {
     const tree = this.tree;
+    const url = publicUrl(requested, this.baseUrl);
     const m = matchRoute(url.pathname);
     if (!m) throw notFound(url.pathname);
     const { id } = m.endpoint;
@@ -59,9 +65,14 @@ export class FunctionLayer {
   }
 }
 
+/** The request's path and query on the deployment's origin: what answers build their absolute links from. */
+function publicUrl(url: URL, baseUrl: string): URL {
+  return new URL(`${url.pathname}${url.search}`, baseUrl);
+}
+
 const DETAIL_IDS = new Set(['live.county.areas', 'live.county.incidents', 'live.county.alerts']);
 
-function runFunction(c: Context, id: string, url: URL, tree: PublishedTree, events: PublishedEvents) {
+function runFunction(c: Context, id: string, url: URL, tree: PublishedTree, events: PublishedEvents, baseUrl: string) {
   const query = url.searchParams;
   if (DETAIL_IDS.has(id))
     return countyDetail(c, id as 'live.county.areas', matchRoute(url.pathname)!.params.fips, url, tree);
@@ -82,8 +93,8 @@ function runFunction(c: Context, id: string, url: URL, tree: PublishedTree, even
       [...query.entries()].filter(([k]) => k !== 'after').sort(([a], [b]) => a.localeCompare(b)),
     );
     const meta = {
-      baseUrl: url.origin,
-      selfBase: `${url.origin}${e.path.replace(/\.(rss|atom|json)$/, '')}`,
+      baseUrl,
+      selfBase: `${baseUrl}${e.path.replace(/\.(rss|atom|json)$/, '')}`,
       query: canonical.toString(),
       updated: page.events.at(-1)?.at ?? generatedAt,
       simulated: tree.current()?.simulated ?? false,
@@ -94,6 +105,10 @@ function runFunction(c: Context, id: string, url: URL, tree: PublishedTree, even
     return c.body(JSON.stringify(jsonFeed(page.events, meta), null, 2));
   }
   switch (id) {
+    case 'archive.map':
+      return pastMap(c, url, tree);
+    case 'archive.county':
+      return countySeries(c, matchRoute(url.pathname)!.params.fips, url, tree);
     case 'reports.county':
       return countyReport(c, matchRoute(url.pathname)!.params, query.get('table') ?? REPORT_TABLES.county[0], tree);
     case 'alerts.subscribe':

@@ -12,6 +12,7 @@ import { CATALOGUE } from '../contract/catalogue.ts';
 import { CITATION } from '../contract/notice.ts';
 import { exampleUrl } from '../contract/urls.ts';
 import { cachedGeometry } from './topology-cache.ts';
+import { etagMatches } from './conditional.ts';
 
 const SITE_MAP = '../../../site/src/map';
 /** MAP_ASSET_BASE of site/src/map/assets.ts; the map test fails if the two disagree (the page would load nothing). */
@@ -112,7 +113,7 @@ function send(c: Context, a: Asset): Response {
   c.header('ETag', a.etag);
   c.header('Vary', 'Accept-Encoding');
   c.header('Cache-Control', a.cache);
-  if (c.req.header('If-None-Match') === a.etag) return c.body(null, 304);
+  if (etagMatches(c.req.header('If-None-Match'), a.etag)) return c.body(null, 304);
   if (/\bgzip\b/.test(c.req.header('Accept-Encoding') ?? '')) {
     c.header('Content-Encoding', 'gzip');
     return c.body(new Uint8Array(a.gzip));

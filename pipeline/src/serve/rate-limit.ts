@@ -1,7 +1,7 @@
 // Per-client token buckets for the function layer, so one client cannot starve the rest. Prebuilt files are the
 // CDN's and are never limited; only query-filtered answers and the account endpoints spend tokens.
 import type { Context } from 'hono';
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import { ApiError } from '../contract/errors.ts';
 import { CATALOGUE, FUNCTION_ENDPOINTS } from '../contract/catalogue.ts';
 
@@ -19,6 +19,8 @@ export interface RateLimitConfig {
   account: BucketConfig;
   /** request header naming the client when the request came through a proxy (Vercel sets X-Forwarded-For) */
   clientHeader: string;
+  /** the proxies whose `clientHeader` is believed: addresses or CIDRs (RATE_LIMIT_TRUSTED_PROXIES; default none) */
+  trustedProxies: string[];
 }
 
 /** Which bucket a function-layer answer spends from: filtered catalogue queries and the account routes (the 410 is free). */
@@ -60,7 +62,43 @@ export function rateLimitsFromEnv(env: Record<string, string | undefined>): Rate
       burst: Math.max(1, count(env, 'RATE_LIMIT_ACCOUNT_BURST')),
     },
     clientHeader: (env.RATE_LIMIT_CLIENT_HEADER || 'x-forwarded-for').toLowerCase(),
+    trustedProxies: proxyList(env.RATE_LIMIT_TRUSTED_PROXIES ?? ''),
   };
+}
+
+/** `127.0.0.1, 10.0.0.0/8, ::1`: addresses or CIDRs, checked here so a typo fails at start, not on every request. */
+function proxyList(raw: string): string[] {
+  const list = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const p of list) {
+    const [addr, bits] = p.split('/');
+    const max = isIP(addr) === 4 ? 32 : 128;
+    if (!isIP(addr) || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= max)))
+      throw new Error(
+        `Expected \`RATE_LIMIT_TRUSTED_PROXIES\` to list IP addresses or CIDRs (e.g. \`127.0.0.1, 10.0.0.0/8\`), got \`${p}\`.`,
+      );
+  }
+  return list;
+}
+
+const trustLists = new WeakMap<string[], BlockList>();
+
+/** The trusted proxies as a BlockList (built once per configuration). */
+function trustList(proxies: string[]): BlockList {
+  let list = trustLists.get(proxies);
+  if (!list) {
+    list = new BlockList();
+    for (const p of proxies) {
+      const [addr, bits] = p.split('/');
+      const type = isIP(addr) === 4 ? 'ipv4' : 'ipv6';
+      if (bits === undefined) list.addAddress(addr, type);
+      else list.addSubnet(addr, Number(bits), type);
+    }
+    trustLists.set(proxies, list);
+  }
+  return list;
 }
 
 /** One bucket per client: `burst` tokens, refilled continuously at `perMinute`. */
@@ -95,18 +133,31 @@ export class TokenBuckets {
   }
 }
 
-const PRIVATE = /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|::1$|f[cd][0-9a-f]{2}:|fe80:|::ffff:127\.)/i;
+const trusted = (ip: string, list: BlockList) => {
+  const family = isIP(ip);
+  return family !== 0 && list.check(ip, family === 4 ? 'ipv4' : 'ipv6');
+};
 
 /**
- * Who is asking. Behind a proxy (no socket, as on Vercel, or a socket from a private or loopback address) the proxy's
- * header names the client; a peer on a public address is the client itself, whatever header it sends.
+ * Who is asking. A peer that is a configured proxy (`trustedProxies`) names the client in its header: the nearest
+ * address in the chain that is not itself a trusted proxy. Any other peer is the client, whatever header it sends (a
+ * private or loopback address is no proof of a proxy: any process beside us could send one). Without a socket (a
+ * platform runtime such as Vercel's, whose edge sets the header) the header's first address is the client.
  * Null for a request from this machine or an in-process call: those are not limited (tests, benchmarks).
  */
-export function clientOf(c: Context, header: string): string | null {
-  const peer = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket
+export function clientOf(c: Context, cfg: Pick<RateLimitConfig, 'clientHeader' | 'trustedProxies'>): string | null {
+  const socketPeer = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket
     ?.remoteAddress;
-  const forwarded = header ? c.req.header(header)?.split(',')[0]?.trim() : undefined;
-  const client = (!peer || PRIVATE.test(peer)) && forwarded && isIP(forwarded) ? forwarded : peer;
+  const peer = socketPeer?.replace(/^::ffff:(?=\d+\.)/i, '');
+  const chain = (cfg.clientHeader ? (c.req.header(cfg.clientHeader) ?? '') : '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => isIP(s));
+  let client = peer ?? chain[0];
+  if (peer && chain.length) {
+    const list = trustList(cfg.trustedProxies);
+    if (trusted(peer, list)) client = [...chain].reverse().find((ip) => !trusted(ip, list)) ?? chain[0];
+  }
   if (!client || /^(127\.|::1$|::ffff:127\.)/.test(client)) return null;
   return client;
 }

@@ -3,6 +3,7 @@
 // yet (drawn on request from the published tables, by the same builders the publisher uses). The path checks (year,
 // state, county) are in report-path.ts.
 import type { Context } from 'hono';
+import { etagMatches } from './conditional.ts';
 import { CACHE_CONTROL, CONTENT_TYPE, endpoint, REPORT_TABLES } from '../contract/catalogue.ts';
 import { fileFor } from '../contract/urls.ts';
 import { notFound, unknownYear } from '../contract/errors.ts';
@@ -65,7 +66,7 @@ function sendHistoryJson(c: Context, body: string, generatedAt: string) {
   c.header('ETag', etag);
   c.header('Last-Modified', new Date(generatedAt).toUTCString());
   c.header('Vary', 'Accept-Encoding');
-  if (c.req.header('If-None-Match') === etag) return c.body(null, 304);
+  if (etagMatches(c.req.header('If-None-Match'), etag)) return c.body(null, 304);
   if (c.req.method === 'HEAD') return c.body(null, 200);
   return c.body(body, 200);
 }

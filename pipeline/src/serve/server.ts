@@ -1,4 +1,5 @@
-// Runs the app on a real socket (`outage serve`).
+// Runs the app on a real socket (`outage serve`). Without a base URL, absolute links name the socket's own origin (the
+// port is known once it listens: tests listen on port 0), never the request's Host header.
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions } from './app.ts';
@@ -7,10 +8,15 @@ import { UsageError } from '../errors.ts';
 export async function startServer(
   opts: AppOptions & { port: number; host?: string },
 ): Promise<{ url: string; close(): Promise<void> }> {
-  const app = createApp(opts);
+  let app: ReturnType<typeof createApp> | undefined;
   let server: ServerType;
+  const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
-    server = serve({ fetch: app.fetch, port: opts.port, hostname: opts.host ?? '127.0.0.1' }, () => resolve());
+    const fetch = (req: Request, env: unknown) => app!.fetch(req, env);
+    server = serve({ fetch, port: opts.port, hostname: host }, (info) => {
+      app = createApp({ ...opts, baseUrl: opts.baseUrl ?? `http://${host}:${info.port}` });
+      resolve();
+    });
     server.once('error', (err: NodeJS.ErrnoException) =>
       reject(
         err.code === 'EADDRINUSE'
@@ -21,7 +27,7 @@ export async function startServer(
   });
   const port = (server!.address() as AddressInfo).port;
   return {
-    url: `http://${opts.host ?? '127.0.0.1'}:${port}`,
+    url: `http://${host}:${port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

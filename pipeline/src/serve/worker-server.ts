@@ -70,6 +70,7 @@ export class ServerWorker {
       port: opts.port,
       host: opts.host,
       rateLimits: opts.rateLimits,
+      baseUrl: opts.baseUrl,
       accounts: rpc?.port2 ?? null,
     };
     const url = await new Promise<string>((resolve, reject) => {

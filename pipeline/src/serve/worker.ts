@@ -17,6 +17,8 @@ export interface ServerWorkerOptions {
   port: number;
   host?: string;
   rateLimits?: RateLimitConfig;
+  /** `--base-url`: the origin of the function layer's absolute links */
+  baseUrl?: string;
   /** the account service's RPC port; null when the server has no account database (503 accounts_unavailable) */
   accounts: MessagePort | null;
 }
@@ -45,6 +47,7 @@ async function listen(o: ServerWorkerOptions): Promise<void> {
       port: o.port,
       host: o.host,
       rateLimits: o.rateLimits,
+      baseUrl: o.baseUrl,
       accounts: accounts ? rpcClient<AccountService>(accounts) : undefined,
     });
     post({ type: 'ready', url: server.url });

@@ -41,6 +41,13 @@ export class BodyCache {
     if (cached.size === 0) this.scopes.delete(scope);
   }
 
+  /** Characters of body text `scope` holds: what a source keeps between polls (a failed poll's must be none). */
+  bytes(scope: string): number {
+    let n = 0;
+    for (const c of this.scopes.get(scope)?.values() ?? []) n += c.body.length;
+    return n;
+  }
+
   /** Forgets everything not used since `cutoff` (ms on the caller's clock). */
   evict(cutoff: number): void {
     for (const [scope, urls] of this.scopes) {

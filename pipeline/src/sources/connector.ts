@@ -1,5 +1,4 @@
 // What every connector folder provides: fetch (raw upstream over HTTP) and normalize (raw → canonical snapshot).
-import { parseJson } from './parse.ts';
 import type { SourceHttp } from './source-http.ts';
 import type { SourceDef } from './registry.ts';
 import type { Snapshot } from './snapshot.ts';
@@ -21,7 +20,7 @@ export function urlPath(url: string): string {
 export const UNCHANGED: unique symbol = Symbol('unchanged');
 
 export interface FetchContext {
-  http: Pick<SourceHttp, 'get' | 'getJson' | 'getJsonOrNull' | 'forget'>;
+  http: Pick<SourceHttp, 'get' | 'getJson' | 'getJsonOrNull' | 'readJson' | 'forget' | 'records'>;
   source: SourceDef;
   /** p-queue priority: higher tiers first */
   priority: number;
@@ -45,5 +44,5 @@ export interface Connector {
  */
 export async function readHead(ctx: FetchContext, url: string): Promise<unknown> {
   const r = await ctx.http.get(url, ctx.priority);
-  return r.notModified && ctx.held ? UNCHANGED : parseJson(url, r.body);
+  return r.notModified && ctx.held ? UNCHANGED : ctx.http.readJson(r, ctx.priority);
 }

@@ -5,6 +5,9 @@ import { Agent, request, type Dispatcher } from 'undici';
 import PQueue from 'p-queue';
 import { SourceError } from '../errors.ts';
 import { BodyCache } from './body-cache.ts';
+import { PollBudget } from './budget.ts';
+import { readBody } from './read-body.ts';
+import { DEFAULT_RETRY, retryAfterSeconds, withRetries, type RetryPolicy } from './retry.ts';
 import { SourceHttp } from './source-http.ts';
 
 export interface HttpOptions {
@@ -20,6 +23,8 @@ export interface HttpOptions {
   perHostConcurrency: number;
   perHostPerSecond: number;
   userAgent: string;
+  /** idempotent requests are retried within the source deadline (retry.ts) */
+  retry: RetryPolicy;
 }
 
 export const DEFAULT_USER_AGENT =
@@ -40,6 +45,7 @@ export const DEFAULT_HTTP: HttpOptions = {
   perHostConcurrency: envInt('OUTAGE_HOST_CONCURRENCY', 2),
   perHostPerSecond: 5,
   userAgent: process.env.OUTAGE_USER_AGENT || DEFAULT_USER_AGENT,
+  retry: DEFAULT_RETRY,
 };
 
 /** Loopback servers (the simulator, tests): no politeness limits. */
@@ -50,6 +56,22 @@ export interface RequestSpec {
   method?: 'GET' | 'POST';
   body?: string;
   headers?: Record<string, string>;
+  /** a POST that only reads (a query, a map's data action): retried like a GET */
+  idempotent?: boolean;
+  /** a cap below the client's for this answer (XML feeds), and what raises it, for the `too_large` message */
+  maxBytes?: number;
+  capNote?: string;
+}
+
+/** One request of a source's poll: its queue priority, the poll's deadline, cache scope and budget (SourceHttp). */
+export interface ClientRequest {
+  priority?: number;
+  spec?: RequestSpec;
+  signal?: AbortSignal;
+  scope?: string;
+  budget?: PollBudget;
+  /** when the source's deadline passes (ms since epoch): no retry waits past it */
+  deadlineAt?: number;
 }
 
 export interface FetchResult {
@@ -59,15 +81,6 @@ export interface FetchResult {
   notModified: boolean;
   bytes: number;
   headers: Record<string, string>;
-}
-
-/** Seconds from a Retry-After header (delta seconds or an HTTP date), or null. */
-export function retryAfterSeconds(value: string | string[] | undefined, nowMs: number): number | null {
-  const v = Array.isArray(value) ? value[0] : value;
-  if (!v) return null;
-  if (/^\d+$/.test(v.trim())) return Number(v.trim());
-  const t = Date.parse(v);
-  return Number.isNaN(t) ? null : Math.max(0, Math.ceil((t - nowMs) / 1000));
 }
 
 const KEPT_HEADERS = ['content-type', 'etag', 'last-modified', 'date', 'cache-control', 'retry-after'];
@@ -114,13 +127,22 @@ export class HttpClient {
 
   /**
    * A request through the host's queue; GETs send If-None-Match / If-Modified-Since when it has validators. Validators
-   * and cached bodies are kept per `scope` (a source id): a 304 then means "as this source last read it".
+   * and cached bodies are kept per `scope` (a source id): a 304 then means "as this source last read it". Idempotent
+   * requests are retried within the source deadline, each attempt queued again (retry.ts).
    */
-  async get(url: string, priority = 0, spec: RequestSpec = {}, signal?: AbortSignal, scope = ''): Promise<FetchResult> {
-    const host = new URL(url).host;
+  async get(url: string, req: ClientRequest = {}): Promise<FetchResult> {
+    const spec = req.spec ?? {};
+    const idempotent = (spec.method ?? 'GET') === 'GET' || spec.idempotent === true;
+    const deadlineAt = req.deadlineAt ?? Date.now() + this.options.sourceDeadlineMs;
+    const scope = { idempotent, deadlineAt, signal: req.signal };
+    return withRetries(() => this.queued(url, req), scope, this.options.retry);
+  }
+
+  private async queued(url: string, req: ClientRequest): Promise<FetchResult> {
+    const { signal } = req;
     try {
-      const task = () => this.fetchOnce(url, spec, signal, scope);
-      return (await this.queue(host).add(task, { priority, signal })) as FetchResult;
+      const task = () => this.fetchOnce(url, req);
+      return (await this.queue(new URL(url).host).add(task, { priority: req.priority ?? 0, signal })) as FetchResult;
     } catch (err) {
       if (err instanceof SourceError) throw err;
       if (signal?.aborted)
@@ -134,12 +156,18 @@ export class HttpClient {
     this.bodies.delete(scope, url);
   }
 
+  /** Characters of cached body text `scope` holds between polls (BodyCache.bytes). */
+  cachedBytes(scope = ''): number {
+    return this.bodies.bytes(scope);
+  }
+
   /** Keeps only `urls` of what `scope` cached: the requests of the source's last complete poll (BodyCache.retain). */
   retain(scope: string, urls: ReadonlySet<string>): void {
     this.bodies.retain(scope, urls);
   }
 
-  private async fetchOnce(url: string, spec: RequestSpec, outer: AbortSignal | undefined, scope: string) {
+  private async fetchOnce(url: string, req: ClientRequest) {
+    const outer = req.signal;
     // One controller and timer per request: AbortSignal.timeout + AbortSignal.any cost more (issue #12 profile).
     const ctl = new AbortController();
     let late = false;
@@ -151,7 +179,7 @@ export class HttpClient {
     if (outer?.aborted) ctl.abort();
     else outer?.addEventListener('abort', onOuter, { once: true });
     try {
-      return await this.attempt(url, spec, scope, ctl.signal, (err, stage) => {
+      return await this.attempt(url, req, ctl.signal, (err, stage) => {
         if (err instanceof SourceError) return err;
         const e = err as Error & { code?: string };
         if (late)
@@ -177,12 +205,12 @@ export class HttpClient {
 
   private async attempt(
     url: string,
-    spec: RequestSpec,
-    scope: string,
+    req: ClientRequest,
     signal: AbortSignal,
     fail: (err: unknown, stage: string) => SourceError,
   ): Promise<FetchResult> {
     this.requests += 1;
+    const { spec = {}, scope = '', budget = new PollBudget() } = req;
     const method = spec.method ?? 'GET';
     const cached = method === 'GET' ? this.bodies.get(scope, url) : undefined;
     if (cached) cached.usedAt = this.now();
@@ -211,6 +239,7 @@ export class HttpClient {
     for (const h of KEPT_HEADERS) if (typeof res.headers[h] === 'string') kept[h] = res.headers[h] as string;
     if (res.statusCode === 304 && cached) {
       await res.body.dump().catch(() => {});
+      budget.read(cached.body.length, url);
       return { url, body: cached.body, status: 304, notModified: true, bytes: 0, headers: kept };
     }
     if (res.statusCode < 200 || res.statusCode >= 300) {
@@ -219,44 +248,17 @@ export class HttpClient {
       const hint = retry !== null ? ` (Retry-After ${retry} s)` : '';
       throw new SourceError('http_status', `${url} answered HTTP ${res.statusCode}${hint}`, res.statusCode, retry);
     }
-    const body = await this.readBody(url, res, fail);
+    const cap = {
+      bytes: Math.min(this.options.maxBytes, spec.maxBytes ?? Number.POSITIVE_INFINITY),
+      note: spec.capNote,
+    };
+    const body = await readBody(url, res, cap, budget, fail);
     const etag = kept.etag ?? null;
     const lastModified = kept['last-modified'] ?? null;
     if (method === 'GET' && (etag || lastModified))
       this.bodies.set(scope, url, { etag, lastModified, body: body.text, usedAt: this.now() });
     else if (cached) this.bodies.delete(scope, url); // a new body without validators: the old one is not it
     return { url, body: body.text, status: res.statusCode, notModified: false, bytes: body.size, headers: kept };
-  }
-
-  private async readBody(
-    url: string,
-    res: Dispatcher.ResponseData<unknown>,
-    fail: (err: unknown, stage: string) => SourceError,
-  ) {
-    const declared = Number(res.headers['content-length'] ?? NaN);
-    if (declared > this.options.maxBytes) {
-      res.body.destroy();
-      throw new SourceError(
-        'too_large',
-        `${url} declares ${declared} bytes, over the ${this.options.maxBytes}-byte cap`,
-      );
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    try {
-      for await (const chunk of res.body) {
-        size += (chunk as Buffer).length;
-        if (size > this.options.maxBytes) {
-          res.body.destroy();
-          throw new SourceError('too_large', `${url} sent more than the ${this.options.maxBytes}-byte cap`);
-        }
-        chunks.push(chunk as Buffer);
-      }
-    } catch (err) {
-      res.body.destroy();
-      throw fail(err, 'body');
-    }
-    return { text: Buffer.concat(chunks).toString('utf8'), size };
   }
 
   /**
@@ -271,10 +273,15 @@ export class HttpClient {
    * A view for one source's poll: counts its requests and 304s, and aborts them all at the source deadline. With a
    * `scope` (the source id) its cached bodies are the source's own, so a 304 means "as this source last read it".
    */
-  forSource(signal?: AbortSignal, headers: Record<string, string> = {}, scope = ''): SourceHttp {
+  forSource(
+    signal?: AbortSignal,
+    headers: Record<string, string> = {},
+    scope = '',
+    budget = new PollBudget(),
+  ): SourceHttp {
     // One deadline watches every request of the source's chain (tiles run dozens at once): not a listener leak.
     if (signal) setMaxListeners(0, signal);
-    return new SourceHttp(this, signal, headers, scope);
+    return new SourceHttp(this, signal, headers, scope, budget);
   }
 
   async close(): Promise<void> {

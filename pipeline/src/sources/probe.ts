@@ -5,9 +5,11 @@ import { setMaxListeners } from 'node:events';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SourceError, UsageError } from '../errors.ts';
+import { PollBudget } from './budget.ts';
 import { connectorFor } from './connectors.ts';
 import { HttpClient, type FetchResult, type HttpOptions, type RequestSpec } from './http.ts';
 import { quarantine } from './quarantine.ts';
+import { capIncidents } from './incident-cap.ts';
 import type { SourceDef } from './registry.ts';
 import type { Snapshot } from './snapshot.ts';
 import { SourceHttp, sourceHeaders } from './source-http.ts';
@@ -56,10 +58,10 @@ export interface ProbeRun {
   error: SourceError | null;
 }
 
-/** The snapshot exactly as the pipeline stores it: normalize, then the quarantine step (pipeline.ts pollOne). */
+/** The snapshot exactly as the pipeline stores it: normalize, the quarantine step, the incident cap (pipeline.ts pollOne). */
 export function storedSnapshot(source: SourceDef, raw: unknown): Snapshot {
   try {
-    return quarantine(connectorFor(source.connector).normalize(raw, source), source);
+    return capIncidents(quarantine(connectorFor(source.connector).normalize(raw, source), source));
   } catch (err) {
     if (err instanceof SourceError) throw err;
     throw new SourceError(
@@ -95,6 +97,8 @@ export function bodyFileName(seq: number, url: string, contentType: string | und
 /** The per-poll HTTP view with a log: `get` is the only override, so getJson/getJsonOrNull run as in polling. */
 class RecordingHttp extends SourceHttp {
   readonly log: Array<{ request: ProbeRequest; body: Buffer | null }> = [];
+  /** bytes of each body kept after its hash: all to `--save` it, a head when only a diagnosis reads it (verify) */
+  keepBytes = Number.POSITIVE_INFINITY;
 
   override async get(url: string, priority = 0, spec: RequestSpec = {}): Promise<FetchResult> {
     const started = Date.now();
@@ -127,7 +131,8 @@ class RecordingHttp extends SourceHttp {
         sha256,
         file: bodyFileName(entry.request.seq, url, r.headers['content-type'], body),
       });
-      entry.body = body;
+      // A copied head, not a view: a view would keep the whole body's memory.
+      entry.body = body.length > this.keepBytes ? Buffer.from(body.subarray(0, this.keepBytes)) : body;
       // Not UTF-8 (rare: JSON must be): the saved file is the text the connector read, which is what replay serves.
       if (r.bytes !== body.length)
         entry.request.error = `the answer was not UTF-8; ${entry.request.file} holds the text the connector read (${r.bytes} bytes on the wire)`;
@@ -150,6 +155,8 @@ export interface ProbeShared {
   client?: HttpClient;
   /** a deadline over every probe (verify's total): when it aborts, the requests fail as at the source deadline */
   signal?: AbortSignal;
+  /** bytes of each answer body kept in `bodies` (default all, for `--save`; verify without `--save` keeps a head) */
+  keepBytes?: number;
 }
 
 /** Polls `source` once with the polling defaults (User-Agent, per-host limits, deadlines); never throws a SourceError. */
@@ -163,7 +170,9 @@ export async function probeSource(
   const deadline = shared.signal ? AbortSignal.any([own, shared.signal]) : own;
   setMaxListeners(0, deadline); // one listener per request in flight: tiles run dozens at once (as forSource)
   // Scoped to the row, as polling scopes it: two rows reading one URL never answer each other with a 304.
-  const recorder = new RecordingHttp(client, deadline, sourceHeaders(source.options), source.id);
+  const budget = PollBudget.of(source.options);
+  const recorder = new RecordingHttp(client, deadline, sourceHeaders(source.options), source.id, budget);
+  if (shared.keepBytes !== undefined) recorder.keepBytes = shared.keepBytes;
   const probedAt = new Date().toISOString();
   let snapshot: Snapshot | null = null;
   let error: SourceError | null = null;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { quarantine, RECORD_CAP } from './quarantine.ts';
+import { cleaningNote } from './clean-snapshot.ts';
 import { emptySnapshot, type Snapshot } from './snapshot.ts';
 import { SourceError } from '../errors.ts';
 import { sourceDef } from '../../test/shared-data.ts';
@@ -146,5 +147,74 @@ describe('quarantine', () => {
       sourceDef(),
     );
     expect([s.customers_served, s.incidents[0].etr, s.incidents[0].started_at]).toEqual([null, null, null]);
+  });
+});
+
+describe('quarantine: clean text (issue 24)', () => {
+  const HOSTILE = 'Har\u0000ris\u0007burg\u001b]0;pwned\u0007\u202e\ufffe\ud800';
+  const hostile = () =>
+    snap((x) => {
+      x.utility = `Util\u0007ity`;
+      x.notice = 'Storm\r\nupdate\u001b[2J';
+      x.unmatched = [`${HOSTILE} (no county)`];
+      x.areas = [
+        {
+          fips: '12086',
+          name: 'N'.repeat(100_000),
+          path: ['Miami-Dade', HOSTILE, ...Array.from({ length: 20 }, (_, i) => `L${i}`)],
+          customers_out: 5,
+          out_display: '5\u0000',
+          out_lower: 5,
+          out_upper: 5,
+          masked: false,
+          customers_served: null,
+          etr: null,
+          bbox: null,
+        },
+      ];
+      x.incidents = ['I'.repeat(5_000), `${'I'.repeat(4_999)}J`, 'ok'].map((id) => ({
+        id,
+        fips: null,
+        customers_out: 1,
+        etr: null,
+        crew_status: `=cmd\u0007`,
+        cause: `Tree\r\non line\u202e`,
+        started_at: null,
+        lat: null,
+        lon: null,
+        city: HOSTILE,
+      }));
+    });
+
+  it('cleans every text field of every connector’s snapshot and says what it changed', () => {
+    const s = quarantine(hostile(), sourceDef());
+    expect(s.utility).toBe('Utility');
+    expect(s.notice).toBe('Storm\nupdate[2J');
+    expect(s.unmatched).toEqual(['Harrisburg]0;pwned\ufffd (no county)']);
+    expect(s.areas[0].name).toBe(`${'N'.repeat(199)}…`);
+    expect(s.areas[0].path.slice(0, 2)).toEqual(['Miami-Dade', 'Harrisburg]0;pwned\ufffd']);
+    expect(s.areas[0].path.length).toBe(12);
+    expect(s.areas[0].out_display).toBe('5');
+    const [a, b, c] = s.incidents;
+    expect(a.id.length).toBe(100);
+    expect(new Set([a.id, b.id, c.id]).size).toBe(3);
+    expect(c.id).toBe('ok');
+    expect([a.crew_status, a.cause, a.city]).toEqual(['=cmd', 'Tree\non line', 'Harrisburg]0;pwned\ufffd']);
+    expect(s.text_cleaned).toMatchObject({ bidi: 8, noncharacters: 5, surrogates: 5, capped: 4, longest: 100_000 });
+    expect(cleaningNote(s.text_cleaned!)).toMatch(
+      /^text cleaned: \d+ control characters removed, 8 bidirectional overrides removed, 5 non-characters removed, 5 lone surrogates replaced, 4 fields cut to their caps \(longest 100,000 characters\)$/,
+    );
+  });
+
+  it('quotes names cleaned in its messages, and adds nothing to a clean snapshot', () => {
+    const bad = hostile();
+    bad.areas[0].name = `\u001b[2J${'x'.repeat(1000)}`;
+    bad.areas[0].customers_out = -1;
+    expect(reason(() => quarantine(bad, sourceDef()))).toMatch(/^implausible_value: area \[2Jx{196}… customers_out/);
+    const clean = quarantine(
+      snap(() => {}),
+      sourceDef(),
+    );
+    expect('text_cleaned' in clean).toBe(false);
   });
 });

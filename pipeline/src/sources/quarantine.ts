@@ -3,8 +3,10 @@
 // whole snapshot for this poll (reason `implausible_value`). The source keeps its last good snapshot and goes stale by
 // the normal rule. The whole snapshot, not the record: dropping one county would read as "it vanished" and close its
 // outage on a value we could not trust. A customers-served figure that is negative or out of range (feeds use -1 for
-// "unknown") is not a count of anyone out: it becomes null (unknown) and the snapshot stays.
+// "unknown") is not a count of anyone out: it becomes null (unknown) and the snapshot stays. Text is cleaned first
+// (clean-snapshot.ts), so neither the stored snapshot nor a message quoting a name carries controls or 100 KB names.
 import { SourceError } from '../errors.ts';
+import { cleanSnapshotText } from './clean-snapshot.ts';
 import type { SourceDef } from './registry.ts';
 import type { Snapshot } from './snapshot.ts';
 
@@ -52,9 +54,12 @@ const finiteOrNull = (v: number | null, lo: number, hi: number) =>
 
 /**
  * Throws SourceError('implausible_value') naming the first implausible count; otherwise returns the snapshot, with
- * unusable served figures, coordinates off the globe and sentinel times made null (unknown).
+ * its text cleaned (`text_cleaned` says what changed), unusable served figures, coordinates off the globe and sentinel
+ * times made null (unknown).
  */
 export function quarantine(snap: Snapshot, source: SourceDef): Snapshot {
+  const cleaned = cleanSnapshotText(snap);
+  if (cleaned) snap.text_cleaned = cleaned;
   const b = bounds(source);
   check(snap.customers_out, b.total, 'customers_out');
   snap.customers_served = servedOrNull(snap.customers_served, Math.min(b.total, SERVED_CAP));

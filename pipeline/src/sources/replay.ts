@@ -23,6 +23,7 @@ import { INDEX_FILE, storedSnapshot } from './probe.ts';
 import type { SourceDef } from './registry.ts';
 import type { Snapshot } from './snapshot.ts';
 import { sourceHeaders } from './source-http.ts';
+import { PollBudget } from './budget.ts';
 
 /** index.json as replay reads it: what `probe --save` writes, or the few fields a person fills in by hand. */
 const indexSchema = z.object({
@@ -230,6 +231,8 @@ export async function replayProbe(saved: SavedProbe, source: SourceDef): Promise
     const fetched = client.forSource(
       AbortSignal.timeout(client.options.sourceDeadlineMs),
       sourceHeaders(local.options),
+      '',
+      PollBudget.of(local.options),
     );
     let raw: unknown;
     try {

@@ -1,4 +1,5 @@
-// snapshot-table.ts: state and national sums, unmatched reasons, and the readable table.
+// snapshot-table.ts: state and national sums, unmatched reasons, and the readable table, which shows upstream text
+// with its escape sequences made visible, even for a snapshot that never went through the quarantine step (issue 24).
 import { describe, expect, it } from 'vitest';
 import { formatSnapshotTable, snapshotReport, unmatchedReason } from './snapshot-table.ts';
 import { emptySnapshot, type Snapshot } from './snapshot.ts';
@@ -96,5 +97,22 @@ describe('formatSnapshotTable', () => {
     expect(text).toMatch(/^ {2}Iron\s+no county of that name in MI$/m);
     expect(text).toContain('unmatched (5):');
     expect(lines.at(-2)).toBe('notice: Counts are estimates.');
+  });
+});
+
+describe('formatSnapshotTable over hostile text (issue 24)', () => {
+  it('prints no control character or override of upstream text, and pads what it shows', () => {
+    const s = emptySnapshot('Evil\u001b]0;pwned\u0007 Power');
+    s.counties = [{ fips: '12086', customers_out: 10, customers_served: 1000 }];
+    s.unmatched = ['Nowhere\u001b[2J\u202e (FL)', 'Elsewhere (FL)'];
+    s.notice = 'Storm\r\nupdate \u009b31m';
+    const text = formatSnapshotTable(snapshotReport(sourceDef(), s));
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: asserting their absence
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(text).toMatch(/^Evil\\u001b\]0;pwned\\u0007 Power \(fpl, test\)/);
+    expect(text).toContain('notice: Storm update \\u009b31m');
+    const rows = text.split('\n').filter((l) => /^ {2}(Nowhere|Elsewhere)/.test(l));
+    expect(rows).toHaveLength(2);
+    expect(rows[0].indexOf('no county')).toBe(rows[1].indexOf('no county'));
   });
 });

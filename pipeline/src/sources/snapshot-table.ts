@@ -1,8 +1,11 @@
 // What a connector made of a feed, for `sources probe` and `sources parse`: the --json report and the readable table.
+// The table shows upstream text (names, notices) escaped for the terminal (terminal-text.ts).
 import { loadAtlas } from '../geo/counties.ts';
 import { stateByFips } from '../geo/states.ts';
 import type { SourceDef } from './registry.ts';
 import type { Snapshot } from './snapshot.ts';
+import { terminalText } from '../terminal-text.ts';
+import { cleaningNote } from './clean-snapshot.ts';
 
 export interface StateSum {
   state: string;
@@ -81,8 +84,9 @@ export function unmatchedReason(entry: string, states: string[]): { name: string
 
 const n = (v: number | null): string => (v === null ? '-' : v.toLocaleString('en-US'));
 
-/** Columns padded to their widest cell; numbers right-aligned. */
-function table(head: string[], rows: string[][], numeric: boolean[]): string[] {
+/** Columns padded to their widest cell (escaped first, so the padding fits what is shown); numbers right-aligned. */
+function table(head: string[], raw: string[][], numeric: boolean[]): string[] {
+  const rows = raw.map((r) => r.map(terminalText));
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (r: string[]) =>
     r
@@ -153,5 +157,6 @@ export function formatSnapshotTable(report: SnapshotReport): string {
     out.push(...table(['name', 'reason'], rows, [false, false]).map((l) => `  ${l}`), '');
   } else out.push('unmatched: none', '');
   out.push(`notice: ${s.notice ?? 'none'}`);
-  return `${out.join('\n')}\n`;
+  if (s.text_cleaned) out.push(cleaningNote(s.text_cleaned));
+  return `${out.map(terminalText).join('\n')}\n`;
 }

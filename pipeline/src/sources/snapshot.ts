@@ -1,4 +1,5 @@
 // The canonical snapshot every connector normalises to. Counts are customers unless `unit` says meters.
+import type { TextCleaning } from './clean-text.ts';
 
 export interface CountyCount {
   fips: string;
@@ -57,6 +58,8 @@ export interface Snapshot {
   basis: CoverageClass;
   /** an aggregator's count per EIA-861 utility number (ODIN, every utility it lists): reconciliation with deep rows */
   by_utility?: Record<string, number>;
+  /** what the quarantine step cleaned from the feed's text (absent when nothing): the poll log reports it */
+  text_cleaned?: TextCleaning;
 }
 
 /**

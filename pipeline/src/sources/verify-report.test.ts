@@ -5,7 +5,6 @@ import {
   formatMarkdown,
   formatTerminal,
   markdownText,
-  terminalText,
   VERIFY_FORMAT,
   type VerifyReport,
   type VerifyRow,
@@ -63,17 +62,6 @@ const bad = row({
   counties_outside_territory: null,
   served_vs_eia: null,
   failure: { kind: 'html_page', reason: 'bad_body', message: HOSTILE, advice: 'compare the url' },
-});
-
-describe('terminalText', () => {
-  it('lets no control character through: line breaks become spaces, the rest visible escapes', () => {
-    const out = terminalText(HOSTILE);
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: asserting their absence
-    expect(out).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
-    expect(out).toContain('\\u001b[2J');
-    expect(out).toContain('\\u202eline');
-    expect(out).toContain(' next');
-  });
 });
 
 describe('markdownText', () => {

@@ -1,6 +1,7 @@
 // The verification report: its shape (the JSON of --json, the state file and the published document) and its terminal
 // and Markdown forms. Upstream text (messages quoting answers, registry names) is escaped for each: no control
 // character or escape sequence reaches a terminal, no markup reaches Markdown.
+import { terminalText } from '../terminal-text.ts';
 import type { ConnectorName } from './registry.ts';
 import type { Failure } from './verify-advice.ts';
 
@@ -43,16 +44,6 @@ export interface VerifyReport {
   eia: string;
   summary: { rows: number; ok: number; failed: number; not_probed: number };
   rows: VerifyRow[];
-}
-
-/** Control characters (C0, DEL, C1) and the bidirectional overrides that can reorder a terminal line. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-const visible = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-
-/** Text for a terminal: whitespace controls become a space, every other one its visible `\uXXXX` form. */
-export function terminalText(s: string): string {
-  return s.replace(/[\t\n\r]+/g, ' ').replace(UNSAFE, visible);
 }
 
 /** Text for a Markdown table cell or line: no markup, HTML, pipe or line break survives. */

@@ -35,6 +35,9 @@ export function checkSaveDir(dir: string): void {
     );
 }
 
+/** How much of a failed answer's body the diagnosis reads (a captcha page, an HTML error). */
+const DIAGNOSIS_BYTES = 8192;
+
 /** The request that decided a failure: the one that recorded it, else the last whose URL the message names. */
 function decisive(run: ProbeRun): Decisive {
   const reqs = run.index.requests;
@@ -44,7 +47,7 @@ function decisive(run: ProbeRun): Decisive {
       [...reqs].reverse().find((q) => e.message.includes(q.url)) ??
       reqs.at(-1))
     : reqs[0];
-  const body = r?.file ? run.bodies.get(r.file)?.subarray(0, 8192).toString('utf8') : undefined;
+  const body = r?.file ? run.bodies.get(r.file)?.subarray(0, DIAGNOSIS_BYTES).toString('utf8') : undefined;
   return { url: r?.url ?? null, status: e?.status ?? r?.status ?? null, contentType: r?.headers['content-type'], body };
 }
 
@@ -113,7 +116,9 @@ export async function runVerify(sources: SourceDef[], opts: VerifyOptions): Prom
     const t0 = Date.now();
     if (total.signal.aborted) rows.push(notProbed(source, opts.eia));
     else {
-      const run = await probeSource(source, {}, { client, signal: total.signal });
+      // Without --save only the head of a failed answer is read (decisive): the rest of each body is let go at once.
+      const keepBytes = opts.saveDir ? undefined : DIAGNOSIS_BYTES;
+      const run = await probeSource(source, {}, { client, signal: total.signal, keepBytes });
       client.retain(source.id, new Set()); // its bodies are in `run` now: the shared cache need not keep them
       if (opts.saveDir) saveProbe(path.join(opts.saveDir, source.id), run);
       rows.push(rowOf(source, run, Date.now() - t0, opts.eia, total.signal.aborted));

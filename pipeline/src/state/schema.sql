@@ -96,3 +96,37 @@ CREATE TABLE IF NOT EXISTS eia861_reliability (
 );
 CREATE TABLE IF NOT EXISTS eia861_territory (year INTEGER NOT NULL, utility_number INTEGER NOT NULL, utility_name VARCHAR NOT NULL, state VARCHAR NOT NULL, county VARCHAR NOT NULL, fips VARCHAR NOT NULL);
 CREATE TABLE IF NOT EXISTS eia861_customers (year INTEGER NOT NULL, utility_number INTEGER NOT NULL, utility_name VARCHAR NOT NULL, part VARCHAR, service_type VARCHAR, state VARCHAR NOT NULL, ownership VARCHAR, customers BIGINT NOT NULL);
+-- The archive (issue 25): every cycle's observations at a fixed 15-minute resolution, never pruned. `quarter_at` is the
+-- quarter mark whose value in force the row is (EAGLE-I's run_start_time); `archive_quarters` has one row per quarter
+-- the poller reached (a quarter it did not reach has none: nothing is invented), with the coverage in force.
+CREATE TABLE IF NOT EXISTS archive_quarters (
+  quarter_at VARCHAR PRIMARY KEY, cycle_at VARCHAR NOT NULL, sources_total INTEGER NOT NULL,
+  sources_fresh INTEGER NOT NULL, customers_tracked BIGINT NOT NULL, customers_out BIGINT NOT NULL,
+  simulated BOOLEAN NOT NULL
+);
+CREATE TABLE IF NOT EXISTS archive_county (
+  quarter_at VARCHAR NOT NULL, fips VARCHAR NOT NULL, county VARCHAR NOT NULL, state VARCHAR NOT NULL,
+  customers_out BIGINT NOT NULL, customers_tracked BIGINT, customers_served_feed BIGINT, pct_out DOUBLE,
+  band INTEGER NOT NULL, magnitude INTEGER NOT NULL, level DOUBLE NOT NULL, sources INTEGER NOT NULL,
+  stale BOOLEAN NOT NULL, PRIMARY KEY (quarter_at, fips)
+);
+CREATE TABLE IF NOT EXISTS archive_state (
+  quarter_at VARCHAR NOT NULL, state VARCHAR NOT NULL, customers_out BIGINT NOT NULL, customers_tracked BIGINT NOT NULL,
+  pct_out DOUBLE, band INTEGER NOT NULL, magnitude INTEGER NOT NULL, level DOUBLE NOT NULL,
+  PRIMARY KEY (quarter_at, state)
+);
+CREATE TABLE IF NOT EXISTS archive_source (
+  quarter_at VARCHAR NOT NULL, source_id VARCHAR NOT NULL, customers_out BIGINT, customers_served BIGINT,
+  fresh BOOLEAN NOT NULL, PRIMARY KEY (quarter_at, source_id)
+);
+-- The archive's finished days as published: written once (a day is never rewritten), listed in /api/v1/archive.
+CREATE TABLE IF NOT EXISTS archive_files (
+  day VARCHAR PRIMARY KEY, rows BIGINT NOT NULL, quarters INTEGER NOT NULL, csv_bytes BIGINT NOT NULL,
+  csv_sha256 VARCHAR NOT NULL, parquet_bytes BIGINT NOT NULL, parquet_sha256 VARCHAR NOT NULL, written_at VARCHAR NOT NULL
+);
+-- Per-outage history (issue 25 part 5): every incident a feed listed, when it was first and last seen, and every ETR it
+-- was given with the poll that first showed it (its changes: how often the restoration estimate slipped).
+CREATE TABLE IF NOT EXISTS incident_history (
+  source_id VARCHAR NOT NULL, id VARCHAR NOT NULL, first_seen_at VARCHAR NOT NULL, last_seen_at VARCHAR NOT NULL,
+  etr VARCHAR, etrs STRUCT(etr VARCHAR, seen_at VARCHAR)[] NOT NULL, PRIMARY KEY (source_id, id)
+);

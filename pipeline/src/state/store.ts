@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { SourceDef } from '../sources/registry.ts';
 import type { HeldSnapshot, Snapshot } from '../sources/snapshot.ts';
 import { put, type Db } from './db.ts';
+import { markLastSeen, recordSeen } from './incident-history.ts';
 
 export interface PollOutcome {
   source: SourceDef;
@@ -87,14 +88,15 @@ export async function writeOutcomes(db: Db, outcomes: PollOutcome[]): Promise<vo
 
   const changed = outcomes.filter((o) => o.changed && o.snapshot);
   if (changed.length === 0) return;
-  const ids = changed.map((o) => o.source.id);
-  await db.staging('changed_ids', '(id VARCHAR)');
+  await db.staging('changed_ids', '(id VARCHAR, polled_at VARCHAR)');
   const idApp = await db.appender('changed_ids');
-  for (const id of ids) {
-    idApp.appendVarchar(id);
+  for (const o of changed) {
+    idApp.appendVarchar(o.source.id);
+    idApp.appendVarchar(o.at);
     idApp.endRow();
   }
   idApp.closeSync();
+  await markLastSeen(db);
   // Incident-style feeds stop listing a county (or area) when its outages clear: keep what they listed before.
   await db.run(
     'CREATE OR REPLACE TEMP TABLE prev_county AS SELECT * FROM obs_county WHERE source_id IN (SELECT id FROM changed_ids)',
@@ -154,6 +156,7 @@ export async function writeOutcomes(db: Db, outcomes: PollOutcome[]): Promise<vo
     versions.endRow();
   }
   for (const a of [counties, areas, incidents, versions]) a.closeSync();
+  await recordSeen(db);
   await zeroVanished(db);
 }
 

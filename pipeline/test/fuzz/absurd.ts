@@ -1,10 +1,14 @@
 // What the fuzz calls an absurd published value: a count that is negative, fractional, not a safe integer or more
 // than twice every US customer; a pct_out outside 0..100; band outside −1..5, magnitude or level outside 0..5; a
-// coordinate off the globe; a document that does not match its response schema (NaN is published as null).
+// coordinate off the globe; a document that does not match its response schema (NaN is published as null); text
+// carrying a control character (tab and line feed aside), a bidirectional override, a non-character or a lone
+// surrogate, or longer than any cap of the quarantine step allows (issue 24).
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { SCHEMAS } from '../../src/contract/schemas.ts';
 import { fileRoute } from '../../src/contract/urls.ts';
+import { csvParseRows } from 'd3-dsv';
+import { xmlProblem } from '../xml-check.ts';
 
 export interface Absurd {
   file: string;
@@ -57,7 +61,31 @@ const ruleFor = (key: string): Rule | null => (COUNTS.has(key) ? count : PCTS.ha
 const MAP_ENTRY: Rule[] = [count, pct, RULES.level, RULES.band, RULES.magnitude];
 const FRAME_ENTRY: Rule[] = [count, pct, RULES.band];
 
+/** Longer than any published text may be: the largest cap (a notice, 2,000) plus notes the pipeline appends. */
+export const TEXT_MAX = 4_000;
+const UNCLEAN =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\p{Cs}|\p{Noncharacter_Code_Point}/u;
+/** The first character no published text may hold (stored text is cleaned at ingest), or null. */
+export function uncleanChar(s: string): string | null {
+  const c = UNCLEAN.exec(s)?.[0];
+  return c === undefined
+    ? null
+    : `text: U+${c.codePointAt(0)!.toString(16).padStart(4, '0')} (a control character, bidirectional override, non-character or lone surrogate)`;
+}
+/** What is wrong with a published string of the live documents, or null. */
+export const textProblem = (s: string): string | null =>
+  uncleanChar(s) ??
+  (s.length > TEXT_MAX
+    ? `text: ${s.length.toLocaleString('en-US')} characters, more than ${TEXT_MAX.toLocaleString('en-US')}`
+    : null);
+
 function walk(v: unknown, where: string, key: string, file: string, out: Absurd[], tuple: Rule[] | null = null): void {
+  if (typeof v === 'string') {
+    const broken = textProblem(v);
+    if (broken) out.push({ file, where, value: v.slice(0, 80), rule: broken });
+    return;
+  }
   if (typeof v === 'number') {
     const rule = ruleFor(key);
     const broken = !Number.isFinite(v) ? 'a finite number' : (rule?.(v) ?? null);
@@ -115,5 +143,27 @@ export function absurdValues(file: string, doc: unknown): Absurd[] {
   const out: Absurd[] = [];
   walk(doc, '$', '', file, out);
   out.push(...schemaProblems(file, doc));
+  return out;
+}
+
+/** A feed that is not well-formed XML, or that marks upstream text as HTML (issue 24). */
+export function feedProblems(file: string, xml: string): Absurd[] {
+  const problem = xmlProblem(xml) ?? (/type="html"|<!\[CDATA\[/.test(xml) ? 'upstream text marked as HTML' : null);
+  return problem ? [{ file, where: '', value: null, rule: `feed: ${problem}` }] : [];
+}
+
+const NUMBER = /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i;
+/** CSV text cells a spreadsheet would evaluate: starting with =, +, -, @, tab or CR and not a number (issue 24). */
+export function csvProblems(file: string, csv: string): Absurd[] {
+  const out: Absurd[] = [];
+  for (const [r, row] of csvParseRows(csv).entries())
+    for (const [c, cell] of row.entries())
+      if (/^[=+\-@\t\r]/.test(cell) && !NUMBER.test(cell))
+        out.push({
+          file,
+          where: `row ${r} column ${c}`,
+          value: cell.slice(0, 80),
+          rule: 'csv: a formula-like text cell',
+        });
   return out;
 }

@@ -1,7 +1,7 @@
 // Applies a fuzz mutation to one upstream answer: JSON-level edits are rendered by a serializer that can write raw
 // number tokens and duplicate keys; transport-level ones (HTML, empty, oversized, stalled) change what is sent.
 import type { Answer } from './fixtures.ts';
-import { EMPTY_BODIES, HTML_PAGES, type Mutation, type StallMode, type Target } from './mutations.ts';
+import { EMPTY_BODIES, HOSTILE_TEXT, HTML_PAGES, type Mutation, type StallMode, type Target } from './mutations.ts';
 
 /** What the loopback upstream sends for one request. */
 export interface Served {
@@ -64,7 +64,9 @@ function pick(nodes: Node[], t: Target, objectParent = false): Node[] {
       ? leafOf(COUNT_KEY).filter((n) => NUMERIC(n.value))
       : t.pool === 'time'
         ? leafOf(TIME_KEY)
-        : nodes;
+        : t.pool === 'text'
+          ? nodes.filter((n) => typeof n.value === 'string')
+          : nodes;
   if (objectParent) pool = pool.filter((n) => n.parentIsObject);
   if (pool.length === 0) return [];
   return t.every && t.pool !== 'any' ? pool : [pool[t.index % pool.length]];
@@ -98,6 +100,12 @@ function render(v: unknown, key: string, edits: Map<string, Edit>): string {
   return JSON.stringify(v) ?? 'null';
 }
 
+/** `value` with the hostile text at its start, middle or end (names stay recognisable around it). */
+function splice(value: string, text: keyof typeof HOSTILE_TEXT, at: 'start' | 'middle' | 'end'): string {
+  const k = at === 'start' ? 0 : at === 'end' ? value.length : Math.floor(value.length / 2);
+  return `${value.slice(0, k)}${HOSTILE_TEXT[text]}${value.slice(k)}`;
+}
+
 /** The JSON text of an answer with the mutation's edits (the plain text when the mutation is not a JSON edit). */
 function editedText(m: Mutation, json: unknown, maxBytes: number): string {
   const edits = new Map<string, Edit>();
@@ -116,6 +124,12 @@ function editedText(m: Mutation, json: unknown, maxBytes: number): string {
     case 'duplicate_key':
       for (const n of pick(nodes, m.target, true)) edits.set(n.key, { dup: { token: m.token, first: m.first } });
       break;
+    case 'hostile_text': {
+      // Every string leaf at most (a 100 KB name in a few: a long body, not one the size cap refuses).
+      const hits = pick(nodes, m.target).slice(0, m.text === 'long' ? 3 : 500);
+      for (const n of hits) edits.set(n.key, { token: JSON.stringify(splice(String(n.value), m.text, m.at)) });
+      break;
+    }
     case 'amplify': {
       const arrays = nodes.filter((n) => Array.isArray(n.value) && n.value.length > 0);
       const root = Array.isArray(json) && json.length > 0 ? [{ key: '', value: json }] : [];

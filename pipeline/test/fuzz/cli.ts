@@ -10,7 +10,7 @@ import { makeTempDir, removeTempDir } from '../clean-machine.ts';
 import type { Fixture } from './fixtures.ts';
 import type { Mutation } from './mutations.ts';
 import { FuzzUpstream } from './upstream.ts';
-import { absurdValues, type Absurd } from './absurd.ts';
+import { absurdValues, csvProblems, feedProblems, type Absurd } from './absurd.ts';
 import { NEIGHBOUR, neighbourRoute, registryCsv } from './registry.ts';
 import { HANG_MS } from './harness.ts';
 
@@ -105,19 +105,23 @@ function neighbourProblem(live: string): string | null {
   return null;
 }
 
-/** Absurd values in every live JSON document of the published plain-file tree. */
+/** Absurd values in every live JSON document of the published plain-file tree; feeds and CSV files anywhere in it. */
 function publishedAbsurd(out: string): Absurd[] {
   const found: Absurd[] = [];
+  const check = (p: string): void => {
+    const rel = path.relative(out, p).split(path.sep).join('/');
+    const text = () => fs.readFileSync(p, 'utf8');
+    if (/\.(rss|atom)$/.test(p)) found.push(...feedProblems(rel, text()));
+    else if (p.endsWith('.csv')) found.push(...csvProblems(rel, text()));
+    else if (p.endsWith('.json') && rel.startsWith('api/v1/live/'))
+      found.push(...absurdValues(rel, JSON.parse(text())));
+  };
   const walk = (d: string): void => {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.json'))
-        found.push(
-          ...absurdValues(path.relative(out, p).split(path.sep).join('/'), JSON.parse(fs.readFileSync(p, 'utf8'))),
-        );
+      if (e.isDirectory()) walk(path.join(d, e.name));
+      else check(path.join(d, e.name));
     }
   };
-  walk(path.join(out, 'api', 'v1', 'live'));
+  walk(path.join(out, 'api', 'v1'));
   return found;
 }

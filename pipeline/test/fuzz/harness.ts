@@ -8,7 +8,7 @@ import { MemoryTreeWriter } from '../../src/publish/tree-writer.ts';
 import type { Fixture } from './fixtures.ts';
 import type { Mutation } from './mutations.ts';
 import { FuzzUpstream } from './upstream.ts';
-import { absurdValues, type Absurd } from './absurd.ts';
+import { absurdValues, csvProblems, feedProblems, type Absurd } from './absurd.ts';
 import { NEIGHBOUR, fuzzSources, neighbourRoute, registryCsv } from './registry.ts';
 
 /** Small deadlines, so a stalled answer costs seconds, not the production 30 s; yet loose enough that a healthy
@@ -165,13 +165,17 @@ export class ConnectorFuzz {
     return null;
   }
 
-  /** Absurd values in every live JSON document this cycle wrote. */
+  /** Absurd values in every live JSON document this cycle wrote; feeds that are not XML; CSV cells that are formulas. */
   private absurd(): Absurd[] {
     const now = this.clock().toISOString();
     const found: Absurd[] = [];
     for (const [file, f] of this.mem.files) {
-      if (f.entry.generated_at !== now || !file.startsWith('api/v1/live/') || !file.endsWith('.json')) continue;
-      found.push(...absurdValues(file, JSON.parse(f.body.toString('utf8'))));
+      if (f.entry.generated_at !== now) continue;
+      const text = () => f.body.toString('utf8');
+      if (/\.(rss|atom)$/.test(file)) found.push(...feedProblems(file, text()));
+      else if (file.endsWith('.csv')) found.push(...csvProblems(file, text()));
+      else if (file.startsWith('api/v1/live/') && file.endsWith('.json'))
+        found.push(...absurdValues(file, JSON.parse(text())));
     }
     return found;
   }

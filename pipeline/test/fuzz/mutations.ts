@@ -6,7 +6,7 @@ import fc from 'fast-check';
 /** Which node a mutation hits: the `index`-th (modulo) count-like leaf, time-like leaf or any node; `every` hits all
  * the count (or time) leaves. */
 export interface Target {
-  pool: 'count' | 'time' | 'any';
+  pool: 'count' | 'time' | 'any' | 'text';
   index: number;
   every: boolean;
 }
@@ -23,7 +23,8 @@ export type Mutation =
   | { kind: 'oversized'; route: number; declared: boolean }
   | { kind: 'amplify'; route: number; index: number; times: number }
   | { kind: 'stalled'; route: number; mode: StallMode }
-  | { kind: 'status'; route: number; status: number; retryAfter: string | null };
+  | { kind: 'status'; route: number; status: number; retryAfter: string | null }
+  | { kind: 'hostile_text'; route: number; target: Target; text: HostileText; at: 'start' | 'middle' | 'end' };
 
 export type MutationKind = Mutation['kind'];
 
@@ -96,6 +97,21 @@ export const RETRY_AFTER = [
   'Fri, 31 Dec 9999 23:59:59 GMT',
   'soon',
 ];
+/** Hostile text spliced into string leaves (names, causes, ids), by a short name so a case prints and replays. */
+export const HOSTILE_TEXT = {
+  nul: '\u0000',
+  bel: 'Bell\u0007',
+  esc: '\u001b]0;pwned\u0007\u001b[2J\u001b[31m',
+  c1: '\u0085\u009b31m',
+  bidi: '\u202etxt.exe\u2066x\u2069',
+  nonchar: '\ufdd0\ufffe\uffff\u{10ffff}',
+  surrogate: '\ud800',
+  long: 'A'.repeat(100_000),
+  markup: '<img src=x onerror=alert(1)>]]>',
+  formula: '=HYPERLINK("https://evil.example","x")',
+} as const;
+export type HostileText = keyof typeof HOSTILE_TEXT;
+
 export const EMPTY_BODIES = ['', '\n', 'null', '{}', '[]', '""', '0'];
 
 const target = fc.oneof(
@@ -164,6 +180,20 @@ export function mutationArb(routes: number): fc.Arbitrary<Mutation> {
         kind: fc.constant('stalled' as const),
         route,
         mode: fc.constantFrom<StallMode>('no_answer', 'headers_only', 'half_body', 'drip'),
+      }),
+    ),
+    w(
+      2,
+      fc.record({
+        kind: fc.constant('hostile_text' as const),
+        route,
+        target: fc.record({
+          pool: fc.constant('text' as const),
+          index: fc.nat(),
+          every: fc.nat({ max: 2 }).map((n) => n === 0),
+        }),
+        text: fc.constantFrom(...(Object.keys(HOSTILE_TEXT) as HostileText[])),
+        at: fc.constantFrom('start' as const, 'middle' as const, 'end' as const),
       }),
     ),
     w(

@@ -2,6 +2,7 @@
 import type { FetchContext } from '../connector.ts';
 import { SourceError } from '../../errors.ts';
 import type { AesFormat, AesRaw } from './schema.ts';
+import { xmlCap } from '../xml.ts';
 
 /** Each utility's file, by path: AES Indiana's OSI export and AES Ohio's (formerly DP&L) OMS export. */
 const FORMS: ReadonlyArray<readonly [RegExp, AesFormat]> = [
@@ -30,6 +31,6 @@ export async function fetch(ctx: FetchContext): Promise<AesRaw> {
   const { url } = ctx.source;
   const format = formatOf(url);
   // AES Indiana answers 406 when Accept names a type (`application/xml`); a bare */* is what the peer's client sends.
-  const answer = await ctx.http.get(url, ctx.priority, { headers: { accept: '*/*' } });
+  const answer = await ctx.http.get(url, ctx.priority, { headers: { accept: '*/*' }, ...xmlCap(ctx.source.options) });
   return { format, xml: answer.body };
 }

@@ -47,30 +47,19 @@ export type AesAnswer =
 
 const WHAT = 'AES outage XML';
 
-const parser = xmlParser({
-  // Every field is an element: with attributes ignored, no attribute can turn a field's text into an object.
-  ignoreAttributes: true,
-  // Numbers stay text and are read by countOf/decimalOf: ids keep their digits as sent, and a blank stays blank.
-  parseTagValue: false,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  // A file with one outage has one marker element: it is a list of one, as a file with many is a list.
-  isArray: (name) => name === 'Marker' || name === 'Markers',
-});
-
-/** The document, or `bad_body` for text that is not well-formed XML (an HTML error page, a cut-off answer). */
-function parseXml(xml: string): Obj {
-  try {
-    // Blank lines before the declaration (a known server-side template slip) would make strict XML refuse it.
-    return parser.parse(xml.trimStart(), true) as Obj;
-  } catch (err) {
-    const why = (err as Error).message;
-    throw new SourceError(
-      'bad_body',
-      `${WHAT} is not well-formed XML (${why}); it starts with ${JSON.stringify(xml.slice(0, 40))}`,
-    );
-  }
-}
+const parser = xmlParser(
+  {
+    // Every field is an element: with attributes ignored, no attribute can turn a field's text into an object.
+    ignoreAttributes: true,
+    // Numbers stay text and are read by countOf/decimalOf: ids keep their digits as sent, and a blank stays blank.
+    parseTagValue: false,
+    ignoreDeclaration: true,
+    ignorePiTags: true,
+    // A file with one outage has one marker element: it is a list of one, as a file with many is a list.
+    isArray: (name) => name === 'Marker' || name === 'Markers',
+  },
+  WHAT,
+);
 
 /** The root element's content ('' when empty: an answer without outages), or `schema` when the root is another. */
 function rootOf(doc: Obj, name: string): Obj | null {
@@ -148,6 +137,6 @@ export function readRaw(raw: unknown): AesAnswer {
   const r = objectAt(WHAT, raw, '');
   if (r.format !== 'indiana' && r.format !== 'ohio') fail(WHAT, 'format', '"indiana" or "ohio"', r.format);
   if (typeof r.xml !== 'string') fail(WHAT, 'xml', 'the answer text', r.xml);
-  const doc = parseXml(r.xml);
+  const doc = parser.parse(r.xml);
   return r.format === 'indiana' ? readIndiana(doc) : readOhio(doc);
 }

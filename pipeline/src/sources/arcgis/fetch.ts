@@ -1,6 +1,7 @@
 // ArcGIS fetch: pages through `query` (resultOffset/resultRecordCount) in WGS84 (outSR=4326) until the server
 // stops saying exceededTransferLimit. Options: where (default 1=1), page_size (default 1000), max_pages (100),
 // order_by (orderByFields: a stable order for offset paging), format (`geojson` for f=geojson, default f=json).
+// The pages share the poll's budget (max_poll_bytes, max_records): 100 pages of 1000 is the default record budget.
 import type { FetchContext } from '../connector.ts';
 import { SourceError } from '../../errors.ts';
 import { arcgisError, readPage, type ArcgisRaw } from './schema.ts';
@@ -31,6 +32,8 @@ export async function fetch(ctx: FetchContext): Promise<ArcgisRaw> {
     const err = arcgisError(raw);
     if (err) throw new SourceError('http_status', `ArcGIS error ${err.code ?? ''}: ${err.message ?? 'unknown'}`);
     const data = readPage(raw, 'ArcGIS query');
+    // Charged before they are kept: a layer that pages without end fails at the poll's record budget (budget.ts).
+    ctx.http.records(data.features.length, `ArcGIS layer ${ctx.source.url}`);
     for (const f of data.features) features.push(f);
     if (!data.exceededTransferLimit || data.features.length === 0) return { features };
   }

@@ -156,7 +156,13 @@ export async function walkClusters(
       })),
     );
     const next = new Set<string>();
-    for (const { q, raw } of tiles) if (raw !== null) readTile(q, raw, maxZoom, next, found);
+    for (const { q, raw } of tiles) {
+      if (raw === null) continue;
+      const before = found.size;
+      readTile(q, raw, maxZoom, next, found);
+      // Every tile's bytes count against the poll's budget as read; the records it adds, here (budget.ts).
+      ctx.http.records(found.size - before, `Kubra cluster layer ${layer}`);
+    }
     queue = [...next];
   }
   return [...found.values()];

@@ -19,6 +19,7 @@ export async function fetch(ctx: FetchContext): Promise<unknown> {
     method: 'POST',
     body: '{}',
     headers: { 'content-type': 'application/json' },
+    idempotent: true, // the map's read of its outages: safe to retry
   });
   return parseJson(url, answer.body);
 }

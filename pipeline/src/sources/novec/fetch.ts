@@ -1,6 +1,7 @@
 // NOVEC fetch: one GET of the storm center's outagedtl.xml; the raw is the answer's text, unchanged.
 import type { FetchContext } from '../connector.ts';
 import { SourceError } from '../../errors.ts';
+import { xmlCap } from '../xml.ts';
 
 /** The storm center map's data file; the map adds `?{timestamp}`, which conditional requests make unnecessary. */
 const PATH = /^\/stormcenter\/data\/outagedtl\.xml$/i;
@@ -21,6 +22,9 @@ export async function fetch(ctx: FetchContext): Promise<string> {
     );
   }
   // The client's default Accept lists JSON first; this file is XML.
-  const answer = await ctx.http.get(url, ctx.priority, { headers: { accept: 'application/xml, text/xml, */*' } });
+  const answer = await ctx.http.get(url, ctx.priority, {
+    headers: { accept: 'application/xml, text/xml, */*' },
+    ...xmlCap(ctx.source.options),
+  });
   return answer.body;
 }

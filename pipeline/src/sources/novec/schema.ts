@@ -2,7 +2,7 @@
 // parsed with fast-xml-parser and checked in place for only what normalize reads.
 import { xmlParser } from '../xml.ts';
 import { SourceError } from '../../errors.ts';
-import { fail, isObj, misfit, objectAt, optText, type Obj } from '../checks.ts';
+import { fail, isObj, misfit, objectAt, optText } from '../checks.ts';
 
 /**
  * One `<outage>` as parsed: its attributes under `@name`, as text (attribute values are not parsed); undefined when
@@ -27,30 +27,20 @@ const WHAT = 'NOVEC outage XML';
 const AT = 'outages.outage';
 const OPTIONAL = ['@id', '@county', '@lat', '@lng', '@eTime', '@cause', '@sTime'] as const;
 
-const parser = xmlParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@',
-  // Values stay text, read by countOf/decimalOf: ids keep their digits as sent, and a blank stays blank.
-  parseAttributeValue: false,
-  parseTagValue: false,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  // A file with one outage has one element: it is a list of one, as a file with many is a list.
-  isArray: (name) => name === 'outage',
-});
-
-/** The document, or `bad_body` for text that is not well-formed XML (an HTML error page, a cut-off answer). */
-function parseXml(xml: string): Obj {
-  try {
-    return parser.parse(xml.trimStart(), true) as Obj;
-  } catch (err) {
-    const why = (err as Error).message;
-    throw new SourceError(
-      'bad_body',
-      `${WHAT} is not well-formed XML (${why}); it starts with ${JSON.stringify(xml.slice(0, 40))}`,
-    );
-  }
-}
+const parser = xmlParser(
+  {
+    ignoreAttributes: false,
+    attributeNamePrefix: '@',
+    // Values stay text, read by countOf/decimalOf: ids keep their digits as sent, and a blank stays blank.
+    parseAttributeValue: false,
+    parseTagValue: false,
+    ignoreDeclaration: true,
+    ignorePiTags: true,
+    // A file with one outage has one element: it is a list of one, as a file with many is a list.
+    isArray: (name) => name === 'outage',
+  },
+  WHAT,
+);
 
 /** Checks one outage in place; `numOut` must be there, since it is what counts. */
 function checkOutage(v: unknown, i: number): void {
@@ -62,7 +52,7 @@ function checkOutage(v: unknown, i: number): void {
 /** What fetch returned, parsed and checked: `bad_body` when the text is not XML, `schema` when it is another shape. */
 export function readRaw(raw: unknown): NovecOutage[] {
   if (typeof raw !== 'string') fail(WHAT, '(root)', 'the answer text', raw);
-  const doc = parseXml(raw);
+  const doc = parser.parse(raw);
   const root = doc.outages;
   // `<outages/>` (no outages now) parses as ''.
   if (root === '') return [];

@@ -31,5 +31,6 @@ export async function fetch(ctx: FetchContext): Promise<unknown> {
     method: 'POST',
     body: markersForm(ctx.source.options),
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    idempotent: true, // the map's read of its markers: safe to retry
   });
 }

@@ -25,6 +25,7 @@ export async function fetch(ctx: FetchContext): Promise<unknown> {
     method: 'POST',
     body: JSON.stringify({ query: OUTAGES_QUERY, variables: {} }),
     headers: { 'content-type': 'application/json', accept: 'application/json' },
+    idempotent: true, // a GraphQL query, not a mutation: safe to retry
   });
   return parseJson(url, answer.body);
 }

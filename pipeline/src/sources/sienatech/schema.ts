@@ -2,7 +2,7 @@
 // every field a child element, parsed with fast-xml-parser and checked in place for only what normalize reads.
 import { xmlParser } from '../xml.ts';
 import { SourceError } from '../../errors.ts';
-import { fail, isObj, misfit, objectAt, optText, type Obj } from '../checks.ts';
+import { fail, isObj, misfit, objectAt, optText } from '../checks.ts';
 
 /** Every leaf is text (parseTagValue off): '' for an empty element, undefined for an absent one. */
 type Text = string | undefined;
@@ -26,29 +26,19 @@ const ROOT = 'NewDataSet';
 const AT = 'NewDataSet.OMSCASES';
 const FIELDS = ['SERIAL', 'CURCUST', 'INITCUST', 'AVGLAT', 'AVGLONG', 'RESTORETIM', 'DESC_CAUSE'] as const;
 
-const parser = xmlParser({
-  // Every field is an element: with attributes ignored, no attribute can turn a field's text into an object.
-  ignoreAttributes: true,
-  // Values stay text, read by countOf/decimalOf: ids keep their digits as sent, and a blank stays blank.
-  parseTagValue: false,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  // An answer with one outage has one row: it is a list of one, as an answer with many is a list.
-  isArray: (name) => name === 'OMSCASES',
-});
-
-/** The document, or `bad_body` for text that is not well-formed XML (an HTML error page, a cut-off answer). */
-function parseXml(xml: string): Obj {
-  try {
-    return parser.parse(xml.trimStart(), true) as Obj;
-  } catch (err) {
-    const why = (err as Error).message;
-    throw new SourceError(
-      'bad_body',
-      `${WHAT} is not well-formed XML (${why}); it starts with ${JSON.stringify(xml.slice(0, 40))}`,
-    );
-  }
-}
+const parser = xmlParser(
+  {
+    // Every field is an element: with attributes ignored, no attribute can turn a field's text into an object.
+    ignoreAttributes: true,
+    // Values stay text, read by countOf/decimalOf: ids keep their digits as sent, and a blank stays blank.
+    parseTagValue: false,
+    ignoreDeclaration: true,
+    ignorePiTags: true,
+    // An answer with one outage has one row: it is a list of one, as an answer with many is a list.
+    isArray: (name) => name === 'OMSCASES',
+  },
+  WHAT,
+);
 
 /** Checks one case in place; CURCUST or INITCUST must be there, since they are what counts. */
 function checkCase(v: unknown, i: number): void {
@@ -60,7 +50,7 @@ function checkCase(v: unknown, i: number): void {
 /** What fetch returned, parsed and checked: `bad_body` when the text is not XML, `schema` when it is another shape. */
 export function readRaw(raw: unknown): SienaCase[] {
   if (typeof raw !== 'string') fail(WHAT, '(root)', 'the answer text', raw);
-  const doc = parseXml(raw);
+  const doc = parser.parse(raw);
   const root = doc[ROOT];
   // `<NewDataSet />` (no outages now) parses as ''.
   if (root === '') return [];

@@ -59,6 +59,7 @@ export async function fetch(ctx: FetchContext): Promise<unknown> {
     method: 'POST',
     body: queryBody(bboxOf(options.bbox)),
     headers: { 'content-type': 'application/json' },
+    idempotent: true, // a query of the map's outages: safe to retry
   });
   return parseJson(url, answer.body);
 }

@@ -16,6 +16,7 @@ export async function fetch(ctx: FetchContext): Promise<TepRaw> {
     method: 'POST',
     body: '',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    idempotent: true, // the map's read of its outages: safe to retry
   });
   // The ETRs have no year: the upstream's own clock (HTTP Date) supplies it, so a replayed raw reads the same.
   const date = answer.headers.date ? Date.parse(answer.headers.date) : Number.NaN;

@@ -25,12 +25,15 @@ function renderSources(data) {
     CLASSES.map(([k, label]) => ({ key: k, label, ...(cov[k] ?? {}) })),
   );
   const rows = (data.sources ?? []).map((s) => ({ ...s, key: s.id }));
+  const EVIDENCE = { own: 'its own feed', platform: 'its platform', none: 'a sample only' };
   renderTable(
     $('sources-table'),
     [
       { label: 'Utility', value: (s) => s.utility, sort: (s) => s.utility },
       { label: 'States', value: (s) => (s.states ?? []).join(', '), sort: (s) => (s.states ?? []).join() },
       { label: 'Vendor', value: (s) => s.connector, sort: (s) => s.connector },
+      // what proves the row is read right: a real capture of its own feed, of its platform, or none (data/sources.md)
+      { label: 'Tested on', value: (s) => EVIDENCE[s.evidence] ?? '—', sort: (s) => s.evidence ?? '' },
       { label: 'Tier', num: true, value: (s) => String(s.tier), sort: (s) => s.tier },
       { label: 'interval_min', num: true, value: (s) => String(s.interval_min), sort: (s) => s.interval_min },
       { label: 'Freshness', value: (s) => s.freshness, sort: (s) => s.freshness },

@@ -1,0 +1,92 @@
+// One archived UTC day in the forms it is published in (issue 25 parts 2 and 4): Parquet (zstd) and CSV of its rows in
+// EAGLE-I's layout, written by DuckDB's COPY, and the compact document the function layer answers the past map and
+// county series from (each quarter's coverage; per county and state, its values at the quarters it had anyone out).
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Db } from './db.ts';
+import { daySql, nextDay, type MapEntry } from './archive-read.ts';
+
+export interface DayFiles {
+  csv: Buffer;
+  parquet: Buffer;
+  rows: number;
+}
+
+/** The day's rows as CSV and Parquet bytes (through temporary files DuckDB writes; removed after). */
+export async function dayFiles(db: Db, day: string): Promise<DayFiles> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'outage-archive-day-'));
+  try {
+    const csv = path.join(dir, `${day}.csv`);
+    const parquet = path.join(dir, `${day}.parquet`);
+    const sql = daySql(day);
+    await db.run(`COPY (${sql}) TO '${csv}' (FORMAT csv, HEADER true)`);
+    await db.run(`COPY (${sql}) TO '${parquet}' (FORMAT parquet, COMPRESSION zstd)`);
+    const [{ n }] = await db.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM (${sql})`);
+    return { csv: fs.readFileSync(csv), parquet: fs.readFileSync(parquet), rows: n };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export const sha256 = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
+
+/** A quarter's coverage in the day document: [at, cycle_at, sources_total, sources_fresh, customers_tracked]. */
+export type QuarterCoverage = [string, string, number, number, number];
+/** A county's or state's value at one quarter: [quarter index, ...MapEntry, customers_tracked, stale]. */
+export type DayValue = [number, ...MapEntry, number | null, boolean];
+
+export interface DayDoc {
+  day: string;
+  simulated: boolean;
+  quarters: QuarterCoverage[];
+  counties: Record<string, DayValue[]>;
+  states: Record<string, DayValue[]>;
+}
+
+/** The function layer's document of one day (finished or in progress). */
+export async function dayDoc(db: Db, day: string): Promise<DayDoc> {
+  const range = [day, nextDay(day)];
+  const quarters = await db.all<{ at: string; c: string; t: number; f: number; k: number; s: boolean }>(
+    `SELECT quarter_at AS "at", cycle_at AS c, sources_total AS t, sources_fresh AS f, customers_tracked AS k,
+            simulated AS s FROM archive_quarters WHERE quarter_at >= ? AND quarter_at < ? ORDER BY quarter_at`,
+    range,
+  );
+  const index = new Map(quarters.map((q, i) => [q.at, i]));
+  const doc: DayDoc = {
+    day,
+    simulated: quarters.some((q) => q.s),
+    quarters: quarters.map((q) => [q.at, q.c, q.t, q.f, q.k]),
+    counties: {},
+    states: {},
+  };
+  type R = {
+    at: string;
+    k: string;
+    o: number;
+    p: number | null;
+    l: number;
+    b: number;
+    m: number;
+    t: number | null;
+    st: boolean;
+  };
+  const cols = 'quarter_at AS "at", customers_out AS o, pct_out AS p, level AS l, band AS b, magnitude AS m';
+  const counties = await db.all<R>(
+    `SELECT fips AS k, ${cols}, customers_tracked AS t, stale AS st FROM archive_county
+      WHERE quarter_at >= ? AND quarter_at < ? ORDER BY fips, quarter_at`,
+    range,
+  );
+  const states = await db.all<R>(
+    `SELECT state AS k, ${cols}, customers_tracked AS t, false AS st FROM archive_state
+      WHERE quarter_at >= ? AND quarter_at < ? ORDER BY state, quarter_at`,
+    range,
+  );
+  for (const [rows, into] of [
+    [counties, doc.counties],
+    [states, doc.states],
+  ] as const)
+    for (const r of rows) (into[r.k] ??= []).push([index.get(r.at)!, r.o, r.p, r.l, r.b, r.m, r.t, r.st]);
+  return doc;
+}

@@ -1,0 +1,133 @@
+// Reading the archive (issue 25 parts 2 and 4): the finished UTC days as EAGLE-I-compatible rows, the map at a past
+// quarter hour (the /live/map shape), and one county's 15-minute series over a range.
+import { STATES } from '../geo/states.ts';
+import type { Db } from './db.ts';
+import { QUARTER_MS } from './archive.ts';
+
+export type MapEntry = [number, number | null, number, number, number];
+
+/**
+ * The archived days (UTC), each with its county rows and the quarters the poller reached; `after` (a day) limits it to
+ * the days after it, so a cycle does not scan the whole archive for the few days it has not written yet.
+ */
+export async function archivedDays(
+  db: Db,
+  after?: string,
+): Promise<Array<{ day: string; rows: number; quarters: number }>> {
+  const from = after ? nextDay(after) : '';
+  return db.all(
+    `SELECT q.day, coalesce(c.rows, 0)::INTEGER AS rows, q.quarters::INTEGER AS quarters
+       FROM (SELECT substr(quarter_at, 1, 10) AS day, count(*) AS quarters FROM archive_quarters
+              WHERE quarter_at >= ? GROUP BY day) q
+       LEFT JOIN (SELECT substr(quarter_at, 1, 10) AS day, count(*) AS rows FROM archive_county
+              WHERE quarter_at >= ? GROUP BY day) c ON c.day = q.day
+      ORDER BY q.day`,
+    [from, from],
+  );
+}
+
+/** The day files' columns, in order: EAGLE-I's five, then ours (documented in /api/v1/archive and data/README.md). */
+export const ARCHIVE_COLUMNS = [
+  { name: 'fips', type: 'string', description: '5-digit county FIPS code' },
+  { name: 'county', type: 'string', description: 'county name' },
+  { name: 'state', type: 'string', description: 'state name (as EAGLE-I writes it)' },
+  { name: 'customers_out', type: 'integer', description: 'customers out at the quarter hour (the value in force)' },
+  { name: 'run_start_time', type: 'string', description: 'the quarter hour, `YYYY-MM-DD HH:MM:SS` UTC' },
+  {
+    name: 'customers_tracked',
+    type: 'integer',
+    description: "the county's denominator: the larger of the customers its feeds serve and the modelled count",
+  },
+  {
+    name: 'customers_served_feed',
+    type: 'integer',
+    description: 'customers served as the feeds publish it (empty when none does)',
+  },
+  { name: 'sources', type: 'integer', description: 'how many sources reported the county' },
+  {
+    name: 'stale',
+    type: 'boolean',
+    description: 'one of them was stale at the quarter: its last value is carried, not refreshed',
+  },
+  { name: 'simulated', type: 'boolean', description: "true for the built-in simulator's data, never real" },
+] as const;
+
+const STATE_NAMES = `(VALUES ${STATES.map((s) => `('${s.code}', '${s.name.replace(/'/g, "''")}')`).join(', ')}) n(code, name)`;
+
+/**
+ * The SQL of one day's rows in EAGLE-I's layout (`fips, county, state, customers_out, run_start_time`, the state by
+ * name and the time as `YYYY-MM-DD HH:MM:SS` UTC), then ours: customers tracked (the denominator), served as the feeds
+ * publish it, the sources counted, whether one was stale, and whether the day is simulated.
+ */
+export function daySql(day: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) throw new Error(`Expected a day as YYYY-MM-DD, got ${day}`);
+  return `SELECT c.fips, c.county, n.name AS state, c.customers_out,
+                 strftime(c.quarter_at::TIMESTAMP, '%Y-%m-%d %H:%M:%S') AS run_start_time,
+                 c.customers_tracked, c.customers_served_feed, c.sources, c.stale, q.simulated
+            FROM archive_county c JOIN archive_quarters q USING (quarter_at) JOIN ${STATE_NAMES} ON n.code = c.state
+           WHERE c.quarter_at >= '${day}' AND c.quarter_at < '${nextDay(day)}'
+           ORDER BY c.quarter_at, c.fips`;
+}
+
+export const nextDay = (day: string): string =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+/** The quarter mark at or before `at` (ISO): the one whose archived value was in force then. */
+export const quarterAtOrBefore = (at: Date): string =>
+  new Date(Math.floor(at.getTime() / QUARTER_MS) * QUARTER_MS).toISOString();
+
+export interface PastMap {
+  quarter_at: string;
+  coverage: { cycle_at: string; sources_total: number; sources_fresh: number; customers_tracked: number };
+  simulated: boolean;
+  map: Record<string, MapEntry>;
+}
+
+/** The map as it was at a quarter mark, or null when the poller did not reach that quarter. */
+export async function pastMap(db: Db, quarter: string): Promise<PastMap | null> {
+  const [q] = await db.all<{
+    cycle_at: string;
+    sources_total: number;
+    sources_fresh: number;
+    customers_tracked: number;
+    simulated: boolean;
+  }>(
+    'SELECT cycle_at, sources_total, sources_fresh, customers_tracked, simulated FROM archive_quarters WHERE quarter_at = ?',
+    [quarter],
+  );
+  if (!q) return null;
+  const map: Record<string, MapEntry> = {};
+  const counties = await db.all<{ k: string; o: number; p: number | null; l: number; b: number; m: number }>(
+    'SELECT fips AS k, customers_out AS o, pct_out AS p, level AS l, band AS b, magnitude AS m FROM archive_county WHERE quarter_at = ? ORDER BY fips',
+    [quarter],
+  );
+  const states = await db.all<{ k: string; o: number; p: number | null; l: number; b: number; m: number }>(
+    'SELECT state AS k, customers_out AS o, pct_out AS p, level AS l, band AS b, magnitude AS m FROM archive_state WHERE quarter_at = ? ORDER BY state',
+    [quarter],
+  );
+  for (const r of [...counties, ...states]) map[r.k] = [r.o, r.p, r.l, r.b, r.m];
+  const { simulated, ...coverage } = q;
+  return { quarter_at: quarter, coverage, simulated, map };
+}
+
+export interface SeriesPoint {
+  at: string;
+  customers_out: number;
+  customers_tracked: number | null;
+  stale: boolean;
+}
+
+/**
+ * One county's value at every archived quarter in [from, to): 0 at a quarter the poller reached without anyone out in
+ * the county; a quarter it did not reach is absent (a gap, not a zero).
+ */
+export async function countySeries(db: Db, fips: string, from: string, to: string): Promise<SeriesPoint[]> {
+  return db.all<SeriesPoint>(
+    `SELECT q.quarter_at AS "at", coalesce(c.customers_out, 0) AS customers_out, c.customers_tracked,
+            coalesce(c.stale, false) AS stale
+       FROM archive_quarters q LEFT JOIN archive_county c ON c.quarter_at = q.quarter_at AND c.fips = ?
+      WHERE q.quarter_at >= ? AND q.quarter_at < ?
+      ORDER BY q.quarter_at`,
+    [fips, from, to],
+  );
+}

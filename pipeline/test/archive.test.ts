@@ -1,0 +1,206 @@
+// The archive (issue 25 part 1) through the real pipeline and the simulator: the value in force at each quarter hour,
+// kept across restarts, gaps left as gaps, stale sources marked; the day's rows in EAGLE-I's layout read back from
+// Parquet by DuckDB; the map at a past quarter equal to the map published then.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { manualClock } from '../src/clock.ts';
+import { Simulator } from '../src/simulator/server.ts';
+import { parseRegistry, type SourceDef } from '../src/sources/registry.ts';
+import { Pipeline } from '../src/pipeline.ts';
+import { LOOPBACK_HTTP } from '../src/sources/http.ts';
+import { Db } from '../src/state/db.ts';
+import { startServer } from '../src/serve/server.ts';
+import { createHash } from 'node:crypto';
+import { archivedDays, countySeries, daySql, pastMap } from '../src/state/archive-read.ts';
+import { closeAll, makeTempDir, removeTempDir } from './clean-machine.ts';
+
+const dir = makeTempDir('archive');
+const clock = manualClock(new Date('2026-09-01T10:00:00Z'));
+let sim: Simulator;
+let sources: SourceDef[];
+let server: Awaited<ReturnType<typeof startServer>>;
+/** The published map after each cycle, by the quarter mark the cycle stands for. */
+const published = new Map<string, Record<string, unknown>>();
+
+const open = () =>
+  Pipeline.open({
+    stateDir: path.join(dir, 'state'),
+    outDir: path.join(dir, 'public'),
+    sources,
+    clock,
+    simulated: true,
+    http: LOOPBACK_HTTP,
+  });
+const mapNow = () =>
+  JSON.parse(fs.readFileSync(path.join(dir, 'public/api/v1/live/map.json'), 'utf8')).data as Record<string, unknown>;
+
+/** Cycles at these minutes after 10:00 (the storm moving before each), in one pipeline process. */
+async function cyclesAt(p: Pipeline, minutes: number[]): Promise<void> {
+  for (const m of minutes) {
+    clock.set(new Date(Date.parse('2026-09-01T10:00:00Z') + m * 60_000));
+    await p.cycle({ all: true });
+    const q = new Date(Math.ceil(clock().getTime() / 900_000) * 900_000).toISOString();
+    const { generated_at: _, ...map } = mapNow();
+    published.set(q, map);
+  }
+}
+
+beforeAll(async () => {
+  sim = new Simulator({ clock, seed: 3, epoch: new Date('2026-09-01T00:00:00Z'), sources: 30 });
+  await sim.start();
+  sources = parseRegistry(sim.registryCsv()).sources;
+  const p1 = await open();
+  await cyclesAt(p1, [0, 5, 14]); // quarters 10:00, 10:15 (10:05 replaced by 10:14)
+  await p1.close();
+  const p2 = await open(); // a restart
+  await cyclesAt(p2, [16, 91]); // 10:30, then a gap (10:45 … 11:30 not reached), 11:45
+  await cyclesAt(p2, [14 * 60 + 5]); // the next day, 00:05 (quarter 00:15): 2026-09-01 is finished and published
+  await p2.close();
+  server = await startServer({ outDir: path.join(dir, 'public'), port: 0 });
+}, 300_000);
+
+afterAll(() =>
+  closeAll(
+    () => server?.close(),
+    () => sim?.stop(),
+    () => removeTempDir(dir),
+  ),
+);
+
+const withDb = async <T>(fn: (db: Db) => Promise<T>): Promise<T> => {
+  const db = await Db.open(path.join(dir, 'state'));
+  try {
+    return await fn(db);
+  } finally {
+    db.close();
+  }
+};
+
+describe('the archive', () => {
+  it('keeps the value in force at each quarter reached, across a restart; a gap stays a gap', async () => {
+    const quarters = await withDb((db) =>
+      db.all<{ q: string; c: string }>('SELECT quarter_at AS q, cycle_at AS c FROM archive_quarters ORDER BY 1'),
+    );
+    expect(quarters).toEqual([
+      { q: '2026-09-01T10:00:00.000Z', c: '2026-09-01T10:00:00.000Z' },
+      { q: '2026-09-01T10:15:00.000Z', c: '2026-09-01T10:14:00.000Z' },
+      { q: '2026-09-01T10:30:00.000Z', c: '2026-09-01T10:16:00.000Z' },
+      { q: '2026-09-01T11:45:00.000Z', c: '2026-09-01T11:31:00.000Z' },
+      { q: '2026-09-02T00:15:00.000Z', c: '2026-09-02T00:05:00.000Z' },
+    ]);
+  });
+
+  it('answers the map at a past quarter exactly as it was published then', async () => {
+    for (const [q, map] of published) {
+      const past = await withDb((db) => pastMap(db, q));
+      expect(past?.map, q).toEqual(map);
+      expect(past?.simulated).toBe(true);
+      expect(past?.coverage.sources_total).toBe(sources.length);
+    }
+    expect(await withDb((db) => pastMap(db, '2026-09-01T11:00:00.000Z'))).toBeNull();
+  });
+
+  it("gives a county's series with zeros where it had none out and no entry where the poller was down", async () => {
+    const [q, map] = [...published].find(([, m]) => Object.keys(m).some((k) => /^\d{5}$/.test(k)))!;
+    const fips = Object.keys(map).find((k) => /^\d{5}$/.test(k))!;
+    const series = await withDb((db) => countySeries(db, fips, '2026-09-01T00:00:00Z', '2026-09-02T00:00:00Z'));
+    expect(series.map((s) => s.at)).toEqual([...published.keys()].filter((q) => q < '2026-09-02'));
+    expect(series.find((s) => s.at === q)?.customers_out).toBe((map[fips] as number[])[0]);
+    for (const s of series) {
+      const entry = published.get(s.at)?.[fips] as number[] | undefined;
+      expect(s.customers_out, s.at).toBe(entry?.[0] ?? 0);
+    }
+  });
+
+  it("writes the day's rows in EAGLE-I's layout; its Parquet reads back in DuckDB with the same rows", async () => {
+    const { days, csv, parquet } = await withDb(async (db) => {
+      const file = path.join(dir, 'day.parquet');
+      await db.run(`COPY (${daySql('2026-09-01')}) TO '${file}' (FORMAT parquet, COMPRESSION zstd)`);
+      return {
+        days: await archivedDays(db),
+        csv: await db.all<Record<string, unknown>>(daySql('2026-09-01')),
+        parquet: await db.all<Record<string, unknown>>(`SELECT * FROM read_parquet('${file}')`),
+      };
+    });
+    expect(days[0]).toEqual({ day: '2026-09-01', rows: csv.length, quarters: 4 });
+    expect(Object.keys(csv[0]).slice(0, 5)).toEqual(['fips', 'county', 'state', 'customers_out', 'run_start_time']);
+    expect(parquet).toEqual(csv);
+    const counted = [...published]
+      .filter(([q]) => q < '2026-09-02')
+      .map(([, m]) => m)
+      .reduce((n, m) => n + Object.keys(m).filter((k) => /^\d{5}$/.test(k)).length, 0);
+    expect(csv.length).toBe(counted);
+    expect(csv[0].run_start_time).toBe('2026-09-01 10:00:00');
+    expect(
+      csv.every((r) => r.simulated === true && typeof r.state === 'string' && (r.state as string).length > 2),
+    ).toBe(true);
+  });
+});
+
+describe('the archive, published and queried', () => {
+  const api = async (p: string) => {
+    const res = await fetch(`${server.url}${p}`);
+    return {
+      res,
+      body: res.headers.get('content-type')?.includes('json') ? await res.json() : await res.arrayBuffer(),
+    };
+  };
+
+  it('lists the finished day with the bytes and sha256 of the files it serves, immutable', async () => {
+    const { body } = await api('/api/v1/archive');
+    const day = body.data.days.find((d: { day: string }) => d.day === '2026-09-01');
+    expect(day).toMatchObject({ quarters: 4 });
+    expect(body.data.today).toMatchObject({ day: '2026-09-02', quarters: 1 });
+    expect(body.data.columns.slice(0, 5).map((c: { name: string }) => c.name)).toEqual([
+      'fips',
+      'county',
+      'state',
+      'customers_out',
+      'run_start_time',
+    ]);
+    for (const f of ['csv', 'parquet'] as const) {
+      const { res, body: bytes } = await api(day[f].url);
+      expect(res.status, f).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      const buf = Buffer.from(bytes as ArrayBuffer);
+      expect(buf.length).toBe(day[f].bytes);
+      expect(createHash('sha256').update(buf).digest('hex')).toBe(day[f].sha256);
+    }
+  });
+
+  it('answers the map at a past quarter as it was published, and says why it cannot', async () => {
+    for (const [q, map] of published) {
+      const at = new Date(Date.parse(q) + 7 * 60_000).toISOString(); // any time in the quarter: the mark before it
+      const { res, body } = await api(`/api/v1/archive/map?at=${at}`);
+      expect(res.status, q).toBe(200);
+      expect(body.data.quarter_at).toBe(q);
+      expect(body.data.map).toEqual(map);
+    }
+    const gap = await api('/api/v1/archive/map?at=2026-09-01T11:00:00Z');
+    expect(gap.res.status).toBe(404);
+    expect(gap.body.data.error.message).toMatch(/did not reach it.*starts at 2026-09-01T10:00:00.000Z/);
+    expect((await api('/api/v1/archive/map')).res.status).toBe(400);
+    expect((await api('/api/v1/archive/map?at=yesterday')).res.status).toBe(400);
+  });
+
+  it("answers a county's series as JSON and CSV, over days, within 31 days", async () => {
+    const fips = Object.keys(published.get('2026-09-01T10:00:00.000Z')!).find((k) => /^\d{5}$/.test(k))!;
+    const range = 'from=2026-09-01T00:00:00Z&to=2026-09-02T06:00:00Z';
+    const { body } = await api(`/api/v1/archive/counties/${fips}?${range}`);
+    expect(body.data.series.map((s: { at: string }) => s.at)).toEqual([...published.keys()]);
+    for (const s of body.data.series)
+      expect(s.customers_out, s.at).toBe((published.get(s.at)?.[fips] as number[] | undefined)?.[0] ?? 0);
+    const csv = await api(`/api/v1/archive/counties/${fips}?${range}&format=csv`);
+    const lines = Buffer.from(csv.body as ArrayBuffer)
+      .toString()
+      .trim()
+      .split('\n');
+    expect(lines[0]).toBe('at,customers_out,customers_tracked,stale');
+    expect(lines).toHaveLength(published.size + 1);
+    expect(
+      (await api(`/api/v1/archive/counties/${fips}?from=2026-01-01T00:00:00Z&to=2026-03-01T00:00:00Z`)).res.status,
+    ).toBe(400);
+    expect((await api('/api/v1/archive/counties/99999')).res.status).toBe(404);
+  });
+});
