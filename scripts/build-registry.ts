@@ -9,7 +9,7 @@ import { readWorkbook } from '../pipeline/src/history/spreadsheet.ts';
 import { parseCustomers, parseReliability, parseTerritory } from '../pipeline/src/history/eia861.ts';
 import { REGISTRY_COLUMNS } from '../pipeline/src/sources/registry-check.ts';
 import { STATES, findState } from '../pipeline/src/geo/states.ts';
-import { EXTRA_ROWS, FIXTURES, GATED, OVERRIDES, SAMPLES, UNWIRED_URLS } from './registry-overrides.ts';
+import { EXTRA_ROWS, FIXTURES, GATED, NEW_PEERS, OVERRIDES, SAMPLES, UNWIRED_URLS } from './registry-overrides.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SHARED = path.resolve(ROOT, process.env.OUTAGE_SHARED_DATA ?? '../shared/data');
@@ -597,6 +597,7 @@ function main(): void {
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l));
+  peers.push(...(NEW_PEERS as Peer[])); // utilities the peer does not list, with their public sources
   // Rows the peer has no entry for: a second feed of a utility it lists (EXTRA_ROWS), built from that entry.
   for (const [id, from] of Object.entries(EXTRA_ROWS)) {
     const peer = peers.find((p) => p.id === from) ?? fail(`EXTRA_ROWS.${id}: no peer entry ${from}`);

@@ -133,6 +133,12 @@ export const OVERRIDES: Record<string, Override> = {
   'austin-energy': { options: { summary: true, incidents: true, bbox: [-98.2, 29.9, -97.3, 30.8] } },
   'alabama-power': { options: { summary: true } },
 
+  // A NISC tenant without a county region set (issue 23): its outages are placed from config.json's map extent.
+  'mohave-electric': {
+    provenance:
+      'vmanam1/az-power-outage-archive README.md@024632f (polls Mohave Electric\'s NISC hosted map https://mohaveelectric.outagemap.coop/, whose JSON is on outagemap-data.cloud.coop); EIA-861 2018',
+  },
+
   // DTE's own outage-area layer (byte-exact captures of all five pages of the 4 July 2026 storm): every outage with
   // its polygon, but its NUM_CUST sum (342,448) is 19 % above DTE's own headline at that hour (situations.json
   // 287,265; the Kubra summary 275,805), as circuit and subtransmission areas nest. The Kubra row stays the feed.
@@ -173,6 +179,22 @@ export const OVERRIDES: Record<string, Override> = {
       'anniebritton/southport-weather-hub scripts/fetch-outages.sh@6106ec7 (polls this URL, ?filter=county and ?filter=town, with an ocp-apim-subscription-key header, Jul-Aug 2026); EIA-861 2018',
   },
 };
+
+/**
+ * Utilities the peer registry does not list, in its entry shape (adapter, config, the names EIA-861 is matched on),
+ * each with the public source of its feed URL in OVERRIDES' provenance.
+ */
+export const NEW_PEERS = [
+  {
+    id: 'mohave-electric',
+    name: 'Mohave Electric Cooperative (AZ)',
+    adapter: 'kiuc',
+    match: ['Mohave Electric Coop'],
+    config: { base: 'https://outagemap-data.cloud.coop/mohaveelectric/Hosted_Outage_Map' },
+    _path: 'vmanam1/az-power-outage-archive README.md',
+    _commit: '024632ff21c4539e88355ec830e11fa2341b0317',
+  },
+];
 
 /** A second feed of a utility the peer lists: the new row's id and the peer entry it is built from (EIA, states). */
 export const EXTRA_ROWS: Record<string, string> = {
@@ -269,6 +291,7 @@ export const FIXTURES = {
     'austin-energy': 'payloads/kubra/austin-energy-cluster-records-2025-05-29T0209Z.geojson',
     'alabama-power': 'payloads/kubra/alabama-power-incidents-2022-03-31T0524Z.json',
     'georgia-power': 'payloads/kubra/georgia-power-incidents-2025-01-11T0848Z.json',
+    'mohave-electric': 'payloads/nisc/mohave-summary.json', // with mohave-config.json beside it
     'dte-arcgis': [0, 1000, 2000, 3000, 4000]
       .map((o) => `payloads/arcgis/dte/dte-arcgis-layer2-2026-07-04T0016Z-offset${o}.geojson`)
       .concat('payloads/arcgis/dte/dte-arcgis-layer2-2026-08-08T1916Z-offset0.geojson'),
