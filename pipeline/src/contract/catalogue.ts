@@ -41,6 +41,21 @@ export interface Endpoint {
 export const TIMELINE_DEFAULT_HOURS = 24;
 export const TIMELINE_MAX_HOURS = 168;
 
+/** Paging of the function layer's county areas and incidents (contract/county-detail.ts parsePage). */
+const DETAIL_PAGE_PARAMS: QueryParam[] = [
+  {
+    name: 'limit',
+    description:
+      'Page size of a function-layer answer (any query parameter makes one): default 1,000, at most 5,000. `data.total` counts every match and `data.next` links the next page (CSV and GeoJSON: a `Link: <…>; rel="next"` header).',
+    schema: { type: 'integer', minimum: 1, maximum: 5000, default: 1000 },
+  },
+  {
+    name: 'offset',
+    description: 'Position of the page in the matches (default 0).',
+    schema: { type: 'integer', minimum: 0, default: 0 },
+  },
+];
+
 const EVENT_FILTER_PARAMS = (defaultLimit: number, maxLimit: number): QueryParam[] => [
   {
     name: 'after',
@@ -268,17 +283,7 @@ export const CATALOGUE: readonly Endpoint[] = [
         description: 'Only areas with at least this many customers out (a masked count is its lower bound, 1).',
         schema: { type: 'integer', minimum: 0 },
       },
-      {
-        name: 'limit',
-        description:
-          'Page size of a function-layer answer (any query parameter makes one): default 1,000, at most 5,000. `data.total` counts every match and `data.next` links the next page (CSV and GeoJSON: a `Link: <…>; rel="next"` header).',
-        schema: { type: 'integer', minimum: 1, maximum: 5000, default: 1000 },
-      },
-      {
-        name: 'offset',
-        description: 'Position of the page in the matches (default 0).',
-        schema: { type: 'integer', minimum: 0, default: 0 },
-      },
+      ...DETAIL_PAGE_PARAMS,
     ],
   },
   {
@@ -298,17 +303,7 @@ export const CATALOGUE: readonly Endpoint[] = [
         description: 'Only incidents with at least this many customers out.',
         schema: { type: 'integer', minimum: 0 },
       },
-      {
-        name: 'limit',
-        description:
-          'Page size of a function-layer answer (any query parameter makes one): default 1,000, at most 5,000. `data.total` counts every match and `data.next` links the next page (CSV and GeoJSON: a `Link: <…>; rel="next"` header).',
-        schema: { type: 'integer', minimum: 1, maximum: 5000, default: 1000 },
-      },
-      {
-        name: 'offset',
-        description: 'Position of the page in the matches (default 0).',
-        schema: { type: 'integer', minimum: 0, default: 0 },
-      },
+      ...DETAIL_PAGE_PARAMS,
     ],
   },
   {

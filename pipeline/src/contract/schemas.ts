@@ -61,6 +61,20 @@ const env = (inner: Record<string, unknown>) => ({
   additionalProperties: false,
   properties: { data: inner },
 });
+/** The page members of a function-layer county areas or incidents answer (the prebuilt answer lists them all). */
+const PAGE_PROPS = {
+  total: {
+    ...int,
+    description:
+      'Function-layer answers: every area or incident matching the filters; `count` is this page. Absent from the prebuilt answer, which lists them all.',
+  },
+  offset: { ...int, description: 'Function-layer answers: the position of this page in the matches.' },
+  limit: { ...int, description: 'Function-layer answers: the page size asked for (default 1,000, at most 5,000).' },
+  next: {
+    type: ['string', 'null'],
+    description: 'Function-layer answers: the URL of the next page, or null on the last.',
+  },
+};
 /** An incident's fields every answer has (its history fields are added where kept). */
 const INCIDENT_REQUIRED = [
   ...['incident_id', 'utility', 'source_id', 'fips', 'customers_out', 'etr', 'crew_status', 'cause', 'started_at'],
@@ -350,20 +364,7 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
         generated_at: generated,
         fips,
         count: int,
-        total: {
-          ...int,
-          description:
-            'Function-layer answers: every area or incident matching the filters; `count` is this page. Absent from the prebuilt answer, which lists them all.',
-        },
-        offset: { ...int, description: 'Function-layer answers: the position of this page in the matches.' },
-        limit: {
-          ...int,
-          description: 'Function-layer answers: the page size asked for (default 1,000, at most 5,000).',
-        },
-        next: {
-          type: ['string', 'null'],
-          description: 'Function-layer answers: the URL of the next page, or null on the last.',
-        },
+        ...PAGE_PROPS,
         areas: {
           type: 'array',
           items: obj({
@@ -395,20 +396,7 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
         generated_at: generated,
         fips,
         count: int,
-        total: {
-          ...int,
-          description:
-            'Function-layer answers: every area or incident matching the filters; `count` is this page. Absent from the prebuilt answer, which lists them all.',
-        },
-        offset: { ...int, description: 'Function-layer answers: the position of this page in the matches.' },
-        limit: {
-          ...int,
-          description: 'Function-layer answers: the page size asked for (default 1,000, at most 5,000).',
-        },
-        next: {
-          type: ['string', 'null'],
-          description: 'Function-layer answers: the URL of the next page, or null on the last.',
-        },
+        ...PAGE_PROPS,
         incidents: {
           type: 'array',
           items: obj(
