@@ -43,7 +43,10 @@ export async function publishArchive(w: TreeWriter, db: Db, now: Date, simulated
   for (const [day, row] of written)
     if (!rels(day).every((r) => w.keep(r)))
       written.set(day, await writeDay(w, db, { day, quarters: row.quarters }, rels(day), now));
-  for (const d of days.filter((x) => x.day < today)) written.set(d.day, await writeDay(w, db, d, rels(d.day), now));
+  const finished = days.filter((x) => x.day < today);
+  for (const d of finished) written.set(d.day, await writeDay(w, db, d, rels(d.day), now));
+  // A finished day's rows are read again only if its files are lost: give back the blocks DuckDB cached for them.
+  if (finished.length) await db.releaseMemory();
   const current = days.find((x) => x.day === today);
   if (current) putDoc(w, archiveDayDoc(today), await dayDoc(db, today));
   const index = indexDoc(
