@@ -301,6 +301,7 @@ export const FIXTURES = {
     pge: [
       'payloads/pge/calm.json',
       'payloads/pge/outagewatch-2026-07-09/outages_l4.geojson',
+      'payloads/pge/outagewatch-2026-07-09/outages_l8.geojson', // the same moment's outage areas (polygons)
       'payloads/pge/theomichel-2025-08-29/2025-08-29T224647-pge-events.json',
       'payloads/pge/theomichel-2025-08-29/2025-08-29T225732-pge-events.json',
     ],

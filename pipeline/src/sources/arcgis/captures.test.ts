@@ -67,6 +67,19 @@ describe.skipIf(!hasSharedData)("arcgis on registry rows' own captures", () => {
     );
   });
 
+  it("PG&E's layer-8 outage areas of the same moment (polygons, f=geojson)", () => {
+    const doc = sharedJson('payloads/pge/outagewatch-2026-07-09/outages_l8.geojson') as { features: GeoFeature[] };
+    const out = (f: GeoFeature) => Number(f.properties.EST_CUSTOMERS);
+    const total = doc.features.reduce((s, f) => s + out(f), 0);
+    const snap = normalize(doc, sourceDef({ connector: 'arcgis', states: ['CA'] }));
+    expect(doc.features.length).toBe(28);
+    expect(snap.customers_out).toBe(total);
+    expectCountySums(
+      snap,
+      doc.features.map((f) => ({ lon: centre(f)[0], lat: centre(f)[1], out: out(f) })),
+    );
+  });
+
   it("PG&E's two f=json answers ten minutes apart, in Web Mercator (wkid 102100)", () => {
     const R = 6378137;
     for (const name of ['2025-08-29T224647', '2025-08-29T225732']) {
