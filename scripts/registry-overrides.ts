@@ -136,7 +136,7 @@ export const OVERRIDES: Record<string, Override> = {
   // A NISC tenant without a county region set (issue 23): its outages are placed from config.json's map extent.
   'mohave-electric': {
     provenance:
-      'vmanam1/az-power-outage-archive README.md@024632f (polls Mohave Electric\'s NISC hosted map https://mohaveelectric.outagemap.coop/, whose JSON is on outagemap-data.cloud.coop); EIA-861 2018',
+      "vmanam1/az-power-outage-archive README.md@024632f (polls Mohave Electric's NISC hosted map https://mohaveelectric.outagemap.coop/, whose JSON is on outagemap-data.cloud.coop); EIA-861 2018",
   },
 
   // DTE's own outage-area layer (byte-exact captures of all five pages of the 4 July 2026 storm): every outage with
