@@ -12,7 +12,7 @@ import { LOOPBACK_HTTP } from '../src/sources/http.ts';
 import { Db } from '../src/state/db.ts';
 import { startServer } from '../src/serve/server.ts';
 import { createHash } from 'node:crypto';
-import { archivedDays, countySeries, daySql, pastMap } from '../src/state/archive-read.ts';
+import { archivedDays, daySql } from '../src/state/archive-read.ts';
 import { closeAll, makeTempDir, removeTempDir } from './clean-machine.ts';
 
 const dir = makeTempDir('archive');
@@ -91,28 +91,6 @@ describe('the archive', () => {
     ]);
   });
 
-  it('answers the map at a past quarter exactly as it was published then', async () => {
-    for (const [q, map] of published) {
-      const past = await withDb((db) => pastMap(db, q));
-      expect(past?.map, q).toEqual(map);
-      expect(past?.simulated).toBe(true);
-      expect(past?.coverage.sources_total).toBe(sources.length);
-    }
-    expect(await withDb((db) => pastMap(db, '2026-09-01T11:00:00.000Z'))).toBeNull();
-  });
-
-  it("gives a county's series with zeros where it had none out and no entry where the poller was down", async () => {
-    const [q, map] = [...published].find(([, m]) => Object.keys(m).some((k) => /^\d{5}$/.test(k)))!;
-    const fips = Object.keys(map).find((k) => /^\d{5}$/.test(k))!;
-    const series = await withDb((db) => countySeries(db, fips, '2026-09-01T00:00:00Z', '2026-09-02T00:00:00Z'));
-    expect(series.map((s) => s.at)).toEqual([...published.keys()].filter((q) => q < '2026-09-02'));
-    expect(series.find((s) => s.at === q)?.customers_out).toBe((map[fips] as number[])[0]);
-    for (const s of series) {
-      const entry = published.get(s.at)?.[fips] as number[] | undefined;
-      expect(s.customers_out, s.at).toBe(entry?.[0] ?? 0);
-    }
-  });
-
   it("writes the day's rows in EAGLE-I's layout; its Parquet reads back in DuckDB with the same rows", async () => {
     const { days, csv, parquet } = await withDb(async (db) => {
       const file = path.join(dir, 'day.parquet');
@@ -176,6 +154,8 @@ describe('the archive, published and queried', () => {
       expect(res.status, q).toBe(200);
       expect(body.data.quarter_at).toBe(q);
       expect(body.data.map).toEqual(map);
+      expect(body.data.simulated).toBe(true);
+      expect(body.data.coverage.sources_total).toBe(sources.length);
     }
     const gap = await api('/api/v1/archive/map?at=2026-09-01T11:00:00Z');
     expect(gap.res.status).toBe(404);
@@ -202,5 +182,8 @@ describe('the archive, published and queried', () => {
       (await api(`/api/v1/archive/counties/${fips}?from=2026-01-01T00:00:00Z&to=2026-03-01T00:00:00Z`)).res.status,
     ).toBe(400);
     expect((await api('/api/v1/archive/counties/99999')).res.status).toBe(404);
+    const backwards = await api(`/api/v1/archive/counties/${fips}?from=2026-09-02T00:00:00Z&to=2026-09-01T00:00:00Z`);
+    expect(backwards.res.status).toBe(400);
+    expect(backwards.body.data.error).toMatchObject({ code: 'invalid_parameter', param: 'from' });
   });
 });

@@ -1,6 +1,6 @@
 // The live documents: the `data` member of each live endpoint, built from the rollups and source statuses.
 import type { SourceDef } from '../sources/registry.ts';
-import type { CountyLive, LiveState } from '../state/rollup.ts';
+import type { CountyLive, LiveState, MapEntry } from '../state/rollup.ts';
 import type { SourceStatus } from '../state/status.ts';
 import type { SourceHealth } from '../state/health.ts';
 import { odinFlagged } from '../state/reconcile.ts';
@@ -9,7 +9,7 @@ import { band, pctOut } from '../state/rules.ts';
 import { stateByFips } from '../geo/states.ts';
 import { TIMELINE_DEFAULT_HOURS } from '../contract/catalogue.ts';
 
-export type MapEntry = [number, number | null, number, number, number];
+export type { MapEntry };
 
 export function mapDoc(live: LiveState): Record<string, MapEntry> {
   const out: Record<string, MapEntry> = {};

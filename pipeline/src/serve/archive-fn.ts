@@ -2,14 +2,16 @@
 // answered by the function layer from the archive's per-day documents (publish/archive.ts), with the envelope, errors
 // and cache rules of the rest of v1.
 import type { Context } from 'hono';
-import { CACHE_CONTROL, CONTENT_TYPE } from '../contract/catalogue.ts';
+import { CACHE_CONTROL, CONTENT_TYPE, endpoint } from '../contract/catalogue.ts';
+import { fileFor } from '../contract/urls.ts';
 import { ApiError, badParam, unknownCounty } from '../contract/errors.ts';
 import { csvText } from '../contract/csv.ts';
 import { loadAtlas } from '../geo/counties.ts';
 import { archiveDayDoc } from '../publish/archive.ts';
 import type { PublishedTree } from '../publish/published-tree.ts';
 import type { DayDoc, DayValue } from '../state/archive-day.ts';
-import { nextDay, quarterAtOrBefore, type MapEntry } from '../state/archive-read.ts';
+import { nextDay, quarterAtOrBefore } from '../state/archive-read.ts';
+import type { MapEntry } from '../state/rollup.ts';
 
 /** The longest county series one request may ask for. */
 export const SERIES_MAX_DAYS = 31;
@@ -51,7 +53,7 @@ export function pastMap(c: Context, url: URL, tree: PublishedTree) {
 }
 
 function notArchived(quarter: string, tree: PublishedTree): ApiError {
-  const index = tree.data<{ first_quarter: string | null }>('api/v1/archive.json');
+  const index = tree.data<{ first_quarter: string | null }>(fileFor(endpoint('archive'), {}, 'json'));
   const since = index?.first_quarter ? ` The archive starts at ${index.first_quarter}.` : ' Nothing is archived yet.';
   return new ApiError({
     status: 404,

@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Db } from './db.ts';
-import { daySql, nextDay, type MapEntry } from './archive-read.ts';
+import { daySql, nextDay } from './archive-read.ts';
+import type { MapEntry } from './rollup.ts';
 
 export interface DayFiles {
   csv: Buffer;

@@ -1,10 +1,8 @@
-// Reading the archive (issue 25 parts 2 and 4): the finished UTC days as EAGLE-I-compatible rows, the map at a past
-// quarter hour (the /live/map shape), and one county's 15-minute series over a range.
+// Reading the archive (issue 25 part 2): the archived days, and one finished day's rows in EAGLE-I's layout. The
+// past map and county series are answered from the published day documents (state/archive-day.ts, serve/archive-fn.ts).
 import { STATES } from '../geo/states.ts';
 import type { Db } from './db.ts';
 import { QUARTER_MS } from './archive.ts';
-
-export type MapEntry = [number, number | null, number, number, number];
 
 /**
  * The archived days (UTC), each with its county rows and the quarters the poller reached; `after` (a day) limits it to
@@ -75,59 +73,3 @@ export const nextDay = (day: string): string =>
 /** The quarter mark at or before `at` (ISO): the one whose archived value was in force then. */
 export const quarterAtOrBefore = (at: Date): string =>
   new Date(Math.floor(at.getTime() / QUARTER_MS) * QUARTER_MS).toISOString();
-
-export interface PastMap {
-  quarter_at: string;
-  coverage: { cycle_at: string; sources_total: number; sources_fresh: number; customers_tracked: number };
-  simulated: boolean;
-  map: Record<string, MapEntry>;
-}
-
-/** The map as it was at a quarter mark, or null when the poller did not reach that quarter. */
-export async function pastMap(db: Db, quarter: string): Promise<PastMap | null> {
-  const [q] = await db.all<{
-    cycle_at: string;
-    sources_total: number;
-    sources_fresh: number;
-    customers_tracked: number;
-    simulated: boolean;
-  }>(
-    'SELECT cycle_at, sources_total, sources_fresh, customers_tracked, simulated FROM archive_quarters WHERE quarter_at = ?',
-    [quarter],
-  );
-  if (!q) return null;
-  const map: Record<string, MapEntry> = {};
-  const counties = await db.all<{ k: string; o: number; p: number | null; l: number; b: number; m: number }>(
-    'SELECT fips AS k, customers_out AS o, pct_out AS p, level AS l, band AS b, magnitude AS m FROM archive_county WHERE quarter_at = ? ORDER BY fips',
-    [quarter],
-  );
-  const states = await db.all<{ k: string; o: number; p: number | null; l: number; b: number; m: number }>(
-    'SELECT state AS k, customers_out AS o, pct_out AS p, level AS l, band AS b, magnitude AS m FROM archive_state WHERE quarter_at = ? ORDER BY state',
-    [quarter],
-  );
-  for (const r of [...counties, ...states]) map[r.k] = [r.o, r.p, r.l, r.b, r.m];
-  const { simulated, ...coverage } = q;
-  return { quarter_at: quarter, coverage, simulated, map };
-}
-
-export interface SeriesPoint {
-  at: string;
-  customers_out: number;
-  customers_tracked: number | null;
-  stale: boolean;
-}
-
-/**
- * One county's value at every archived quarter in [from, to): 0 at a quarter the poller reached without anyone out in
- * the county; a quarter it did not reach is absent (a gap, not a zero).
- */
-export async function countySeries(db: Db, fips: string, from: string, to: string): Promise<SeriesPoint[]> {
-  return db.all<SeriesPoint>(
-    `SELECT q.quarter_at AS "at", coalesce(c.customers_out, 0) AS customers_out, c.customers_tracked,
-            coalesce(c.stale, false) AS stale
-       FROM archive_quarters q LEFT JOIN archive_county c ON c.quarter_at = q.quarter_at AND c.fips = ?
-      WHERE q.quarter_at >= ? AND q.quarter_at < ?
-      ORDER BY q.quarter_at`,
-    [fips, from, to],
-  );
-}

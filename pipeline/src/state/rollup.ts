@@ -50,6 +50,9 @@ export interface StateLive {
   counties_out: number;
 }
 
+/** A county's or state's map entry: [customers_out, pct_out, level, band, magnitude] (/live/map and the archive). */
+export type MapEntry = [number, number | null, number, number, number];
+
 export interface LiveState {
   counties: CountyLive[];
   states: StateLive[];
