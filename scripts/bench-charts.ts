@@ -27,6 +27,7 @@ function specs(i = 0): Array<[string, ChartSpec]> {
     max_out: 0,
     longest_h: 0,
     by_size: {},
+    source: 'eaglei' as const,
   });
   const years = [2017, 2018, 2019, 2021, 2023, 2024, 2025, 2026].map((y, i) => year(y, ((i * 7919) % 97) * 1_000));
   const loaded = [2016, 2017, 2018, 2019, 2021, 2022, 2023, 2024, 2025, 2026];
@@ -36,6 +37,7 @@ function specs(i = 0): Array<[string, ChartSpec]> {
     episodes: 1,
     customer_hours: ((i * 4421) % 89) * 100,
     max_out: 0,
+    source: 'eaglei' as const,
   }));
   const series = Array.from({ length: 96 }, (_, i): [string, number] => [
     new Date(NOW.getTime() - i * 900_000).toISOString(),

@@ -25,6 +25,7 @@ import { loadAtlas } from './geo/counties.ts';
 import { prunePolls, sourceHealth, type SourceHealth } from './state/health.ts';
 import { reconcileWithOdin } from './state/reconcile.ts';
 import { countyHistories } from './history/derive.ts';
+import { HistoryGrowth } from './history/grow.ts';
 import type { History } from './publish/county-profile.ts';
 import { FsTreeWriter, type PublishStats, type TreeWriter } from './publish/tree-writer.ts';
 import { DetailCache } from './publish/detail-cache.ts';
@@ -51,6 +52,8 @@ export interface PipelineOptions {
   baseUrl?: string;
   /** a writer other than the file system one (tests) */
   writer?: (now: Date) => TreeWriter;
+  /** the report tree's writer when history grows from the archive (default: the file system's, or none with `writer`) */
+  historyWriter?: (now: Date) => TreeWriter;
   onProgress?: (done: number, total: number) => void;
   /** /api/v1/coverage, published with every cycle (coverageFor in coverage/document.ts) */
   coverage?: CoverageData;
@@ -146,6 +149,8 @@ function idleSummary(now: Date, started: number, stale: string[]): CycleSummary 
 export class Pipeline {
   /** the last evaluated cycle's publish failed: the next cycle publishes even if it is quiet */
   private unpublished = false;
+  /** history growing from the archive's finished days */
+  private readonly growth = new HistoryGrowth();
   /** which county detail documents the next publish must rebuild */
   private readonly details = new DetailCache();
   /** what this process keeps of each source's last normalised snapshot (its status after a 304; ODIN's counts) */
@@ -242,6 +247,8 @@ export class Pipeline {
     this.unpublished = true;
     const publish = await this.publish(statuses, now, { live, model });
     this.unpublished = false;
+    const writer = this.opts.historyWriter?.(now) ?? (this.opts.writer ? null : undefined);
+    await this.growth.afterCycle(this.db, model, { outDir: this.opts.outDir, now, writer });
     this.totals = { countiesOut: publish.countiesOut, customersOut: publish.customersOut };
     await this.db.checkpointEvery(CHECKPOINT_EVERY_MS, now.getTime());
     return this.summary(outcomes, statuses, now, events.length, publish.stats, [started, tPoll, tStore]);
@@ -506,7 +513,8 @@ export class Pipeline {
       );
       const loadedYears = (
         await this.db.all<{ y: number }>(
-          'SELECT DISTINCT year(run_start_time)::INT AS y FROM eaglei_outages ORDER BY y',
+          `SELECT year AS y FROM eaglei_span
+           UNION SELECT DISTINCT year(run_start_time)::INT FROM history_archive_quarters ORDER BY y`,
         )
       ).map((r) => r.y);
       this.historyCache = { version, histories: await countyHistories(this.db), mcc, loadedYears };

@@ -68,7 +68,7 @@ describe.skipIf(!hasSharedData)('county profile and history', () => {
     expect(quiet.status).toBe(200);
     expect((await quiet.json()).data).toMatchObject({ fips: '01001', history_loaded: false, years: [] });
     const quietCsv = await (await app.request('/api/v1/counties/01001/history?format=csv')).text();
-    expect(quietCsv.trim()).toBe('fips,name,state,year,month,episodes,customer_hours,max_out');
+    expect(quietCsv.trim()).toBe('fips,name,state,year,month,episodes,customer_hours,max_out,source');
     // Charts: prebuilt for the county with history, drawn by the function layer for the others; all 1200 × 630.
     for (const url of [
       '/api/v1/counties/48201/chart/decade',

@@ -6,6 +6,9 @@ export const EVENTS_TOP = 1000;
 const AREA = [
   'year',
   'loaded',
+  'source',
+  'period_start',
+  'period_end',
   'counties_covered',
   'customers',
   'episodes',
@@ -29,6 +32,7 @@ const COUNTY = [
   'state',
   'loaded',
   'coverage',
+  'source',
   'customers',
   'episodes',
   'customer_hours',
@@ -40,7 +44,18 @@ const COUNTY = [
   'large',
   'major',
 ];
-const EVENTS = ['fips', 'name', 'state', 'start_at', 'end_at', 'peak', 'customer_hours', 'duration_h', 'size_class'];
+const EVENTS = [
+  'fips',
+  'name',
+  'state',
+  'start_at',
+  'end_at',
+  'peak',
+  'customer_hours',
+  'duration_h',
+  'size_class',
+  'source',
+];
 const MONTHS = ['year', 'month', 'loaded', 'episodes', 'customer_hours', 'max_county_out', 'peak_out', 'disturbances'];
 const CAUSE = ['cause', 'events', 'customers_affected', 'demand_loss_mw', 'median_duration_h'];
 
@@ -113,6 +128,9 @@ export const COLUMN_SCHEMAS: Record<string, Record<string, unknown>> = {
   fips: { type: 'string', pattern: '^\\d{5}$' },
   name: nullableString,
   coverage: { enum: ['observed', 'zero', 'not_covered', null] },
+  source: { enum: ['eaglei', 'archive', 'both', null] },
+  period_start: { type: ['string', 'null'], format: 'date-time' },
+  period_end: { type: ['string', 'null'], format: 'date-time' },
   start_at: { type: 'string', format: 'date-time' },
   end_at: { type: 'string', format: 'date-time' },
   size_class: { enum: ['small', 'medium', 'large', 'major'] },
@@ -167,12 +185,17 @@ export const ROW_SHAPES: Record<string, readonly string[]> = {
 export const COLUMN_DOCS: Record<string, string> = {
   year: 'report year (UTC; episodes by the year they started)',
   month: 'month 1–12',
-  loaded: 'whether EAGLE-I data of the year is loaded (false: the numbers are null)',
+  loaded: 'whether history of the year is loaded — EAGLE-I, the live archive or both (false: the numbers are null)',
+  source:
+    "where the figures come from: eaglei (EAGLE-I), archive (this service's live archive) or both; EAGLE-I wins where both cover a quarter hour (null: not loaded)",
+  period_start: 'the first quarter hour of the year the history has (UTC)',
+  period_end:
+    'the end of the last quarter hour of the year the history has (UTC): a year the archive alone covers ends where the archive does, and its coverage_* columns are the archive\'s',
   state: 'USPS state code',
   scope: '`US` or a USPS state code',
   fips: '5-digit county FIPS code',
   name: 'county name',
-  coverage: 'observed (EAGLE-I rows that year), zero (no rows, state covered), not_covered (values null)',
+  coverage: 'observed (rows in the series that year), zero (no rows, state covered), not_covered (values null)',
   customers: 'customers (county: EAGLE-I MCC or the shipped model; area: sum over covered counties)',
   counties_covered: 'counties observed or zero',
   episodes: 'outage episodes started',
@@ -189,9 +212,12 @@ export const COLUMN_DOCS: Record<string, string> = {
   major: 'episodes peaking 100,000 or more',
   disturbances: 'DOE OE-417 events naming the area (null when OE-417 of the year is not loaded)',
   disturbance_customers: 'customers affected by those events, as reported',
-  coverage_customers: 'EAGLE-I coverage_history total customers',
-  coverage_min: 'EAGLE-I coverage_history min_covered',
-  coverage_max: 'EAGLE-I coverage_history max_covered',
+  coverage_customers:
+    'EAGLE-I coverage_history total customers; for a year only the archive covers, the modelled customers of the area',
+  coverage_min:
+    'EAGLE-I coverage_history min_covered; for a year only the archive covers, the fewest customers its feeds tracked at an archived quarter',
+  coverage_max:
+    'EAGLE-I coverage_history max_covered; for a year only the archive covers, the most customers its feeds tracked at an archived quarter',
   coverage_pct: 'coverage_max ÷ coverage_customers × 100',
   yoy_pct: 'change of customer_hours from the previous year, percent',
   rank_national: "rank by hours per customer among the nation's counties (1 = most)",

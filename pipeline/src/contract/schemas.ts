@@ -7,6 +7,12 @@ import { SOURCES_VERIFICATION } from './verification-schema.ts';
 
 const int = { type: 'integer', minimum: 0 };
 const nullableInt = { type: ['integer', 'null'], minimum: 0 };
+const historySource = {
+  type: 'string',
+  enum: ['eaglei', 'archive', 'both'],
+  description:
+    "Where the figures come from: eaglei (EAGLE-I), archive (this service's live archive) or both. EAGLE-I wins for every quarter hour of a loaded EAGLE-I year up to its last EAGLE-I time; the archive's finished days fill the rest.",
+};
 const pct = {
   type: ['number', 'null'],
   minimum: 0,
@@ -487,11 +493,15 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
         url: { type: 'string' },
       }),
       history_loaded: { type: 'boolean' },
+      history_simulated: {
+        type: 'boolean',
+        description: "True when the deployment's history is the built-in simulator's (SIMULATED, credited to no one).",
+      },
       years_loaded: {
         type: 'array',
         items: int,
         description:
-          'The years whose EAGLE-I outage data is loaded: a loaded year missing from `years` had no episode here (a real zero); a year not listed is unknown.',
+          'The years whose history is loaded (EAGLE-I, the live archive or both): a loaded year missing from `years` had no episode here (a real zero); a year not listed is unknown.',
       },
       years: {
         type: 'array',
@@ -502,6 +512,7 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
           max_out: int,
           longest_h: { type: 'number' },
           by_size: { type: 'object' },
+          source: historySource,
         }),
       },
     }),
@@ -521,6 +532,7 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
           episodes: int,
           customer_hours: { type: 'number' },
           max_out: int,
+          source: historySource,
         }),
       },
       worst_events: {
@@ -533,6 +545,7 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
           customer_hours: { type: 'number' },
           duration_h: { type: 'number' },
           size_class: { type: 'string', enum: ['small', 'medium', 'large', 'major'] },
+          source: historySource,
         }),
       },
     }),

@@ -11,6 +11,7 @@ const year = (y: number, customer_hours: number): CountyYear => ({
   max_out: 0,
   longest_h: 0,
   by_size: {},
+  source: 'eaglei',
 });
 
 describe('decade chart spec', () => {

@@ -3,7 +3,19 @@ import type { CountyMonth, CountyYear } from '../history/derive.ts';
 import type { ChartSpec } from './charts.ts';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const EAGLEI = 'EAGLE-I (ORNL), CC BY 4.0';
+const CREDIT = { eaglei: 'EAGLE-I (ORNL), CC BY 4.0', archive: 'live archive of utility outage feeds' };
+
+/**
+ * The credit line of a history chart, following where its rows' figures come from (`source`: eaglei, archive or
+ * both; rows published before the archive have none and are EAGLE-I's): simulated history credits no one.
+ */
+export function historyCredit(rows: Array<{ source?: unknown }>, simulated: boolean): string {
+  if (simulated) return 'SIMULATED history (built-in simulator, not real data)';
+  const of = new Set(rows.map((r) => (r.source === undefined || r.source === null ? 'eaglei' : String(r.source))));
+  const eaglei = of.has('eaglei') || of.has('both') || of.size === 0;
+  const archive = of.has('archive') || of.has('both');
+  return [eaglei && CREDIT.eaglei, archive && CREDIT.archive].filter(Boolean).join(' + ');
+}
 
 interface Place {
   name: string;
@@ -35,7 +47,7 @@ export function decadeSpec(c: Place, years: CountyYear[], simulated: boolean, lo
     subtitle: 'Customer-hours without power, by year',
     unit: 'customer-hours',
     bars,
-    source: EAGLEI,
+    source: historyCredit(years, simulated),
     simulated,
   };
 }
@@ -47,7 +59,7 @@ export function monthlySpec(c: Place, months: CountyMonth[], simulated: boolean)
     subtitle: 'Customer-hours without power, by month',
     unit: 'customer-hours',
     bars: last.map((m) => ({ label: `${MONTHS[m.month - 1]} ${String(m.year).slice(2)}`, value: m.customer_hours })),
-    source: EAGLEI,
+    source: historyCredit(last, simulated),
     simulated,
   };
 }

@@ -17,6 +17,10 @@ import type { CountyLive } from '../state/rollup.ts';
 import type { TreeWriter } from './tree-writer.ts';
 import { putCsv, putJson } from './formats.ts';
 
+/** The one rule for where history's figures come from (state/schema.sql `history_series`; README, OpenAPI). */
+export const HISTORY_SOURCE_RULE =
+  "EAGLE-I's county outage series (ORNL, CC BY 4.0) for every quarter hour of a loaded EAGLE-I year up to its last EAGLE-I time; the live archive (this service's own 15-minute county series, /api/v1/archive) for every finished day after it. Where both cover a period, EAGLE-I's figures are used. Each row's `source` says which it comes from: eaglei, archive or both.";
+
 export const EPISODE_RULE = {
   threshold: `max(${EPISODE_MIN}, ceil(${EPISODE_SHARE * 100} % of the county's customers))`,
   gap_minutes: EPISODE_GAP_MIN,
@@ -24,7 +28,7 @@ export const EPISODE_RULE = {
   end: 'last such interval + 15 minutes (intervals at most 60 minutes apart belong to one episode)',
   customer_hours: 'sum of customers_out × 0.25 h over the intervals of the episode at or above the threshold',
   size_classes: Object.fromEntries(SIZE_CLASSES.map(([name, min]) => [name, `peak ≥ ${min.toLocaleString('en-US')}`])),
-  source: 'EAGLE-I county outage series (ORNL, CC BY 4.0)',
+  source: HISTORY_SOURCE_RULE,
 };
 
 export const YEAR_COLUMNS = [
@@ -40,6 +44,7 @@ export const YEAR_COLUMNS = [
   'medium',
   'large',
   'major',
+  'source',
 ] as const;
 export const MONTH_COLUMNS = [
   'fips',
@@ -50,6 +55,7 @@ export const MONTH_COLUMNS = [
   'episodes',
   'customer_hours',
   'max_out',
+  'source',
 ] as const;
 
 export interface History {
@@ -74,8 +80,9 @@ export function profileDoc(
   >,
   mcc: boolean,
   years: CountyYear[],
-  /** the years whose EAGLE-I data is loaded */
+  /** the years whose history is loaded (EAGLE-I, the live archive or both) */
   loaded: number[],
+  simulated = false,
 ) {
   return {
     fips: c.fips,
@@ -95,6 +102,7 @@ export function profileDoc(
       url: `/api/v1/live/counties/${c.fips}`,
     },
     history_loaded: years.length > 0,
+    history_simulated: simulated,
     years_loaded: loaded,
     years,
   };
@@ -125,9 +133,10 @@ export const yearRows = (c: { fips: string; name: string; state: string }, years
     y.by_size.medium ?? 0,
     y.by_size.large ?? 0,
     y.by_size.major ?? 0,
+    y.source,
   ]);
 export const monthRows = (c: { fips: string; name: string; state: string }, months: CountyMonth[]) =>
-  months.map((m) => [c.fips, c.name, c.state, m.year, m.month, m.episodes, m.customer_hours, m.max_out]);
+  months.map((m) => [c.fips, c.name, c.state, m.year, m.month, m.episodes, m.customer_hours, m.max_out, m.source]);
 
 export function publishCountyProfiles(
   w: TreeWriter,
@@ -135,13 +144,14 @@ export function publishCountyProfiles(
   histories: Map<string, History>,
   mcc: ReadonlySet<string>,
   loaded: number[],
+  simulated: boolean,
 ): void {
   const [profileE, historyE] = [endpoint('county'), endpoint('county.history')];
   for (const c of counties) {
     const h = histories.get(c.fips);
     if (c.customers_out <= 0 && !h) continue;
     const p = { fips: c.fips };
-    const profile = profileDoc(c, mcc.has(c.fips), h?.years ?? [], loaded);
+    const profile = profileDoc(c, mcc.has(c.fips), h?.years ?? [], loaded, simulated);
     const json = fileFor(profileE, p, 'json');
     if (!(w.same(json, Buffer.from(JSON.stringify(profile))) && w.keep(json) && w.keep(fileFor(profileE, p, 'csv')))) {
       putJson(w, json, profile);

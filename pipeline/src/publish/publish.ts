@@ -138,7 +138,7 @@ export async function publishLive(w: TreeWriter, input: PublishInput): Promise<P
     putJson(w, json, doc);
     putCsv(w, csv, COUNTY_CSV_COLUMNS, (g) => [countyCsvRow(c, g)]);
   }
-  publishCountyProfiles(w, live.counties, input.histories, input.mcc, input.loadedYears);
+  publishCountyProfiles(w, live.counties, input.histories, input.mcc, input.loadedYears, simulated);
   await publishCountyCharts(w, input);
   putJson(w, SERIES_FILE, { series: input.countySeries });
   await publishDetails(w, {

@@ -21,6 +21,7 @@ import { putCsv } from './formats.ts';
 import { EVENTS_TOP, REPORT_COLUMNS } from '../contract/report-columns.ts';
 import { FsTreeWriter, type PublishStats, type TreeWriter } from './tree-writer.ts';
 import { renderChart, type ChartSpec } from './charts.ts';
+import { historyCredit } from './chart-specs.ts';
 import { historyMarks, markHistoryPublished } from '../history/version.ts';
 
 export const REPORT_RULES = {
@@ -153,15 +154,14 @@ function putTable(
 
 /** What a decade chart of an area shows: customer-hours by year for the ten years ending at `year`. */
 export function decadeReportSpec(title: string, rows: Row[], year: number, simulated: boolean): ChartSpec {
-  const bars = rows
-    .filter((r) => (r.year as number) <= year && (r.year as number) > year - 10 && r.loaded)
-    .map((r) => ({ label: String(r.year), value: (r.customer_hours as number) ?? 0 }));
+  const shown = rows.filter((r) => (r.year as number) <= year && (r.year as number) > year - 10 && r.loaded);
+  const bars = shown.map((r) => ({ label: String(r.year), value: (r.customer_hours as number) ?? 0 }));
   return {
     title,
     subtitle: `Customer-hours without power by year, ${Math.max(REPORT_FIRST_YEAR, year - 9)}–${year}`,
     unit: 'customer-hours',
     bars,
-    source: 'EAGLE-I (ORNL), CC BY 4.0',
+    source: historyCredit(shown, simulated),
     simulated,
   };
 }
@@ -313,7 +313,7 @@ export async function publishHistoryTree(
 export async function publishHistoryIfChanged(
   db: Db,
   outDir: string,
-  opts: { now: Date; force?: boolean; renderCharts?: boolean },
+  opts: { now: Date; force?: boolean; renderCharts?: boolean; writer?: TreeWriter },
 ): Promise<(PublishStats & { charts: number; ms: number }) | null> {
   const marks = await historyMarks(db);
   if (!opts.force && (!marks.version || marks.version === marks.published)) return null;

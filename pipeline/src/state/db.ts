@@ -1,5 +1,7 @@
 // DuckDB access: one file-backed database (or :memory: in tests), plain-number results, transactions.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBAppender, type DuckDBValue } from '@duckdb/node-api';
 import { UsageError } from '../errors.ts';
@@ -24,14 +26,19 @@ export class Db {
   private constructor(
     private readonly instance: DuckDBInstance,
     readonly conn: DuckDBConnection,
+    private readonly spill: string | null = null,
   ) {}
 
   /** Opens (creating) `<dir>/outage.duckdb`, or an in-memory database for `:memory:`. */
   static async open(dir: string): Promise<Db> {
     let file = ':memory:';
+    // An in-memory database spills to `.tmp` in the working directory by default, where parallel ones clash over
+    // the same file names: each gets a directory of its own, made by DuckDB only if it spills, removed on close.
+    let spill: string | null = path.join(os.tmpdir(), `outage-duckdb-${randomUUID()}`);
     if (dir !== ':memory:') {
       mkdirSync(dir, { recursive: true });
       file = path.join(dir, 'outage.duckdb');
+      spill = null;
     }
     // Bounded so the pipeline stays small at national scale (DuckDB defaults to 80 % of RAM).
     let instance: DuckDBInstance;
@@ -44,6 +51,7 @@ export class Db {
         // dirty pages on a thread of its own: together ~35 MB less peak RSS in the national bench (issue #12).
         allocator_flush_threshold: '8MB',
         allocator_background_threads: 'true',
+        ...(spill ? { temp_directory: spill } : {}),
       });
     } catch (err) {
       if (/lock/i.test((err as Error).message)) {
@@ -55,7 +63,7 @@ export class Db {
     }
     const conn = await instance.connect();
     await conn.run(SCHEMA);
-    return new Db(instance, conn);
+    return new Db(instance, conn, spill);
   }
 
   async all<T = Row>(sql: string, params: DuckDBValue[] = []): Promise<T[]> {
@@ -134,6 +142,7 @@ export class Db {
   close(): void {
     this.conn.closeSync();
     this.instance.closeSync();
+    if (this.spill) rmSync(this.spill, { recursive: true, force: true });
   }
 }
 

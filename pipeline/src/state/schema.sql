@@ -78,6 +78,8 @@ CREATE TABLE IF NOT EXISTS episodes (
   fips VARCHAR NOT NULL, start_at TIMESTAMP NOT NULL, end_at TIMESTAMP NOT NULL, peak INTEGER NOT NULL,
   customer_hours DOUBLE NOT NULL, duration_h DOUBLE NOT NULL, size_class VARCHAR NOT NULL, threshold INTEGER NOT NULL
 );
+-- where an episode's intervals come from: 'eaglei', 'archive' (the live archive) or 'both' (history_series below)
+ALTER TABLE episodes ADD COLUMN IF NOT EXISTS origin VARCHAR DEFAULT 'eaglei';
 -- County customers out per 15-minute bucket, for counties with an outage (behind the live chart); kept 8 days.
 CREATE TABLE IF NOT EXISTS county_frames (frame_at VARCHAR NOT NULL, fips VARCHAR NOT NULL, customers_out BIGINT NOT NULL, PRIMARY KEY (frame_at, fips));
 -- EAGLE-I coverage by state and year (coverage_history.csv): customers in the state (EIA) and the range EAGLE-I saw.
@@ -130,3 +132,24 @@ CREATE TABLE IF NOT EXISTS incident_history (
   source_id VARCHAR NOT NULL, id VARCHAR NOT NULL, first_seen_at VARCHAR NOT NULL, last_seen_at VARCHAR NOT NULL,
   etr VARCHAR, etrs STRUCT(etr VARCHAR, seen_at VARCHAR)[] NOT NULL, PRIMARY KEY (source_id, id)
 );
+-- The county 15-minute series history is derived from (issue 25 part 3): EAGLE-I's rows, and the live archive's rows
+-- of its published (finished) days for every quarter hour EAGLE-I does not cover. EAGLE-I covers a quarter hour when
+-- a file of its year is loaded and the quarter is at or before that year's last EAGLE-I time (a county absent there had
+-- no one out, as EAGLE-I omits zeros): for periods both cover, EAGLE-I's figures are used. Archive rows join only a
+-- history of their own kind (simulated with simulated, real with real; with no EAGLE-I loaded, any).
+CREATE OR REPLACE VIEW eaglei_span AS
+  SELECT year(run_start_time)::INTEGER AS year, min(run_start_time) AS first_at, max(run_start_time) AS last_at
+    FROM eaglei_outages GROUP BY ALL;
+CREATE OR REPLACE VIEW history_archive_quarters AS
+  SELECT q.quarter_at, q.quarter_at::TIMESTAMP AS run_start_time, q.sources_total, q.sources_fresh, q.customers_tracked
+    FROM archive_quarters q
+   WHERE substr(q.quarter_at, 1, 10) IN (SELECT day FROM archive_files)
+     AND q.simulated = coalesce(
+           (SELECT bool_or(file LIKE 'SIMULATED\_%' ESCAPE '\') FROM import_log WHERE kind = 'eaglei'), q.simulated)
+     AND NOT EXISTS (SELECT 1 FROM eaglei_span s
+                      WHERE s.year = year(q.quarter_at::TIMESTAMP) AND q.quarter_at::TIMESTAMP <= s.last_at);
+CREATE OR REPLACE VIEW history_series AS
+  SELECT fips, run_start_time, customers_out, 'eaglei' AS origin FROM eaglei_outages
+  UNION ALL
+  SELECT c.fips, h.run_start_time, c.customers_out::INTEGER, 'archive' AS origin
+    FROM archive_county c JOIN history_archive_quarters h USING (quarter_at);

@@ -54,7 +54,7 @@ export function reportsPage(): string {
   const config = { api: apiPaths(ids), site: SITE_PATHS, tables: REPORT_TABLES, first, last };
   const years = Array.from({ length: last - first + 1 }, (_, i) => last - i);
   const main = `<h1>Annual reports</h1>
-<p>Outage episodes, customer-hours and disturbances by year, state and county, from EAGLE-I and OE-417. Every table downloads as CSV.</p>
+<p>Outage episodes, customer-hours and disturbances by year, state and county, from EAGLE-I, this service's live archive (for the time EAGLE-I has not reached yet) and OE-417; each row says where its figures come from. Every table downloads as CSV.</p>
 <form class="filters" id="report-form"><label for="r-year">Year <select id="r-year" name="year">${years.map((y) => `<option>${y}</option>`).join('')}</select></label>
 <label for="r-state">State <select id="r-state" name="state"><option value="">United States</option>${STATE_PAGES.map((s) => `<option value="${s.slug}">${esc(s.name)}</option>`).join('')}</select></label>
 <label for="r-county">County FIPS (optional) <input id="r-county" name="county" inputmode="numeric" pattern="\\d{5}" size="6" aria-describedby="county-help"></label>

@@ -3,7 +3,7 @@
 import { loadAtlas, type CountyAtlas } from '../../geo/counties.ts';
 import { STATES, stateByFips } from '../../geo/states.ts';
 import type { ReportInputs } from './inputs.ts';
-import { groupBy, r2, type Coverage, type Disturbance, type EpisodeRec, type Row } from './shared.ts';
+import { groupBy, r2, type Coverage, type Disturbance, type EpisodeRec, type Row, type YearSource } from './shared.ts';
 
 export type CoverageStatus = 'observed' | 'zero' | 'not_covered';
 
@@ -26,6 +26,8 @@ export interface ReportBasis extends ReportInputs {
   statePeakBy: Map<string, number>;
   /** keys `${year}` and `${year}|${month}` */
   natPeakBy: Map<string, number>;
+  /** where a loaded year's figures come from, and the period the history has of it */
+  yearSourceOf: Map<number, YearSource>;
 }
 
 export function reportBasis(input: ReportInputs, model: Map<string, number>): ReportBasis {
@@ -44,13 +46,15 @@ export function reportBasis(input: ReportInputs, model: Map<string, number>): Re
     episodesByYear: groupBy(input.episodes, (e) => String(e.y)),
     episodesByCounty: groupBy(input.episodes, (e) => `${e.y}|${e.fips}`),
     disturbancesByYear: groupBy(input.disturbances, (d) => String(d.year)),
+    yearSourceOf: new Map(input.yearSources.map((s) => [s.y, s])),
     ...peaks(input),
   };
 }
 
 /**
- * A county-year is `observed` (it has EAGLE-I rows), `zero` (no rows, but its state was covered that year:
- * coverage_history says so, or without coverage data its state has rows) or `not_covered`; null when not loaded.
+ * A county-year is `observed` (it has rows in the series), `zero` (no rows, but its state was covered that year:
+ * coverage_history or the archive's coverage says so, or without coverage data its state has rows) or `not_covered`;
+ * null when not loaded. Its `source` is its episodes' (eaglei, archive or both), else the year's.
  */
 function countyRowMaker(
   input: ReportInputs,
@@ -58,6 +62,7 @@ function countyRowMaker(
   model: Map<string, number>,
 ): ReportBasis['countyRow'] {
   const aggBy = new Map(input.countyYears.map((c) => [`${c.y}|${c.fips}`, c]));
+  const yearSource = new Map(input.yearSources.map((s) => [s.y, s.source]));
   const observedSet = new Set(input.observed.map((o) => `${o.y}|${o.fips}`));
   const statesWithRows = new Set(input.statePeaks.map((p) => `${p.y}|${stateByFips(p.st)?.code}`));
   const status = (y: number, fips: string, code: string): CoverageStatus | null => {
@@ -80,6 +85,7 @@ function countyRowMaker(
       state: c.state,
       loaded: st !== null,
       coverage: st,
+      source: has ? (a?.source ?? yearSource.get(y) ?? null) : null,
       customers,
       episodes: has ? (a?.episodes ?? 0) : null,
       customer_hours: ch,

@@ -1,7 +1,17 @@
 // Reads what the report tables are computed from out of DuckDB: the 15-minute series' simultaneous peaks, the
-// county-years with rows, EAGLE-I coverage, the county episodes and the OE-417 disturbances.
+// county-years with rows, where each year comes from, the coverage, the county episodes and the OE-417 disturbances.
+// The series is `history_series` (state/schema.sql): EAGLE-I, and the live archive where EAGLE-I does not reach.
 import type { Db } from '../../state/db.ts';
-import { REPORT_FIRST_YEAR, type Coverage, type CountyYearAgg, type Disturbance, type EpisodeRec } from './shared.ts';
+import { STATES } from '../../geo/states.ts';
+import { ORIGIN_OF } from '../derive.ts';
+import {
+  REPORT_FIRST_YEAR,
+  type Coverage,
+  type CountyYearAgg,
+  type Disturbance,
+  type EpisodeRec,
+  type YearSource,
+} from './shared.ts';
 
 export interface StatePeak {
   st: string;
@@ -18,13 +28,15 @@ export interface NationalPeak {
 export interface ReportInputs {
   /** every report year, REPORT_FIRST_YEAR … the current year */
   range: number[];
-  /** report years with EAGLE-I rows */
+  /** report years the history has (EAGLE-I, the live archive, or both) */
   loaded: number[];
+  /** where each loaded year comes from, and the period the history has of it */
+  yearSources: YearSource[];
   /** years with OE-417 events */
   oe417: number[];
   statePeaks: StatePeak[];
   natPeaks: NationalPeak[];
-  /** county-years with EAGLE-I rows */
+  /** county-years with rows in the series */
   observed: Array<{ fips: string; y: number }>;
   coverage: Coverage[];
   countyYears: CountyYearAgg[];
@@ -37,18 +49,69 @@ export async function loadReportInputs(db: Db, now: Date): Promise<ReportInputs>
   const range: number[] = [];
   for (let y = REPORT_FIRST_YEAR; y <= now.getUTCFullYear(); y++) range.push(y);
   const { statePeaks, natPeaks, observed } = await loadSeries(db);
-  const loaded = [...new Set(natPeaks.map((r) => r.y))].filter((y) => range.includes(y)).sort();
-  const coverage = await db.all<Coverage>('SELECT * FROM eaglei_coverage');
+  const yearSources = await loadYearSources(db);
+  const loaded = yearSources.map((r) => r.y).filter((y) => range.includes(y));
+  const coverage = await loadCoverage(db, yearSources);
   const { countyYears, episodes } = await loadEpisodes(db);
   const disturbances = await loadDisturbances(db);
   const oe417 = [...new Set(disturbances.map((d) => d.year))].sort();
-  return { range, loaded, oe417, statePeaks, natPeaks, observed, coverage, countyYears, episodes, disturbances };
+  return {
+    ...{ range, loaded, yearSources, oe417, statePeaks, natPeaks, observed, coverage },
+    ...{ countyYears, episodes, disturbances },
+  };
+}
+
+/** Each year the series has: EAGLE-I's span of it, the archive's quarters of it, or both. */
+async function loadYearSources(db: Db): Promise<YearSource[]> {
+  return db.all<YearSource>(`
+    WITH parts AS (
+      SELECT year AS y, 'eaglei' AS origin, first_at AS s, last_at AS e FROM eaglei_span
+      UNION ALL
+      SELECT year(run_start_time)::INT, 'archive', min(run_start_time), max(run_start_time)
+        FROM history_archive_quarters GROUP BY ALL)
+    SELECT y, CASE WHEN count(DISTINCT origin) > 1 THEN 'both' ELSE any_value(origin) END AS source,
+           strftime(min(s), '%Y-%m-%dT%H:%M:%SZ') AS period_start,
+           strftime(max(e) + INTERVAL 15 MINUTE, '%Y-%m-%dT%H:%M:%SZ') AS period_end
+      FROM parts GROUP BY y ORDER BY y`);
+}
+
+/**
+ * EAGLE-I's coverage_history, and for a state-year only the archive covers, the archive's own: the state's modelled
+ * customers, and the least and most customers its feeds tracked at the archived quarters.
+ */
+async function loadCoverage(db: Db, years: YearSource[]): Promise<Coverage[]> {
+  const eaglei = await db.all<Coverage>('SELECT * FROM eaglei_coverage');
+  const archiveOnly = years.filter((y) => y.source === 'archive').map((y) => y.y);
+  if (archiveOnly.length === 0) return eaglei;
+  const fipsOf = new Map(STATES.map((s) => [s.code, s.fips]));
+  const totals = new Map(
+    (
+      await db.all<{ st: string; n: number }>(
+        'SELECT substr(fips, 1, 2) AS st, sum(customers)::DOUBLE AS n FROM county_customers GROUP BY ALL',
+      )
+    ).map((r) => [r.st, r.n]),
+  );
+  const tracked = await db.all<{ year: number; state: string; lo: number; hi: number }>(
+    `SELECT year(h.run_start_time)::INT AS year, a.state, min(a.customers_tracked)::DOUBLE AS lo,
+            max(a.customers_tracked)::DOUBLE AS hi
+       FROM archive_state a JOIN history_archive_quarters h USING (quarter_at)
+      WHERE year(h.run_start_time) IN (SELECT unnest(?::INTEGER[])) GROUP BY ALL`,
+    [`[${archiveOnly.join(',')}]`],
+  );
+  const archived = tracked.map((t) => ({
+    year: t.year,
+    state: t.state,
+    total_customers: totals.get(fipsOf.get(t.state) ?? '') ?? 0,
+    min_covered: t.lo,
+    max_covered: t.hi,
+  }));
+  return [...eaglei, ...archived];
 }
 
 /** The 15-minute series summed by state and time: simultaneous peaks, and which states/years have rows. */
 async function loadSeries(db: Db): Promise<Pick<ReportInputs, 'statePeaks' | 'natPeaks' | 'observed'>> {
   await db.run(`CREATE OR REPLACE TEMP TABLE state_ts AS
-    SELECT substr(fips, 1, 2) AS st, run_start_time AS t, sum(customers_out)::BIGINT AS out FROM eaglei_outages GROUP BY ALL`);
+    SELECT substr(fips, 1, 2) AS st, run_start_time AS t, sum(customers_out)::BIGINT AS out FROM history_series GROUP BY ALL`);
   const statePeaks = await db.all<StatePeak>(
     'SELECT st, year(t)::INT AS y, month(t)::INT AS m, max(out)::BIGINT AS peak FROM state_ts GROUP BY ALL',
   );
@@ -56,7 +119,7 @@ async function loadSeries(db: Db): Promise<Pick<ReportInputs, 'statePeaks' | 'na
     'SELECT year(t)::INT AS y, month(t)::INT AS m, max(out)::BIGINT AS peak FROM (SELECT t, sum(out) AS out FROM state_ts GROUP BY t) GROUP BY ALL',
   );
   const observed = await db.all<{ fips: string; y: number }>(
-    'SELECT DISTINCT fips, year(run_start_time)::INT AS y FROM eaglei_outages',
+    'SELECT DISTINCT fips, year(run_start_time)::INT AS y FROM history_series',
   );
   return { statePeaks, natPeaks, observed };
 }
@@ -66,11 +129,12 @@ async function loadEpisodes(db: Db): Promise<Pick<ReportInputs, 'countyYears' | 
   const countyYears =
     await db.all<CountyYearAgg>(`SELECT fips, year(start_at)::INT AS y, count(*)::INT AS episodes, sum(customer_hours) AS ch, max(peak)::INT AS max_out, max(duration_h) AS longest_h,
       count(*) FILTER (WHERE size_class = 'small')::INT AS small, count(*) FILTER (WHERE size_class = 'medium')::INT AS medium,
-      count(*) FILTER (WHERE size_class = 'large')::INT AS large, count(*) FILTER (WHERE size_class = 'major')::INT AS major
+      count(*) FILTER (WHERE size_class = 'large')::INT AS large, count(*) FILTER (WHERE size_class = 'major')::INT AS major,
+      ${ORIGIN_OF('origin')} AS source
     FROM episodes GROUP BY ALL`);
   const episodes =
     await db.all<EpisodeRec>(`SELECT fips, year(start_at)::INT AS y, month(start_at)::INT AS m, strftime(start_at, '%Y-%m-%dT%H:%M:%SZ') AS start_at,
-      strftime(end_at, '%Y-%m-%dT%H:%M:%SZ') AS end_at, peak, customer_hours, duration_h, size_class FROM episodes ORDER BY customer_hours DESC, start_at, fips`);
+      strftime(end_at, '%Y-%m-%dT%H:%M:%SZ') AS end_at, peak, customer_hours, duration_h, size_class, origin AS source FROM episodes ORDER BY customer_hours DESC, start_at, fips`);
   return { countyYears, episodes };
 }
 

@@ -22,9 +22,13 @@ function areaTotals(
   const covered = rows.filter((r) => r.coverage === 'observed' || r.coverage === 'zero');
   const sum = (k: string) => covered.reduce((s, r) => s + ((r[k] as number) ?? 0), 0);
   const customers = covered.reduce((s, r) => s + ((r.customers as number) ?? 0), 0);
+  const from = b.yearSourceOf.get(y);
   return {
     year: y,
     loaded: isLoaded,
+    source: isLoaded ? (from?.source ?? null) : null,
+    period_start: isLoaded ? (from?.period_start ?? null) : null,
+    period_end: isLoaded ? (from?.period_end ?? null) : null,
     counties_covered: isLoaded ? covered.length : null,
     customers: isLoaded ? customers : null,
     episodes: isLoaded ? sum('episodes') : null,

@@ -16,6 +16,7 @@ export const episodeRow = (e: EpisodeRec): Row => {
     customer_hours: r2(e.customer_hours),
     duration_h: r2(e.duration_h),
     size_class: e.size_class,
+    source: e.source,
   };
 };
 

@@ -17,6 +17,8 @@ export interface CountyYearAgg {
   medium: number;
   large: number;
   major: number;
+  /** eaglei, archive or both: where the county-year's episodes come from */
+  source: string;
 }
 export interface EpisodeRec {
   fips: string;
@@ -28,6 +30,14 @@ export interface EpisodeRec {
   customer_hours: number;
   duration_h: number;
   size_class: string;
+  source: string;
+}
+/** Where a report year's figures come from (history_series in state/schema.sql) and the period the history has. */
+export interface YearSource {
+  y: number;
+  source: string;
+  period_start: string;
+  period_end: string;
 }
 export interface Disturbance {
   year: number;
@@ -44,7 +54,7 @@ export interface Disturbance {
   demand_loss_mw: number | null;
   customers_affected: number | null;
 }
-/** One state-year of eaglei_coverage. */
+/** One state-year of eaglei_coverage, or for a year only the live archive covers, the archive's customers tracked. */
 export interface Coverage {
   year: number;
   state: string;

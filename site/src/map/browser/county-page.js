@@ -197,10 +197,21 @@ function renderCharts() {
   );
 }
 
+const SOURCE_LABEL = { eaglei: 'EAGLE-I', archive: 'live archive', both: 'EAGLE-I + live archive' };
+
+/** Who the history's figures come from (the rows' `source`), as the charts credit it; simulated history credits no one. */
+function historyCredit(years, simulated) {
+  if (simulated) return 'SIMULATED history, not real data';
+  const of = new Set(years.map((y) => y.source ?? 'eaglei'));
+  const eaglei = of.has('eaglei') || of.has('both');
+  const archive = of.has('archive') || of.has('both');
+  return [eaglei && 'EAGLE-I', archive && 'the live archive'].filter(Boolean).join(' and ') || 'EAGLE-I';
+}
+
 function renderHistory(profile) {
   const years = profile?.data?.years ?? [];
   $('history-summary').textContent = profile?.data?.history_loaded
-    ? `Outage episodes by year (EAGLE-I).`
+    ? `Outage episodes by year (${historyCredit(years, profile.data.history_simulated)}).`
     : 'History is not loaded for this deployment.';
   renderTable(
     $('years-table'),
@@ -214,6 +225,7 @@ function renderHistory(profile) {
         sort: (y) => y.customer_hours,
       },
       { label: 'Most out at once', num: true, value: (y) => count(y.max_out), sort: (y) => y.max_out },
+      { label: 'Source', value: (y) => SOURCE_LABEL[y.source ?? 'eaglei'] ?? '' },
     ],
     years,
     'No yearly history.',
