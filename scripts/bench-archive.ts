@@ -11,7 +11,7 @@ import { recordArchive, QUARTER_MS } from '../pipeline/src/state/archive.ts';
 import type { LiveState } from '../pipeline/src/state/rollup.ts';
 import type { SourceDef } from '../pipeline/src/sources/registry.ts';
 import { FsTreeWriter } from '../pipeline/src/publish/tree-writer.ts';
-import { publishArchive } from '../pipeline/src/publish/archive.ts';
+import { ArchivePublisher } from '../pipeline/src/publish/archive.ts';
 import { createApp } from '../pipeline/src/serve/app.ts';
 
 type Row = { metric: string; value: string | number; target: string };
@@ -59,8 +59,9 @@ export async function benchArchive(): Promise<Row[]> {
       times.push(performance.now() - t);
     }
     const out = path.join(dir, 'public');
-    const w = new FsTreeWriter(out, new Date(start + 86_400_000 + 60_000));
-    await publishArchive(w, db, new Date(start + 86_400_000 + 60_000), true);
+    const published = new Date(start + 86_400_000 + 60_000);
+    const w = new FsTreeWriter(out, published);
+    await new ArchivePublisher((now) => new FsTreeWriter(out, now, 'archive')).publish(w, db, published, true);
     await w.commit({ simulated: true, notice: 'bench' });
     const [day] = await db.all<{ rows: number; csv_bytes: number; parquet_bytes: number }>(
       'SELECT * FROM archive_files',

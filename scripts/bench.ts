@@ -10,6 +10,7 @@ import { Pipeline } from '../pipeline/src/pipeline.ts';
 import { LOOPBACK_HTTP } from '../pipeline/src/sources/http.ts';
 import { readManifest } from '../pipeline/src/publish/tree-writer.ts';
 import { benchArchive } from './bench-archive.ts';
+import { benchArchiveYear } from './bench-archive-year.ts';
 import { benchCountyDetail } from './bench-county-detail.ts';
 import { benchEvents } from './bench-events.ts';
 import { startSimulatorProcess } from './sim-process.ts';
@@ -147,6 +148,7 @@ try {
   rows.push(...(await benchRegistry()));
   rows.push(...(await benchCountyDetail()));
   rows.push(...(await benchArchive()));
+  rows.push(...(await benchArchiveYear()));
   for (const c of await benchConnectors())
     rows.push({
       metric: `connector ${c.connector} (${c.payload}, ${c.bytes} B): parse+normalise / JSON.parse`,

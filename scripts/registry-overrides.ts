@@ -43,7 +43,8 @@ export const OVERRIDES: Record<string, Override> = {
   'firstenergy-oh': { eia: [13998, 3755, 18997] }, // Ohio Edison, Cleveland Electric Illuminating, Toledo Edison
   'firstenergy-pa': { eia: [20387, 14711, 12390, 14716], states: ['PA'] }, // West Penn, Penelec, Met-Ed, Penn Power
   fpl: { eia: [6452, 7801] }, // FPL + Gulf Power (the northwest feed, merged into FPL after 2018)
-  heco: { eia: [19547, 8287, 11843] }, // Hawaiian Electric, Hawaii Electric Light, Maui Electric
+  // Hawaiian Electric, Hawaii Electric Light, Maui Electric; credentialed (GATED.heco): polled where the variable is set
+  heco: { eia: [19547, 8287, 11843], options: { credential_env: 'OUTAGE_CREDENTIAL_HECO' } },
   'lge-ku': { eia: [10171, 11249], states: ['KY', 'VA'] }, // KU (with Old Dominion Power in VA) + LG&E
   'national-grid-ma': { eia: [11804, 13206] }, // Massachusetts Electric + Nantucket Electric
   'northwestern-energy': { eia: [12825, 13809] },
@@ -178,6 +179,96 @@ export const OVERRIDES: Record<string, Override> = {
     provenance:
       'anniebritton/southport-weather-hub scripts/fetch-outages.sh@6106ec7 (polls this URL, ?filter=county and ?filter=town, with an ocp-apim-subscription-key header, Jul-Aug 2026); EIA-861 2018',
   },
+
+  // Utilities beyond the peer (issue 26 part 1, NEW_PEERS below): each feed's URL, tenant or instance id is taken
+  // from the public project named here, on a platform a connector already reads.
+  delmarva: {
+    eia: [5027], // Delaware and Maryland's Eastern Shore
+    provenance:
+      "codebooker/AmericaMap proxy.py@ee096a5 (DELMARVA_INSTANCE_ID b3e5379d-… and DELMARVA_VIEW_ID d538c2a7-…, the Kubra StormCenter of https://outagemap.delmarva.com/, polled beside Pepco's instance bac68083-…, the one our pepco row reads); EIA-861 2018",
+  },
+  'orange-rockland': {
+    eia: [14154, 16213], // Orange & Rockland (NY) + its New Jersey company Rockland Electric
+    provenance:
+      "codebooker/AmericaMap proxy.py@ee096a5 (ORU_POWER_DATA_ROOT https://outagemap.oru.com/resources/data/external/interval_generation_data, Con Edison's iFactor layout); report file names from Urban-Research-Group/outage-data-scraper app/scrapers/ny_scraper.py@daf7b82, whose O&R scraper (events/ny/layout_1.json) keeps the map's report_ny and report_nj requests (county trees of New York and New Jersey); EIA-861 2018",
+  },
+  nppd: {
+    eia: [13337],
+    provenance:
+      "franzenjb/tn-power-tracker api_discovery_results/0064_Nebraska_Public_Power_District.json@3d4dba5 (the network capture of NPPD's outage page: GET https://nppd-svc.cxlive.ai/Outageservice/api/1/outage/alloutages/2/1/false answered the SmartCMobile ServiceAPI envelope, Jan 2026); EIA-861 2018",
+  },
+  'navopache-electric': {
+    eia: [13318],
+    provenance:
+      'vmanam1/az-power-outage-archive README.md@024632f and providers/navopache.py@7ab700e (polls NISC slug navopache: https://navopache.outagemap.coop/, JSON on outagemap-data.cloud.coop); EIA-861 2018',
+  },
+  'dixie-power': {
+    eia: [40165], // Dixie Escalante R E A (Dixie Power), Utah and the Arizona Strip
+    provenance:
+      'vmanam1/az-power-outage-archive README.md@024632f and providers/dixie.py@6ca2cf2 (polls NISC slug dixiepower: https://dixiepower.outagemap.coop/); EIA-861 2018',
+  },
+  'garkane-energy': {
+    eia: [6957],
+    provenance:
+      'vmanam1/az-power-outage-archive README.md@024632f and providers/garkane.py@6ca2cf2 (polls NISC slug garkaneenergy: https://garkaneenergy.outagemap.coop/); EIA-861 2018',
+  },
+  ssvec: {
+    eia: [18280],
+    feed: {
+      connector: 'arcgis',
+      url: 'https://services.arcgis.com/oiVF7alPNKGlpRRF/arcgis/rest/services/Active_Outages_Public/FeatureServer/0',
+      options: {
+        fields: {
+          id: 'INCIDENT_ID',
+          customers_out: 'CUSTOMER_COUNT',
+          etr: 'TIME_RESTORED_EST',
+          started_at: 'TIME_OUTAGE',
+          cause: 'CAUSE',
+          city: 'REGION',
+        },
+      },
+    },
+    provenance:
+      'vmanam1/az-power-outage-archive scripts/config.py@20c7775 (SSVEC_URL, queried where=1=1, outFields=*) and providers/ssvec.py@20c7775 (the fields read: INCIDENT_ID, CUSTOMER_COUNT, REGION, CAUSE, TIME_OUTAGE, TIME_RESTORED_EST); EIA-861 2018',
+  },
+  'gibson-emc': {
+    eia: [7174],
+    states: ['TN', 'KY'],
+    provenance:
+      'franzenjb/tn-power-tracker frontend/app/api/outages/tennessee/route.ts@3d4dba5 (polls https://outagemap-data.cloud.coop/gibsonconnect/Hosted_Outage_Map/summary.json); EIA-861 2018',
+  },
+  'meriwether-lewis-ec': {
+    eia: [12330],
+    provenance:
+      'franzenjb/tn-power-tracker frontend/app/api/outages/tennessee/route.ts@3d4dba5 (polls https://outagemap-data.cloud.coop/mlecmn/Hosted_Outage_Map/summary.json); EIA-861 2018',
+  },
+  'sequachee-valley-ec': {
+    eia: [16930],
+    provenance:
+      'franzenjb/tn-power-tracker frontend/app/api/outages/tennessee/route.ts@3d4dba5 (polls https://outagemap-data.cloud.coop/svalleyec/Hosted_Outage_Map/summary.json); EIA-861 2018',
+  },
+  'tri-state-emc': {
+    eia: [19154], // Georgia, Tennessee and North Carolina
+    provenance:
+      'franzenjb/tn-power-tracker MASTER_UTILITY_DATABASE.md@3d4dba5 (outage map https://www.outageentry.com/CustomerFacingAppJQM/outage.php?clientid=tsemc); EIA-861 2018',
+  },
+  'forked-deer-ec': {
+    eia: [40236],
+    provenance:
+      'franzenjb/tn-power-tracker MASTER_UTILITY_DATABASE.md@3d4dba5 (outage map https://www.outageentry.com/CustomerFacingAppJQM/outage.php?clientid=FDEC); EIA-861 2018',
+  },
+
+  // New connectors on real or peer captures (issue 26 part 1): OPPD on the SmartC ServiceAPI, SnoPUD's KML areas.
+  oppd: {
+    provenance:
+      "chrisflegel-creator/gridwatch-collector scripts/additional-public-relay.mjs@65e968f (anonymous GETs of https://myoppd-svc.cxlive.ai/ServiceAPI/api/1/ outage/alloutages/2/1/false, outage/AllOutagesListView/2/1/false and Account/Count; its public/oppd.json is the fixture's capture); EIA-861 2018",
+  },
+  snopud: {
+    provenance:
+      'davemattson/snopud-outage .github/workflows/scrape-outages.yml@8757c99 (curl of https://outagemap.snopud.com/Home/KMLOutageAreas every 30 min; its KMLOutageAreas.xml history holds the real answers) and theomichel/outage-data-analysis supabase-outage-monitor/supabase/functions/_shared/fetchers.ts@6239bdd (the same URL); EIA-861 2018',
+  },
+  // Credentialed (GATED['el-paso']): polled where the variable is set; the answer is an AES-GCM envelope.
+  'el-paso': { options: { credential_env: 'OUTAGE_CREDENTIAL_ELPASO' } },
 };
 
 /**
@@ -193,6 +284,119 @@ export const NEW_PEERS = [
     config: { base: 'https://outagemap-data.cloud.coop/mohaveelectric/Hosted_Outage_Map' },
     _path: 'vmanam1/az-power-outage-archive README.md',
     _commit: '024632ff21c4539e88355ec830e11fa2341b0317',
+  },
+  {
+    id: 'delmarva',
+    name: 'Delmarva Power (DE/MD)',
+    adapter: 'kubra',
+    match: ['Delmarva Power'],
+    config: {
+      instance: 'b3e5379d-7d75-4ea0-a978-b42bab577210',
+      view: 'd538c2a7-4991-4b49-8b87-02012114893a',
+      referer: 'https://outagemap.delmarva.com/',
+    },
+    _path: 'codebooker/AmericaMap proxy.py',
+    _commit: 'ee096a517a90c1a1c9667b8f427a81fecdba647e',
+  },
+  {
+    id: 'orange-rockland',
+    name: 'Orange & Rockland (NY/NJ)',
+    adapter: 'ifactor',
+    match: ['Orange & Rockland Utils', 'Rockland Electric'],
+    config: {
+      base: 'https://outagemap.oru.com/resources/data/external/interval_generation_data',
+      reports: ['report_ny.json', 'report_nj.json'],
+      referer: 'https://outagemap.oru.com/',
+    },
+    _path: 'codebooker/AmericaMap proxy.py',
+    _commit: 'ee096a517a90c1a1c9667b8f427a81fecdba647e',
+  },
+  {
+    id: 'nppd',
+    name: 'Nebraska Public Power District (NE/SD)',
+    adapter: 'smartc',
+    match: ['Nebraska Public Power District'],
+    config: {
+      url: 'https://nppd-svc.cxlive.ai/Outageservice/api/1/outage/alloutages/2/1/false',
+      referer: 'https://onlineaccount.nppd.com/',
+    },
+    _path: 'franzenjb/tn-power-tracker api_discovery_results/0064_Nebraska_Public_Power_District.json',
+    _commit: '3d4dba507d486c030e04fa54e60f8950d25ffdbf',
+  },
+  ...[
+    [
+      'navopache-electric',
+      'Navopache Electric Cooperative (AZ/NM)',
+      'navopache',
+      '7ab700e2fe46e56dd1caaedff55cff479106d6cd',
+    ],
+    ['dixie-power', 'Dixie Power (UT/AZ)', 'dixiepower', '6ca2cf2c4e880faecf080ed970cbd0a544bfad2a'],
+    [
+      'garkane-energy',
+      'Garkane Energy Cooperative (UT/AZ)',
+      'garkaneenergy',
+      '6ca2cf2c4e880faecf080ed970cbd0a544bfad2a',
+    ],
+  ].map(([id, name, slug, commit]) => ({
+    id,
+    name,
+    adapter: 'kiuc',
+    match: [name],
+    config: { base: `https://outagemap-data.cloud.coop/${slug}/Hosted_Outage_Map` },
+    _path: `vmanam1/az-power-outage-archive providers/${slug}.py`,
+    _commit: commit,
+  })),
+  {
+    id: 'ssvec',
+    name: 'Sulphur Springs Valley Electric Cooperative (AZ)',
+    adapter: 'arcgis',
+    match: ['Sulphur Springs Valley'],
+    config: { referer: 'https://www.ssvec.org/outage/' },
+    _path: 'vmanam1/az-power-outage-archive scripts/config.py',
+    _commit: '20c7775d65d1c984ea861f330c62fccd1268b820',
+  },
+  ...[
+    ['gibson-emc', 'Gibson Electric Membership Corporation (TN/KY)', 'gibsonconnect'],
+    ['meriwether-lewis-ec', 'Meriwether Lewis Electric Cooperative (TN)', 'mlecmn'],
+    ['sequachee-valley-ec', 'Sequachee Valley Electric Cooperative (TN)', 'svalleyec'],
+  ].map(([id, name, slug]) => ({
+    id,
+    name,
+    adapter: 'kiuc',
+    match: [name],
+    config: { base: `https://outagemap-data.cloud.coop/${slug}/Hosted_Outage_Map` },
+    _path: 'franzenjb/tn-power-tracker frontend/app/api/outages/tennessee/route.ts',
+    _commit: '3d4dba507d486c030e04fa54e60f8950d25ffdbf',
+  })),
+  ...[
+    ['tri-state-emc', 'Tri-State Electric Membership Corporation (GA/TN/NC)', 'tsemc'],
+    ['forked-deer-ec', 'Forked Deer Electric Cooperative (TN)', 'FDEC'],
+  ].map(([id, name, client]) => ({
+    id,
+    name,
+    adapter: 'outageentry',
+    match: [name],
+    config: { client, serviceIndex: 1 },
+    _path: 'franzenjb/tn-power-tracker MASTER_UTILITY_DATABASE.md',
+    _commit: '3d4dba507d486c030e04fa54e60f8950d25ffdbf',
+  })),
+  {
+    id: 'oppd',
+    name: 'Omaha Public Power District (NE)',
+    adapter: 'smartc',
+    match: ['Omaha Public Power District'],
+    config: { url: 'https://myoppd-svc.cxlive.ai/ServiceAPI/api/1/outage/alloutages/2/1/false' },
+    _path: 'chrisflegel-creator/gridwatch-collector scripts/additional-public-relay.mjs',
+    _commit: '65e968f35c3c9560255cc7387eb34ef8b9780db0',
+  },
+  {
+    id: 'snopud',
+    name: 'Snohomish County PUD (WA)',
+    adapter: 'snopud',
+    match: ['Snohomish County', 'PUD No 1 of Snohomish County'],
+    config: { url: 'https://outagemap.snopud.com/Home/KMLOutageAreas', base: 'https://outagemap.snopud.com' },
+    _path: 'davemattson/snopud-outage .github/workflows/scrape-outages.yml',
+    _commit: '8757c99077f0ebeddb4f0107203f443cc9dbf915',
   },
 ];
 
@@ -239,6 +443,9 @@ export const SAMPLES = new Set([
   'payloads/sienatech/sample.xml',
   'payloads/smartc/sample.json',
   'payloads/smud/sample.json',
+  // a project's test scenarios in SnoPUD's KML shape (placeholder rows, a second Document): edited, not captures
+  'payloads/snopud/2025-01-15T143000-KMLOutageAreas.xml',
+  'payloads/snopud/2025-01-15T144003-KMLOutageAreas.xml',
   'payloads/teco/sample.json',
   'payloads/tep/sample.json',
   'payloads/tep/uns-sample.json',
@@ -249,8 +456,8 @@ export const SAMPLES = new Set([
 export const GATED: Record<string, string> = {
   duke: "needs a Duke outage-maps API credential: polled only where OUTAGE_CREDENTIAL_DUKE is set (the Authorization value, or consumerKey:consumerSecret); we never take keys from the map's JavaScript",
   'el-paso':
-    "needs an x-api-key header and an AES key taken from the public map's JavaScript, and the answer is encrypted",
-  heco: "needs a bearer token from the map's access-token endpoint, and the API is locked to the map's origin",
+    "needs an El Paso Electric API key and the AES key that opens its encrypted answer: polled only where OUTAGE_CREDENTIAL_ELPASO is set (`<api key>;<AES key as 64 hex digits>`); we never take keys from the map's JavaScript",
+  heco: "needs a Hawaiian Electric outage API token: polled only where OUTAGE_CREDENTIAL_HECO is set (the bearer token, or the whole Authorization value); we never take a token from the map's own access-token endpoint",
 };
 
 /** Endpoints of single-utility adapters the peer config has no url for, from the peer README's request chains. */
@@ -341,6 +548,11 @@ export const FIXTURES = {
     ],
     'aes-ohio': ['payloads/aes-ohio/aes-ohio-DPLOMSDATA-2026-09-23T1035Z.xml', 'payloads/aes-ohio/sample.xml'],
     puget: ['payloads/puget/pse-outages-2026-03-13T2218Z.json', 'payloads/puget/pse-outages-2024-11-19T2334Z.json'],
+    oppd: 'payloads/smartc/oppd-serviceapi-bundle-2026-10-07T1501Z.json',
+    snopud: [
+      'payloads/snopud/2025-01-15T143000-KMLOutageAreas.xml',
+      'payloads/snopud/2025-01-15T144003-KMLOutageAreas.xml',
+    ],
   } as Record<string, string | string[]>,
   kubraThematic: 'payloads/kubra/thematic-sample.json',
   milsoftBoundaries: 'payloads/milsoft/flint-emc-boundaries-2026-10-10T1053Z.json',

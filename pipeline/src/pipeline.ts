@@ -29,6 +29,7 @@ import { HistoryGrowth } from './history/grow.ts';
 import type { History } from './publish/county-profile.ts';
 import { FsTreeWriter, type PublishStats, type TreeWriter } from './publish/tree-writer.ts';
 import { DetailCache } from './publish/detail-cache.ts';
+import { ArchivePublisher } from './publish/archive.ts';
 import { publishLive, publishSourcesOnly } from './publish/publish.ts';
 import type { CoverageData } from './coverage/document.ts';
 import type { FrameRow } from './publish/documents.ts';
@@ -160,11 +161,16 @@ export class Pipeline {
   /** the clock time of the last cycle that evaluated state (null before the first) */
   private evaluatedAt: Date | null = null;
 
+  /** the archive's publisher: its finished days in the tree's archive part (with a test's writer, the live tree) */
+  private readonly archive: ArchivePublisher;
+
   private constructor(
     private readonly opts: PipelineOptions,
     readonly db: Db,
     readonly http: HttpClient,
-  ) {}
+  ) {
+    this.archive = new ArchivePublisher(opts.writer ? null : (now) => new FsTreeWriter(opts.outDir, now, 'archive'));
+  }
 
   static async open(opts: PipelineOptions): Promise<Pipeline> {
     // The county atlas takes seconds to build: build it before any request is in flight, so no deadline runs meanwhile.
@@ -473,6 +479,7 @@ export class Pipeline {
       coverage: this.opts.coverage,
       verification: this.verification(),
       details: this.details,
+      archive: this.archive,
     });
     return { stats, countiesOut: live.national.counties_out, customersOut: live.national.customers_out };
   }

@@ -12,6 +12,7 @@ import { LOOPBACK_HTTP } from '../src/sources/http.ts';
 import { Db } from '../src/state/db.ts';
 import { startServer } from '../src/serve/server.ts';
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { archivedDays, daySql } from '../src/state/archive-read.ts';
 import { closeAll, makeTempDir, removeTempDir } from './clean-machine.ts';
 
@@ -125,6 +126,43 @@ describe('the archive, published and queried', () => {
     };
   };
 
+  it("keeps finished days in the tree's archive part, written once, out of every cycle's live manifest", async () => {
+    const manifest = (part: string) =>
+      JSON.parse(fs.readFileSync(path.join(dir, 'public', `.manifest${part}.json`), 'utf8')).files as Record<
+        string,
+        unknown
+      >;
+    const [live, archive] = [manifest(''), manifest('-archive')];
+    const finished = Object.keys(archive).sort();
+    expect(finished).toContain('api/v1/archive/days/2026-09-01.parquet');
+    expect(finished).toContain('api/v1/archive/_months/2026-09.json');
+    expect(finished.some((f) => f.startsWith('api/v1/archive/_counties/'))).toBe(true);
+    expect(finished.filter((f) => f in live)).toEqual([]);
+    expect(Object.keys(live)).toContain('api/v1/archive/_days/2026-09-02.json'); // the day in progress
+  });
+
+  it('describes the finished days as a Frictionless Data Package that loads and casts every row', async () => {
+    const { body } = await api('/api/v1/archive/datapackage.json');
+    expect(body.data).toBeUndefined(); // a descriptor, not the envelope
+    expect(body.resources.map((r: { path: string }) => r.path)).toEqual(['days/2026-09-01.csv']);
+    const { Package } = createRequire(import.meta.url)('datapackage') as {
+      Package: {
+        load(
+          d: string,
+        ): Promise<{ valid: boolean; errors: Error[]; resources: Array<{ read(o: object): Promise<unknown[][]> }> }>;
+      };
+    };
+    const pkg = await Package.load(path.join(dir, 'public/api/v1/archive/datapackage.json'));
+    expect(pkg.errors.map(String)).toEqual([]);
+    expect(pkg.valid).toBe(true);
+    const rows = await pkg.resources[0].read({ cast: true });
+    const archived = await withDb((db) =>
+      db.all<{ n: number }>(`SELECT count(*)::INT AS n FROM (${daySql('2026-09-01')})`),
+    );
+    expect(rows).toHaveLength(archived[0].n);
+    expect(rows[0][4]).toBeInstanceOf(Date); // run_start_time cast as a datetime
+  });
+
   it('lists the finished day with the bytes and sha256 of the files it serves, immutable', async () => {
     const { body } = await api('/api/v1/archive');
     const day = body.data.days.find((d: { day: string }) => d.day === '2026-09-01');
@@ -164,7 +202,7 @@ describe('the archive, published and queried', () => {
     expect((await api('/api/v1/archive/map?at=yesterday')).res.status).toBe(400);
   });
 
-  it("answers a county's series as JSON and CSV, over days, within 31 days", async () => {
+  it("answers a county's series as JSON and CSV, over finished days and the day in progress, within a year", async () => {
     const fips = Object.keys(published.get('2026-09-01T10:00:00.000Z')!).find((k) => /^\d{5}$/.test(k))!;
     const range = 'from=2026-09-01T00:00:00Z&to=2026-09-02T06:00:00Z';
     const { body } = await api(`/api/v1/archive/counties/${fips}?${range}`);
@@ -179,8 +217,10 @@ describe('the archive, published and queried', () => {
     expect(lines[0]).toBe('at,customers_out,customers_tracked,stale');
     expect(lines).toHaveLength(published.size + 1);
     expect(
-      (await api(`/api/v1/archive/counties/${fips}?from=2026-01-01T00:00:00Z&to=2026-03-01T00:00:00Z`)).res.status,
+      (await api(`/api/v1/archive/counties/${fips}?from=2025-01-01T00:00:00Z&to=2026-03-01T00:00:00Z`)).res.status,
     ).toBe(400);
+    const year = await api(`/api/v1/archive/counties/${fips}?from=2025-09-02T06:00:00Z&to=2026-09-02T06:00:00Z`);
+    expect(year.body.data.series).toEqual(body.data.series);
     expect((await api('/api/v1/archive/counties/99999')).res.status).toBe(404);
     const backwards = await api(`/api/v1/archive/counties/${fips}?from=2026-09-02T00:00:00Z&to=2026-09-01T00:00:00Z`);
     expect(backwards.res.status).toBe(400);

@@ -61,12 +61,18 @@ async function insertArchive(series: Map<string, Record<string, number>>, simula
     await db.run('INSERT INTO archive_quarters VALUES (?, ?, 3, 3, 1100000, 0, ?)', [q, q, simulatedAt.has(q)]);
     for (const [fips, n] of Object.entries(counts)) {
       if (n <= 0) continue;
-      await db.run(
-        `INSERT INTO archive_county VALUES (?, ?, ?, 'FL', ?, ?, NULL, NULL, 0, 0, 0, 1, false)`,
-        [q, fips, fips === ORANGE ? 'Orange' : 'Leon', n, model.get(fips)!],
-      );
+      await db.run(`INSERT INTO archive_county VALUES (?, ?, ?, 'FL', ?, ?, NULL, NULL, 0, 0, 0, 1, false)`, [
+        q,
+        fips,
+        fips === ORANGE ? 'Orange' : 'Leon',
+        n,
+        model.get(fips)!,
+      ]);
     }
-    await db.run(`INSERT INTO archive_state VALUES (?, 'FL', 0, ?, NULL, 0, 0, 0)`, [q, q < '2027' ? 900_000 : 1_050_000]);
+    await db.run(`INSERT INTO archive_state VALUES (?, 'FL', 0, ?, NULL, 0, 0, 0)`, [
+      q,
+      q < '2027' ? 900_000 : 1_050_000,
+    ]);
   }
 }
 const publishDay = (day: string) =>
@@ -85,7 +91,8 @@ interface Ep {
 function episodesOf(series: Array<{ fips: string; t: string; n: number; origin: string }>): Ep[] {
   const out: Ep[] = [];
   const byCounty = new Map<string, typeof series>();
-  for (const r of series) if (r.n >= threshold(r.fips)) (byCounty.get(r.fips) ?? byCounty.set(r.fips, []).get(r.fips)!).push(r);
+  for (const r of series)
+    if (r.n >= threshold(r.fips)) (byCounty.get(r.fips) ?? byCounty.set(r.fips, []).get(r.fips)!).push(r);
   for (const [fips, rows] of byCounty) {
     rows.sort((a, b) => a.t.localeCompare(b.t));
     let cur: typeof rows = [];
@@ -119,7 +126,12 @@ const stored = () =>
 
 /** The series as the rule says history reads it, built by the test from its own inputs. */
 function expectedSeries(days: string[], eaglei: Array<[string, string, number]> | null, simulated: Set<string>) {
-  const last = eaglei ? eaglei.map((r) => r[1]).sort().at(-1)! : null;
+  const last = eaglei
+    ? eaglei
+        .map((r) => r[1])
+        .sort()
+        .at(-1)!
+    : null;
   const rows: Array<{ fips: string; t: string; n: number; origin: string }> = [];
   for (const [fips, t, n] of eaglei ?? []) rows.push({ fips, t, n, origin: 'eaglei' });
   for (const [q, counts] of archiveSeries()) {
@@ -207,7 +219,10 @@ describe('history grows from the archive', () => {
     });
     expect(year(2025)).toMatchObject({ loaded: false, source: null });
     const fl2027 = reports.states.find((r) => r.year === 2027 && r.state === 'FL')!;
-    expect(fl2027).toMatchObject({ source: 'archive', coverage_pct: Math.round((1_050_000 / 1_100_000) * 10_000) / 100 });
+    expect(fl2027).toMatchObject({
+      source: 'archive',
+      coverage_pct: Math.round((1_050_000 / 1_100_000) * 10_000) / 100,
+    });
     const events = reports.byYear.get(2027)!.events;
     expect(events.map((e) => e.source)).toEqual(events.map(() => 'archive'));
   });

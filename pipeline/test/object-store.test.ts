@@ -295,7 +295,7 @@ describe('outage upload to an S3-compatible store', () => {
       /^upload to s3:\/\/outage-test\/site @ http:\/\/127\.0\.0\.1:\d+: live 5 objects, 4 files \(2 entry points\), /,
     );
     expect(lines[0]).toContain('history unchanged');
-    expect(lines[1]).toMatch(/live unchanged · history unchanged · 2 requests/);
+    expect(lines[1]).toMatch(/live unchanged · history unchanged · archive none · 2 requests/);
     expect(await exists(countyJson(String(12001 + 2 * 12)))).toBe(true);
   });
 });

@@ -1,11 +1,7 @@
 // Replays real recorded storm sequences (../shared/data/sequences) byte-for-byte over HTTP on 127.0.0.1, one version
 // per cycle at the version's commit time, through the real connectors, state and publisher.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { parse } from 'csv-parse/sync';
 import { manualClock } from '../src/clock.ts';
 import { parseRegistry } from '../src/sources/registry.ts';
 import { Pipeline } from '../src/pipeline.ts';
@@ -14,54 +10,16 @@ import { startServer } from '../src/serve/server.ts';
 import { LOOPBACK_HTTP } from '../src/sources/http.ts';
 import polyline from '@mapbox/polyline';
 import { quadkeyFor } from '../src/sources/kubra/clusters.ts';
-import { hasSharedData, sharedPath } from './shared-data.ts';
+import { hasSharedData } from './shared-data.ts';
+import { replayServer, versions, type ReplayServer } from './sequence-server.ts';
 import { closeAll, testTempDir } from './clean-machine.ts';
-
-interface Version {
-  version: number;
-  file: string;
-  at: string;
-  sum: number;
-  records: number;
-}
-
-function versions(seq: string): Version[] {
-  if (!hasSharedData) return []; // the suites call this as they are collected, skipped or not
-  const rows = parse(fs.readFileSync(sharedPath(`sequences/${seq}/index.csv`)), { columns: true }) as Array<
-    Record<string, string>
-  >;
-  return rows.map((r) => ({
-    version: +r.version,
-    file: r.file,
-    at: r.commit_time_utc,
-    sum: +r.sum_value,
-    records: +r.records,
-  }));
-}
-
-/** Serves whichever recorded version is current; `wrap` turns the recorded file into the HTTP body. */
-async function replayServer(seq: string, wrap: (raw: Buffer, url: URL) => Buffer) {
-  const state = { file: '0001.json' };
-  const server = http.createServer((req, res) => {
-    const raw = fs.readFileSync(sharedPath(`sequences/${seq}/${state.file}`));
-    res.writeHead(200, { 'Content-Type': 'application/json' });
-    res.end(wrap(raw, new URL(req.url ?? '/', 'http://x')));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const close = () =>
-    new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    });
-  return { state, server, close, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
 
 const docOf = (mem: MemoryTreeWriter, rel: string) => JSON.parse(mem.files.get(rel)!.body.toString('utf8')).data;
 
 describe.skipIf(!hasSharedData)('replay: FPL county outages during Hurricane Ian (2022)', () => {
   const seq = 'fpl-county-ian-2022';
   const all = versions(seq);
-  let replay: Awaited<ReturnType<typeof replayServer>>;
+  let replay: ReplayServer;
   beforeAll(async () => {
     replay = await replayServer(seq, (raw) => raw);
   });
@@ -114,7 +72,7 @@ describe.skipIf(!hasSharedData)('replay: FPL county outages during Hurricane Ian
 describe.skipIf(!hasSharedData)('replay: PG&E ArcGIS outage points (March 2024)', () => {
   const seq = 'pge-arcgis-points-mar-2024';
   const all = versions(seq);
-  let replay: Awaited<ReturnType<typeof replayServer>>;
+  let replay: ReplayServer;
   beforeAll(async () => {
     // The recording is the layer's features flattened by jq; serve them back in the query (f=json) shape, paged.
     replay = await replayServer(seq, (raw, url) => {
@@ -173,7 +131,7 @@ describe.skipIf(!hasSharedData)('replay: PG&E ArcGIS outage points (March 2024)'
 describe.skipIf(!hasSharedData)('replay: the event stream during Hurricane Ian, through the real server', () => {
   const seq = 'fpl-county-ian-2022';
   const all = versions(seq);
-  let replay: Awaited<ReturnType<typeof replayServer>>;
+  let replay: ReplayServer;
   beforeAll(async () => {
     replay = await replayServer(seq, (raw) => raw);
   });
@@ -260,7 +218,7 @@ describe.skipIf(!hasSharedData)('replay: LG&E/KU outages from the Kubra cluster 
     latitude: number;
     longitude: number;
   };
-  let replay: Awaited<ReturnType<typeof replayServer>>;
+  let replay: ReplayServer;
   beforeAll(async () => {
     replay = await replayServer(seq, (raw, url) => {
       const recs = JSON.parse(raw.toString('utf8')) as Rec[];

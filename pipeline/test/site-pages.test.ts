@@ -157,6 +157,22 @@ describe.skipIf(!chromium.path)('site pages in Chromium', () => {
     const s = await open('/sources', /^\/api\/v1\/coverage$/);
     expect(await s.page.locator('#sources-table tbody tr').count()).toBe(sources.sources.length);
     expect(await s.page.locator('#coverage-classes tbody tr').count()).toBe(4);
+    // Coverage by state: both own-feed figures of /api/v1/coverage, the nation first.
+    const coverage = await site.api<{
+      national: { name: string; pct_own_feed: number; pct_own_feed_with_credentials: number };
+      credentials: { sources: string[] };
+    }>('/api/v1/coverage');
+    const heads = await s.page.locator('#coverage-table thead th').allTextContents();
+    expect(heads.slice(2, 4)).toEqual([
+      'Own feed, no credentials',
+      `Own feed, with credentials (${coverage.credentials.sources.length} gated rows)`,
+    ]);
+    const us = await s.page.locator('#coverage-table tbody tr[data-key="US"] td').allTextContents();
+    expect(us.slice(0, 1).concat(us.slice(2, 4))).toEqual([
+      coverage.national.name,
+      `${coverage.national.pct_own_feed} %`,
+      `${coverage.national.pct_own_feed_with_credentials} %`,
+    ]);
     // No `sources verify` has run in this state: the page says so (the document is published all the same).
     expect(await s.page.locator('#verify-status').textContent()).toMatch(/^No verification has run on this deployment/);
     axeByPage.set('sources', await axeViolations(s.page));

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { manualClock } from '../src/clock.ts';
+import { coverageFor } from '../src/coverage/document.ts';
 import { Simulator } from '../src/simulator/server.ts';
 import { parseRegistry } from '../src/sources/registry.ts';
 import { Pipeline } from '../src/pipeline.ts';
@@ -18,6 +19,8 @@ export const T0 = new Date('2026-09-01T04:00:00Z');
 /** Screenshots for people to look at: test-results/ at the repository root. */
 export const RESULTS_DIR = fileURLToPath(new URL('../../test-results/', import.meta.url));
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+/** The shipped registry, whose coverage the simulated deployment publishes (as `outage start` does). */
+const SHIPPED = fileURLToPath(new URL('../../data/sources.csv', import.meta.url));
 
 export interface Site {
   url: string;
@@ -59,6 +62,7 @@ export async function startSite(label: string, chromium: string, cycles = 2): Pr
       clock,
       simulated: true,
       http: LOOPBACK_HTTP,
+      coverage: coverageFor(SHIPPED, { simulated: true }),
     });
     for (let i = 0; i < cycles; i++) {
       if (i) clock.advance(30 * 60_000);

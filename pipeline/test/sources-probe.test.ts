@@ -486,6 +486,57 @@ function cases(a: string, b: string): Case[] {
       },
       check: (s) => expect(countyOut(s)).toBe((cmp.county as { outages: number }).outages),
     },
+    {
+      // the peer's Idaho Power sample read by a registry row's options alone
+      source: src('pointlist', ['ID', 'OR'], `${a}/pointlist/outages.json`, {
+        list: 'object.outages',
+        count: 'omsCustomerCount',
+        id_parts: ['omsFeederName'],
+        lat: 'latitude',
+        lon: 'longitude',
+        total: 'object.totalCustomersAffected',
+      }),
+      routes: { 'GET /pointlist/outages.json': ok(file('payloads/idaho-power/sample.json')) },
+      check: (s) =>
+        expect(s.customers_out).toBe(
+          (sharedJson('payloads/idaho-power/sample.json') as { object: { totalCustomersAffected: number } }).object
+            .totalCustomersAffected,
+        ),
+    },
+    {
+      // the upstream here asks no credential; its Date header makes the "Today at …" ETR readable
+      source: src('heco', ['HI'], `${a}/api/v1/outages`),
+      routes: {
+        'GET /api/v1/outages': ok(file('payloads/heco/sample.json'), { date: 'Wed, 24 Jun 2026 22:00:00 GMT' }),
+      },
+      check: (s) => {
+        const heco = sharedJson('payloads/heco/sample.json') as { outages: Array<{ totalCustomersAffected: number }> };
+        expect(s.customers_out).toBe(sum(heco.outages, (o) => o.totalCustomersAffected));
+        expect(s.incidents[0].etr).toBe('2026-06-25T01:30:00.000Z');
+      },
+    },
+    {
+      // a plain (decrypted) answer: the upstream here asks no credential and sends no envelope
+      source: src('elpaso', ['TX', 'NM'], `${a}/OmsApi/GetOutages`),
+      routes: { 'POST /OmsApi/GetOutages': ok(file('payloads/el-paso/sample.json')) },
+      check: (s) =>
+        expect(s.customers_out).toBe(
+          (sharedJson('payloads/el-paso/sample.json') as { totalCustAffected: number }).totalCustAffected,
+        ),
+    },
+    {
+      source: src('snopud', ['WA'], `${a}/Home/KMLOutageAreas`),
+      routes: {
+        'GET /Home/KMLOutageAreas': ok(file('payloads/snopud/2025-01-15T144003-KMLOutageAreas.xml'), {
+          'content-type': 'application/xml',
+        }),
+      },
+      check: (s) => {
+        const xml = file('payloads/snopud/2025-01-15T144003-KMLOutageAreas.xml').toString('utf8');
+        const counts = [...xml.matchAll(/name="EstCustomersOut"><value>(-?\d+)</g)].map((m) => Number(m[1]));
+        expect(s.customers_out).toBe(sum(counts, (n) => Math.max(n, 0)));
+      },
+    },
   ];
 }
 

@@ -1,5 +1,6 @@
-// `outage coverage`: how much of the country a registry covers (EIA-861 customers by own feed, ODIN only, not
-// covered, per state) and the largest utilities not covered, with the reason; a table, or the JSON document.
+// `outage coverage`: how much of the country a registry covers (EIA-861 customers by own feed without credentials and
+// with every credential the registry names, ODIN only, not covered, per state) and the largest utilities not
+// covered, with the reason; a table, or the JSON document.
 import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { coverageFor, type CoverageData } from '../coverage/document.ts';
@@ -30,6 +31,7 @@ export function formatCoverage(data: CoverageData, limit: number): string {
     s.scope + (s.territory ? '*' : ''),
     fmt(s.customers),
     pct(s.pct_own_feed),
+    pct(s.pct_own_feed_with_credentials),
     pct(s.pct_odin_only),
     pct(s.pct_covered),
     fmt(s.customers_not_covered),
@@ -38,18 +40,21 @@ export function formatCoverage(data: CoverageData, limit: number): string {
   const gaps = data.national.largest_uncovered
     .slice(0, limit)
     .map((u) => [String(u.eia_id), u.utility, u.states.join(';'), fmt(u.customers), u.reason, u.source_id ?? '']);
+  const creds = data.credentials;
   return [
     `Coverage of ${data.registry}: EIA-861 2018 customers by how they are seen (US = the 50 states and DC; * = territory, not in US).`,
+    'own feed: rows polled without any credential (gated rows not covered); + credentials: also the gated rows that only want the',
+    'credential they name; ODIN only, covered and not covered are without credentials.',
     '',
-    table(['scope', 'customers', 'own feed', 'ODIN only', 'covered', 'not covered', 'share'], scopeRows, [
-      false,
-      true,
-      true,
-      true,
-      true,
-      true,
-      true,
-    ]),
+    table(
+      ['scope', 'customers', 'own feed', '+ credentials', 'ODIN only', 'covered', 'not covered', 'share'],
+      scopeRows,
+      [false, true, true, true, true, true, true, true],
+    ),
+    '',
+    creds.sources.length
+      ? `+ credentials counts ${creds.sources.length} gated row(s) as polled: ${creds.sources.join(', ')} (set ${creds.env.join(', ')}).`
+      : '+ credentials: the registry names no credential.',
     '',
     `The ${gaps.length} largest utilities not covered (US):`,
     table(['eia_id', 'utility', 'states', 'customers', 'reason', 'row'], gaps, [

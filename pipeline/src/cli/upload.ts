@@ -36,7 +36,7 @@ const part = (name: string, p: PartUpload) =>
     : `${name} ${p.status}`;
 
 export const formatUpload = (s: UploadStats, target: string): string =>
-  `upload to ${target}: ${part('live', s.live)} · ${part('history', s.history)} · ${s.requests} requests · ${s.ms} ms`;
+  `upload to ${target}: ${part('live', s.live)} · ${part('history', s.history)} · ${part('archive', s.archive)} · ${s.requests} requests · ${s.ms} ms`;
 
 /**
  * For `outage poll --upload-to`: an upload after each cycle. A failed upload is logged and left to the next cycle

@@ -60,7 +60,7 @@ const EVENT_FILTER_PARAMS = (defaultLimit: number, maxLimit: number): QueryParam
   {
     name: 'after',
     description:
-      "Opaque cursor: return the events after it, oldest first. Use a page's next_cursor (or first_cursor to read from the oldest retained event).",
+      "Opaque cursor from a page: its next_cursor continues in the page's order (older events after a newest-first page, newer ones after an oldest-first page); first_cursor reads from the oldest retained event and latest_cursor from the newest, both oldest first.",
     schema: { type: 'string' },
   },
   {
@@ -377,7 +377,7 @@ export const CATALOGUE: readonly Endpoint[] = [
     schema: 'EventsPage',
     summary: 'The outage event stream, paged by cursor',
     description:
-      'Without `after`: the newest `limit` matching events, oldest first. With `after`: the events after that cursor, oldest first. `next_cursor` continues from the page (when has_more is false you are caught up: poll it again later); `first_cursor` starts from the oldest retained event. Following cursors from first_cursor yields every event exactly once, in id order, even while new events arrive. The unfiltered latest page is prebuilt; filtered pages come from the function layer.',
+      'Without `after`: the newest `limit` matching events, newest first (`order`: `newest_first`); `has_more` says whether older matching events are retained, and `next_cursor` (as `after`) gives the next older page. From `first_cursor` (the oldest retained event) or `latest_cursor` (events published after this page) pages read oldest first (`order`: `oldest_first`): `next_cursor` gives the newer events, and when `has_more` is false you are caught up (poll `next_cursor` again later). Following cursors from first_cursor yields every event exactly once, in id order, even while new events arrive; an older page never changes either. The unfiltered latest page is prebuilt; filtered pages come from the function layer.',
     functionParams: EVENT_FILTER_PARAMS(100, 500),
   },
   ...(['', 'api.'] as const).flatMap((p) => {
@@ -425,7 +425,7 @@ export const CATALOGUE: readonly Endpoint[] = [
     schema: 'Coverage',
     summary: "Coverage: how much of the US the registry's feeds cover, nationally and per state",
     description:
-      "EIA-861 2018 customers of the nation (the 50 states and DC) and of each state and territory, split into customers covered by a utility's own feed, covered only by the ODIN baseline (an estimate from a recorded ODIN capture, see `odin_estimate`; ODIN counts meters) and not covered, with percentages (2 decimals); and the largest utilities not covered, with the reason: `gated` (needs credentials), `not_yet_wired` (no connector yet), `disabled`, `state_not_in_feed` (its feed covers other states) or `no_public_feed`. CSV: one row per scope with its largest uncovered utility; the full lists are in the JSON.",
+      "EIA-861 2018 customers of the nation (the 50 states and DC) and of each state and territory, split into customers covered by a utility's own feed (without credentials: gated rows count as not covered), covered only by the ODIN baseline (an estimate from a recorded ODIN capture, see `odin_estimate`; ODIN counts meters) and not covered, with percentages (2 decimals); the own-feed figure again with every credential the registry names (`customers_own_feed_with_credentials`: also the gated rows that only want the credential their options.credential_env names, listed in `credentials`); and the largest utilities not covered, with the reason: `gated` (needs credentials), `not_yet_wired` (no connector yet), `disabled`, `state_not_in_feed` (its feed covers other states) or `no_public_feed`. CSV: one row per scope with its largest uncovered utility; the full lists are in the JSON.",
   },
   {
     id: 'sources.verification',
@@ -467,6 +467,16 @@ export const CATALOGUE: readonly Endpoint[] = [
       "The day's county rows in EAGLE-I's layout: `fips`, `county`, `state` (name), `customers_out`, `run_start_time` (`YYYY-MM-DD HH:MM:SS`, UTC, the quarter hour), then `customers_tracked` (the county's denominator), `customers_served_feed` (as the feeds publish it), `sources` (how many reported the county), `stale` (one of them was stale: its last value is carried, not refreshed) and `simulated`. A county absent at a quarter had no one out; a quarter absent from the day was not reached by the poller (see /api/v1/archive). Written once when the day ends; never rewritten.",
   },
   {
+    id: 'archive.datapackage',
+    path: '/api/v1/archive/datapackage.json',
+    formats: ['json'],
+    cache: 'live',
+    schema: 'ArchiveDataPackage',
+    summary: 'The archive as a Frictionless Data Package',
+    description:
+      "A Frictionless tabular Data Package (not in the `data` envelope) listing every finished day's CSV as a resource: its path relative to this document (`days/{date}.csv`), bytes, `sha256:` hash and Table Schema (the archive's columns, `run_start_time` as a datetime in `%Y-%m-%d %H:%M:%S`, UTC), so `frictionless validate` or any Data Package reader loads the archive as published. Licence CC BY 4.0: cite as the data notice says.",
+  },
+  {
     id: 'archive.map',
     path: '/api/v1/archive/map',
     formats: ['json'],
@@ -494,7 +504,7 @@ export const CATALOGUE: readonly Endpoint[] = [
     servedBy: 'function',
     summary: "One county's 15-minute series over a range, from the archive",
     description:
-      'Customers out at every archived quarter hour from `from` (inclusive) to `to` (exclusive), at most 31 days: 0 at a quarter the poller reached with no one out in the county, no entry at a quarter it did not reach (a gap, not a zero); `stale` marks a value carried from a stale source.',
+      'Customers out at every archived quarter hour from `from` (inclusive) to `to` (exclusive), at most 366 days (a year): 0 at a quarter the poller reached with no one out in the county, no entry at a quarter it did not reach (a gap, not a zero); `stale` marks a value carried from a stale source.',
     functionParams: [
       {
         name: 'from',

@@ -190,7 +190,7 @@ export const COLUMN_DOCS: Record<string, string> = {
     "where the figures come from: eaglei (EAGLE-I), archive (this service's live archive) or both; EAGLE-I wins where both cover a quarter hour (null: not loaded)",
   period_start: 'the first quarter hour of the year the history has (UTC)',
   period_end:
-    'the end of the last quarter hour of the year the history has (UTC): a year the archive alone covers ends where the archive does, and its coverage_* columns are the archive\'s',
+    "the end of the last quarter hour of the year the history has (UTC): a year the archive alone covers ends where the archive does, and its coverage_* columns are the archive's",
   state: 'USPS state code',
   scope: '`US` or a USPS state code',
   fips: '5-digit county FIPS code',

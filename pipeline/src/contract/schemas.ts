@@ -126,10 +126,23 @@ const coverageScope = obj({
   name: { type: 'string' },
   territory: { type: 'boolean', description: 'A territory: listed, not counted in US.' },
   customers: int,
-  customers_own_feed: int,
+  customers_own_feed: {
+    ...int,
+    description:
+      "Customers covered by a utility's own feed without any credential: a registry row active with no credential set lists the utility and the state; gated rows count as not covered.",
+  },
+  customers_own_feed_with_credentials: {
+    ...int,
+    description:
+      'Customers covered by an own feed once every credential the registry names is set: also the gated rows that only want the credential in their options.credential_env (listed in `credentials`).',
+  },
   customers_odin_only: int,
   customers_not_covered: int,
-  pct_own_feed: coverageShare,
+  pct_own_feed: { ...coverageShare, description: `${coverageShare.description} Own feed without credentials.` },
+  pct_own_feed_with_credentials: {
+    ...coverageShare,
+    description: `${coverageShare.description} Own feed with every credential the registry names.`,
+  },
   pct_odin_only: coverageShare,
   pct_covered: coverageShare,
   pct_not_covered: coverageShare,
@@ -167,6 +180,18 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
       simulated: { type: 'boolean' },
       registry: { type: 'string' },
       method: { type: 'string' },
+      credentials: obj({
+        env: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'The environment variables the registry names (options.credential_env of its gated rows).',
+        },
+        sources: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'The gated rows those variables make active: counted in the `_with_credentials` figures only.',
+        },
+      }),
       odin_estimate: obj({ method: { type: 'string' }, utilities: int }),
       national: coverageScope,
       states: { type: 'array', items: coverageScope },
@@ -551,6 +576,38 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
     }),
   ),
   Png: { type: 'string', contentMediaType: 'image/png', description: 'PNG image, 1200 × 630.' },
+  ArchiveDataPackage: {
+    type: 'object',
+    required: ['profile', 'name', 'licenses', 'resources'],
+    properties: {
+      profile: { const: 'tabular-data-package' },
+      name: { type: 'string' },
+      title: { type: 'string' },
+      description: { type: 'string' },
+      created: { type: 'string', format: 'date-time' },
+      licenses: { type: 'array', items: { type: 'object' } },
+      sources: { type: 'array', items: { type: 'object' } },
+      resources: {
+        type: 'array',
+        description: 'Every finished day, oldest first.',
+        items: {
+          type: 'object',
+          required: ['name', 'path', 'bytes', 'hash', 'schema'],
+          properties: {
+            name: { type: 'string', pattern: '^archive-\\d{4}-\\d{2}-\\d{2}$' },
+            profile: { const: 'tabular-data-resource' },
+            path: { type: 'string', pattern: '^days/\\d{4}-\\d{2}-\\d{2}\\.csv$' },
+            format: { const: 'csv' },
+            mediatype: { const: 'text/csv' },
+            encoding: { const: 'utf-8' },
+            bytes: int,
+            hash: { type: 'string', pattern: '^sha256:[0-9a-f]{64}$' },
+            schema: { type: 'object' },
+          },
+        },
+      },
+    },
+  },
   Archive: env(
     obj({
       generated_at: generated,
@@ -756,10 +813,31 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
   EventsPage: env(
     obj({
       generated_at: generated,
-      events: { type: 'array', items: { $ref: '#/components/schemas/Event' }, description: 'Oldest first.' },
-      next_cursor: { type: 'string', description: 'Pass as `after` for the events after this page.' },
-      has_more: { type: 'boolean', description: 'More matching events are already available after this page.' },
-      first_cursor: { type: 'string', description: 'Pass as `after` to read from the oldest retained event.' },
+      order: {
+        enum: ['newest_first', 'oldest_first'],
+        description:
+          'newest_first: the latest page (no `after`) and the pages its next_cursor leads to, towards older events; oldest_first: pages read from first_cursor or latest_cursor, towards newer events.',
+      },
+      events: { type: 'array', items: { $ref: '#/components/schemas/Event' }, description: "In the page's `order`." },
+      next_cursor: {
+        type: 'string',
+        description:
+          'Pass as `after` for the next page in the same order: older events after a newest_first page, newer ones after an oldest_first page.',
+      },
+      has_more: {
+        type: 'boolean',
+        description:
+          "More matching events follow in the page's order: older retained events (newest_first), or newer events already published (oldest_first; false: you are caught up, poll next_cursor later).",
+      },
+      first_cursor: {
+        type: 'string',
+        description: 'Pass as `after` to read from the oldest retained event, oldest first.',
+      },
+      latest_cursor: {
+        type: 'string',
+        description:
+          'Pass as `after` to read, oldest first, only the events published after this page: what a client polls to keep up.',
+      },
       limit: { type: 'integer' },
       filters: { type: 'object', description: 'The filters applied, as parsed.' },
     }),

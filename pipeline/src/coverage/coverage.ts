@@ -1,6 +1,7 @@
 // How much of the country the registry covers (issue "Real national coverage"): EIA-861 customers per state, split
-// into covered by a utility's own feed, covered only by ODIN (an estimate) and not covered; and the largest
-// utilities not covered, with the reason. Pure: the registry rows and the two tables are passed in.
+// into covered by a utility's own feed, covered only by ODIN (an estimate) and not covered; the own-feed share again
+// with every credential the registry names (issue 26 part 3); and the largest utilities not covered, with the reason.
+// Pure: the registry rows and the two tables are passed in.
 import { STATES } from '../geo/states.ts';
 import type { InactiveSource, SourceDef } from '../sources/registry.ts';
 import { odinExclusions } from '../sources/odin/exclusions.ts';
@@ -13,8 +14,14 @@ export type CoverageSource = Pick<SourceDef, 'id' | 'connector' | 'states' | 'op
 /** A gated or disabled row: why its utilities are not covered. */
 export type CoverageInactive = Pick<InactiveSource, 'id' | 'status' | 'status_reason'> & { eia_ids: readonly string[] };
 export interface CoverageRegistry {
+  /** the rows polled without any credential */
   sources: readonly CoverageSource[];
   inactive: readonly CoverageInactive[];
+  /**
+   * Gated rows gated only for want of a credential: their `options.credential_env` names the variable that makes them
+   * active (statusWithCredentials). They count in `customers_own_feed_with_credentials` only.
+   */
+  credentialed?: readonly CoverageSource[];
 }
 
 export type UncoveredReason = 'gated' | 'not_yet_wired' | 'disabled' | 'state_not_in_feed' | 'no_public_feed';
@@ -33,7 +40,10 @@ export interface ScopeCoverage {
   /** `US` (the 50 states and DC) or a postal code */
   scope: string;
   customers: number;
+  /** covered by an active row's own feed, without any credential */
   customers_own_feed: number;
+  /** covered by an own feed once every credential the registry names is set (≥ customers_own_feed) */
+  customers_own_feed_with_credentials: number;
   customers_odin_only: number;
   customers_not_covered: number;
   uncovered: UncoveredUtility[];
@@ -70,6 +80,7 @@ const emptyScope = (scope: string): ScopeCoverage => ({
   scope,
   customers: 0,
   customers_own_feed: 0,
+  customers_own_feed_with_credentials: 0,
   customers_odin_only: 0,
   customers_not_covered: 0,
   uncovered: [],
@@ -92,11 +103,21 @@ function addGap(gaps: Gaps, g: UncoveredUtility, state: string, customers: numbe
   gaps.set(g.eia_id, u);
 }
 
+/** `utility|state` keys of the deep (non-ODIN) rows: what their own feeds cover. */
+function ownKeys(rows: readonly CoverageSource[]): Set<string> {
+  const keys = new Set<string>();
+  for (const s of rows)
+    if (s.connector !== 'odin') for (const id of s.eia_ids) for (const st of s.states) keys.add(`${Number(id)}|${st}`);
+  return keys;
+}
+
 /**
  * `odinUtilities`: the ODIN utility numbers counted as reported by ODIN (the recorded sample's, an estimate). A
  * utility × state is covered by its own feed when an active deep row lists the utility and the state; else by ODIN
  * when an active ODIN row covers the state, ODIN reports the utility and no deep row lists it (ODIN drops those
- * everywhere: see odinExclusions); else it is not covered. The nation is the sum of the 50 states and DC.
+ * everywhere: see odinExclusions); else it is not covered. With credentials, it is covered by its own feed when an
+ * active or a credentialed row lists it (the split into ODIN only and not covered stays the one without). The nation
+ * is the sum of the 50 states and DC.
  */
 export function computeCoverage(
   registry: CoverageRegistry,
@@ -104,9 +125,8 @@ export function computeCoverage(
   odinUtilities: Iterable<string>,
   limit = { national: 20, state: 5 },
 ): Coverage {
-  const own = new Set<string>();
-  for (const s of registry.sources)
-    if (s.connector !== 'odin') for (const id of s.eia_ids) for (const st of s.states) own.add(`${Number(id)}|${st}`);
+  const own = ownKeys(registry.sources);
+  const ownWithCredentials = new Set([...own, ...ownKeys(registry.credentialed ?? [])]);
   const odinStates = new Set(registry.sources.filter((s) => s.connector === 'odin').flatMap((s) => s.states));
   const dropped = new Set(odinExclusions(registry.sources));
   const odin = new Set([...odinUtilities].map((u) => String(Number(u))).filter((u) => !dropped.has(u)));
@@ -121,6 +141,7 @@ export function computeCoverage(
         : 'customers_not_covered';
     sc.customers += r.customers;
     sc[kind] += r.customers;
+    if (ownWithCredentials.has(`${r.utility_number}|${r.state}`)) sc.customers_own_feed_with_credentials += r.customers;
     if (kind === 'customers_not_covered' && r.utility_number !== EIA_ADJUSTMENT) {
       addGap(
         sc.gaps,
@@ -145,9 +166,18 @@ export function computeCoverage(
       sc.customers -= sc.customers_not_covered;
       sc.customers_not_covered = 0;
     }
+    // The same with credentials (HI: −16,686 against Hawaiian Electric's three companies): every customer of the state
+    // is covered. The total stays the one without credentials, so both figures share one denominator.
+    sc.customers_own_feed_with_credentials = Math.min(sc.customers_own_feed_with_credentials, sc.customers);
     sc.uncovered = largest(sc.gaps, limit.state);
     if (!US.has(sc.scope)) continue;
-    for (const k of ['customers', 'customers_own_feed', 'customers_odin_only', 'customers_not_covered'] as const)
+    for (const k of [
+      'customers',
+      'customers_own_feed',
+      'customers_own_feed_with_credentials',
+      'customers_odin_only',
+      'customers_not_covered',
+    ] as const)
       national[k] += sc[k];
     for (const g of sc.gaps.values()) addGap(nationalGaps, g, sc.scope, g.customers);
   }

@@ -85,9 +85,7 @@ async function archiveDays(db: Db): Promise<{ derived: string | null; published:
 }
 
 const markArchiveDerived = async (db: Db) =>
-  db.run(
-    "INSERT OR REPLACE INTO meta SELECT 'history_archive_day', coalesce(max(day), '') FROM archive_files",
-  );
+  db.run("INSERT OR REPLACE INTO meta SELECT 'history_archive_day', coalesce(max(day), '') FROM archive_files");
 
 /**
  * History grows from the archive (issue 25 part 3): once the archive publishes a finished day, the episodes that its

@@ -1,16 +1,22 @@
-// The archive as published files (issue 25 part 2): each finished UTC day once, as Parquet (zstd) and CSV in EAGLE-I's
-// layout, immutable (long cache; carried over every cycle, never rewritten), listed in /api/v1/archive with rows,
-// bytes and sha256; and, for the function layer's past map and county series, an internal document per day (the day
-// in progress rewritten each cycle, a finished one once).
+// The archive as published files (issue 25 parts 2, 4 and 6): each finished UTC day once, as Parquet (zstd) and CSV
+// in EAGLE-I's layout, immutable (long cache, never rewritten), listed in /api/v1/archive with rows, bytes and sha256;
+// and for the function layer, internal documents: one per day (the past map; the day in progress rewritten each
+// cycle, a finished one once) and, per month, its quarters and each county's values (a one-year county series reads
+// 24 small documents). Finished days go to the tree's `archive` part (tree-writer.ts), committed once a day, so a
+// cycle neither rewrites nor re-lists them; the index and the day in progress go with the live tree.
 import { endpoint } from '../contract/catalogue.ts';
 import { fileFor, urlFor } from '../contract/urls.ts';
 import type { Db } from '../state/db.ts';
 import { ARCHIVE_COLUMNS, archivedDays } from '../state/archive-read.ts';
-import { dayDoc, dayFiles, sha256 } from '../state/archive-day.ts';
+import { dayDoc, dayFiles, monthDocs, sha256 } from '../state/archive-day.ts';
+import { dataNotice } from '../contract/notice.ts';
 import type { TreeWriter } from './tree-writer.ts';
 
-/** The function layer's document of one archived day (not a public URL). */
+/** The function layer's documents of the archive (not public URLs). */
 export const archiveDayDoc = (day: string): string => `api/v1/archive/_days/${day}.json`;
+export const archiveMonthDoc = (month: string): string => `api/v1/archive/_months/${month}.json`;
+export const archiveCountyMonthDoc = (fips: string, month: string): string =>
+  `api/v1/archive/_counties/${fips}/${month}.json`;
 
 interface Written {
   day: string;
@@ -28,63 +34,129 @@ const envelope = (data: unknown, at: string) =>
 const putDoc = (w: TreeWriter, rel: string, data: unknown) =>
   w.put(rel, (at) => envelope(data, at), Buffer.from(JSON.stringify(data)));
 
-export async function publishArchive(w: TreeWriter, db: Db, now: Date, simulated: boolean): Promise<void> {
-  const today = now.toISOString().slice(0, 10);
-  const written = new Map((await db.all<Written>('SELECT * FROM archive_files')).map((r) => [r.day, r]));
-  const last = [...written.keys()].sort().at(-1);
-  const days = await archivedDays(db, last); // the days not written yet, and today
+const dayRels = (day: string) => {
   const e = endpoint('archive.day');
-  const rels = (day: string) => [
-    fileFor(e, { date: day }, 'csv'),
-    fileFor(e, { date: day }, 'parquet'),
-    archiveDayDoc(day),
-  ];
-  // Written days are carried over; one the tree lost (a new output directory) is written again from the archive.
-  for (const [day, row] of written)
-    if (!rels(day).every((r) => w.keep(r)))
-      written.set(day, await writeDay(w, db, { day, quarters: row.quarters }, rels(day), now));
-  const finished = days.filter((x) => x.day < today);
-  for (const d of finished) written.set(d.day, await writeDay(w, db, d, rels(d.day), now));
-  // A finished day's rows are read again only if its files are lost: give back the blocks DuckDB cached for them.
-  if (finished.length) await db.releaseMemory();
-  const current = days.find((x) => x.day === today);
-  if (current) putDoc(w, archiveDayDoc(today), await dayDoc(db, today));
-  const index = indexDoc(
-    [...written.values()].sort((a, b) => a.day.localeCompare(b.day)),
-    current,
-    simulated,
-  );
-  index.first_quarter =
-    (await db.all<{ q: string | null }>('SELECT min(quarter_at) AS q FROM archive_quarters'))[0]?.q ?? null;
-  putDoc(w, fileFor(endpoint('archive'), {}, 'json'), index);
+  return [fileFor(e, { date: day }, 'csv'), fileFor(e, { date: day }, 'parquet'), archiveDayDoc(day)];
+};
+
+/**
+ * Publishes the archive each cycle. `openPart` opens the tree's archive part (null: a test's memory tree, where the
+ * archive's files go with the live tree and are kept by every cycle, as this publisher remembers them).
+ */
+export class ArchivePublisher {
+  /** the archive part was checked against archive_files since this process started (a lost file is written again) */
+  private verified = false;
+  /** without a part of its own: every archive file put so far, kept by each cycle's live tree */
+  private readonly carried = new Set<string>();
+
+  constructor(private readonly openPart: ((now: Date) => TreeWriter) | null) {}
+
+  async publish(live: TreeWriter, db: Db, now: Date, simulated: boolean): Promise<void> {
+    const today = now.toISOString().slice(0, 10);
+    const written = new Map((await db.all<Written>('SELECT * FROM archive_files')).map((r) => [r.day, r]));
+    const days = await archivedDays(db, [...written.keys()].sort().at(-1)); // the days not written yet, and today
+    const finished = days.filter((x) => x.day < today);
+    if (finished.length || (!this.verified && written.size) || !this.openPart) {
+      const part = this.openPart?.(now) ?? null;
+      const w = part ?? live;
+      if (part) part.keepAllExcept(new Set());
+      for (const rel of this.carried) w.keep(rel);
+      // Written days are carried over; one the tree lost (a new output directory) is written again from the archive,
+      // oldest first, so each month's series documents end as the last day leaves them.
+      let lost = 0;
+      for (const [day, row] of [...written].sort(([a], [b]) => a.localeCompare(b)))
+        if (!dayRels(day).every((r) => w.keep(r))) {
+          written.set(day, await this.writeDay(w, db, { day, quarters: row.quarters }, now));
+          lost += 1;
+        }
+      for (const d of finished) written.set(d.day, await this.writeDay(w, db, d, now));
+      if (part && (finished.length || lost)) await part.commit({ simulated, notice: dataNotice(simulated) });
+      this.verified = true;
+      // A finished day's rows are read again only if its files are lost: give back the blocks DuckDB cached for them.
+      if (finished.length) await db.releaseMemory();
+    }
+    const current = days.find((x) => x.day === today);
+    if (current) putDoc(live, archiveDayDoc(today), await dayDoc(db, today));
+    const listed = [...written.values()].sort((a, b) => a.day.localeCompare(b.day));
+    const index = indexDoc(listed, current, simulated);
+    index.first_quarter =
+      (await db.all<{ q: string | null }>('SELECT min(quarter_at) AS q FROM archive_quarters'))[0]?.q ?? null;
+    putDoc(live, fileFor(endpoint('archive'), {}, 'json'), index);
+    const pkg = Buffer.from(JSON.stringify(dataPackage(listed, simulated)));
+    live.put(fileFor(endpoint('archive.datapackage'), {}, 'json'), () => pkg, pkg);
+  }
+
+  /** A finished day's three files and its month's series documents, put once; archive_files says what was published. */
+  private async writeDay(w: TreeWriter, db: Db, d: { day: string; quarters: number }, now: Date): Promise<Written> {
+    const [csvRel, parquetRel, docRel] = dayRels(d.day);
+    const files = await dayFiles(db, d.day);
+    this.put(w, csvRel, () => files.csv, files.csv);
+    this.put(w, parquetRel, () => files.parquet, files.parquet);
+    this.putDoc(w, docRel, await dayDoc(db, d.day));
+    const month = await monthDocs(db, d.day);
+    this.putDoc(w, archiveMonthDoc(month.month.month), month.month);
+    for (const c of month.counties) this.putDoc(w, archiveCountyMonthDoc(c.fips, c.month), c);
+    const row: Written = {
+      day: d.day,
+      rows: files.rows,
+      quarters: d.quarters,
+      csv_bytes: files.csv.length,
+      csv_sha256: sha256(files.csv),
+      parquet_bytes: files.parquet.length,
+      parquet_sha256: sha256(files.parquet),
+    };
+    await db.run('INSERT OR REPLACE INTO archive_files VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
+      ...[row.day, row.rows, row.quarters, row.csv_bytes, row.csv_sha256, row.parquet_bytes, row.parquet_sha256],
+      now.toISOString(),
+    ]);
+    return row;
+  }
+
+  private put(w: TreeWriter, rel: string, render: () => Buffer, basis: Buffer): void {
+    w.put(rel, render, basis);
+    if (!this.openPart) this.carried.add(rel);
+  }
+
+  private putDoc(w: TreeWriter, rel: string, data: unknown): void {
+    putDoc(w, rel, data);
+    if (!this.openPart) this.carried.add(rel);
+  }
 }
 
-/** A finished day's three files, put once; its row in archive_files says what was published. */
-async function writeDay(
-  w: TreeWriter,
-  db: Db,
-  d: { day: string; quarters: number },
-  [csvRel, parquetRel, docRel]: string[],
-  now: Date,
-): Promise<Written> {
-  const files = await dayFiles(db, d.day);
-  w.put(csvRel, () => files.csv, files.csv);
-  w.put(parquetRel, () => files.parquet, files.parquet);
-  putDoc(w, docRel, await dayDoc(db, d.day));
-  const row: Written = {
-    day: d.day,
-    rows: files.rows,
-    quarters: d.quarters,
-    csv_bytes: files.csv.length,
-    csv_sha256: sha256(files.csv),
-    parquet_bytes: files.parquet.length,
-    parquet_sha256: sha256(files.parquet),
+/** The Table Schema type of each archive column (run_start_time is a UTC datetime without an offset). */
+const FIELD = (c: (typeof ARCHIVE_COLUMNS)[number]) =>
+  c.name === 'run_start_time'
+    ? { name: c.name, type: 'datetime', format: '%Y-%m-%d %H:%M:%S', description: c.description }
+    : { name: c.name, type: c.type, description: c.description };
+
+/** /api/v1/archive/datapackage.json: the finished days' CSVs as a Frictionless tabular Data Package. */
+function dataPackage(days: Written[], simulated: boolean) {
+  const schema = { fields: ARCHIVE_COLUMNS.map(FIELD), primaryKey: ['fips', 'run_start_time'] };
+  return {
+    profile: 'tabular-data-package',
+    name: 'us-power-outage-archive',
+    title: `US power outages by county, every 15 minutes${simulated ? ' (SIMULATED)' : ''}`,
+    description: `${dataNotice(simulated)} One CSV per finished UTC day in EAGLE-I's layout plus this service's columns; the same rows as Parquet at days/{date}.parquet. A county absent at a quarter hour had no one out; a quarter hour absent from a day was not reached by the poller.`,
+    licenses: [
+      {
+        name: 'CC-BY-4.0',
+        title: 'Creative Commons Attribution 4.0',
+        path: 'https://creativecommons.org/licenses/by/4.0/',
+      },
+    ],
+    sources: [{ title: "The utilities' own public outage feeds, as polled by this service" }],
+    resources: days.map((d) => ({
+      name: `archive-${d.day}`,
+      profile: 'tabular-data-resource',
+      path: `days/${d.day}.csv`,
+      format: 'csv',
+      mediatype: 'text/csv',
+      encoding: 'utf-8',
+      bytes: d.csv_bytes,
+      hash: `sha256:${d.csv_sha256}`,
+      schema,
+    })),
   };
-  await db.run('INSERT OR REPLACE INTO archive_files VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
-    ...[row.day, row.rows, row.quarters, row.csv_bytes, row.csv_sha256, row.parquet_bytes, row.parquet_sha256],
-    now.toISOString(),
-  ]);
-  return row;
 }
 
 function indexDoc(

@@ -7,7 +7,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import PQueue from 'p-queue';
 import { tempPathFor, writeFileAtomic } from './atomic-write.ts';
-import { manifestName, objectPath, objectsRoot, readManifest, type TreePart } from './tree-writer.ts';
+import { manifestName, objectPath, objectsRoot, readManifest, TREE_PARTS, type TreePart } from './tree-writer.ts';
 import { UsageError } from '../errors.ts';
 
 /** A mirror path repair did not expect: the manifest lists an object that is not on disk. */
@@ -34,7 +34,6 @@ const MARKER = '.mirror.json';
 const LOCK = '.mirror.lock';
 /** How long a repair or a publish waits for another process's mirror sync before giving up. */
 const LOCK_WAIT_MS = 120_000;
-const PARTS: readonly TreePart[] = ['live', 'history'];
 const IO_CONCURRENCY = 16;
 const isTemp = (name: string) => name.endsWith('.tmp'); // atomic-write.ts: every temporary name ends in `.tmp`
 /** Internal files (a path segment starting with `_`, e.g. the function layer's timeline frames) stay out of the mirror. */
@@ -57,7 +56,7 @@ export function manifestGeneration(outDir: string, part: TreePart): string | nul
   return /^\{"generation":"([^"]+)"/.exec(head)?.[1] ?? readManifest(outDir, part)?.generation ?? null;
 }
 
-const generations = (outDir: string) => Object.fromEntries(PARTS.map((p) => [p, manifestGeneration(outDir, p)]));
+const generations = (outDir: string) => Object.fromEntries(TREE_PARTS.map((p) => [p, manifestGeneration(outDir, p)]));
 
 /** True when the last complete mirror sync was to the manifests published now. */
 export function mirrorInSync(outDir: string): boolean {
@@ -67,7 +66,7 @@ export function mirrorInSync(outDir: string): boolean {
       generations?: Record<string, string | null>;
     };
     const now = generations(outDir);
-    return marker.version === 2 && PARTS.every((p) => (marker.generations?.[p] ?? null) === now[p]);
+    return marker.version === 2 && TREE_PARTS.every((p) => (marker.generations?.[p] ?? null) === now[p]);
   } catch {
     return false;
   }
@@ -134,8 +133,8 @@ export async function repairMirrorLocked(outDir: string): Promise<RepairStats> {
   fs.rmSync(path.join(outDir, '.mirror-history.json'), { force: true }); // the per-part marker of earlier versions
   const stats: RepairStats = { verified: true, temps: 0, relinked: 0, missing: 0, extra: 0, ms: 0 };
   const expected = new Map<string, { object: string; part: TreePart }>();
-  for (const part of ['history', 'live'] as const) {
-    // live last: it wins a path both list, as the server reads it
+  for (const part of [...TREE_PARTS].reverse()) {
+    // live last: it wins a path two parts list, as the server reads it
     for (const [rel, e] of Object.entries(readManifest(outDir, part)?.files ?? {}))
       if (isMirrored(rel)) expected.set(rel, { object: e.object, part });
   }
@@ -202,7 +201,7 @@ function listFiles(outDir: string, rel: string, out: string[]): void {
 /** Temporary files in the object stores (earlier versions replaced a torn object through one). */
 function sweepObjectTemps(outDir: string): number {
   let n = 0;
-  for (const part of PARTS) {
+  for (const part of TREE_PARTS) {
     const found: string[] = [];
     listFiles(outDir, path.relative(outDir, objectsRoot(outDir, part)), found);
     for (const rel of found.filter(isTemp)) {

@@ -23,6 +23,7 @@ export interface PartUpload {
 export interface UploadStats {
   live: PartUpload;
   history: PartUpload;
+  archive: PartUpload;
   /** PUT, DELETE (per key), HEAD and LIST requests in all */
   requests: number;
   ms: number;
@@ -48,15 +49,20 @@ export async function uploadTree(outDir: string, store: ObjectStore, opts: Uploa
   return withUploadLock(outDir, target, async () => {
     const ctx = { outDir, store, target, concurrency: opts.concurrency ?? 16, requests: 0, listing: null };
     const live = readManifest(outDir, 'live');
-    // The two trees' URL spaces are disjoint by design (history is reports/*); a path both list is served from live.
-    const history = await uploadPart(
+    const history = readManifest(outDir, 'history');
+    // The trees' URL spaces are disjoint by design (history is reports/*, the archive archive/days and its internal
+    // series); a path two list is served from the first of live, history, archive. The archive goes first: the
+    // archive index (live) links to its days.
+    const inLive = new Set(Object.keys(live?.files ?? {}));
+    const archive = await uploadPart(
       ctx,
-      'history',
-      readManifest(outDir, 'history'),
-      new Set(Object.keys(live?.files ?? {})),
+      'archive',
+      readManifest(outDir, 'archive'),
+      new Set([...inLive, ...Object.keys(history?.files ?? {})]),
     );
+    const historyStats = await uploadPart(ctx, 'history', history, inLive);
     const liveStats = await uploadPart(ctx, 'live', live, new Set());
-    return { live: liveStats, history, requests: ctx.requests, ms: Date.now() - t0 };
+    return { live: liveStats, history: historyStats, archive, requests: ctx.requests, ms: Date.now() - t0 };
   });
 }
 

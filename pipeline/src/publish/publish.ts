@@ -1,5 +1,5 @@
 // Publishes the live tree: every catalogue entry × key × format, through one TreeWriter.
-import { publishArchive } from './archive.ts';
+import type { ArchivePublisher } from './archive.ts';
 import { endpoint } from '../contract/catalogue.ts';
 import { fileFor } from '../contract/urls.ts';
 import { dataNotice } from '../contract/notice.ts';
@@ -50,7 +50,7 @@ export interface PublishInput {
   /** imported history per county, and the counties whose denominator is EAGLE-I MCC */
   histories: Map<string, History>;
   mcc: ReadonlySet<string>;
-  /** the years whose EAGLE-I data is loaded (a loaded year without episodes is a zero, not a gap) */
+  /** the years whose history is loaded (a loaded year without episodes is a zero, not a gap) */
   loadedYears: number[];
   /** render missing or changed decade/monthly charts (`outage build --charts`); cycles only carry charts over */
   renderCharts?: boolean;
@@ -60,6 +60,8 @@ export interface PublishInput {
   health: Map<string, SourceHealth>;
   /** which county detail documents must be rebuilt (held by the pipeline across cycles) */
   details: DetailCache;
+  /** the archive's publisher (held by the pipeline across cycles: its finished days are a tree part of their own) */
+  archive: ArchivePublisher;
   /** /api/v1/coverage of the registry (coverage/document.ts coverageFor), computed once when the registry is loaded */
   coverage?: CoverageData;
   /** /api/v1/sources/verification: the last `sources verify` report kept in the state directory (verification.ts) */
@@ -157,7 +159,7 @@ export async function publishLive(w: TreeWriter, input: PublishInput): Promise<P
     now,
   });
   if (input.coverage) publishCoverage(w, input.coverage);
-  await publishArchive(w, input.db, now, simulated);
+  await input.archive.publish(w, input.db, now, simulated);
   putRawJson(w, fileFor(endpoint('openapi'), {}, 'json'), buildOpenApi(simulated));
   putText(w, fileFor(endpoint('llms'), {}, 'txt'), buildLlmsTxt(simulated));
   const stats = await w.commit({ simulated, notice: dataNotice(simulated) });

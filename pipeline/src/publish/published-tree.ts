@@ -3,7 +3,7 @@
 // layer answered 16 concurrent filtered requests on a 37 MB county document in 46 s, re-parsing it for each.
 import fs from 'node:fs';
 import path from 'node:path';
-import { manifestName, objectPath, readManifest, type Manifest, type TreePart } from './tree-writer.ts';
+import { manifestName, objectPath, readManifest, TREE_PARTS, type Manifest, type TreePart } from './tree-writer.ts';
 
 export interface StaticFile {
   body: Buffer;
@@ -21,6 +21,7 @@ export class PublishedTree {
   private readonly manifests: Record<TreePart, { manifest: Manifest | null; stamp: string }> = {
     live: { manifest: null, stamp: '' },
     history: { manifest: null, stamp: '' },
+    archive: { manifest: null, stamp: '' },
   };
 
   constructor(readonly outDir: string) {}
@@ -42,7 +43,7 @@ export class PublishedTree {
     return slot.manifest;
   }
 
-  /** A file of the live tree, else of the history tree. */
+  /** A file of the live tree, else of the history tree, else of the archive's. */
   read(rel: string): StaticFile | null {
     const found = this.locate(rel);
     if (!found) return null;
@@ -88,9 +89,9 @@ export class PublishedTree {
     }
   }
 
-  /** Where a public file's object is, in the live tree first, else the history tree. */
+  /** Where a public file's object is, in the live tree first, else the history tree, else the archive's. */
   private locate(rel: string): { file: string; object: string; hash: string; generatedAt: string } | null {
-    for (const part of ['live', 'history'] as const) {
+    for (const part of TREE_PARTS) {
       const entry = this.current(part)?.files[rel];
       if (entry)
         return {

@@ -75,12 +75,16 @@ const QUEUED_WRITES = 64;
 export const hashOf = (b: Buffer): string => createHash('sha256').update(b).digest('hex').slice(0, 32);
 
 /**
- * Two independent trees share the output directory and its URL space: `live` (rewritten by every cycle) and
- * `history` (the annual reports and their charts: hundreds of thousands of files that change only when history is
- * imported). Each has its own manifest, objects and mirror state, so a cycle never rewrites the history manifest.
+ * Three independent trees share the output directory and its URL space: `live` (rewritten by every cycle), `history`
+ * (the annual reports and their charts: hundreds of thousands of files that change only when history grows) and
+ * `archive` (the archive's finished days and the function layer's per-county month series: written once a day, never
+ * rewritten, growing with every day). Each has its own manifest, objects and mirror state, so a cycle rewrites only
+ * the live manifest.
  */
-export type TreePart = 'live' | 'history';
-const SUFFIX: Record<TreePart, string> = { live: '', history: '-history' };
+export type TreePart = 'live' | 'history' | 'archive';
+/** In the order a reader looks a path up: a path two parts list is the first one's. */
+export const TREE_PARTS: readonly TreePart[] = ['live', 'history', 'archive'];
+const SUFFIX: Record<TreePart, string> = { live: '', history: '-history', archive: '-archive' };
 export const manifestName = (part: TreePart = 'live') => `.manifest${SUFFIX[part]}.json`;
 export const MANIFEST = manifestName('live');
 const objectsDir = (part: TreePart) => `.objects${SUFFIX[part]}`;

@@ -1,20 +1,29 @@
 // The past, queried (issue 25 part 4): the map at a past quarter hour and one county's 15-minute series over a range,
-// answered by the function layer from the archive's per-day documents (publish/archive.ts), with the envelope, errors
-// and cache rules of the rest of v1.
+// answered by the function layer from the archive's internal documents (publish/archive.ts): the map from the day's,
+// the series from each month's (finished days) and the day in progress's, with the envelope, errors and cache rules of
+// the rest of v1.
 import type { Context } from 'hono';
 import { CACHE_CONTROL, CONTENT_TYPE, endpoint } from '../contract/catalogue.ts';
 import { fileFor } from '../contract/urls.ts';
 import { ApiError, badParam, unknownCounty } from '../contract/errors.ts';
 import { csvText } from '../contract/csv.ts';
 import { loadAtlas } from '../geo/counties.ts';
-import { archiveDayDoc } from '../publish/archive.ts';
+import { archiveCountyMonthDoc, archiveDayDoc, archiveMonthDoc } from '../publish/archive.ts';
 import type { PublishedTree } from '../publish/published-tree.ts';
-import type { DayDoc, DayValue } from '../state/archive-day.ts';
+import {
+  monthOf,
+  monthStart,
+  type CountyMonthDoc,
+  type DayDoc,
+  type DayValue,
+  type MonthDoc,
+} from '../state/archive-day.ts';
+import { QUARTER_MS } from '../state/archive.ts';
 import { nextDay, quarterAtOrBefore } from '../state/archive-read.ts';
 import type { MapEntry } from '../state/rollup.ts';
 
-/** The longest county series one request may ask for. */
-export const SERIES_MAX_DAYS = 31;
+/** The longest county series one request may ask for: a year (a leap year's). */
+export const SERIES_MAX_DAYS = 366;
 const DAY_MS = 86_400_000;
 
 function timeParam(name: string, raw: string | null, fallback: Date): Date {
@@ -64,6 +73,8 @@ function notArchived(quarter: string, tree: PublishedTree): ApiError {
   });
 }
 
+type SeriesPoint = { at: string; customers_out: number; customers_tracked: number | null; stale: boolean };
+
 export function countySeries(c: Context, fips: string, url: URL, tree: PublishedTree) {
   if (!loadAtlas().byFips.has(fips)) throw unknownCounty(fips);
   const to = timeParam('to', url.searchParams.get('to'), new Date(tree.current()?.published_at ?? Date.now()));
@@ -71,15 +82,20 @@ export function countySeries(c: Context, fips: string, url: URL, tree: Published
   if (from >= to) throw badParam('from', '`from` must be before `to`.');
   if (to.getTime() - from.getTime() > SERIES_MAX_DAYS * DAY_MS)
     throw badParam('to', `A series spans at most ${SERIES_MAX_DAYS} days; ask for several ranges.`);
-  const series: Array<{ at: string; customers_out: number; customers_tracked: number | null; stale: boolean }> = [];
-  let generatedAt = new Date(0).toISOString();
-  for (let day = from.toISOString().slice(0, 10); day < to.toISOString(); day = nextDay(day)) {
+  const range = { from: from.toISOString(), to: to.toISOString() };
+  const index = tree.data<{ days: Array<{ day: string }> }>(fileFor(endpoint('archive'), {}, 'json'));
+  const finishedThrough = index?.days.at(-1)?.day ?? '';
+  const { series, generatedAt } = finishedSeries(tree, fips, range, finishedThrough);
+  // The days not finished yet (today, or a day not published yet) from their day documents.
+  let generated = generatedAt;
+  const fromDay = [range.from.slice(0, 10), finishedThrough ? nextDay(finishedThrough) : ''].sort().at(-1)!;
+  for (let day = fromDay; day < range.to; day = nextDay(day)) {
     const doc = dayDocOf(tree, day);
     if (!doc) continue;
-    if (doc.generated_at > generatedAt) generatedAt = doc.generated_at;
+    if (doc.generated_at > generated) generated = doc.generated_at;
     const byQuarter = new Map<number, DayValue>((doc.counties[fips] ?? []).map((v) => [v[0], v]));
     doc.quarters.forEach(([at], i) => {
-      if (at < from.toISOString() || at >= to.toISOString()) return;
+      if (at < range.from || at >= range.to) return;
       const v = byQuarter.get(i);
       series.push({ at, customers_out: v?.[1] ?? 0, customers_tracked: v?.[6] ?? null, stale: v?.[7] ?? false });
     });
@@ -90,6 +106,41 @@ export function countySeries(c: Context, fips: string, url: URL, tree: Published
     const rows = series.map((s) => [s.at, s.customers_out, s.customers_tracked, s.stale]);
     return c.body(csvText(['at', 'customers_out', 'customers_tracked', 'stale'], rows));
   }
-  const range = { from: from.toISOString(), to: to.toISOString() };
-  return c.json({ data: { generated_at: generatedAt, fips, ...range, series } });
+  return c.json({ data: { generated_at: generated, fips, ...range, series } });
 }
+
+/**
+ * The county's values at every quarter of the finished days in range, from the month documents: each month's reached
+ * quarters, and the county's values where it had anyone out (elsewhere 0 — a county without a document had none).
+ */
+function finishedSeries(
+  tree: PublishedTree,
+  fips: string,
+  range: { from: string; to: string },
+  finishedThrough: string,
+): { series: SeriesPoint[]; generatedAt: string } {
+  const series: SeriesPoint[] = [];
+  let generatedAt = new Date(0).toISOString();
+  const end = finishedThrough ? [range.to, `${nextDay(finishedThrough)}T00:00:00.000Z`].sort()[0] : range.from;
+  for (let month = monthOf(range.from); `${month}-01` < end; month = nextMonth(month)) {
+    const doc = tree.data<MonthDoc>(archiveMonthDoc(month));
+    if (!doc) continue;
+    if (doc.generated_at > generatedAt) generatedAt = doc.generated_at;
+    const county = tree.data<CountyMonthDoc>(archiveCountyMonthDoc(fips, month));
+    const values = new Map((county?.values ?? []).map((v) => [v[0], v]));
+    const t0 = monthStart(month);
+    for (const [first, count] of doc.quarters)
+      for (let i = first; i < first + count; i++) {
+        const at = new Date(t0 + i * QUARTER_MS).toISOString();
+        if (at < range.from || at >= end) continue;
+        const v = values.get(i);
+        series.push({ at, customers_out: v?.[1] ?? 0, customers_tracked: v?.[2] ?? null, stale: v?.[3] ?? false });
+      }
+  }
+  return { series, generatedAt };
+}
+
+const nextMonth = (month: string): string => {
+  const [y, m] = month.split('-').map(Number);
+  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
+};

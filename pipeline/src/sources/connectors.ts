@@ -34,6 +34,10 @@ import * as gridvu from './gridvu/index.ts';
 import * as sienatech from './sienatech/index.ts';
 import * as duke from './duke/index.ts';
 import * as avangrid from './avangrid/index.ts';
+import * as pointlist from './pointlist/index.ts';
+import * as heco from './heco/index.ts';
+import * as elpaso from './elpaso/index.ts';
+import * as snopud from './snopud/index.ts';
 
 export function connectorFor(name: ConnectorName): Connector {
   switch (name) {
@@ -103,6 +107,14 @@ export function connectorFor(name: ConnectorName): Connector {
       return duke;
     case 'avangrid':
       return avangrid;
+    case 'pointlist':
+      return pointlist;
+    case 'heco':
+      return heco;
+    case 'elpaso':
+      return elpaso;
+    case 'snopud':
+      return snopud;
     default: {
       const never: never = name;
       throw new Error(`No connector named \`${String(never)}\``);

@@ -20,6 +20,8 @@ export async function readBody(
   const over = `the ${cap.bytes}-byte cap${cap.note ? ` (${cap.note})` : ''}`;
   const declared = Number(res.headers['content-length'] ?? Number.NaN);
   if (declared > cap.bytes) {
+    // Destroying an unread body makes undici emit an AbortError on it: without a listener that error is uncaught.
+    res.body.on('error', () => {});
     res.body.destroy();
     throw new SourceError('too_large', `${url} declares ${declared} bytes, over ${over}`);
   }

@@ -172,7 +172,7 @@ describe('sources check', () => {
     const problems = check([
       KIUC,
       { ...KIUC, id: 'acme', connector: 'acme', eia_id: '' },
-      { ...DUKE, connector: 'heco' }, // Hawaiian Electric: gated, no connector yet
+      { ...DUKE, connector: 'gmp' }, // Green Mountain Power's town list: no connector yet
       { ...DUKE, id: 'proto', eia_id: '', connector: 'constructor' },
     ]);
     expect(on(problems, 7).map((p) => p.column)).toEqual(['connector', 'eia_id']);

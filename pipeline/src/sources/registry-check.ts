@@ -9,6 +9,7 @@ import { connectorFor } from './connectors.ts';
 import { formatOf as aesFormatOf } from './aes/fetch.ts';
 import { recordedRaw as avangridRecorded } from './avangrid/recorded.ts';
 import { recordedRaw as dukeRecorded } from './duke/recorded.ts';
+import { recordedRaw as hecoRecorded } from './heco/recorded.ts';
 import { recordedRaw as kubraRecorded } from './kubra/recorded.ts';
 import { checkEia, eiaIds, territoryFindings, type EiaReference } from './eia-reference.ts';
 import { checkEvidence, fixturesOf, territorySeverity } from './registry-evidence.ts';
@@ -117,6 +118,10 @@ export const URL_SHAPES: Record<ConnectorName, RegExp> & Record<string, RegExp> 
   sienatech: /^https:\/\/[^/]+\/Outages\/Home\/UpdatePushpin$/i,
   duke: /^https:\/\/[^/]+\/outage-maps\/v1\/counties\?jurisdiction=[A-Z]{3}$/,
   avangrid: /^https:\/\/apim\.avangrid\.com\/[a-z]+\/v1\/public\/outagedata\?filter=(county|town)$/,
+  pointlist: /^https:\/\/[^/]+\/\S*$/,
+  heco: /^https:\/\/[^/]+\/api\/v1\/outages\/?$/,
+  elpaso: /^https:\/\/[^/]+\/OmsApi\/GetOutages\/?$/i,
+  snopud: /^https:\/\/outagemap\.snopud\.com\/Home\/KMLOutageAreas\/?$/,
 };
 
 /** Reserved example hosts (RFC 2606) and names like `example-coop.com`, as in sources.example.csv. */
@@ -206,6 +211,7 @@ const TEXT_FIXTURES: Partial<Record<ConnectorName, (text: string, url: string) =
   aes: (xml, url) => ({ format: aesFormatOf(url), xml }),
   novec: (xml) => xml,
   sienatech: (xml) => xml,
+  snopud: (xml) => xml,
 };
 
 /** A fixture file's text as the row's connector's fetch returns it, for the feed at `url`. */
@@ -219,6 +225,7 @@ const RECORDED: Partial<Record<ConnectorName, (doc: unknown) => unknown>> = {
   duke: dukeRecorded,
   avangrid: avangridRecorded,
   kubra: kubraRecorded,
+  heco: hecoRecorded,
 };
 
 export const rawOf = (connector: ConnectorName, doc: unknown) =>

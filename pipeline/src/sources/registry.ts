@@ -41,6 +41,10 @@ export const CONNECTORS = [
   'sienatech',
   'duke',
   'avangrid',
+  'pointlist',
+  'heco',
+  'elpaso',
+  'snopud',
 ] as const;
 export type ConnectorName = (typeof CONNECTORS)[number];
 export const REQUIRED_COLUMNS = ['id', 'utility', 'state', 'connector', 'url', 'interval_min', 'tier'] as const;
@@ -237,12 +241,16 @@ export function parseRegistry(
   return { sources, problems, inactive };
 }
 
-export function loadRegistry(file: string): ReturnType<typeof parseRegistry> {
+/** The registry file parsed (options as parseRegistry's: `allStatuses`, `env`). */
+export function loadRegistry(
+  file: string,
+  opts: Parameters<typeof parseRegistry>[1] = {},
+): ReturnType<typeof parseRegistry> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     throw new UsageError(`Cannot read the source registry \`${file}\`: ${(err as Error).message}`);
   }
-  return parseRegistry(text);
+  return parseRegistry(text, opts);
 }

@@ -92,6 +92,9 @@ export function wakeReason(
 ): string | null {
   if (!evaluatedAt) return 'first cycle';
   if (Math.floor(evaluatedAt.getTime() / FRAME_MS) !== Math.floor(now.getTime() / FRAME_MS)) return 'timeline frame';
+  // The archive stands a cycle for the first quarter mark at or after it: a cycle exactly on a mark is the last of its
+  // quarter, so the next one begins another quarter (state/archive.ts) even inside the same timeline frame.
+  if (Math.ceil(evaluatedAt.getTime() / FRAME_MS) !== Math.ceil(now.getTime() / FRAME_MS)) return 'archive quarter';
   for (const s of sources) {
     const at = staleAt(s, statuses.get(s.id));
     if (at && Date.parse(at) > evaluatedAt.getTime() && Date.parse(at) < now.getTime()) return `${s.id} stale`;

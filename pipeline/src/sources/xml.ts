@@ -46,17 +46,18 @@ export function longRunAt(text: string, max: number): number {
 
 /**
  * A parser with `options`, created when it first parses. `parse` refuses an over-long run (`too_large`), checks
- * well-formedness (`bad_body` for an HTML error page or a cut-off answer), then parses.
+ * well-formedness (`bad_body` for an HTML error page or a cut-off answer), then parses. `maxRun` is XML_MAX_RUN
+ * unless a format has a long field by design (KML's `<coordinates>`, a whole polygon ring in one text).
  */
-export function xmlParser(options: X2jOptions, what: string): { parse(xml: string): Obj } {
+export function xmlParser(options: X2jOptions, what: string, maxRun = XML_MAX_RUN): { parse(xml: string): Obj } {
   let parser: XMLParser | null = null;
   return {
     parse(xml) {
-      const at = longRunAt(xml, XML_MAX_RUN);
+      const at = longRunAt(xml, maxRun);
       if (at >= 0)
         throw new SourceError(
           'too_large',
-          `${what} has a field or tag longer than ${XML_MAX_RUN} characters (from character ${at}); no outage ` +
+          `${what} has a field or tag longer than ${maxRun} characters (from character ${at}); no outage ` +
             'feed sends one, so the answer is refused unparsed',
         );
       parser ??= new (load('fast-xml-parser') as typeof import('fast-xml-parser')).XMLParser(options);

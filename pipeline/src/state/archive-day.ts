@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Db } from './db.ts';
 import { daySql, nextDay } from './archive-read.ts';
+import { QUARTER_MS } from './archive.ts';
 import type { MapEntry } from './rollup.ts';
 
 export interface DayFiles {
@@ -90,4 +91,56 @@ export async function dayDoc(db: Db, day: string): Promise<DayDoc> {
   ] as const)
     for (const r of rows) (into[r.k] ??= []).push([index.get(r.at)!, r.o, r.p, r.l, r.b, r.m, r.t, r.st]);
   return doc;
+}
+
+/** A month as `YYYY-MM`, its first instant, and the index of a quarter hour within it. */
+export const monthOf = (day: string): string => day.slice(0, 7);
+export const monthStart = (month: string): number => Date.parse(`${month}-01T00:00:00Z`);
+const quarterIndex = (month: string, at: string) => Math.round((Date.parse(at) - monthStart(month)) / QUARTER_MS);
+
+/** The month's reached quarters (finished days only) as runs `[first index, count]`, and its simulated flag. */
+export interface MonthDoc {
+  month: string;
+  simulated: boolean;
+  quarters: Array<[number, number]>;
+}
+/** One county's values in a month: `[quarter index, customers out, customers tracked, stale]` where it had any out. */
+export interface CountyMonthDoc {
+  fips: string;
+  month: string;
+  values: Array<[number, number, number | null, boolean]>;
+}
+
+/**
+ * The function layer's series documents of the month of a finished `day` (issue 25 part 6: a one-year county series
+ * reads 12 of each, not 365 national day documents): the month's quarters through `day`, and the month so far of
+ * every county with anyone out on `day` (a county without a document had no one out that month).
+ */
+export async function monthDocs(db: Db, day: string): Promise<{ month: MonthDoc; counties: CountyMonthDoc[] }> {
+  const month = monthOf(day);
+  const range = [`${month}-01`, nextDay(day)];
+  const quarters = await db.all<{ at: string; s: boolean }>(
+    'SELECT quarter_at AS "at", simulated AS s FROM archive_quarters WHERE quarter_at >= ? AND quarter_at < ? ORDER BY 1',
+    range,
+  );
+  const runs: Array<[number, number]> = [];
+  for (const q of quarters) {
+    const i = quarterIndex(month, q.at);
+    const last = runs.at(-1);
+    if (last && last[0] + last[1] === i) last[1] += 1;
+    else runs.push([i, 1]);
+  }
+  const rows = await db.all<{ k: string; at: string; o: number; t: number | null; st: boolean }>(
+    `SELECT fips AS k, quarter_at AS "at", customers_out AS o, customers_tracked AS t, stale AS st FROM archive_county
+      WHERE quarter_at >= ? AND quarter_at < ?
+        AND fips IN (SELECT fips FROM archive_county WHERE quarter_at >= ? AND quarter_at < ?)
+      ORDER BY fips, quarter_at`,
+    [...range, day, nextDay(day)],
+  );
+  const byCounty = new Map<string, CountyMonthDoc>();
+  for (const r of rows) {
+    const doc = byCounty.get(r.k) ?? byCounty.set(r.k, { fips: r.k, month, values: [] }).get(r.k)!;
+    doc.values.push([quarterIndex(month, r.at), r.o, r.t, r.st]);
+  }
+  return { month: { month, simulated: quarters.some((q) => q.s), quarters: runs }, counties: [...byCounty.values()] };
 }

@@ -63,6 +63,7 @@ export class Db {
     }
     const conn = await instance.connect();
     await conn.run(SCHEMA);
+    await dropGrowingKeys(conn);
     return new Db(instance, conn, spill);
   }
 
@@ -143,6 +144,21 @@ export class Db {
     this.conn.closeSync();
     this.instance.closeSync();
     if (this.spill) rmSync(this.spill, { recursive: true, force: true });
+  }
+}
+
+/** The archive tables an earlier version keyed (schema.sql says why they have no key now), rebuilt without it once. */
+const UNKEYED = ['archive_county', 'archive_state', 'archive_source'];
+async function dropGrowingKeys(conn: DuckDBConnection): Promise<void> {
+  for (const t of UNKEYED) {
+    const keyed = await conn.runAndReadAll(
+      `SELECT count(*) FROM duckdb_constraints() WHERE table_name = '${t}' AND constraint_type = 'PRIMARY KEY'`,
+    );
+    if (Number(keyed.getRows()[0][0]) === 0) continue;
+    await conn.run(
+      `BEGIN; CREATE TABLE ${t}_unkeyed AS SELECT * FROM ${t} ORDER BY quarter_at; DROP TABLE ${t};
+       ALTER TABLE ${t}_unkeyed RENAME TO ${t}; COMMIT;`,
+    );
   }
 }
 

@@ -100,7 +100,9 @@ CREATE TABLE IF NOT EXISTS eia861_territory (year INTEGER NOT NULL, utility_numb
 CREATE TABLE IF NOT EXISTS eia861_customers (year INTEGER NOT NULL, utility_number INTEGER NOT NULL, utility_name VARCHAR NOT NULL, part VARCHAR, service_type VARCHAR, state VARCHAR NOT NULL, ownership VARCHAR, customers BIGINT NOT NULL);
 -- The archive (issue 25): every cycle's observations at a fixed 15-minute resolution, never pruned. `quarter_at` is the
 -- quarter mark whose value in force the row is (EAGLE-I's run_start_time); `archive_quarters` has one row per quarter
--- the poller reached (a quarter it did not reach has none: nothing is invented), with the coverage in force.
+-- the poller reached (a quarter it did not reach has none: nothing is invented), with the coverage in force. The
+-- per-county, state and source tables have no key: a key's index over a never-pruned table grows in memory without
+-- bound (a year at national scale is tens of millions of rows); recordArchive replaces a quarter's rows as a whole.
 CREATE TABLE IF NOT EXISTS archive_quarters (
   quarter_at VARCHAR PRIMARY KEY, cycle_at VARCHAR NOT NULL, sources_total INTEGER NOT NULL,
   sources_fresh INTEGER NOT NULL, customers_tracked BIGINT NOT NULL, customers_out BIGINT NOT NULL,
@@ -110,16 +112,15 @@ CREATE TABLE IF NOT EXISTS archive_county (
   quarter_at VARCHAR NOT NULL, fips VARCHAR NOT NULL, county VARCHAR NOT NULL, state VARCHAR NOT NULL,
   customers_out BIGINT NOT NULL, customers_tracked BIGINT, customers_served_feed BIGINT, pct_out DOUBLE,
   band INTEGER NOT NULL, magnitude INTEGER NOT NULL, level DOUBLE NOT NULL, sources INTEGER NOT NULL,
-  stale BOOLEAN NOT NULL, PRIMARY KEY (quarter_at, fips)
+  stale BOOLEAN NOT NULL
 );
 CREATE TABLE IF NOT EXISTS archive_state (
   quarter_at VARCHAR NOT NULL, state VARCHAR NOT NULL, customers_out BIGINT NOT NULL, customers_tracked BIGINT NOT NULL,
-  pct_out DOUBLE, band INTEGER NOT NULL, magnitude INTEGER NOT NULL, level DOUBLE NOT NULL,
-  PRIMARY KEY (quarter_at, state)
+  pct_out DOUBLE, band INTEGER NOT NULL, magnitude INTEGER NOT NULL, level DOUBLE NOT NULL
 );
 CREATE TABLE IF NOT EXISTS archive_source (
   quarter_at VARCHAR NOT NULL, source_id VARCHAR NOT NULL, customers_out BIGINT, customers_served BIGINT,
-  fresh BOOLEAN NOT NULL, PRIMARY KEY (quarter_at, source_id)
+  fresh BOOLEAN NOT NULL
 );
 -- The archive's finished days as published: written once (a day is never rewritten), listed in /api/v1/archive.
 CREATE TABLE IF NOT EXISTS archive_files (

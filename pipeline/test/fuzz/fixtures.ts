@@ -719,6 +719,59 @@ export const FIXTURES: Fixture[] = [
       },
     ],
   },
+  {
+    connector: 'pointlist',
+    rows: [
+      {
+        id: 'pointlist-idaho',
+        utility: 'Point List (Idaho Power sample)',
+        state: 'ID;OR',
+        path: '/pointlist/outages.json',
+        options: {
+          list: 'object.outages',
+          count: 'omsCustomerCount',
+          id_parts: ['omsFeederName'],
+          lat: 'latitude',
+          lon: 'longitude',
+          etr: 'omsEstimatedOutageRestorationDate',
+          city: 'outageCity.0.outageCityName',
+          total: 'object.totalCustomersAffected',
+        },
+        customers: 551_323,
+      },
+    ],
+    routes: [{ path: '/pointlist/outages.json', answer: () => json(sharedJson('payloads/idaho-power/sample.json')) }],
+  },
+  {
+    connector: 'heco',
+    rows: [{ id: 'heco', utility: 'Hawaiian Electric', state: 'HI', path: '/api/v1/outages', customers: 462_863 }],
+    routes: [{ path: '/api/v1/outages', answer: () => json(sharedJson('payloads/heco/sample.json')) }],
+  },
+  {
+    connector: 'elpaso',
+    rows: [
+      { id: 'el-paso', utility: 'El Paso Electric', state: 'TX;NM', path: '/OmsApi/GetOutages', customers: 422_281 },
+    ],
+    // the plain (decrypted) answer: the upstream here sends no envelope and asks no credential
+    routes: [
+      { path: '/OmsApi/GetOutages', method: 'POST', answer: () => json(sharedJson('payloads/el-paso/sample.json')) },
+    ],
+  },
+  {
+    connector: 'snopud',
+    rows: [
+      { id: 'snopud', utility: 'Snohomish County PUD', state: 'WA', path: '/Home/KMLOutageAreas', customers: 350_467 },
+    ],
+    routes: [
+      {
+        path: '/Home/KMLOutageAreas',
+        answer: () => ({
+          headers: { 'content-type': 'application/xml' },
+          text: readFileSync(sharedPath('payloads/snopud/2025-01-15T144003-KMLOutageAreas.xml'), 'utf8'),
+        }),
+      },
+    ],
+  },
 ];
 
 export const fixtureFor = (connector: string): Fixture => {

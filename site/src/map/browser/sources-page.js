@@ -59,12 +59,25 @@ function renderCoverage(doc) {
   }
   const rows = [doc.data.national, ...(doc.data.states ?? [])].filter(Boolean).map((r) => ({ ...r, key: r.scope }));
   setStatus('coverage-status', doc.data.method ?? '');
+  // two own-feed figures: without credentials (gated rows not covered) and with every credential the registry names
+  const creds = doc.data.credentials?.sources ?? [];
   renderTable(
     $('coverage-table'),
     [
       { label: 'Scope', value: (r) => r.name ?? r.scope, sort: (r) => r.name ?? r.scope },
       { label: 'Customers', num: true, value: (r) => count(r.customers), sort: (r) => r.customers ?? 0 },
-      { label: 'Own feed', num: true, value: (r) => pct(r.pct_own_feed), sort: (r) => r.pct_own_feed ?? -1 },
+      {
+        label: 'Own feed, no credentials',
+        num: true,
+        value: (r) => pct(r.pct_own_feed),
+        sort: (r) => r.pct_own_feed ?? -1,
+      },
+      {
+        label: `Own feed, with credentials${creds.length ? ` (${creds.length} gated rows)` : ''}`,
+        num: true,
+        value: (r) => pct(r.pct_own_feed_with_credentials),
+        sort: (r) => r.pct_own_feed_with_credentials ?? -1,
+      },
       { label: 'Covered', num: true, value: (r) => pct(r.pct_covered), sort: (r) => r.pct_covered ?? -1 },
       { label: 'Not covered', num: true, value: (r) => pct(r.pct_not_covered), sort: (r) => r.pct_not_covered ?? -1 },
     ],

@@ -1,0 +1,87 @@
+// El Paso Electric normalize: customers out are published per ZIP code, outages as points without a count. A ZIP's
+// customers go to the county its outage points lie in (TX and NM only); the points are incidents with their ETR.
+import type { SourceDef } from '../registry.ts';
+import { addCounty, emptySnapshot, type CountyCount, type Snapshot } from '../snapshot.ts';
+import { locatePoint } from '../../geo/match.ts';
+import { findState } from '../../geo/states.ts';
+import { zoneFor } from '../local-time.ts';
+import { countOf, newIncident, sortedCounties } from '../checks.ts';
+import { readEtr } from '../pointlist/etr.ts';
+import { readRaw, type ElPasoOutage } from './schema.ts';
+
+/** El Paso keeps Mountain time; Texas, the row's first state, would say Central. */
+const DEFAULT_ZONE = 'America/Denver';
+
+const textOf = (v: number | string | null | undefined): string =>
+  v === null || v === undefined ? '' : String(v).trim();
+
+function placeOf(o: ElPasoOutage, states: Set<string | undefined>): string | null {
+  const { latitude: lat, longitude: lon } = o;
+  if (typeof lat !== 'number' || typeof lon !== 'number' || (lat === 0 && lon === 0)) return null;
+  if (Math.abs(lat) > 90 || Math.abs(lon) > 180) return null;
+  const fips = locatePoint(lon, lat);
+  return fips && states.has(fips.slice(0, 2)) ? fips : null;
+}
+
+export function normalize(raw: unknown, source: SourceDef): Snapshot {
+  const answer = readRaw(raw);
+  const zone = zoneFor(source.states, source.options.time_zone || DEFAULT_ZONE);
+  const states = new Set(source.states.map((s) => findState(s)?.fips));
+  const snap = emptySnapshot(source.utility);
+  // The counties each ZIP's outage points lie in.
+  const zipCounties = new Map<string, Set<string>>();
+  const ids = new Set<string>();
+  for (const o of answer.outages) {
+    const fips = placeOf(o, states);
+    const zip = textOf(o.zipcode);
+    if (zip && fips) zipCounties.set(zip, (zipCounties.get(zip) ?? new Set()).add(fips));
+    const base = textOf(o.outageNo) || (zip ? `zip ${zip}` : 'outage');
+    let id = base;
+    for (let k = 2; ids.has(id); k += 1) id = `${base}#${k}`;
+    ids.add(id);
+    const point =
+      typeof o.latitude === 'number' && typeof o.longitude === 'number' && !(o.latitude === 0 && o.longitude === 0);
+    snap.incidents.push(
+      newIncident({
+        id,
+        fips,
+        // The answer counts customers per ZIP, not per outage.
+        customers_out: 0,
+        etr: readEtr(o.etr, 'mdy', zone),
+        crew_status: null,
+        cause: null,
+        started_at: null,
+        lat: point ? (o.latitude ?? null) : null,
+        lon: point ? (o.longitude ?? null) : null,
+        city: null,
+      }),
+    );
+  }
+  const counties = new Map<string, CountyCount>();
+  const lost = { zips: 0, out: 0 };
+  let sum = 0;
+  for (const z of answer.zips) {
+    const out = countOf(z.customersAffected);
+    if (out === null) {
+      snap.unmatched.push(`ZIP ${textOf(z.zipcode) || '(none)'} (unreadable count)`);
+      continue;
+    }
+    sum += out;
+    const places = zipCounties.get(textOf(z.zipcode));
+    // One county for all the ZIP's placed points places it; none, or several counties, leaves it unplaced.
+    const only = places?.size === 1 ? [...places][0] : null;
+    if (only) addCounty(counties, only, out, null);
+    else if (out > 0) {
+      lost.zips += 1;
+      lost.out += out;
+    }
+  }
+  if (lost.zips) snap.unmatched.push(`${lost.zips} ZIP code(s) not placed in a county (${lost.out} customers out)`);
+  snap.counties = sortedCounties(counties);
+  const headline = countOf(answer.totalCustAffected);
+  snap.customers_out = headline ?? sum;
+  snap.customers_served = countOf(answer.totalActiveCustomers);
+  snap.basis =
+    counties.size > 0 || answer.zips.length === 0 ? 'county' : headline !== null ? 'utility_total' : 'outage_only';
+  return snap;
+}

@@ -1,0 +1,67 @@
+// Test helper: a real recorded sequence (../shared/data/sequences/<name>) served over HTTP on 127.0.0.1, one version at
+// a time, for replays that poll it through the real pipeline at each version's commit time.
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parse } from 'csv-parse/sync';
+import { hasSharedData, sharedPath } from './shared-data.ts';
+
+export interface Version {
+  version: number;
+  file: string;
+  /** the scraper's commit time, UTC (index.csv `commit_time_utc`) */
+  at: string;
+  /** index.csv's plain sum and record count (only some sequences list them; NaN otherwise) */
+  sum: number;
+  records: number;
+}
+
+/** The sequence's versions, oldest first; none without the shared data (suites call this as they are collected). */
+export function versions(seq: string): Version[] {
+  if (!hasSharedData) return [];
+  const rows = parse(fs.readFileSync(sharedPath(`sequences/${seq}/index.csv`)), { columns: true }) as Array<
+    Record<string, string>
+  >;
+  return rows.map((r) => ({
+    version: +r.version,
+    file: r.file,
+    at: r.commit_time_utc,
+    sum: +r.sum_value,
+    records: +r.records,
+  }));
+}
+
+/** A recorded version's bytes. */
+export const versionBytes = (seq: string, file: string): Buffer =>
+  fs.readFileSync(sharedPath(`sequences/${seq}/${file}`));
+
+export interface ReplayServer {
+  /** the version served: set `file` before each cycle */
+  state: { file: string };
+  base: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves whichever recorded version is current; `wrap` turns the recorded file into the HTTP body for a request (null:
+ * the upstream has no such path, a 404).
+ */
+export async function replayServer(
+  seq: string,
+  wrap: (raw: Buffer, url: URL, file: string) => Buffer | null,
+): Promise<ReplayServer> {
+  const state = { file: '0001.json' };
+  const server = http.createServer((req, res) => {
+    const body = wrap(versionBytes(seq, state.file), new URL(req.url ?? '/', 'http://x'), state.file);
+    if (body === null) return void res.writeHead(404).end();
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const close = () =>
+    new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    });
+  return { state, close, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
