@@ -6,14 +6,7 @@ import { endpoint, REPORT_TABLES, type Endpoint } from '../contract/catalogue.ts
 import { fileFor } from '../contract/urls.ts';
 import { dataNotice, CITATION } from '../contract/notice.ts';
 import { findState } from '../geo/states.ts';
-import {
-  computeReports,
-  groupBy,
-  REPORT_FIRST_YEAR,
-  type CountyTables,
-  type Reports,
-  type Row,
-} from '../history/reports.ts';
+import { computeReports, groupBy, type CountyTables, type Reports, type Row } from '../history/reports.ts';
 import { CAUSES } from '../history/causes.ts';
 import { countyModel, loadCountyModel } from '../geo/county-model.ts';
 import type { Db } from '../state/db.ts';
@@ -152,13 +145,21 @@ function putTable(
     );
 }
 
+/** The years a chart's bars are (only loaded ones, not the window they were picked from): `, 2017–2026 (8 loaded)`. */
+function yearSpan(years: number[]): string {
+  if (years.length === 0) return '';
+  const [first, last] = [Math.min(...years), Math.max(...years)];
+  const gaps = years.length < last - first + 1 ? ` (${years.length} loaded)` : '';
+  return first === last ? `, ${first}` : `, ${first}–${last}${gaps}`;
+}
+
 /** What a decade chart of an area shows: customer-hours by year for the ten years ending at `year`. */
 export function decadeReportSpec(title: string, rows: Row[], year: number, simulated: boolean): ChartSpec {
   const shown = rows.filter((r) => (r.year as number) <= year && (r.year as number) > year - 10 && r.loaded);
   const bars = shown.map((r) => ({ label: String(r.year), value: (r.customer_hours as number) ?? 0 }));
   return {
     title,
-    subtitle: `Customer-hours without power by year, ${Math.max(REPORT_FIRST_YEAR, year - 9)}–${year}`,
+    subtitle: `Customer-hours without power by year${yearSpan(bars.map((b) => Number(b.label)))}`,
     unit: 'customer-hours',
     bars,
     source: historyCredit(shown, simulated),

@@ -12,6 +12,8 @@ export const BROWSER_MODULES = [
   'timeline.js',
   'site.js',
   'county-page.js',
+  'past-week.js',
+  'past-map.js',
   'state-page.js',
   'sources-page.js',
   'events-page.js',

@@ -42,6 +42,9 @@ const BAND_TEXT = BAND_COLOURS.map((_, b) =>
 const CSS = `${SITE_CSS}
 .timeline{display:flex;flex-wrap:wrap;align-items:center;gap:.5em 1em;margin:.4em 0}.timeline input{flex:1 1 14rem}
 .timeline button{font:inherit;padding:.25em .9em}.timeline output{min-width:13rem;font-variant-numeric:tabular-nums}
+.past-form{flex:1 1 20rem;display:flex;flex-wrap:wrap;align-items:center;gap:.5em .8em}
+.past-banner{margin:.3em 0;padding:.3em .7em;background:#e8f0fb;border:1px solid #0b4f9c;border-radius:4px;font-weight:600}.past-form input,.past-form button{font:inherit;max-width:100%}.past-form button{padding:.25em .9em}
+#past-status{flex-basis:100%;margin:0;font-size:.85rem}
 .states-list{columns:4 9rem;padding:0;list-style:none;font-size:.9rem}
 .headline{display:flex;flex-wrap:wrap;gap:.4em 1.4em;margin:.6em 0;font-size:1.05rem}.headline [data-figure^=c],.headline [data-figure^=s]{font-weight:600}
 .map-box{position:relative}svg#county-map{width:100%;height:auto;display:block;background:#fff}svg#county-map:focus{outline:none}
@@ -60,6 +63,12 @@ const TIMELINE = `<section class="timeline" aria-labelledby="timeline-title"><h2
 <label for="timeline-range">Time</label><input type="range" id="timeline-range" min="0" max="0" value="0" step="1" disabled>
 <output id="timeline-time" for="timeline-range" aria-live="off">Live</output><button type="button" id="timeline-live" disabled>Back to live</button>
 <p id="timeline-status" class="muted" style="flex-basis:100%;margin:0;font-size:.85rem">The animation colours each state by its share of customers out in each quarter-hour (state-level frames); Back to live shows the counties again.</p></section>`;
+
+/** The map at a past quarter hour (browser/past-map.js): a UTC date-time picker the archive's extent bounds. */
+const PAST = `<section class="timeline" aria-labelledby="past-title"><h2 id="past-title" style="font-size:1rem;margin:0">The map at a past time</h2>
+<form id="past-form" class="past-form"><label for="past-at">Show the map at (UTC)</label><input type="datetime-local" id="past-at" step="900" required disabled>
+<button type="submit" id="past-show" disabled>Show</button><button type="button" id="past-live" disabled>Back to the live map</button></form>
+<p id="past-status" role="status" class="muted">Loading the archive's extent…</p></section>`;
 
 const STATE_LINKS = STATE_PAGES.map(
   (s) => `<li><a href="${sitePath('state', { state: s.slug })}">${esc(s.name)}</a></li>`,
@@ -89,6 +98,8 @@ export function mapPage(opts: MapPageOptions = {}): string {
       summary: path('live.summary'),
       sources: path('live.sources'),
       timeline: path('live.timeline'),
+      archive: path('archive'),
+      archiveMap: path('archive.map'),
     },
     topology: `${MAP_ASSET_BASE}/${TOPOLOGY_ASSET}`,
     countyHref: SITE_PATHS.county,
@@ -104,11 +115,12 @@ export function mapPage(opts: MapPageOptions = {}): string {
 <p class="headline" aria-live="polite"><span data-figure="customers_out">${count(s?.national?.customers_out)} customers out</span>
 <span data-figure="counties_out">${count(s?.national?.counties_out)} counties out</span><span data-figure="states_out">${count(s?.national?.states_out)} states out</span>
 <span data-figure="as_of">as of <time${s?.generated_at ? ` datetime="${esc(s.generated_at)}"` : ''}>${esc(s?.generated_at ?? '…')}</time></span><span data-figure="freshness"></span></p></header>
-<main><figure id="map-figure" aria-busy="true" style="margin:0"><div class="map-box">
+<main><figure id="map-figure" aria-busy="true" style="margin:0"><p id="past-banner" class="past-banner" hidden></p><div class="map-box">
 <svg id="county-map" tabindex="-1" role="group" aria-label="Map of US counties coloured by the share of customers out. Counties with customers out are links in order of customers out: Tab reaches the worst, the arrow keys move to the next or previous, Tab again leaves the map. The table below lists the same numbers." viewBox="0 0 975 610"></svg>
 <div id="map-tooltip" class="tooltip" role="tooltip" hidden></div></div>
 <figcaption>${legendHtml()}<p id="map-status" role="status">Loading the live map…</p></figcaption></figure>
 ${TIMELINE}
+${PAST}
 <h2 id="top-counties-title">Top counties by customers out</h2>
 <table aria-labelledby="top-counties-title"><thead><tr><th scope="col">County</th><th scope="col">State</th><th scope="col">Customers out</th><th scope="col">Share out</th><th scope="col">Band</th></tr></thead>
 <tbody id="top-counties-body"></tbody></table><p id="top-counties-empty" hidden>No county has customers out right now.</p>

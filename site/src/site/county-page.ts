@@ -1,5 +1,5 @@
-// The county page /counties/{fips}: live status, utilities, incidents on a small map, municipalities, alerts, the
-// three charts with their embed snippets, history and downloads. Markup here; browser/county-page.js fills it.
+// The county page /counties/{fips}: live status, utilities, incidents on a small map, the past week from the archive,
+// municipalities, alerts, the three charts with their embed snippets, history and downloads. Markup here; browser/county-page.js fills it.
 import { CATALOGUE, type Endpoint } from '../../../pipeline/src/contract/catalogue.ts';
 import { loadAtlas } from '../../../pipeline/src/geo/counties.ts';
 import { stateByFips } from '../../../pipeline/src/geo/states.ts';
@@ -19,6 +19,7 @@ const API_IDS = [
   'county.chart.decade',
   'county.chart.monthly',
   'reports.county',
+  'archive.county',
 ] as const;
 
 export const COUNTY_CHARTS = [
@@ -51,7 +52,10 @@ function downloads(fips: string): string {
 const CSS = `.county-map svg{width:100%;max-width:420px;height:auto;border:1px solid #ddd;background:#fafaf8}
 .county-shape{fill:${NOTHING_OUT};stroke:#555;stroke-width:1}${BAND_COLOURS.map((c, b) => `.county-shape.fill-b${b}{fill:${c}}`).join('')}.incident{fill:#08306b;stroke:#fff;stroke-width:1}.area-box{fill:#08306b1a;stroke:#08306b;stroke-width:1;stroke-dasharray:3 2}
 .live-grid{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,420px);gap:1.5em}@media (max-width:48rem){.live-grid{grid-template-columns:1fr}}
-dl.status{display:grid;grid-template-columns:auto 1fr;gap:.15em 1em}dl.status dt{color:#4a4a4a}dl.status dd{margin:0;font-weight:600}`;
+dl.status{display:grid;grid-template-columns:auto 1fr;gap:.15em 1em}dl.status dt{color:#4a4a4a}dl.status dd{margin:0;font-weight:600}
+.past-week{margin:0}.past-week-chart svg{display:block;max-width:100%;height:auto}.pw-label{font-size:12px;fill:#4a4a4a}
+.pw-grid{stroke:#e4e4e4}.pw-axis{stroke:#555}.pw-day{stroke:#bbb;stroke-dasharray:2 3}.pw-area{fill:${BAND_COLOURS[3]};fill-opacity:.35}
+.pw-line{fill:none;stroke:${BAND_COLOURS[5]};stroke-width:1.6;stroke-linejoin:round}.pw-dot{fill:${BAND_COLOURS[5]}}`;
 
 export function countyPage(fips: string): string | null {
   const county = loadAtlas().byFips.get(fips);
@@ -82,6 +86,8 @@ export function countyPage(fips: string): string | null {
 <dt>Band</dt><dd data-field="band">—</dd><dt>Magnitude</dt><dd data-field="magnitude">—</dd>
 <dt>Customers served (denominator)</dt><dd data-field="denominator">—</dd><dt>As of</dt><dd data-field="generated_at">—</dd></dl>
 <h3>Utilities</h3><table id="utilities-table"></table></section>${map}</div>
+<section aria-labelledby="past-week-title"><h2 id="past-week-title">Past week: customers out every 15 minutes</h2>
+<figure class="past-week"><div class="past-week-chart" id="past-week-chart"></div><figcaption id="past-week-summary" class="muted" role="status">Loading the past week from the archive…</figcaption></figure></section>
 <section aria-labelledby="incidents-title"><h2 id="incidents-title">Incidents</h2><table id="incidents-table"></table></section>
 <section aria-labelledby="areas-title"><h2 id="areas-title">Municipalities and townships</h2><p class="muted">A masked count is shown as the utility publishes it (<code>&lt;5</code>).</p><table id="areas-table"></table></section>
 <section aria-labelledby="alerts-title"><h2 id="alerts-title">Alerts</h2><p id="alerts-summary"></p><table id="alerts-table"></table></section>

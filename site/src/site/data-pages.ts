@@ -1,5 +1,6 @@
 // The sources/coverage, events and reports pages: markup and controls generated from the catalogue (paths, event
 // filters, report tables), so a filter or table added to the API shows here. Browser modules fill the data.
+import { COLUMN_DOCS } from '../../../pipeline/src/contract/report-columns.ts';
 import { CATALOGUE, REPORT_TABLES } from '../../../pipeline/src/contract/catalogue.ts';
 import { EVENT_KINDS } from '../../../pipeline/src/state/lifecycle.ts';
 import { esc, layout } from './layout.ts';
@@ -51,7 +52,7 @@ export function reportsPage(): string {
     'reports.causes',
     'reports.trend',
   ];
-  const config = { api: apiPaths(ids), site: SITE_PATHS, tables: REPORT_TABLES, first, last };
+  const config = { api: apiPaths(ids), site: SITE_PATHS, tables: REPORT_TABLES, first, last, columns: COLUMN_DOCS };
   const years = Array.from({ length: last - first + 1 }, (_, i) => last - i);
   const main = `<h1>Annual reports</h1>
 <p>Outage episodes, customer-hours and disturbances by year, state and county, from EAGLE-I, this service's live archive (for the time EAGLE-I has not reached yet) and OE-417; each row says where its figures come from. Every table downloads as CSV.</p>

@@ -1,5 +1,6 @@
 // Browser: the county page (markup: site/src/site/county-page.ts). Reads the county's live, areas, incidents,
-// alerts and profile documents from the API at run time, so a new cycle shows without a rebuild.
+// alerts and profile documents from the API at run time, so a new cycle shows without a rebuild, and charts its past
+// week from the archive (past-week.js).
 import {
   $,
   config,
@@ -16,6 +17,7 @@ import {
   time,
   when,
 } from './site.js';
+import { showWeek, weekRange } from './past-week.js';
 
 const cfg = config();
 const p = { fips: cfg.fips };
@@ -245,8 +247,23 @@ function renderHistory(profile) {
   );
 }
 
+/** The past week from the archive: its own request, so a slow or failed archive never holds up the live status. */
+async function renderPastWeek() {
+  const box = $('past-week-chart');
+  const caption = $('past-week-summary');
+  const range = weekRange(Date.now());
+  const query = new URLSearchParams({ from: new Date(range.from).toISOString(), to: new Date(range.to).toISOString() });
+  try {
+    showWeek(box, caption, await getJson(`${api('archive.county')}?${query}`), range);
+  } catch (err) {
+    box.replaceChildren();
+    setStatus('past-week-summary', `Could not load the past week from the archive: ${err.message}.`, true);
+  }
+}
+
 async function start() {
   renderCharts();
+  const week = renderPastWeek();
   const [live, incidents, areas, alerts, profile] = await Promise.all(
     ['live.county', 'live.county.incidents', 'live.county.areas', 'live.county.alerts', 'county'].map((id) =>
       getJson(api(id)).catch((err) => ({ error: err })),
@@ -258,6 +275,7 @@ async function start() {
   plot(renderIncidents(incidents), renderAreas(areas));
   renderAlerts(alerts);
   renderHistory(profile);
+  await week;
   document.body.dataset.ready = 'true';
 }
 

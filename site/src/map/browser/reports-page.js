@@ -5,29 +5,48 @@ import { $, config, getJson, h, renderTable, setStatus } from './site.js';
 const cfg = config();
 const form = $('report-form');
 
-const cell = (v) =>
-  v === null || v === undefined
-    ? '—'
-    : typeof v === 'number'
-      ? v.toLocaleString('en-US')
-      : typeof v === 'object'
-        ? JSON.stringify(v)
-        : String(v);
+/** Columns that are codes or labels, not quantities: printed as they are (a year is 2014, not 2,014). */
+const PLAIN = new Set(['year', 'month', 'fips', 'utility_number', 'territory_year', 'reliability_year']);
+const SOURCES = { eaglei: 'EAGLE-I', archive: 'live archive', both: 'EAGLE-I + archive' };
 
-/** A report table whatever its columns: the columns of its rows, in their order. */
+/** A cell as a reader wants it: counts grouped, large amounts whole, small ones to two decimals, null as a dash. */
+function cell(k, v) {
+  if (v === null || v === undefined) return '—';
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  if (k === 'source') return SOURCES[v] ?? String(v);
+  if (typeof v !== 'number') return typeof v === 'object' ? JSON.stringify(v) : String(v);
+  if (PLAIN.has(k)) return String(v);
+  const digits = Number.isInteger(v) || Math.abs(v) >= 100 ? 0 : 2;
+  return v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+}
+
+/** A column's heading: its name in words (`customer_hours` → Customer hours, `yoy_pct` → Change from last year, %). */
+const LABELS = { fips: 'FIPS', yoy_pct: 'Change from last year, %', pct_out: 'Out, %', loaded: 'Loaded' };
+function label(k) {
+  if (LABELS[k]) return LABELS[k];
+  const words = k.replace(/_pct$/, ', %').replace(/_h$/, ' (hours)').replace(/_mw$/, ' (MW)').replaceAll('_', ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** A report table whatever its columns: every column of its rows, in their order, each heading explained. */
 function rowsTable(table, rows, empty) {
-  const keys = rows.length ? Object.keys(rows[0]).slice(0, 12) : [];
+  const keys = rows.length ? Object.keys(rows[0]) : [];
   renderTable(
     table,
     keys.map((k) => ({
-      label: k,
-      num: typeof rows[0][k] === 'number',
-      value: (r) => cell(r[k]),
+      label: label(k),
+      num: typeof rows[0][k] === 'number' && !PLAIN.has(k),
+      value: (r) => cell(k, r[k]),
       sort: (r) => r[k] ?? -Infinity,
     })),
     rows,
     empty,
   );
+  const docs = cfg.columns ?? {};
+  keys.forEach((k, i) => {
+    const th = table.querySelector('tr')?.children[i];
+    if (th && docs[k]) th.title = docs[k];
+  });
 }
 
 /** The scope asked for: a county (5-digit FIPS, within the chosen state), a state, or the nation. */
@@ -84,12 +103,16 @@ async function showReport() {
   }
 }
 
+/** The national years table, newest first; returns the latest loaded year (null when none is). */
 async function showNational() {
   try {
     const doc = await getJson(cfg.api['reports.data']);
-    rowsTable($('national-table'), doc?.data?.rows ?? [], 'No national report is published (history not loaded).');
+    const rows = [...(doc?.data?.rows ?? [])].sort((a, b) => b.year - a.year);
+    rowsTable($('national-table'), rows, 'No national report is published (history not loaded).');
+    return rows.find((r) => r.loaded)?.year ?? null;
   } catch (err) {
     rowsTable($('national-table'), [], `Could not load the national table (${err.message}).`);
+    return null;
   }
 }
 
@@ -109,4 +132,10 @@ form.addEventListener('submit', (ev) => {
   history.replaceState(null, '', `?${q}`);
   showReport();
 });
-Promise.all([showReport(), showNational()]).then(() => (document.body.dataset.ready = 'true'));
+// The page opens on the latest year with history loaded, unless the address names one.
+showNational()
+  .then((latest) => {
+    if (!initial.get('year') && latest) form.elements.year.value = String(latest);
+    return showReport();
+  })
+  .then(() => (document.body.dataset.ready = 'true'));
