@@ -138,7 +138,7 @@ describe('the archive, published and queried', () => {
     expect(finished).toContain('api/v1/archive/_months/2026-09.json');
     expect(finished.some((f) => f.startsWith('api/v1/archive/_counties/'))).toBe(true);
     expect(finished.filter((f) => f in live)).toEqual([]);
-    expect(Object.keys(live)).toContain('api/v1/archive/_days/2026-09-02.json'); // the day in progress
+    expect(Object.keys(live)).toContain('api/v1/archive/_days/2026-09-02/0015.json'); // the day in progress, by quarter
   });
 
   it('describes the finished days as a Frictionless Data Package that loads and casts every row', async () => {

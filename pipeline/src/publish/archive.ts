@@ -7,13 +7,17 @@
 import { endpoint } from '../contract/catalogue.ts';
 import { fileFor, urlFor } from '../contract/urls.ts';
 import type { Db } from '../state/db.ts';
-import { ARCHIVE_COLUMNS, archivedDays } from '../state/archive-read.ts';
-import { dayDoc, dayFiles, monthDocs, sha256 } from '../state/archive-day.ts';
+import { ARCHIVE_COLUMNS, archivedDays, nextDay } from '../state/archive-read.ts';
+import { dayDoc, dayFiles, monthDocs, quarterDoc, sha256 } from '../state/archive-day.ts';
+import { quarterOf } from '../state/archive.ts';
 import { dataNotice } from '../contract/notice.ts';
 import type { TreeWriter } from './tree-writer.ts';
 
 /** The function layer's documents of the archive (not public URLs). */
 export const archiveDayDoc = (day: string): string => `api/v1/archive/_days/${day}.json`;
+/** One quarter of the day in progress (`quarter` an ISO time on the mark): `_days/{day}/{HHMM}.json`. */
+export const archiveQuarterDoc = (quarter: string): string =>
+  `api/v1/archive/_days/${quarter.slice(0, 10)}/${quarter.slice(11, 13)}${quarter.slice(14, 16)}.json`;
 export const archiveMonthDoc = (month: string): string => `api/v1/archive/_months/${month}.json`;
 export const archiveCountyMonthDoc = (fips: string, month: string): string =>
   `api/v1/archive/_counties/${fips}/${month}.json`;
@@ -48,6 +52,8 @@ export class ArchivePublisher {
   private verified = false;
   /** without a part of its own: every archive file put so far, kept by each cycle's live tree */
   private readonly carried = new Set<string>();
+  /** the day in progress, and its past quarters whose documents this process has put (they no longer change) */
+  private readonly today = { day: '', done: new Set<string>() };
 
   constructor(private readonly openPart: ((now: Date) => TreeWriter) | null) {}
 
@@ -76,7 +82,7 @@ export class ArchivePublisher {
       if (finished.length) await db.releaseMemory();
     }
     const current = days.find((x) => x.day === today);
-    if (current) putDoc(live, archiveDayDoc(today), await dayDoc(db, today));
+    if (current) await this.publishToday(live, db, now);
     const listed = [...written.values()].sort((a, b) => a.day.localeCompare(b.day));
     const index = indexDoc(listed, current, simulated);
     index.first_quarter =
@@ -84,6 +90,26 @@ export class ArchivePublisher {
     putDoc(live, fileFor(endpoint('archive'), {}, 'json'), index);
     const pkg = Buffer.from(JSON.stringify(dataPackage(listed, simulated)));
     live.put(fileFor(endpoint('archive.datapackage'), {}, 'json'), () => pkg, pkg);
+  }
+
+  /**
+   * The day in progress as one document per quarter: a cycle rebuilds only the quarter it writes (state/archive.ts
+   * quarterOf) and carries the earlier ones over; after a restart each is rebuilt once.
+   */
+  private async publishToday(live: TreeWriter, db: Db, now: Date): Promise<void> {
+    const day = now.toISOString().slice(0, 10);
+    if (this.today.day !== day) [this.today.day, this.today.done] = [day, new Set()];
+    const current = quarterOf(now);
+    const reached = await db.all<{ q: string }>(
+      'SELECT quarter_at AS q FROM archive_quarters WHERE quarter_at >= ? AND quarter_at < ? ORDER BY 1',
+      [day, nextDay(day)],
+    );
+    for (const { q } of reached) {
+      const rel = archiveQuarterDoc(q);
+      if (q !== current && this.today.done.has(q) && live.keep(rel)) continue;
+      putDoc(live, rel, await quarterDoc(db, q));
+      if (q < current) this.today.done.add(q);
+    }
   }
 
   /** A finished day's three files and its month's series documents, put once; archive_files says what was published. */

@@ -8,7 +8,7 @@ import { fileFor } from '../contract/urls.ts';
 import { ApiError, badParam, unknownCounty } from '../contract/errors.ts';
 import { csvText } from '../contract/csv.ts';
 import { loadAtlas } from '../geo/counties.ts';
-import { archiveCountyMonthDoc, archiveDayDoc, archiveMonthDoc } from '../publish/archive.ts';
+import { archiveCountyMonthDoc, archiveDayDoc, archiveMonthDoc, archiveQuarterDoc } from '../publish/archive.ts';
 import type { PublishedTree } from '../publish/published-tree.ts';
 import {
   monthOf,
@@ -34,13 +34,27 @@ function timeParam(name: string, raw: string | null, fallback: Date): Date {
   return new Date(t);
 }
 
-const dayDocOf = (tree: PublishedTree, day: string) => tree.data<DayDoc & { generated_at: string }>(archiveDayDoc(day));
+type Doc = DayDoc & { generated_at: string };
+const dayDocOf = (tree: PublishedTree, day: string) => tree.data<DayDoc>(archiveDayDoc(day));
+
+/** A day's documents: the finished day's one, else (the day in progress) one per quarter the poller reached. */
+function docsOf(tree: PublishedTree, day: string): Doc[] {
+  const finished = dayDocOf(tree, day);
+  if (finished) return [finished];
+  const t0 = Date.parse(`${day}T00:00:00Z`);
+  const docs: Doc[] = [];
+  for (let i = 0; i < 96; i++) {
+    const doc = tree.data<DayDoc>(archiveQuarterDoc(new Date(t0 + i * QUARTER_MS).toISOString()));
+    if (doc) docs.push(doc);
+  }
+  return docs;
+}
 
 export function pastMap(c: Context, url: URL, tree: PublishedTree) {
   const raw = url.searchParams.get('at');
   if (raw === null) throw badParam('at', 'Give `at`, an ISO-8601 time such as 2026-09-01T10:15:00Z.');
   const quarter = quarterAtOrBefore(timeParam('at', raw, new Date()));
-  const doc = dayDocOf(tree, quarter.slice(0, 10));
+  const doc = dayDocOf(tree, quarter.slice(0, 10)) ?? tree.data<DayDoc>(archiveQuarterDoc(quarter));
   const qi = doc?.quarters.findIndex((q) => q[0] === quarter) ?? -1;
   if (!doc || qi < 0) throw notArchived(quarter, tree);
   const [, cycle_at, sources_total, sources_fresh, customers_tracked] = doc.quarters[qi];
@@ -86,20 +100,19 @@ export function countySeries(c: Context, fips: string, url: URL, tree: Published
   const index = tree.data<{ days: Array<{ day: string }> }>(fileFor(endpoint('archive'), {}, 'json'));
   const finishedThrough = index?.days.at(-1)?.day ?? '';
   const { series, generatedAt } = finishedSeries(tree, fips, range, finishedThrough);
-  // The days not finished yet (today, or a day not published yet) from their day documents.
+  // The days not in the month documents yet (the day in progress) from their documents.
   let generated = generatedAt;
   const fromDay = [range.from.slice(0, 10), finishedThrough ? nextDay(finishedThrough) : ''].sort().at(-1)!;
-  for (let day = fromDay; day < range.to; day = nextDay(day)) {
-    const doc = dayDocOf(tree, day);
-    if (!doc) continue;
-    if (doc.generated_at > generated) generated = doc.generated_at;
-    const byQuarter = new Map<number, DayValue>((doc.counties[fips] ?? []).map((v) => [v[0], v]));
-    doc.quarters.forEach(([at], i) => {
-      if (at < range.from || at >= range.to) return;
-      const v = byQuarter.get(i);
-      series.push({ at, customers_out: v?.[1] ?? 0, customers_tracked: v?.[6] ?? null, stale: v?.[7] ?? false });
-    });
-  }
+  for (let day = fromDay; day < range.to; day = nextDay(day))
+    for (const doc of docsOf(tree, day)) {
+      if (doc.generated_at > generated) generated = doc.generated_at;
+      const byQuarter = new Map<number, DayValue>((doc.counties[fips] ?? []).map((v) => [v[0], v]));
+      doc.quarters.forEach(([at], i) => {
+        if (at < range.from || at >= range.to) return;
+        const v = byQuarter.get(i);
+        series.push({ at, customers_out: v?.[1] ?? 0, customers_tracked: v?.[6] ?? null, stale: v?.[7] ?? false });
+      });
+    }
   c.header('Cache-Control', CACHE_CONTROL.history);
   if (url.searchParams.get('format') === 'csv') {
     c.header('Content-Type', CONTENT_TYPE.csv);

@@ -47,9 +47,19 @@ export interface DayDoc {
   states: Record<string, DayValue[]>;
 }
 
-/** The function layer's document of one day (finished or in progress). */
-export async function dayDoc(db: Db, day: string): Promise<DayDoc> {
-  const range = [day, nextDay(day)];
+/** The function layer's document of one finished day. */
+export const dayDoc = (db: Db, day: string): Promise<DayDoc> => rangeDoc(db, day, day, nextDay(day));
+
+/**
+ * The document of one quarter of the day in progress: the day document's shape with that quarter alone, so each
+ * cycle rebuilds only the quarter it writes (a whole storm day's document took ~1.1 s a cycle by its end).
+ */
+export const quarterDoc = (db: Db, quarter: string): Promise<DayDoc> =>
+  rangeDoc(db, quarter.slice(0, 10), quarter, new Date(Date.parse(quarter) + QUARTER_MS).toISOString());
+
+/** The values archived from `from` (inclusive) to `to` (exclusive), as a document of `day`. */
+async function rangeDoc(db: Db, day: string, from: string, to: string): Promise<DayDoc> {
+  const range = [from, to];
   const quarters = await db.all<{ at: string; c: string; t: number; f: number; k: number; s: boolean }>(
     `SELECT quarter_at AS "at", cycle_at AS c, sources_total AS t, sources_fresh AS f, customers_tracked AS k,
             simulated AS s FROM archive_quarters WHERE quarter_at >= ? AND quarter_at < ? ORDER BY quarter_at`,
