@@ -57,7 +57,7 @@ async function yearSeries(dir: string): Promise<Row[]> {
     await app.request(`/api/v1/archive/counties/${loadAtlas().counties.at(-1)!.fips}`);
     const ms: number[] = [];
     let points = 0;
-    for (let i = 0; i < 60; i++) {
+    for (let i = 0; i < 200; i++) {
       const to = new Date(done.getTime() - (i % 7) * 86_400_000 - 60_000).toISOString();
       const from = new Date(Date.parse(to) - 365 * 86_400_000).toISOString();
       const start = performance.now();
