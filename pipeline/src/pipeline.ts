@@ -321,7 +321,11 @@ export class Pipeline {
       publish,
       ms: Date.now() - started,
       failures,
-      notes: outcomes.filter((o) => o.ok && o.message).map((o) => ({ source: o.source.id, message: o.message ?? '' })),
+      notes: [
+        ...outcomes.filter((o) => o.ok && o.message).map((o) => ({ source: o.source.id, message: o.message ?? '' })),
+        // history grew from the archive but its report tree did not publish (tried again after the next cycle)
+        ...(this.growth.lastError ? [{ source: 'history', message: this.growth.lastError }] : []),
+      ],
       phases: { poll: tPoll - started, store: tStore - tPoll, publish: Date.now() - tStore },
     };
   }

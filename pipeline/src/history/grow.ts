@@ -20,20 +20,23 @@ export class HistoryGrowth {
   /** the last report-tree publish's failure, if it failed */
   lastError: string | null = null;
 
-  /** True when this cycle's finished day grew history. */
+  /** True when this cycle's finished day grew history. A failure is kept in `lastError`, never thrown. */
   async afterCycle(db: Db, model: Map<string, number>, to: GrowTarget): Promise<boolean> {
-    const grew = await growEpisodes(db, model);
-    if (grew) {
-      await markHistoryChanged(db);
-      this.unpublished = to.writer !== null;
-    }
-    if (!this.unpublished) return grew;
+    let grew = false;
     try {
-      // loaded here, not by every poll process: the end of a day is the only time the poll loop publishes reports
-      const { publishHistoryIfChanged } = await import('../publish/reports.ts');
-      await publishHistoryIfChanged(db, to.outDir, { now: to.now, writer: to.writer ?? undefined });
-      await db.releaseMemory();
-      [this.unpublished, this.lastError] = [false, null];
+      grew = await growEpisodes(db, model);
+      if (grew) {
+        await markHistoryChanged(db);
+        this.unpublished = to.writer !== null;
+      }
+      if (this.unpublished) {
+        // loaded here, not by every poll process: the end of a day is the only time the poll loop publishes reports
+        const { publishHistoryIfChanged } = await import('../publish/reports.ts');
+        await publishHistoryIfChanged(db, to.outDir, { now: to.now, writer: to.writer ?? undefined });
+        await db.releaseMemory();
+        this.unpublished = false;
+      }
+      this.lastError = null;
     } catch (err) {
       this.lastError = (err as Error).message;
     }
