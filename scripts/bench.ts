@@ -18,6 +18,7 @@ import { benchRegistry } from './bench-registry.ts';
 import { benchConnectors } from './bench-connectors.ts';
 import { benchCharts } from './bench-charts.ts';
 import { benchFirstMap } from './bench-first-map.ts';
+import { benchWire } from './bench-wire.ts';
 import { tuneHeap } from '../pipeline/src/heap.ts';
 
 // The heap sizing `outage` runs with (bin/outage.js), so the figures are the deployment's.
@@ -80,6 +81,7 @@ try {
   // Thirty minutes on, the storm has moved: (nearly) every source has new data and the tree already exists.
   clock.advance(30 * 60_000);
   await sim.move(clock());
+  const stormAt = clock();
   const changedCycle = await time(() => p1.cycle({ all: true }));
   // The same upstream data a minute later, in the same process (as the poll loop runs): conditional requests answer 304.
   clock.advance(60_000);
@@ -144,6 +146,7 @@ try {
     { metric: 'unchanged cycle after a restart files rewritten', value: restarted.v.publish.written, target: '' },
     { metric: 'peak RSS of the pipeline (MB)', value: rssMb, target: '≤ 512' },
   ];
+  rows.push(...(await benchWire(out, stormAt, changedCycle.v.publish)));
   rows.push(...(await benchEvents()));
   rows.push(...(await benchRegistry()));
   rows.push(...(await benchCountyDetail()));

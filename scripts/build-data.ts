@@ -66,7 +66,10 @@ function csvRows(file: string, t: Table): Row[] {
     );
   return records.map((r) =>
     Object.fromEntries(
-      t.fields.map((f) => [f.name, r[f.name] === '' ? null : f.type === 'integer' ? Number(r[f.name]) : r[f.name]]),
+      t.fields.map((f) => [
+        f.name,
+        r[f.name] === '' ? null : f.type === 'integer' || f.type === 'number' ? Number(r[f.name]) : r[f.name],
+      ]),
     ),
   );
 }

@@ -1,5 +1,8 @@
 // Tests leave the machine clean: every test temp dir is named `outage-test-<label>-…` and removed by its test, and
 // this module is also the vitest globalSetup that fails a run which leaves anything behind in the temp directory.
+// When a test cannot clean up (it timed out, its promise never settles), the worker's last-resort cleanup
+// (clean-worker.ts) stops every process the test file started and removes every temp dir it made with this module.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,13 +14,21 @@ const RUN_PREFIX = `${TEMP_PREFIX}run-`;
 // tsx's transform cache, written by the CLI processes the tests spawn: a cache, removed with the run's directory.
 const TOOL_CACHE = /^tsx-\d+$/;
 
+/** The temp dirs this worker process made and has not removed: one set per process, whichever copy of this module. */
+const MADE = Symbol.for('outage-test.temp-dirs');
+const made: Set<string> = ((globalThis as { [MADE]?: Set<string> })[MADE] ??= new Set());
+
 /** A fresh temp dir for `label`; the caller removes it (removeTempDir) in afterAll or finally. */
 export function makeTempDir(label: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), `${TEMP_PREFIX}${label}-`));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${TEMP_PREFIX}${label}-`));
+  made.add(dir);
+  return dir;
 }
 
 export function removeTempDir(dir: string | undefined): void {
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  if (!dir) return;
+  fs.rmSync(dir, { recursive: true, force: true });
+  made.delete(dir);
 }
 
 /** Runs every step of a teardown in order, even after one throws (the first error is rethrown at the end). */
@@ -38,6 +49,61 @@ export function testTempDir(label: string): string {
   const dir = makeTempDir(label);
   onTestFinished(() => removeTempDir(dir));
   return dir;
+}
+
+export interface Proc {
+  pid: number;
+  command: string;
+}
+
+/** Every live process below `root` (its children, theirs, …), read from /proc, or from `ps` where there is none. */
+export function descendants(root: number): Proc[] {
+  const children = new Map<number, Proc[]>();
+  const add = (pid: number, ppid: number, command: string) =>
+    (children.get(ppid) ?? children.set(ppid, []).get(ppid)!).push({ pid, command });
+  if (fs.existsSync('/proc/self/stat')) {
+    for (const name of fs.readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+      try {
+        // `pid (comm) state ppid …`: comm may hold spaces and parentheses, so the fields are read after the last `)`.
+        const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+        const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        if (state === 'Z') continue; // already dead, waiting for its parent
+        const command = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ').trim();
+        add(Number(name), Number(ppid), command);
+      } catch {
+        // gone meanwhile
+      }
+    }
+  } else {
+    const out = execFileSync('ps', ['-A', '-o', 'pid=,ppid=,state=,args='], { encoding: 'utf8' });
+    for (const m of out.matchAll(/^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/gm))
+      if (!m[3].startsWith('Z')) add(Number(m[1]), Number(m[2]), m[4]);
+  }
+  const found: Proc[] = [];
+  for (let queue = [root]; queue.length > 0; ) {
+    const next = children.get(queue.shift()!) ?? [];
+    found.push(...next);
+    queue.push(...next.map((p) => p.pid));
+  }
+  return found;
+}
+
+/**
+ * The worker's last resort, when its tests could not clean up (a timeout leaves the test's promise pending, so its
+ * `finally` never runs): SIGKILL every process below this one, the whole tree listed before any is killed so none is
+ * re-parented out of reach, and remove the temp dirs made with makeTempDir. Synchronous: it runs as the worker exits.
+ */
+export function lastResortCleanup(): { stopped: Proc[]; removed: string[] } {
+  const stopped = descendants(process.pid);
+  for (const p of stopped)
+    try {
+      process.kill(p.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  const removed = [...made];
+  for (const dir of removed) removeTempDir(dir);
+  return { stopped, removed };
 }
 
 const projectEntries = (dir: string): string[] =>

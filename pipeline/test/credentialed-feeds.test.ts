@@ -21,10 +21,11 @@ const BASIC = `Basic ${Buffer.from('key:secret').toString('base64')}`;
 const hits: Array<{ url: string; authorization?: string; key?: string }> = [];
 let server: http.Server;
 let base = '';
-const tmp = tempDir('credentialed');
+let tmp: ReturnType<typeof tempDir> | undefined; // made in beforeAll, so a skipped run makes nothing
 let answers: Record<string, unknown> = {};
 
 beforeAll(async () => {
+  tmp = tempDir('credentialed');
   if (hasSharedData) {
     const cmp = avangridRaw(sharedJson('payloads/avangrid/cmp-towns-2026-08-22T1651Z.json')) as Record<string, unknown>;
     const duke = dukeRaw(sharedJson('payloads/duke/duke-energy-florida-counties-2020-02-07T0550Z.json'));
@@ -46,9 +47,9 @@ beforeAll(async () => {
 afterEach(() => vi.unstubAllEnvs());
 afterAll(async () => {
   await closeAll(
-    () => server.closeAllConnections(),
-    () => new Promise((r) => server.close(r)),
-    () => tmp.remove(),
+    () => server?.closeAllConnections(),
+    () => new Promise((r) => (server ? server.close(r) : r(undefined))),
+    () => tmp?.remove(),
   );
 });
 
@@ -64,8 +65,8 @@ async function cycle(label: string): Promise<{ ids: string[]; summary: CycleSumm
   const { sources, problems } = parseRegistry(registry());
   expect(problems).toEqual([]);
   const p = await Pipeline.open({
-    stateDir: path.join(tmp.dir, label, 'state'),
-    outDir: path.join(tmp.dir, label, 'public'),
+    stateDir: path.join(tmp!.dir, label, 'state'),
+    outDir: path.join(tmp!.dir, label, 'public'),
     sources,
     clock: manualClock(new Date('2026-09-01T00:00:00Z')),
     simulated: false,

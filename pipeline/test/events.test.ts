@@ -77,7 +77,7 @@ describe('event stream', () => {
   it('serves the prebuilt latest page and filtered pages from the function layer', async () => {
     const { body } = await getJson('/api/v1/events');
     const [{ max }] = await pipeline.db.all<{ max: number }>('SELECT max(id)::INT AS max FROM events');
-    expect(body.data.events.at(-1).id).toBe(max);
+    expect(body.data.events[0].id).toBe(max);
     expect(body.data.events.length).toBe(Math.min(100, max));
     const county = body.data.events.find((e: PublicEvent) => e.scope === 'county');
     const filtered = await getJson(`/api/v1/events?fips=${county.fips}&kind=outage_began`);
@@ -90,6 +90,40 @@ describe('event stream', () => {
     const byState = await getJson(`/api/v1/events?state=${county.state.toLowerCase()}&limit=5`);
     expect(byState.body.data.events.length).toBeGreaterThan(0); // the county's own events are in its state
     expect(byState.body.data.events.every((e: PublicEvent) => e.state === county.state)).toBe(true);
+  });
+
+  it('pages newest first: has_more while older events exist, next_cursor to them, latest_cursor to newer ones', async () => {
+    const newest = async (where = '') =>
+      (await pipeline.db.all<{ id: number }>(`SELECT id FROM events ${where} ORDER BY id DESC`)).map((r) => r.id);
+    const ids = await newest();
+    expect(ids.length).toBeGreaterThan(100); // more than the prebuilt page holds
+    const page = async (q: string) => (await getJson(`/api/v1/events?${q}`)).body.data;
+    const first = await page('limit=5');
+    expect(first.order).toBe('newest_first');
+    expect(first.events.map((e: PublicEvent) => e.id)).toEqual(ids.slice(0, 5));
+    expect(first.has_more).toBe(true);
+    // The prebuilt latest page (no query) says the same of its 100.
+    const prebuilt = (await getJson('/api/v1/events')).body.data;
+    expect(prebuilt.events.map((e: PublicEvent) => e.id)).toEqual(ids.slice(0, 100));
+    expect(prebuilt.has_more).toBe(true);
+    // Following next_cursor reads every event once, newest first, and ends with has_more false.
+    const walk = async (q: string) => {
+      const seen: number[] = [];
+      for (let p = await page(q), cursor = ''; ; p = await page(`${q}&after=${cursor}`)) {
+        seen.push(...p.events.map((e: PublicEvent) => e.id));
+        if (!p.has_more) return seen;
+        cursor = p.next_cursor;
+      }
+    };
+    expect(await walk('limit=37')).toEqual(ids);
+    expect(await walk('kind=outage_began&limit=7')).toEqual(await newest("WHERE kind = 'outage_began'"));
+    // latest_cursor: the events of the next cycle, oldest first, and nothing more.
+    clock.advance(30 * 60_000);
+    await pipeline.cycle({ all: true });
+    const newer = await page(`after=${first.latest_cursor}&limit=500`);
+    expect(newer.order).toBe('oldest_first');
+    expect(newer.events.map((e: PublicEvent) => e.id)).toEqual((await newest(`WHERE id > ${ids[0]}`)).reverse());
+    expect(newer.has_more).toBe(false);
   });
 
   it('answers bad input with documented 4xx bodies, never a 500', async () => {
@@ -159,6 +193,8 @@ describe('event stream', () => {
       const doc = JSON.parse(r.text);
       expect(validate(doc), `${p}: ${JSON.stringify(validate.errors)}`).toBe(true);
       expect(doc.version).toBe('https://jsonfeed.org/version/1.1');
+      const ids = doc.items.map((i: { _outage: PublicEvent }) => i._outage.id);
+      expect(ids, `${p}: newest first`).toEqual([...ids].sort((a, b) => b - a));
     }
   });
 

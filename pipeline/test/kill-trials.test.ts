@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
 import { parse as parseCsv } from 'csv-parse/sync';
 import Parser from 'rss-parser';
 import { manualClock } from '../src/clock.ts';
@@ -49,6 +50,24 @@ function expectedMirror(out: string): Map<string, string> {
   return files;
 }
 
+// Precompressed siblings (`x.json.br`, `x.json.gz`) of the files whose manifest entry lists them: checked by decoding.
+const SIBLINGS = { br: '.br', gzip: '.gz' } as const;
+const decode = (file: string) =>
+  file.endsWith('.br') ? zlib.brotliDecompressSync(fs.readFileSync(file)) : zlib.gunzipSync(fs.readFileSync(file));
+
+/** `rel.br` / `rel.gz` → the object its bytes must decode to, for every mirrored file that has siblings. */
+function expectedSiblings(out: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const part of ['history', 'live'] as const)
+    for (const [rel, e] of Object.entries(readManifest(out, part)?.files ?? {})) {
+      if (!mirrored(rel)) continue;
+      for (const [coding, suffix] of Object.entries(SIBLINGS))
+        if (e.encodings?.[coding as keyof typeof SIBLINGS] !== undefined) files.set(rel + suffix, e.object);
+        else files.delete(rel + suffix);
+    }
+  return files;
+}
+
 interface Mix {
   wrong: number;
   missing: number;
@@ -60,26 +79,40 @@ const mixed = (m: Mix) => m.wrong + m.missing + m.extra + m.temps > 0;
 /** How far the mirror is from the current manifests, and temporary files anywhere under the output directory. */
 function inspectMirror(out: string): Mix {
   const expected = expectedMirror(out);
+  const siblings = expectedSiblings(out);
   expect(expected.size).toBeGreaterThan(0);
   const mix: Mix = { wrong: 0, missing: 0, extra: 0, temps: 0 };
   for (const [rel, object] of expected) {
     if (!fs.existsSync(path.join(out, rel))) mix.missing += 1;
     else if (sha(fs.readFileSync(path.join(out, rel))) !== object) mix.wrong += 1;
   }
+  for (const [rel, object] of siblings) {
+    if (!fs.existsSync(path.join(out, rel))) mix.missing += 1;
+    else if (sha(decode(path.join(out, rel))) !== object) mix.wrong += 1;
+  }
   for (const rel of walk(out)) {
     if (rel.endsWith('.tmp')) mix.temps += 1;
-    else if (!rel.startsWith('.') && rel.includes('/') && !expected.has(rel)) mix.extra += 1;
+    else if (
+      !rel.startsWith('.') &&
+      (rel.includes('/') || /\.(br|gz)$/.test(rel)) &&
+      !expected.has(rel) &&
+      !siblings.has(rel)
+    )
+      mix.extra += 1;
   }
   return mix;
 }
 
-/** The manifest-served tree: every listed object on disk with the bytes its name promises. */
+/** The manifest-served tree: every listed object on disk with the bytes its name promises, and its siblings too. */
 function servedProblems(out: string): number {
   let bad = 0;
   for (const part of ['live', 'history'] as const) {
     for (const e of Object.values(readManifest(out, part)?.files ?? {})) {
       const file = objectPath(out, e.object, part);
       if (!fs.existsSync(file) || sha(fs.readFileSync(file)) !== e.object) bad += 1;
+      for (const [coding, suffix] of Object.entries(SIBLINGS))
+        if (e.encodings?.[coding as keyof typeof SIBLINGS] !== undefined)
+          if (!fs.existsSync(file + suffix) || sha(decode(file + suffix)) !== e.object) bad += 1;
     }
   }
   return bad;

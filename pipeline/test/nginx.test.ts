@@ -1,12 +1,16 @@
 // A real web server in the tests (issue #11 part 4): Debian's nginx (scripts/install-nginx.sh installs it when missing)
 // serves an `outage export` of a simulated run with the site `outage host-config --target nginx` generates, proxying
 // what a file cannot answer to the in-process local server; every request of the host-config URL set must answer the
-// same from nginx as from the local server (status, bytes, content type, cache class, CORS, v1 headers).
+// same from nginx as from the local server (status, bytes, content type, cache class, CORS, v1 headers). The export
+// carries the precompressed siblings, which nginx sends (gzip_static, and brotli_static with Debian's ngx_brotli
+// static module, which install-nginx.sh installs beside nginx).
 import { HOST_CONFIG_REQUESTS } from './host-requests.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
+import zlib from 'node:zlib';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +49,13 @@ async function findNginx(): Promise<{ path: string | null; reason: string }> {
 }
 const NGINX = await findNginx();
 if (!NGINX.path) console.warn(`nginx.test.ts skipped: ${NGINX.reason}`);
+/** Debian's ngx_brotli static module (libnginx-mod-http-brotli-static): loaded, and the site sends `.br` siblings. */
+const BROTLI_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
+const BROTLI = NGINX.path !== null && fs.existsSync(BROTLI_MODULE);
+if (NGINX.path && !BROTLI) {
+  if (process.env.CI === 'true') throw new Error(`The nginx test must run with ${BROTLI_MODULE} under CI.`);
+  console.warn(`nginx.test.ts: no ${BROTLI_MODULE}, brotli_static is not tried`);
+}
 
 const freePort = () =>
   new Promise<number>((done, fail) => {
@@ -59,6 +70,7 @@ const freePort = () =>
 function mainConf(dir: string): string {
   const temps = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir}/${t};`);
   return [
+    ...(BROTLI ? [`load_module ${BROTLI_MODULE};`] : []),
     'daemon off;',
     'master_process off;',
     `pid ${dir}/nginx.pid;`,
@@ -121,10 +133,11 @@ async function stopNginx(child: ChildProcess | undefined): Promise<void> {
 
 const T0 = new Date('2026-09-01T08:00:00Z');
 const clock = manualClock(T0);
-const dir = makeTempDir('nginx');
-const out = path.join(dir, 'public');
-const exported = path.join(dir, 'export');
-const nginxDir = path.join(dir, 'nginx');
+// Made in beforeAll, so a run without nginx (the suite skipped) makes nothing.
+let dir = '';
+let out = '';
+let exported = '';
+let nginxDir = '';
 const UUID4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 let sim: Simulator | undefined;
 let pipeline: Pipeline | undefined;
@@ -146,6 +159,10 @@ afterAll(() =>
 
 describe.skipIf(!NGINX.path)('nginx serving the exported tree', () => {
   beforeAll(async () => {
+    dir = makeTempDir('nginx');
+    out = path.join(dir, 'public');
+    exported = path.join(dir, 'export');
+    nginxDir = path.join(dir, 'nginx');
     sim = new Simulator({ clock, seed: 2, epoch: new Date('2026-09-01T00:00:00Z'), sources: 20, areasPerCounty: 2 });
     await sim.start();
     pipeline = await Pipeline.open({
@@ -180,8 +197,9 @@ describe.skipIf(!NGINX.path)('nginx serving the exported tree', () => {
           '--root',
           exported,
         ];
+        if (BROTLI) args.push('--brotli-static');
         const written = outage('host-config', ...args, '--upstream', upstream, '--listen', listen);
-        exportTree(out, exported);
+        exportTree(out, exported, { precompressed: true });
         await written;
       },
       (child) => (nginx = child),
@@ -228,6 +246,47 @@ describe.skipIf(!NGINX.path)('nginx serving the exported tree', () => {
     }
     for (const id of ids) expect(id).toMatch(UUID4);
     expect(new Set([...ids, mine]).size).toBe(4);
+  });
+
+  it('sends the precompressed siblings as Accept-Encoding asks, with Vary and a validator per coding', async () => {
+    const files = readManifest(out)!.files;
+    const codings = BROTLI ? (['br', 'gzip'] as const) : (['gzip'] as const);
+    for (const rel of ['api/v1/live/sources.json', 'api/v1/openapi.json']) {
+      const url = `/${rel.replace(/\.json$/, rel.startsWith('api/v1/live') ? '' : '.json')}`;
+      expect(files[rel].encodings, rel).toBeDefined();
+      const identity = await raw(nginxUrl, url, { 'Accept-Encoding': 'identity' });
+      expect([identity.status, identity.headers['content-encoding'], identity.headers.vary]).toEqual([
+        200,
+        undefined,
+        'Accept-Encoding',
+      ]);
+      expect(identity.body.equals(fs.readFileSync(path.join(exported, rel))), url).toBe(true);
+      for (const coding of codings) {
+        const suffix = coding === 'br' ? '.br' : '.gz';
+        const a = await raw(nginxUrl, url, { 'Accept-Encoding': `${coding};q=0.9, identity;q=0.1` });
+        const what = `${url} ${coding}`;
+        // the sibling as the publisher wrote it, Vary once (from the location, not gzip_vary as well)
+        expect([a.status, a.headers['content-encoding'], a.headers.vary], what).toEqual([
+          200,
+          coding,
+          'Accept-Encoding',
+        ]);
+        expect(a.body.equals(fs.readFileSync(path.join(exported, rel + suffix))), what).toBe(true);
+        expect(a.headers.etag, what).not.toBe(identity.headers.etag);
+        const again = await raw(nginxUrl, url, { 'Accept-Encoding': coding, 'If-None-Match': String(a.headers.etag) });
+        expect(again.status, what).toBe(304);
+        // the local server sends the same content in the same coding
+        const local_ = await raw(local!.url, url, { 'Accept-Encoding': `${coding};q=0.9, identity;q=0.1` });
+        expect(local_.headers['content-encoding'], what).toBe(coding);
+        expect(decode(local_).equals(decode(a)), what).toBe(true);
+      }
+    }
+    // a file under 1 KB has no sibling and is not coded on the fly either
+    const small = Object.keys(files).find(
+      (f) => /^api\/v1\/live\/counties\/\d{5}\.json$/.test(f) && files[f].bytes < 1024,
+    )!;
+    const tiny = await raw(nginxUrl, `/${small.replace(/\.json$/, '')}`, { 'Accept-Encoding': 'gzip, br' });
+    expect([tiny.status, tiny.headers['content-encoding']]).toEqual([200, undefined]);
   });
 
   it("answers conditional requests on nginx's own validators", async () => {
@@ -299,9 +358,33 @@ async function ask(base: string, method: string, url: string, headers: Record<st
     headers: Object.fromEntries(COMPARED.map((h) => [h, res.headers.get(h)])),
     body,
     requestId: res.headers.get('x-request-id'),
-    servedFromDisk: res.headers.get('accept-ranges') === 'bytes',
+    // nginx's static module: Accept-Ranges on identity files; a precompressed sibling (gzip_static) has none, but its
+    // ETag is nginx's own, `"<mtime>-<size>"` in hex (the function layer's are content hashes, `"<hash>[-coding]"`)
+    servedFromDisk:
+      res.headers.get('accept-ranges') === 'bytes' ||
+      /^(W\/)?"[0-9a-f]+-[0-9a-f]+"$/.test(res.headers.get('etag') ?? ''),
   };
 }
+
+/** One GET, the body as sent (fetch would decode it). */
+function raw(base: string, url: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((done, fail) => {
+    http
+      .get(`${base}${url}`, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => done({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      })
+      .on('error', fail);
+  });
+}
+
+const decode = (a: { headers: http.IncomingHttpHeaders; body: Buffer }) =>
+  a.headers['content-encoding'] === 'br'
+    ? zlib.brotliDecompressSync(a.body)
+    : a.headers['content-encoding'] === 'gzip'
+      ? zlib.gunzipSync(a.body)
+      : a.body;
 
 function sameBytes(a: Buffer, b: Buffer, [origin, as]: [string, string]): string {
   if (a.equals(b)) return '';

@@ -1,10 +1,8 @@
 // Test helper: a loopback HTTP server whose answers a test sets per path (status, body, delay), for feeds that change
 // between cycles; and a throwaway project directory removed afterwards.
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { makeTempDir, removeTempDir } from './clean-machine.ts';
 
 export interface ScriptedAnswer {
   status?: number;
@@ -67,8 +65,8 @@ export class ScriptedFeed {
 
 /** A temporary directory under the system temp dir, with the project's prefix (the clean-machine check looks for it). */
 export function tempDir(label: string): { dir: string; remove: () => void } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `outage-test-${label}-`));
-  return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+  const dir = makeTempDir(label);
+  return { dir, remove: () => removeTempDir(dir) };
 }
 
 /** Waits until `cond` holds, checking every 50 ms; fails after `ms`. */

@@ -158,8 +158,15 @@ describe.skipIf(!hasSharedData)('replay: the event stream during Hurricane Ian, 
         clock.set(new Date(v.at));
         expect((await p.cycle({ all: true })).failed).toBe(0);
       }
-      const lee = (await (await fetch(`${server.url}/api/v1/events?fips=12071&limit=500`)).json()).data
-        .events as Array<{ kind: string; customers_out: number; outage_id: string; threshold: number }>;
+      const lee = (
+        (await (await fetch(`${server.url}/api/v1/events?fips=12071&limit=500`)).json()).data.events as Array<{
+          id: number;
+          kind: string;
+          customers_out: number;
+          outage_id: string;
+          threshold: number;
+        }>
+      ).sort((a, b) => a.id - b.id); // the page is newest first; the story reads oldest first
       expect(lee[0].kind).toBe('outage_began');
       const grew = lee.filter((e) => e.kind === 'outage_grew');
       expect(grew.length).toBeGreaterThanOrEqual(3);

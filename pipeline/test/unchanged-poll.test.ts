@@ -72,15 +72,15 @@ class KubraSite {
 
 describe.skipIf(!hasSharedData)('an unchanged Kubra source', () => {
   const site = new KubraSite();
-  const tmp = tempDir('unchanged-poll');
+  let tmp: ReturnType<typeof tempDir> | undefined; // made in beforeAll: this body also runs when the suite is skipped
   const clock = manualClock(new Date('2026-09-01T12:00:00Z'));
   const tree = new MemoryTreeWriter(clock());
   let p: Pipeline;
   let expectedOut = 0;
   const open = () =>
     Pipeline.open({
-      stateDir: path.join(tmp.dir, 'state'),
-      outDir: path.join(tmp.dir, 'public'),
+      stateDir: path.join(tmp!.dir, 'state'),
+      outDir: path.join(tmp!.dir, 'public'),
       sources: [
         sourceDef({ id: 'dom', connector: 'kubra', states: ['VA', 'NC'], url: `${site.base}${VIEW}/currentState` }),
       ],
@@ -104,6 +104,7 @@ describe.skipIf(!hasSharedData)('an unchanged Kubra source', () => {
   };
 
   beforeAll(async () => {
+    tmp = tempDir('unchanged-poll');
     await site.start();
     // The report's own top-level regions, summed: what the snapshot must say.
     const areas = (JSON.parse(site.report) as { file_data: { areas: Array<{ cust_a: { val: number } }> } }).file_data
@@ -115,7 +116,7 @@ describe.skipIf(!hasSharedData)('an unchanged Kubra source', () => {
   afterAll(async () => {
     await p?.close();
     await site.stop();
-    tmp.remove();
+    tmp?.remove();
   });
 
   it('follows the whole chain on its first poll', async () => {

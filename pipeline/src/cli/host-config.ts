@@ -15,6 +15,7 @@ interface Raw {
   root: string;
   upstream: string;
   listen: string;
+  brotliStatic?: boolean;
 }
 
 const DEFAULT_FILE: Record<string, string> = { vercel: '.vercel/output/config.json', nginx: 'outage-nginx.conf' };
@@ -33,6 +34,7 @@ function outputFor(raw: Raw): Record<string, string> {
         upstream: raw.upstream,
         listen: raw.listen,
         simulated: Boolean(raw.simulated),
+        brotliStatic: Boolean(raw.brotliStatic),
       }),
     };
   }
@@ -53,6 +55,7 @@ export function register(program: Command): void {
     .option('--root <dir>', 'nginx: the tree to serve (the --out directory or an `outage export`)', 'public')
     .option('--upstream <host:port>', 'nginx: where `outage serve` listens', '127.0.0.1:8787')
     .option('--listen <addr>', 'nginx: the listen address, e.g. 80 or 127.0.0.1:8080', '80')
+    .option('--brotli-static', 'nginx: also send the .br siblings (brotli_static; needs the ngx_brotli static module)')
     .action((raw: Raw) => {
       if (!(raw.target in DEFAULT_FILE))
         throw new UsageError(`--target: expected \`vercel\` or \`nginx\`, got \`${raw.target}\`.`);

@@ -96,6 +96,9 @@ const EVENT_FILTER_PARAMS = (defaultLimit: number, maxLimit: number): QueryParam
   },
 ];
 
+/** The tables of /api/v1/places (geo/places.ts): the browser loads `counties` with `places` or `zips`. */
+export const PLACE_TABLES = ['counties', 'places', 'zips'] as const;
+
 export const REPORT_TABLES = {
   national: ['national', 'states'],
   year: ['counties', 'events', 'states', 'months', 'causes', 'disturbances'],
@@ -436,6 +439,17 @@ export const CATALOGUE: readonly Endpoint[] = [
     summary: 'The last verification of every active source (`outage sources verify`)',
     description:
       "Every active registry row probed once, politely (polling's per-host limits and deadlines, a total deadline): per row whether it answered (HTTP status) and parsed, customers out and served, counties, counties outside the utility's EIA-861 service territory, customers served against EIA-861's, the time taken, and on failure its kind, message and what to do. `report` is null until a verification has run; the deployment's operator runs it weekly.",
+  },
+  {
+    id: 'places',
+    path: '/api/v1/places',
+    formats: ['json'],
+    cache: 'static',
+    schema: 'PlaceIndex',
+    tables: PLACE_TABLES,
+    summary: 'Search by place: every county, town and ZIP code with the counties it lies in',
+    description:
+      "The index the site's search box reads, one table each: `counties` (default: FIPS, name, state, population), `places` (towns and cities, as the USPS names the city of each ZIP code, with the share of their population in each county) and `zips` (every ZIP code tabulation area with its counties and the share of its population in each; null where the source gives none). Only counties with a county page (the 50 states and DC). Sources and licences are in `credit` and data/reference/README.md; the tables behind it are `data/reference/places.csv` and `data/reference/zcta-county.csv`.",
   },
   {
     id: 'openapi',

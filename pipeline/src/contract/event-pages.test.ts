@@ -74,15 +74,43 @@ const q = (s: string, utilities = new Set(['U'])) =>
   parseEventQuery(new URLSearchParams(s), { defaultLimit: 7, maxLimit: 50, utilities });
 
 describe('event pages', () => {
-  it('returns the newest matching events oldest first, then continues from next_cursor', () => {
+  it('returns the newest matching events newest first, pages to older ones, and polls newer ones from latest_cursor', () => {
     const s = new Stream();
     s.append(45);
     const latest = pageEvents(s, q('limit=5'));
-    expect(latest.events.map((e) => e.id)).toEqual([41, 42, 43, 44, 45]);
-    expect(latest.has_more).toBe(false);
-    s.append(3);
-    const next = pageEvents(s, q(`after=${latest.next_cursor}`));
-    expect(next.events.map((e) => e.id)).toEqual([46, 47, 48]);
+    expect(latest.order).toBe('newest_first');
+    expect(latest.events.map((e) => e.id)).toEqual([45, 44, 43, 42, 41]);
+    expect(latest.has_more).toBe(true); // 40 older events are retained
+    // Walking next_cursor reads every older event once, newest first, though events arrive meanwhile.
+    const seen = latest.events.map((e) => e.id);
+    let page = latest;
+    while (page.has_more) {
+      s.append(2);
+      page = pageEvents(s, q(`after=${page.next_cursor}&limit=5`));
+      expect(page.order).toBe('newest_first');
+      seen.push(...page.events.map((e) => e.id));
+    }
+    expect(seen).toEqual(Array.from({ length: 45 }, (_, i) => 45 - i));
+    expect(pageEvents(s, q(`after=${page.next_cursor}`)).events).toEqual([]);
+    // latest_cursor: what was published after the first page, oldest first.
+    const next = pageEvents(s, q(`after=${latest.latest_cursor}&limit=50`));
+    expect(next.order).toBe('oldest_first');
+    expect(next.events.map((e) => e.id)).toEqual(Array.from({ length: s.events.length - 45 }, (_, i) => 46 + i));
+    expect(next.has_more).toBe(false);
+  });
+
+  it('says has_more only when an older match exists, also under filters', () => {
+    const s = new Stream();
+    s.append(30);
+    const fips = s.events.filter((e) => e.fips === '12086').map((e) => e.id); // every third id
+    const exact = pageEvents(s, q(`fips=12086&limit=${fips.length}`));
+    expect(exact.events.map((e) => e.id)).toEqual([...fips].reverse());
+    expect(exact.has_more).toBe(false);
+    const short = pageEvents(s, q(`fips=12086&limit=${fips.length - 1}`));
+    expect(short.has_more).toBe(true);
+    const rest = pageEvents(s, q(`fips=12086&after=${short.next_cursor}`));
+    expect(rest.events.map((e) => e.id)).toEqual([fips[0]]);
+    expect(rest.has_more).toBe(false);
   });
 
   it('delivers every event exactly once, in order, to a client following cursors while events arrive', () => {
@@ -152,6 +180,12 @@ describe('event pages', () => {
     expect(err(5)).toMatchObject({ status: 410, code: 'cursor_expired' });
     expect(err(20)).toBeNull();
     expect(err(41)).toMatchObject({ status: 400, code: 'invalid_cursor' });
-    expect(decodeCursor(pageEvents(s, q('')).first_cursor)).toBe(20);
+    expect(decodeCursor(pageEvents(s, q('')).first_cursor)).toEqual({ id: 20, order: 'oldest_first' });
+    // Towards older events, a cursor below the retained ones is the end of the stream, not an error.
+    const older = (before: number) => pageEvents(s, q(`after=${encodeCursor(before, 'newest_first')}`));
+    expect(older(5)).toMatchObject({ events: [], has_more: false });
+    expect(older(23).events.map((e) => e.id)).toEqual([22, 21]);
+    expect(older(41).events[0].id).toBe(40);
+    expect(() => older(42)).toThrow(/past the newest event/);
   });
 });

@@ -95,21 +95,29 @@ export function toPublic(e: EventRow, countyName: (fips: string) => string | und
 export const publicEvent = (e: EventRow): PublicEvent => toPublic(e, (fips) => loadAtlas().byFips.get(fips)?.name);
 
 // ---- cursors: opaque to clients ----
-export function encodeCursor(id: number): string {
-  return Buffer.from(`ev1:${id}`).toString('base64url');
+/** Where a page starts: after `id` reading towards newer events (oldest first), or before it towards older ones. */
+export interface Cursor {
+  id: number;
+  order: PageOrder;
+}
+export type PageOrder = 'oldest_first' | 'newest_first';
+
+/** `ev1:<id>` (the form every earlier cursor has) reads newer events; `ev1:before:<id>` older ones. */
+export function encodeCursor(id: number, order: PageOrder = 'oldest_first'): string {
+  return Buffer.from(order === 'oldest_first' ? `ev1:${id}` : `ev1:before:${id}`).toString('base64url');
 }
 
-export function decodeCursor(raw: string): number {
+export function decodeCursor(raw: string): Cursor {
   const text = /^[A-Za-z0-9_-]{1,40}$/.test(raw) ? Buffer.from(raw, 'base64url').toString('utf8') : '';
-  const m = /^ev1:(\d{1,15})$/.exec(text);
+  const m = /^ev1:(before:)?(\d{1,15})$/.exec(text);
   if (!m)
     throw new ApiError({
       status: 400,
       code: 'invalid_cursor',
       param: 'after',
-      message: `\`after\` is not a cursor this API issued (\`${raw.slice(0, 60)}\`). Use the next_cursor or first_cursor of a page.`,
+      message: `\`after\` is not a cursor this API issued (\`${raw.slice(0, 60)}\`). Use the next_cursor, latest_cursor or first_cursor of a page.`,
     });
-  return Number(m[1]);
+  return { id: Number(m[2]), order: m[1] ? 'newest_first' : 'oldest_first' };
 }
 
 // ---- filters: a declarative allowlist ----
@@ -124,7 +132,8 @@ export interface EventFilters {
 
 export interface EventQuery {
   filters: EventFilters;
-  after: number | null;
+  /** null: the latest page (the newest events, newest first) */
+  after: Cursor | null;
   limit: number;
 }
 

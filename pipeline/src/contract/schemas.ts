@@ -3,6 +3,7 @@ import { CONNECTORS } from '../sources/registry.ts';
 import { BAND_THRESHOLDS_PCT, MAGNITUDE_THRESHOLDS } from '../state/rules.ts';
 import { ROW_SHAPES, columnSchema } from './report-columns.ts';
 import { ERROR_CODES } from './errors.ts';
+import { PLACE_TABLES } from './catalogue.ts';
 import { SOURCES_VERIFICATION } from './verification-schema.ts';
 
 const int = { type: 'integer', minimum: 0 };
@@ -157,6 +158,18 @@ export const mapEntry = {
   description: '[customers_out, pct_out, level, band, magnitude]',
 };
 
+/** [fips, share]: the share (0–1) of the population of a ZIP code or town in the county; null where unknown. */
+const countyShares = {
+  type: 'array',
+  minItems: 1,
+  items: {
+    type: 'array',
+    prefixItems: [fips, { type: ['number', 'null'], minimum: 0, maximum: 1 }],
+    items: false,
+    minItems: 2,
+  },
+};
+
 export const SCHEMAS: Record<string, Record<string, unknown>> = {
   MapEntry: mapEntry,
   ErrorBody: env(
@@ -174,6 +187,55 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
       ),
     }),
   ),
+  PlaceIndex: env({
+    type: 'object',
+    required: ['generated_at', 'table', 'credit'],
+    additionalProperties: false,
+    description:
+      'One table of the place index (`?table=`): exactly one of `counties`, `places`, `zips`. Match names after folding case, accents and punctuation; a county name may carry its kind ("Harris County") and a state ("Harris, TX").',
+    properties: {
+      generated_at: generated,
+      table: { type: 'string', enum: [...PLACE_TABLES] },
+      credit: { type: 'string', description: 'Where the tables come from and their licences (cite them).' },
+      counties: {
+        type: 'array',
+        description: 'Every county with a county page, by FIPS.',
+        items: {
+          type: 'array',
+          prefixItems: [
+            fips,
+            { type: 'string', description: 'name as the county page titles it (independent cities end in "city")' },
+            stateCode,
+            { ...int, description: 'population (this service’s ZIP-based model, data/reference); 0 when unknown' },
+          ],
+          items: false,
+          minItems: 4,
+        },
+      },
+      places: {
+        type: 'array',
+        description:
+          'Towns and cities: the USPS city of every ZIP code, by state. Sorted by state, then name; a name may repeat in other states.',
+        items: {
+          type: 'array',
+          prefixItems: [
+            { type: 'string', description: 'name' },
+            stateCode,
+            { ...int, description: 'population of its ZIP codes' },
+            { ...countyShares, description: 'its counties, the largest share first' },
+          ],
+          items: false,
+          minItems: 4,
+        },
+      },
+      zips: {
+        type: 'object',
+        description: 'ZIP code tabulation area (5 digits) → its counties, the largest share first.',
+        patternProperties: { '^\\d{5}$': countyShares },
+        additionalProperties: false,
+      },
+    },
+  }),
   Coverage: env(
     obj({
       generated_at: generated,

@@ -9,7 +9,7 @@ import { endpoint } from '../contract/catalogue.ts';
 import { fileFor } from '../contract/urls.ts';
 import type { TreeWriter } from './tree-writer.ts';
 import { putJson, putRawJson, putText } from './formats.ts';
-import { atomFeed, jsonFeed, rssFeed, type FeedMeta } from './feeds.ts';
+import { atomFeed, jsonFeed, newestAt, rssFeed, type FeedMeta } from './feeds.ts';
 
 export const EVENTS_DIR = 'api/v1/_events';
 export const chunkFile = (n: number) => `${EVENTS_DIR}/chunk-${n}.json`;
@@ -89,12 +89,13 @@ export async function publishEvents(
     utilities: [...opts.utilities].sort(),
   };
   putJson(w, INDEX_FILE, index as unknown as Record<string, unknown>);
-  // The newest chunks hold the latest page and the feeds.
-  for (const c of chunks.slice(-2)) await load(c.n);
+  // The newest chunks hold the latest page and the feeds; one event more tells whether older ones exist (has_more).
+  for (let i = chunks.length - 1, held = 0; i >= 0 && held <= EVENTS_DEFAULT_LIMIT; i--)
+    held += (await load(chunks[i].n)).length;
   const reader = { index: () => index, chunk: (n: number) => arrayView((loaded.get(n) ?? []).map(publicEvent)) };
   const latest = pageEvents(reader, { filters: {}, after: null, limit: EVENTS_DEFAULT_LIMIT });
   putJson(w, fileFor(endpoint('events'), {}, 'json'), latest as unknown as Record<string, unknown>);
-  const feedEvents = latest.events.slice(-FEED_DEFAULT_LIMIT);
+  const feedEvents = latest.events.slice(0, FEED_DEFAULT_LIMIT); // newest first
   for (const prefix of ['feeds', 'api.feeds']) {
     const id = (f: string) => `${prefix}.${f}`;
     const selfBase = `${opts.baseUrl}${endpoint(id('rss')).path.replace(/\.rss$/, '')}`;
@@ -102,7 +103,7 @@ export async function publishEvents(
       baseUrl: opts.baseUrl,
       selfBase,
       query: '',
-      updated: feedEvents.at(-1)?.at ?? opts.now.toISOString(),
+      updated: newestAt(feedEvents) ?? opts.now.toISOString(),
       simulated: opts.simulated,
     };
     putText(w, fileFor(endpoint(id('rss')), {}, 'rss'), rssFeed(feedEvents, m));

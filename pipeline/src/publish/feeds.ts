@@ -43,7 +43,11 @@ const summary = (e: PublicEvent) =>
     .filter(Boolean)
     .join(' ');
 const suffix = (m: FeedMeta) => (m.query ? `?${m.query}` : '');
-const newestFirst = (events: PublicEvent[]) => [...events].reverse();
+/** Items newest first, whichever order the page was read in. */
+const newestFirst = (events: PublicEvent[]) => [...events].sort((a, b) => b.id - a.id);
+/** The time of the newest event (a feed's `updated`). */
+export const newestAt = (events: PublicEvent[]): string | undefined =>
+  events.reduce<PublicEvent | undefined>((n, e) => (n && n.id > e.id ? n : e), undefined)?.at;
 
 const builder = new XMLBuilder({
   ignoreAttributes: false,

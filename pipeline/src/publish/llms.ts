@@ -24,7 +24,7 @@ export function buildLlmsTxt(simulated: boolean): string {
     ...FUNCTION_ENDPOINTS.map((f) => `- ${f.method} ${f.path}: ${f.summary}`),
     '',
     '## Event stream',
-    '- GET /api/v1/events pages the outage event stream by opaque cursor: pass next_cursor as `after`; first_cursor starts from the oldest retained event. Filters: fips, state, utility, kind, min_customers, since, limit.',
+    '- GET /api/v1/events pages the outage event stream by opaque cursor, newest first: pass next_cursor as `after` for older events; first_cursor (the oldest retained event) and latest_cursor (events published since) read oldest first. Filters: fips, state, utility, kind, min_customers, since, limit.',
     `- Kinds: ${EVENT_KINDS.join(', ')}. They concern counties, municipalities/townships and utilities.`,
     '- Feeds with the same filters: /feeds/events.rss (RSS 2.0), /feeds/events.atom (Atom 1.0), /feeds/events.json (JSON Feed 1.1); also under /api/v1/feeds/.',
     '',

@@ -2,6 +2,8 @@
 // upload ships) and its repair. A kill during a mirror sync leaves files of two generations, missing and extra files
 // and temporary files; repairMirror makes the mirror exactly the current manifests again before anything reads it.
 // It is cheap when nothing is wrong: a marker naming the generations of the last complete sync is checked first.
+// A file's precompressed siblings (`map.json.br`, `.gz`: precompress.ts) are mirror files like any other: linked to
+// their object's siblings when its manifest entry lists them, deleted as extra when it does not.
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -9,6 +11,7 @@ import PQueue from 'p-queue';
 import { tempPathFor, writeFileAtomic } from './atomic-write.ts';
 import { manifestName, objectPath, objectsRoot, readManifest, TREE_PARTS, type TreePart } from './tree-writer.ts';
 import { UsageError } from '../errors.ts';
+import { CODINGS, SIBLING_SUFFIX } from '../contract/encodings.ts';
 
 /** A mirror path repair did not expect: the manifest lists an object that is not on disk. */
 export class MirrorError extends Error {
@@ -135,8 +138,16 @@ export async function repairMirrorLocked(outDir: string): Promise<RepairStats> {
   const expected = new Map<string, { object: string; part: TreePart }>();
   for (const part of [...TREE_PARTS].reverse()) {
     // live last: it wins a path two parts list, as the server reads it
-    for (const [rel, e] of Object.entries(readManifest(outDir, part)?.files ?? {}))
-      if (isMirrored(rel)) expected.set(rel, { object: e.object, part });
+    for (const [rel, e] of Object.entries(readManifest(outDir, part)?.files ?? {})) {
+      if (!isMirrored(rel)) continue;
+      expected.set(rel, { object: e.object, part });
+      for (const c of CODINGS) {
+        const sibling = `${rel}${SIBLING_SUFFIX[c]}`;
+        // an object's sibling is named like it, so objectPath finds it: `.objects/ab/<sha>.br`
+        if (e.encodings?.[c] !== undefined) expected.set(sibling, { object: `${e.object}${SIBLING_SUFFIX[c]}`, part });
+        else expected.delete(sibling); // a later part's file replaces an earlier one's, siblings and all
+      }
+    }
   }
   if (expected.size === 0) return { ...stats, ms: Date.now() - t0 }; // nothing published: nothing of `<out>` is ours to judge
   stats.temps += sweepObjectTemps(outDir);
@@ -144,6 +155,10 @@ export async function repairMirrorLocked(outDir: string): Promise<RepairStats> {
   const found: string[] = [];
   for (const top of new Set([...expected.keys()].filter((r) => r.includes('/')).map((r) => r.split('/')[0])))
     listFiles(outDir, top, found);
+  // ...and the siblings of its root files (`llms.txt.br`)
+  for (const rel of [...expected.keys()].filter((r) => !r.includes('/')))
+    for (const c of CODINGS)
+      if (fs.existsSync(path.join(outDir, rel + SIBLING_SUFFIX[c]))) found.push(rel + SIBLING_SUFFIX[c]);
   const io = new PQueue({ concurrency: IO_CONCURRENCY });
   for (const rel of found) {
     if (expected.has(rel)) continue;

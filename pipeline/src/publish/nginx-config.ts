@@ -16,7 +16,7 @@ import { dataNotice } from '../contract/notice.ts';
 import { fileFor, pathParams } from '../contract/urls.ts';
 import { checkDeprecation, deprecationHeaders, EXPOSE_HEADERS, isV1Path } from '../contract/v1-headers.ts';
 import { securityHeaders } from '../contract/security-headers.ts';
-import { requestIdMaps, queryMaps, quote, UPSTREAM, proxyBlock } from './nginx-directives.ts';
+import { requestIdMaps, queryMaps, quote, UPSTREAM, proxyBlock, compressionDirectives } from './nginx-directives.ts';
 
 export interface NginxOptions {
   /** the exported tree (`outage export --to`), absolute */
@@ -28,6 +28,11 @@ export interface NginxOptions {
   /** labels X-Data-Notice on prebuilt files as simulated (the function layer reads it from the manifest) */
   simulated: boolean;
   serverName?: string;
+  /**
+   * also send the `.br` siblings (`brotli_static on`): needs ngx_brotli's static module loaded in nginx's main context
+   * (Debian: `apt-get install libnginx-mod-http-brotli-static`); without it nginx refuses the directive
+   */
+  brotliStatic?: boolean;
 }
 
 /** What a file path parameter may be: the function layer answers anything else (and a dot could name another file). */
@@ -150,6 +155,8 @@ server {
   # answer exactly to the function layer, method intact.
   merge_slashes off;
   error_page 418 = @outage_fn;
+
+${compressionDirectives(Boolean(opts.brotliStatic), '  ')}
 
 ${functionLocation(proxied)}
 

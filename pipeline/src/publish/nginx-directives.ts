@@ -1,5 +1,7 @@
-// The fixed parts of the generated nginx site (nginx-config.ts): quoting, the proxy to `outage serve`, the query maps
-// and the X-Request-Id that nginx makes for every request.
+// The fixed parts of the generated nginx site (nginx-config.ts): quoting, the proxy to `outage serve`, the query maps,
+// the X-Request-Id that nginx makes for every request, and compression.
+import { CONTENT_TYPE } from '../contract/catalogue.ts';
+import { COMPRESSIBLE_FORMATS, MIN_COMPRESS_BYTES } from '../contract/encodings.ts';
 
 /** The upstream block's name: `outage serve`. */
 export const UPSTREAM = 'outage_fn';
@@ -60,4 +62,27 @@ export function requestIdMaps(): string {
     `map $request_id $outage_rid_variant {\n  default 8;\n${variant.join('\n')}\n}`,
     `map $request_id $outage_request_id {\n  default "";\n  ${quote(uuid)} "$outage_rid_a-$outage_rid_b-4$outage_rid_c-$outage_rid_variant$outage_rid_d-$outage_rid_e";\n}`,
   ].join('\n');
+}
+
+/**
+ * issue 28 part 3: a text file's precompressed siblings (`map.json.gz`, `.br`: the publisher writes them beside every
+ * text file of 1 KB or more, and `outage export --precompressed` copies them) are sent as they are; a text file
+ * without one (published before siblings existed) is gzipped on the fly. Vary comes from the file locations'
+ * add_header (gzip_vary would add a second one); answers of `outage serve` arrive coded already.
+ */
+export function compressionDirectives(brotliStatic: boolean, indent: string): string {
+  const types = [...new Set(COMPRESSIBLE_FORMATS.map((f) => CONTENT_TYPE[f].split(';')[0]))].filter(
+    (t) => t !== 'text/html', // always compressed; naming it again is a warning
+  );
+  return [
+    '# Precompressed siblings first, else gzip on the fly (text types, 1 KB or more).',
+    'gzip_static on;',
+    ...(brotliStatic ? ['brotli_static on;'] : ['# brotli_static on;  (host-config --brotli-static, with ngx_brotli)']),
+    'gzip on;',
+    'gzip_comp_level 5;',
+    `gzip_min_length ${MIN_COMPRESS_BYTES};`,
+    `gzip_types ${types.join(' ')};`,
+  ]
+    .map((l) => indent + l)
+    .join('\n');
 }

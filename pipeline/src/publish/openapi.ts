@@ -347,6 +347,7 @@ export function buildOpenApi(simulated: boolean): Record<string, unknown> {
       { name: 'accounts', description: 'Accounts, API keys and alert rules (webhooks: see the webhooks section)' },
       { name: 'reports', description: 'Annual report tables and charts' },
       { name: 'counties', description: 'County profiles, history and charts' },
+      { name: 'places', description: 'Search by county, town or ZIP code' },
       { name: 'events', description: 'The event stream' },
       { name: 'feeds', description: 'Syndication feeds' },
       { name: 'alerts', description: 'Alerts' },

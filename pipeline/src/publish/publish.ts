@@ -32,6 +32,7 @@ import { publishCoverage } from '../coverage/publish.ts';
 import type { CoverageData } from '../coverage/document.ts';
 import type { SourceHealth } from '../state/health.ts';
 import { publishVerification, VERIFICATION_FILE, type VerificationDoc } from './verification.ts';
+import { publishPlaces } from './places.ts';
 
 /** Internal (never mirrored or routed): every stored frame, for the function layer's other `hours` values. */
 export const FRAMES_FILE = 'api/v1/live/_timeline-frames.json';
@@ -159,6 +160,7 @@ export async function publishLive(w: TreeWriter, input: PublishInput): Promise<P
     now,
   });
   if (input.coverage) publishCoverage(w, input.coverage);
+  publishPlaces(w);
   await input.archive.publish(w, input.db, now, simulated);
   putRawJson(w, fileFor(endpoint('openapi'), {}, 'json'), buildOpenApi(simulated));
   putText(w, fileFor(endpoint('llms'), {}, 'txt'), buildLlmsTxt(simulated));

@@ -3,11 +3,24 @@
 // layer answered 16 concurrent filtered requests on a 37 MB county document in 46 s, re-parsing it for each.
 import fs from 'node:fs';
 import path from 'node:path';
-import { manifestName, objectPath, readManifest, TREE_PARTS, type Manifest, type TreePart } from './tree-writer.ts';
+import {
+  manifestName,
+  objectPath,
+  readManifest,
+  TREE_PARTS,
+  type Manifest,
+  type ManifestEntry,
+  type TreePart,
+} from './tree-writer.ts';
+import type { Coding } from '../contract/encodings.ts';
+import { siblingPath } from './precompress.ts';
 
 export interface StaticFile {
   body: Buffer;
+  /** the identity representation's ETag (a coded body's is codedEtag of it) */
   etag: string;
+  /** the content coding of `body` when it is a precompressed sibling */
+  coding?: Coding;
   /** the generation time of the document (HTTP Last-Modified) */
   generatedAt: string;
 }
@@ -43,12 +56,23 @@ export class PublishedTree {
     return slot.manifest;
   }
 
-  /** A file of the live tree, else of the history tree, else of the archive's. */
-  read(rel: string): StaticFile | null {
+  /**
+   * A file of the live tree, else of the history tree, else of the archive's: its precompressed sibling in `coding`
+   * when the object has one, else its own bytes.
+   */
+  read(rel: string, coding: Coding | 'identity' = 'identity'): StaticFile | null {
     const found = this.locate(rel);
     if (!found) return null;
+    const file = { etag: `"${found.hash}"`, generatedAt: found.generatedAt };
+    if (coding !== 'identity' && found.encodings?.[coding] !== undefined) {
+      try {
+        return { ...file, body: fs.readFileSync(siblingPath(found.file, coding)), coding };
+      } catch {
+        // a sibling the store lost: the identity bytes below, compressed per request
+      }
+    }
     try {
-      return { body: fs.readFileSync(found.file), etag: `"${found.hash}"`, generatedAt: found.generatedAt };
+      return { ...file, body: fs.readFileSync(found.file) };
     } catch {
       return null;
     }
@@ -90,7 +114,13 @@ export class PublishedTree {
   }
 
   /** Where a public file's object is, in the live tree first, else the history tree, else the archive's. */
-  private locate(rel: string): { file: string; object: string; hash: string; generatedAt: string } | null {
+  private locate(rel: string): {
+    file: string;
+    object: string;
+    hash: string;
+    generatedAt: string;
+    encodings?: ManifestEntry['encodings'];
+  } | null {
     for (const part of TREE_PARTS) {
       const entry = this.current(part)?.files[rel];
       if (entry)
@@ -99,6 +129,7 @@ export class PublishedTree {
           object: `${part}:${entry.object}`,
           hash: entry.object,
           generatedAt: entry.generated_at,
+          encodings: entry.encodings,
         };
     }
     return null;

@@ -4,6 +4,7 @@
 // see the previous complete tree or the new one, never a mix; a crash before the rename changes nothing served.
 // After the switch the plain-file mirror under `<out>/api/…` (what a static host or an upload ships) is brought up to
 // date by hard-linking the changed objects into place (mirror.ts: a mirror a kill left mixed is repaired in full).
+// A mirrored text object of 1 KB or more has precompressed siblings (precompress.ts), linked beside its file.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -11,6 +12,16 @@ import path from 'node:path';
 import PQueue from 'p-queue';
 import { safeRelative } from '../contract/urls.ts';
 import { writeFileAtomic } from './atomic-write.ts';
+import { CODINGS, precompressible } from '../contract/encodings.ts';
+import {
+  ENCODE_CONCURRENCY,
+  effortFor,
+  removeSiblings,
+  siblingPath,
+  writeSiblings,
+  type Effort,
+  type Encodings,
+} from './precompress.ts';
 import {
   isMirrored,
   linkInto,
@@ -30,6 +41,8 @@ export interface ManifestEntry {
   object: string;
   bytes: number;
   generated_at: string;
+  /** the object's precompressed siblings and their lengths (`<object>.br`, `<object>.gz`); absent: none */
+  encodings?: Encodings;
 }
 
 export interface Manifest {
@@ -48,6 +61,8 @@ export interface PublishStats {
   unchanged: number;
   removed: number;
   sample?: string[];
+  /** objects this publish gave precompressed siblings, and their bytes (identity, br, gzip) */
+  precompressed?: { objects: number; bytes: number; br: number; gzip: number };
 }
 
 /** The writer the publisher talks to: the file-system one below, and an in-memory one for tests. */
@@ -71,6 +86,8 @@ export interface TreeWriter {
 const IO_CONCURRENCY = 16;
 /** Writes queued beyond those in flight before `drain` waits (a storm county's files are ~1 MB). */
 const QUEUED_WRITES = 64;
+/** Objects waiting for compression before `drain` waits (bounds the bodies held when compression falls behind). */
+const QUEUED_ENCODES = 16;
 
 export const hashOf = (b: Buffer): string => createHash('sha256').update(b).digest('hex').slice(0, 32);
 
@@ -123,6 +140,12 @@ export class FsTreeWriter implements TreeWriter {
   private readonly changed: string[] = [];
   private readonly dirs = new Set<string>();
   private readonly io = new PQueue({ concurrency: IO_CONCURRENCY });
+  private readonly zip = new PQueue({ concurrency: ENCODE_CONCURRENCY });
+  /** objects given siblings by this writer (one object may serve several files) */
+  private readonly coded = new Map<string, Promise<Encodings>>();
+  /** each coded file's entry, completed with its siblings' sizes */
+  private readonly codedEntries: Array<Promise<unknown>> = [];
+  private readonly precompressed = { objects: 0, bytes: 0, br: 0, gzip: 0 };
   private failure: Error | null = null;
   private unchanged = 0;
 
@@ -155,9 +178,35 @@ export class FsTreeWriter implements TreeWriter {
     const object = hashOf(body);
     const dest = objectPath(this.outDir, object, this.part);
     this.mkdir(path.dirname(dest));
+    const entry: ManifestEntry = { hash, object, bytes: body.length, generated_at: generatedAt };
     void this.io.add(() => writeObject(dest, body)).catch((err: Error) => (this.failure ??= err));
-    this.files[file] = { hash, object, bytes: body.length, generated_at: generatedAt };
+    if (isMirrored(file) && precompressible(file, body.length))
+      this.codedEntries.push(
+        this.siblings(object, dest, body, effortFor(file)).then(
+          (e) => (entry.encodings = e),
+          (err: Error) => (this.failure ??= err),
+        ),
+      );
+    this.files[file] = entry;
     this.changed.push(file);
+  }
+
+  /** The object's siblings, compressed once per object however many files it serves. */
+  private siblings(object: string, dest: string, body: Buffer, effort: Effort): Promise<Encodings> {
+    let p = this.coded.get(object);
+    if (!p) {
+      p = this.zip
+        .add(() => writeSiblings(dest, body, effort))
+        .then((e) => {
+          this.precompressed.objects += 1;
+          this.precompressed.bytes += body.length;
+          this.precompressed.br += e.br ?? 0;
+          this.precompressed.gzip += e.gzip ?? 0;
+          return e;
+        });
+      this.coded.set(object, p);
+    }
+    return p;
   }
 
   keep(rel: string): boolean {
@@ -177,17 +226,17 @@ export class FsTreeWriter implements TreeWriter {
   }
 
   async flush(): Promise<void> {
-    await this.io.onIdle();
+    await Promise.all([this.io.onIdle(), ...this.codedEntries]);
     if (this.failure) throw this.failure;
   }
 
   async drain(): Promise<void> {
     await this.io.onSizeLessThan(QUEUED_WRITES);
+    await this.zip.onSizeLessThan(QUEUED_ENCODES);
   }
 
   async commit(meta: { simulated: boolean; notice: string }): Promise<PublishStats> {
-    await this.io.onIdle();
-    if (this.failure) throw this.failure; // nothing is switched in: the previous tree stays served
+    await this.flush(); // nothing is switched in when a write failed: the previous tree stays served
     const live = new Set(Object.values(this.files).map((e) => e.object));
     const prevFiles = this.prev?.files ?? {};
     const removed = Object.keys(prevFiles).filter((f) => !this.files[f]);
@@ -209,8 +258,11 @@ export class FsTreeWriter implements TreeWriter {
       const inSync =
         mirrorInSync(this.outDir) && manifestGeneration(this.outDir, this.part) === (this.prev?.generation ?? null);
       writeFileAtomic(path.join(this.outDir, manifestName(this.part)), JSON.stringify(manifest)); // the switch
-      for (const o of this.prev?.garbage ?? [])
-        if (!live.has(o)) fs.rmSync(objectPath(this.outDir, o, this.part), { force: true });
+      for (const o of this.prev?.garbage ?? []) {
+        if (live.has(o)) continue;
+        fs.rmSync(objectPath(this.outDir, o, this.part), { force: true });
+        removeSiblings(objectPath(this.outDir, o, this.part));
+      }
       if (!inSync) return void (await repairMirrorLocked(this.outDir));
       await this.syncChanges(removed);
       markMirrorSynced(this.outDir); // last: until it is written, the next reader repairs the mirror first
@@ -220,21 +272,33 @@ export class FsTreeWriter implements TreeWriter {
       unchanged: this.unchanged,
       removed: removed.length,
       sample: this.changed.slice(0, 10),
+      precompressed: { ...this.precompressed },
     };
   }
 
-  /** Links this generation's changed files into the mirror and deletes its removed ones. */
+  /**
+   * Links this generation's changed files into the mirror, each with the siblings its object has (a sibling an earlier
+   * version had and this one lacks is deleted: nginx would send it), and deletes its removed files and their siblings.
+   */
   private async syncChanges(removed: string[]): Promise<void> {
+    const link = (object: string, dest: string) =>
+      void this.io.add(() => linkInto(object, dest)).catch((err: Error) => (this.failure ??= err));
     for (const file of this.changed.filter(isMirrored)) {
       const dest = path.join(this.outDir, file);
       this.mkdir(path.dirname(dest));
-      const object = objectPath(this.outDir, this.files[file].object, this.part);
-      void this.io.add(() => linkInto(object, dest)).catch((err: Error) => (this.failure ??= err));
+      const { object, encodings } = this.files[file];
+      const objectFile = objectPath(this.outDir, object, this.part);
+      for (const coding of CODINGS)
+        if (encodings?.[coding] !== undefined) link(siblingPath(objectFile, coding), siblingPath(dest, coding));
+        else if (this.prev?.files[file]?.encodings?.[coding] !== undefined)
+          fs.rmSync(siblingPath(dest, coding), { force: true });
+      link(objectFile, dest);
     }
     await this.io.onIdle();
     if (this.failure) throw this.failure;
     for (const file of removed) {
       fs.rmSync(path.join(this.outDir, file), { force: true });
+      if (this.prev?.files[file]?.encodings) removeSiblings(path.join(this.outDir, file));
       pruneEmptyParents(this.outDir, file);
     }
   }

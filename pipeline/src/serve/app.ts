@@ -23,7 +23,9 @@ import { geometryCacheDir } from './topology-cache.ts';
 import { healthLimitsFromEnv, healthOf } from './health.ts';
 import { readHeartbeat } from '../state/heartbeat.ts';
 import type { FunctionLayer } from './functions.ts';
-import { etagMatches, headLength } from './conditional.ts';
+import { headLength } from './conditional.ts';
+import { compression, matchedTag } from './compress.ts';
+import { codedEtag, negotiate } from '../contract/encodings.ts';
 import { cspDirectives, REFERRER_POLICY } from '../contract/security-headers.ts';
 import { deprecationHeaders, EXPOSE_HEADERS, isV1Path, requestId, type Deprecation } from '../contract/v1-headers.ts';
 import {
@@ -138,6 +140,7 @@ export function createApp(opts: AppOptions): Hono {
   app.use('*', securityHeaderMiddleware(false));
   app.use('/embed/*', securityHeaderMiddleware(true));
   app.use('*', headLength);
+  app.use('*', compression());
   app.use('*', async (c, next) => {
     await next();
     c.header('Access-Control-Allow-Origin', '*');
@@ -206,15 +209,23 @@ export function createApp(opts: AppOptions): Hono {
       return c.json({ data: health }, health.ready ? 200 : 503);
     }
     if (r.kind === 'function') return (await functions()).answer(c, r.id, url);
-    const file = tree.read(r.file);
+    // A GET in brotli or gzip gets the file's precompressed sibling (HEAD: the identity headers, see compress.ts);
+    // a file without one goes as it is and the compression middleware codes it.
+    const coding = method === 'GET' ? negotiate(c.req.header('Accept-Encoding')).coding : 'identity';
+    const file = tree.read(r.file, coding);
     if (!file) return (await functions()).missingFile(c, url, r.format);
     const e = matchRoute(url.pathname)!.endpoint;
     c.header('Content-Type', CONTENT_TYPE[r.format]);
     c.header('Cache-Control', CACHE_CONTROL[e.cache]);
-    c.header('ETag', file.etag);
+    c.header('ETag', file.coding ? codedEtag(file.etag, file.coding) : file.etag);
     if (file.generatedAt) c.header('Last-Modified', new Date(file.generatedAt).toUTCString());
     c.header('Vary', 'Accept-Encoding');
-    if (etagMatches(c.req.header('If-None-Match'), file.etag)) return c.body(null, 304);
+    const held = matchedTag(c, file.etag, file.coding ?? 'identity');
+    if (held) {
+      c.header('ETag', held);
+      return c.body(null, 304);
+    }
+    if (file.coding) c.header('Content-Encoding', file.coding);
     c.header('Content-Length', String(file.body.byteLength));
     return c.body(new Uint8Array(file.body), 200);
   });

@@ -26,7 +26,7 @@ import {
   FEED_MAX_LIMIT,
   parseEventQuery,
 } from '../contract/events.ts';
-import { atomFeed, jsonFeed, rssFeed } from '../publish/feeds.ts';
+import { atomFeed, jsonFeed, newestAt, rssFeed } from '../publish/feeds.ts';
 import { INDEX_FILE } from '../publish/events.ts';
 import { countySeries, pastMap } from './archive-fn.ts';
 import { countyChart, countyDetail, countyProfileFallback } from './county-detail-fn.ts';
@@ -96,7 +96,7 @@ function runFunction(c: Context, id: string, url: URL, tree: PublishedTree, even
       baseUrl,
       selfBase: `${baseUrl}${e.path.replace(/\.(rss|atom|json)$/, '')}`,
       query: canonical.toString(),
-      updated: page.events.at(-1)?.at ?? generatedAt,
+      updated: newestAt(page.events) ?? generatedAt,
       simulated: tree.current()?.simulated ?? false,
     };
     c.header('Content-Type', CONTENT_TYPE[e.formats[0]]);

@@ -12,7 +12,8 @@ import { CATALOGUE } from '../contract/catalogue.ts';
 import { CITATION } from '../contract/notice.ts';
 import { exampleUrl } from '../contract/urls.ts';
 import { cachedGeometry } from './topology-cache.ts';
-import { etagMatches } from './conditional.ts';
+import { matchedTag } from './compress.ts';
+import { codedEtag, negotiate } from '../contract/encodings.ts';
 
 const SITE_MAP = '../../../site/src/map';
 /** MAP_ASSET_BASE of site/src/map/assets.ts; the map test fails if the two disagree (the page would load nothing). */
@@ -37,7 +38,8 @@ export async function landingPage(simulated: boolean, notice: string): Promise<s
 
 interface Asset {
   body: Buffer;
-  gzip: Buffer;
+  /** a gzip form made ahead (the geometry's, kept between starts); other codings come from the compression middleware */
+  gzip?: Buffer;
   etag: string;
   type: string;
   cache: string;
@@ -45,7 +47,7 @@ interface Asset {
 
 function makeAsset(body: Buffer, type: string, cache: string, gzip?: Buffer): Asset {
   const etag = `"${createHash('sha1').update(body).digest('hex').slice(0, 20)}"`;
-  return { body, gzip: gzip ?? zlib.gzipSync(body, { level: 9 }), etag, type, cache };
+  return { body, gzip, etag, type, cache };
 }
 
 /** Assets by name, kept once read; a promise, so concurrent first requests share one build. */
@@ -107,18 +109,22 @@ async function swaggerAsset(name: string): Promise<Asset | null> {
   });
 }
 
-/** Sends an asset with its ETag, gzip when the client takes it, and 304 when it already has it. */
+/**
+ * Sends an asset with its ETag, and 304 when the client has it (in the coding it asks for, see compress.ts). A gzip
+ * form made ahead is sent as it is; otherwise the compression middleware codes the body (once per asset).
+ */
 function send(c: Context, a: Asset): Response {
   c.header('Content-Type', a.type);
-  c.header('ETag', a.etag);
   c.header('Vary', 'Accept-Encoding');
   c.header('Cache-Control', a.cache);
-  if (etagMatches(c.req.header('If-None-Match'), a.etag)) return c.body(null, 304);
-  if (/\bgzip\b/.test(c.req.header('Accept-Encoding') ?? '')) {
-    c.header('Content-Encoding', 'gzip');
-    return c.body(new Uint8Array(a.gzip));
-  }
-  return c.body(new Uint8Array(a.body));
+  const coding = c.req.method === 'GET' ? negotiate(c.req.header('Accept-Encoding')).coding : 'identity';
+  const held = matchedTag(c, a.etag, coding);
+  const ahead = coding === 'gzip' ? a.gzip : undefined;
+  c.header('ETag', held ?? (ahead ? codedEtag(a.etag, 'gzip') : a.etag));
+  if (held) return c.body(null, 304);
+  if (!ahead) return c.body(new Uint8Array(a.body));
+  c.header('Content-Encoding', 'gzip');
+  return c.body(new Uint8Array(ahead));
 }
 
 const html = (body: string) => makeAsset(Buffer.from(body), 'text/html; charset=utf-8', 'public, max-age=300');

@@ -20,6 +20,8 @@ export const BROWSER_MODULES = [
   'reports-page.js',
   'docs-page.js',
   'embed-page.js',
+  'place-search.js',
+  'search-page.js',
 ] as const;
 export const MAP_ASSETS: readonly string[] = [...BROWSER_MODULES, TOPOLOGY_ASSET];
 

@@ -14,8 +14,11 @@ export const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g
 export const SITE_CSS = `
 body{font-family:system-ui,sans-serif;max-width:64rem;margin:0 auto;padding:0 1rem 2rem;color:#1a1a1a;line-height:1.45}
 a{color:#0b4f9c}a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid #0b4f9c;outline-offset:2px}
-.site-nav{display:flex;flex-wrap:wrap;gap:.2em 1.2em;padding:.7em 0;border-bottom:1px solid #ddd;margin-bottom:.8em}
+.site-head{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.2em 1.2em;padding:.5em 0;border-bottom:1px solid #ddd;margin-bottom:.8em}
+.site-nav{display:flex;flex-wrap:wrap;gap:.2em 1.2em;padding:.2em 0}
 .site-nav a{text-decoration:none;font-weight:600}.site-nav a[aria-current]{color:#1a1a1a;text-decoration:underline}
+.site-search{display:flex;gap:.3em;flex:0 1 20rem;min-width:0}@media (max-width:40rem){.site-search{flex-basis:100%}}.site-search input{flex:1 1 auto;min-width:0;font:inherit;padding:.2em .4em}.site-search button{font:inherit;padding:.2em .7em}
+.vh{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 h1{margin:.2em 0}.banner{background:#fde68a;padding:.6em .8em;border-radius:6px;border:1px solid #b45309}
 .muted{color:#4a4a4a}.error{color:#a00}.figures{display:flex;flex-wrap:wrap;gap:.4em 1.4em;font-size:1.05rem}
 .figures strong{font-size:1.25rem}table{border-collapse:collapse;font-size:.9rem;margin:.4em 0}
@@ -27,11 +30,14 @@ textarea{width:100%;box-sizing:border-box}pre{background:#f5f5f3;padding:.6em;bo
 form.filters{display:flex;flex-wrap:wrap;gap:.6em 1em;align-items:end}form.filters label{display:grid;font-size:.85rem}
 .site-footer{margin-top:2em;border-top:1px solid #ddd;font-size:.85rem}@media (max-width:40rem){.chart{grid-template-columns:1fr}}`;
 
+/** Search by county, town or ZIP code on every page: a plain GET form, answered by the search page (search-page.ts). */
+const SEARCH_FORM = `<form class="site-search" role="search" action="${SITE_PATHS.search}" method="get"><label class="vh" for="site-search-q">Find a county by county, city or town, or ZIP code</label><input id="site-search-q" name="q" type="search" placeholder="County, town or ZIP" autocomplete="off" enterkeyhint="search" maxlength="100" required><button type="submit">Search</button></form>`;
+
 export function navHtml(current: SitePage | null): string {
   const links = NAV.map(
     ([page, label]) => `<a href="${SITE_PATHS[page]}"${page === current ? ' aria-current="page"' : ''}>${label}</a>`,
   );
-  return `<nav class="site-nav" aria-label="Site">${links.join('')}</nav>`;
+  return `<div class="site-head"><nav class="site-nav" aria-label="Site">${links.join('')}</nav>${SEARCH_FORM}</div>`;
 }
 
 export const SIMULATED_BANNER = `<p id="simulated-banner" class="banner" role="note" hidden><strong>SIMULATED DATA.</strong> These figures come from the built-in storm simulator, not real outages.</p>`;

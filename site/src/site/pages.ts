@@ -5,6 +5,7 @@ import { eventsPage, reportsPage, sourcesPage } from './data-pages.ts';
 import { docsPage } from './docs-page.ts';
 import { embedPage } from './embed-page.ts';
 import type { SitePage } from './routes.ts';
+import { searchPage } from './search-page.ts';
 import { statePage } from './state-page.ts';
 
 /** A page's HTML from its path parameters; null when the parameters name nothing (the host answers 404). */
@@ -14,6 +15,7 @@ export const PAGES: Record<Exclude<SitePage, 'home'>, (params: Record<string, st
   sources: () => sourcesPage(),
   events: () => eventsPage(),
   reports: () => reportsPage(),
+  search: () => searchPage(),
   docs: () => docsPage(),
   embedMap: () => embedPage(null),
   embedState: ({ state }) => embedPage(state ?? ''),

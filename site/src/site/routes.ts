@@ -10,6 +10,7 @@ export const SITE_PATHS = {
   sources: '/sources',
   events: '/events',
   reports: '/reports',
+  search: '/search',
   docs: '/docs/',
   embedMap: '/embed/map',
   embedState: '/embed/states/{state}',
