@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { manualClock } from '../src/clock.ts';
 import { Pipeline } from '../src/pipeline.ts';
 import { LOOPBACK_HTTP } from '../src/sources/http.ts';
-import { freshness, nextInterval, publishedInterval, staleAt } from '../src/sources/scheduler.ts';
+import { freshness, nextInterval, publishedInterval, staleAt, wakeReason } from '../src/sources/scheduler.ts';
 import { blankStatus } from '../src/state/status.ts';
 import { ScriptedFeed, tempDir, until } from './scripted-feed.ts';
 import { sourceDef } from './shared-data.ts';
@@ -15,6 +15,17 @@ import { sourceDef } from './shared-data.ts';
 const BIN = fileURLToPath(new URL('../../bin/outage.js', import.meta.url));
 const MIAMI = { x: -80.45, y: 25.6 };
 const layer = (n: number) => ({ features: [{ attributes: { OUTAGE_ID: 'a', EST_CUSTOMERS: n }, geometry: MIAMI }] });
+
+describe('a cycle wakes for each archive quarter', () => {
+  it('after a cycle exactly on a quarter mark, the next cycle in the same timeline frame stands for a new quarter', () => {
+    const src = sourceDef({ interval_min: 30 });
+    const at = (t: string) => new Date(`2026-09-01T${t}:00Z`);
+    // 10:00 stood for the 10:00 quarter; 10:05 stands for 10:15 (state/archive.ts quarterOf): it must be evaluated.
+    expect(wakeReason([src], new Map(), at('10:00'), at('10:05'))).toBe('archive quarter');
+    // 10:05 and 10:10 both stand for 10:15: nothing new to archive.
+    expect(wakeReason([src], new Map(), at('10:05'), at('10:10'))).toBeNull();
+  });
+});
 
 describe('staleness follows the published interval', () => {
   const src = sourceDef({ interval_min: 30 });

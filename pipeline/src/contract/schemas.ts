@@ -584,6 +584,11 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
         type: 'boolean',
         description: "True when the deployment's history is the built-in simulator's (SIMULATED, credited to no one).",
       },
+      history_credit: {
+        type: ['string', 'null'],
+        description:
+          "Who the years' figures come from, as the county's charts credit it (EAGLE-I, the live archive, or both; SIMULATED history credits no one); null without history.",
+      },
       years_loaded: {
         type: 'array',
         items: int,

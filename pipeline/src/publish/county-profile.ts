@@ -15,6 +15,7 @@ import {
 } from '../history/derive.ts';
 import type { CountyLive } from '../state/rollup.ts';
 import type { TreeWriter } from './tree-writer.ts';
+import { historyCredit } from './chart-specs.ts';
 import { putCsv, putJson } from './formats.ts';
 
 /** The one rule for where history's figures come from (state/schema.sql `history_series`; README, OpenAPI). */
@@ -103,6 +104,7 @@ export function profileDoc(
     },
     history_loaded: years.length > 0,
     history_simulated: simulated,
+    history_credit: years.length ? historyCredit(years, simulated) : null,
     years_loaded: loaded,
     years,
   };

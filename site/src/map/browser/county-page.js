@@ -201,19 +201,10 @@ function renderCharts() {
 
 const SOURCE_LABEL = { eaglei: 'EAGLE-I', archive: 'live archive', both: 'EAGLE-I + live archive' };
 
-/** Who the history's figures come from (the rows' `source`), as the charts credit it; simulated history credits no one. */
-function historyCredit(years, simulated) {
-  if (simulated) return 'SIMULATED history, not real data';
-  const of = new Set(years.map((y) => y.source ?? 'eaglei'));
-  const eaglei = of.has('eaglei') || of.has('both');
-  const archive = of.has('archive') || of.has('both');
-  return [eaglei && 'EAGLE-I', archive && 'the live archive'].filter(Boolean).join(' and ') || 'EAGLE-I';
-}
-
 function renderHistory(profile) {
   const years = profile?.data?.years ?? [];
   $('history-summary').textContent = profile?.data?.history_loaded
-    ? `Outage episodes by year (${historyCredit(years, profile.data.history_simulated)}).`
+    ? `Outage episodes by year (source: ${profile.data.history_credit ?? 'EAGLE-I (ORNL), CC BY 4.0'}).`
     : 'History is not loaded for this deployment.';
   renderTable(
     $('years-table'),
