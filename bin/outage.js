@@ -1,13 +1,12 @@
 #!/usr/bin/env node
-// The `outage` command: runs the TypeScript CLI through tsx, so a fresh clone needs no build step.
-// Several file-system operations stay in flight while publishing (see publish/tree-writer.ts); libuv reads the
-// pool size when it first starts, so set it before anything else runs.
-process.env.UV_THREADPOOL_SIZE ??= '16';
-const { register } = await import('tsx/esm/api');
-register();
-// A long-running process collects its garbage sooner than V8 would on its own (pipeline/src/heap.ts).
-(await import('../pipeline/src/heap.ts')).tuneHeap();
-// `start` serves its page from a thread of its own (serve/worker-server.ts): that thread starts loading the app now,
-// beside the CLI's modules, rather than after them.
-if (process.argv[2] === 'start') (await import('../pipeline/src/serve/worker-server.ts')).prepareServerWorker();
-await import('../pipeline/src/cli/index.ts');
+// The `outage` command. It runs the build (dist/outage.js, made by `npm run build`) while that is at least as new as
+// every source file, else the TypeScript sources through tsx: a fresh clone needs no build step, and an edit is never
+// hidden behind an older build.
+import { buildIsFresh } from '../scripts/build.mjs';
+
+if (buildIsFresh()) await import('../dist/outage.js');
+else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../pipeline/src/cli/main.ts');
+}

@@ -105,7 +105,7 @@ describe('the systemd units in deploy/', () => {
     const program = buildProgram();
     for (const unit of units) {
       const exec = /^ExecStart=(.*)$/m.exec(fs.readFileSync(unit, 'utf8'))?.[1].split(/\s+/) ?? [];
-      expect(exec.slice(0, 2), unit).toEqual(['/usr/bin/node', 'bin/outage.js']);
+      expect(exec.slice(0, 2), unit).toEqual(['/usr/bin/node', 'dist/outage.js']);
       const cmd = program.commands.find((c) => c.name() === exec[2]);
       expect(cmd, `${unit}: ${exec[2]}`).toBeDefined();
       const flags = exec.filter((a) => a.startsWith('--'));

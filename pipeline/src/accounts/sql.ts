@@ -5,8 +5,8 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { fileURLToPath } from 'node:url';
 import { UsageError } from '../errors.ts';
+import { fromRoot, PACKAGE_ROOT } from '../package-root.ts';
 
 export interface Sql {
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
@@ -49,7 +49,6 @@ function lockDir(dir: string): () => void {
 const INITDB = `const { PGlite } = await import('@electric-sql/pglite');
 await (await PGlite.create(process.argv[1])).close();`;
 /** where the child resolves the package from: the repository root (an evaluated module resolves from its cwd) */
-const PACKAGE_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 /**
  * A new embedded database is created (initdb, in WebAssembly) by a child process: creating one takes PGlite ~770 MB
@@ -135,7 +134,7 @@ export async function openAccountsDb(stateDir: string, url = process.env.DATABAS
   return sql;
 }
 
-const MIGRATIONS = fileURLToPath(new URL('./migrations/', import.meta.url));
+const MIGRATIONS = fromRoot('pipeline/src/accounts/migrations');
 
 /**
  * Applies the versioned migrations (`migrations/NNN-name.sql`) not yet recorded in `schema_migrations`, each in its

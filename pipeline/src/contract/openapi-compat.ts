@@ -1,10 +1,10 @@
 // The v1 additive-only guard: what a new OpenAPI document breaks for a client written against the baseline.
 // spec: Versioning — no path, parameter, response field or enum value removed or renamed, no type narrowed, no new
 // required input. Additions pass. (No maintained OpenAPI 3.1 diff tool installs on Node 20 here; see README.)
-import { fileURLToPath } from 'node:url';
+import { fromRoot } from '../package-root.ts';
 
 /** The committed v1 document every generated one is checked against (`npm run openapi:baseline` rewrites it). */
-export const OPENAPI_BASELINE = fileURLToPath(new URL('../../openapi-baseline.json', import.meta.url));
+export const OPENAPI_BASELINE = fromRoot('pipeline/openapi-baseline.json');
 
 type Schema = Record<string, any>;
 export interface Break {

@@ -2,13 +2,13 @@
 // data/eia861-2018-customers.md): EIA-861 2018 customers per utility × state, and the utilities the recorded ODIN
 // capture shows reporting. Read from data/, so coverage never needs ../shared/data at run time.
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { UsageError } from '../errors.ts';
+import { fromRoot } from '../package-root.ts';
 
-export const CUSTOMERS_FILE = fileURLToPath(new URL('../../../data/eia861-2018-customers.csv', import.meta.url));
-export const ODIN_SAMPLE_FILE = fileURLToPath(new URL('../../../data/odin-sample-utilities.csv', import.meta.url));
+export const CUSTOMERS_FILE = fromRoot('data/eia861-2018-customers.csv');
+export const ODIN_SAMPLE_FILE = fromRoot('data/odin-sample-utilities.csv');
 
 export const CUSTOMER_COLUMNS = ['utility_number', 'utility_name', 'state', 'customers', 'customers_source'] as const;
 export const ODIN_COLUMNS = [

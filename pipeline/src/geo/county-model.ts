@@ -2,12 +2,10 @@
 // spec: Resources — Percentage denominator. Method and attribution: data/reference/README.md.
 import type { Db } from '../state/db.ts';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fromRoot } from '../package-root.ts';
 import { parse } from 'csv-parse/sync';
 
-export const MODEL_FILE = fileURLToPath(
-  new URL('../../../data/reference/county-customers-modelled.csv', import.meta.url),
-);
+export const MODEL_FILE = fromRoot('data/reference/county-customers-modelled.csv');
 
 let cached: Map<string, number> | undefined;
 

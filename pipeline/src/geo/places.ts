@@ -1,12 +1,12 @@
 // Search by place: the county, town and ZIP code tables behind /api/v1/places, from data/reference (method, sources and
 // licences in data/reference/README.md; the tables are built by scripts/build-place-tables.ts).
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fromRoot } from '../package-root.ts';
 import { parse } from 'csv-parse/sync';
 import { loadAtlas } from './counties.ts';
 import { countyLabel } from './match.ts';
 
-const reference = (name: string) => fileURLToPath(new URL(`../../../data/reference/${name}`, import.meta.url));
+const reference = (name: string) => fromRoot('data/reference', name);
 export const ZCTA_FILE = reference('zcta-county.csv');
 export const PLACES_FILE = reference('places.csv');
 export const POPULATION_FILE = reference('county-customers-modelled.csv');

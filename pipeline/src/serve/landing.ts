@@ -14,8 +14,8 @@ import { exampleUrl } from '../contract/urls.ts';
 import { cachedGeometry } from './topology-cache.ts';
 import { matchedTag } from './compress.ts';
 import { codedEtag, negotiate } from '../contract/encodings.ts';
+import { fromRoot } from '../package-root.ts';
 
-const SITE_MAP = '../../../site/src/map';
 /** MAP_ASSET_BASE of site/src/map/assets.ts; the map test fails if the two disagree (the page would load nothing). */
 const MAP_BASE = '/map';
 /** SWAGGER_BASE of site/src/site/docs-page.ts; the docs page test fails if the two disagree. */
@@ -83,7 +83,7 @@ async function mapAsset(name: string, cacheDir: string | undefined): Promise<Ass
     });
   if (!(BROWSER_MODULES as readonly string[]).includes(name)) return null;
   return once(name, async () => {
-    const body = fs.readFileSync(new URL(`${SITE_MAP}/browser/${name}`, import.meta.url));
+    const body = fs.readFileSync(fromRoot('site/src/map/browser', name));
     return makeAsset(body, assetContentType(name), 'public, max-age=300');
   });
 }

@@ -6,17 +6,18 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { writeFileAtomic } from '../publish/atomic-write.ts';
+import { fromRoot } from '../package-root.ts';
 
 const BASE = 'us-counties.topo';
 /** The files whose content decides the geometry: the builder, the state codes it adds, and the atlas version. */
-const INPUTS = ['../../../site/src/map/topology.ts', '../geo/states.ts'];
+const INPUTS = ['site/src/map/topology.ts', 'pipeline/src/geo/states.ts'];
 
 /** The hash of the geometry's inputs, computed once per process. */
 let inputKey: string | null = null;
 function keyOf(): string {
   if (inputKey) return inputKey;
   const h = createHash('sha1');
-  for (const rel of INPUTS) h.update(fs.readFileSync(new URL(rel, import.meta.url)));
+  for (const rel of INPUTS) h.update(fs.readFileSync(fromRoot(rel)));
   h.update(createRequire(import.meta.url)('us-atlas/package.json').version as string);
   inputKey = h.digest('hex').slice(0, 16);
   return inputKey;

@@ -3,15 +3,15 @@
 // and the checks of a row against it (issue "Real national coverage", part 2: ids, states, customers, territory).
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { UsageError } from '../errors.ts';
 import { findState } from '../geo/states.ts';
+import { PACKAGE_ROOT } from '../package-root.ts';
 import { parseEia861, type CustomersRow, type TerritoryRow } from '../history/eia861.ts';
 import type { CheckRow, Finding } from './registry-check.ts';
 
 /** The recorded payloads beside the repository: $OUTAGE_SHARED_DATA (from the repository root), else ../shared/data. */
 export const SHARED_DATA_DIR = path.resolve(
-  fileURLToPath(new URL('../../..', import.meta.url)),
+  PACKAGE_ROOT,
   process.env.OUTAGE_SHARED_DATA || '../shared/data',
 );
 /** `reference/eia861` in it, where the recorded federal files live. */

@@ -5,8 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBAppender, type DuckDBValue } from '@duckdb/node-api';
 import { UsageError } from '../errors.ts';
+import { fromRoot } from '../package-root.ts';
 
-const SCHEMA = readFileSync(new URL('./schema.sql', import.meta.url), 'utf8');
+const SCHEMA = readFileSync(fromRoot('pipeline/src/state/schema.sql'), 'utf8');
 
 export type Row = Record<string, string | number | boolean | null>;
 
