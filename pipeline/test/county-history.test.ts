@@ -82,6 +82,17 @@ describe.skipIf(!hasSharedData)('county profile and history', () => {
       expect(pngSize(Buffer.from(await res.arrayBuffer())), url).toEqual({ width: 1200, height: 630 });
     }
     expect((await app.request('/api/v1/counties/99999/chart/live')).status).toBe(404);
+    // A chart drawn on request has a strong ETag of its bytes: the same request with it is a 304 without a body.
+    const drawn = await app.request('/api/v1/counties/48201/chart/live');
+    const tag = drawn.headers.get('etag');
+    expect(tag).toMatch(/^"[\w-]{27}"$/);
+    const held = await app.request('/api/v1/counties/48201/chart/live', { headers: { 'If-None-Match': tag! } });
+    expect(held.status).toBe(304);
+    expect(held.headers.get('etag')).toBe(tag);
+    expect((await held.arrayBuffer()).byteLength).toBe(0);
+    expect(
+      (await app.request('/api/v1/counties/48201/chart/live', { headers: { 'If-None-Match': '"x"' } })).status,
+    ).toBe(200);
     const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'public', '.manifest.json'), 'utf8'));
     const chart = manifest.files['api/v1/counties/48201.chart.decade.png'];
     expect(chart).toBeDefined();

@@ -52,34 +52,80 @@ export function decadeSpec(c: Place, years: CountyYear[], simulated: boolean, lo
   };
 }
 
-export function monthlySpec(c: Place, months: CountyMonth[], simulated: boolean): ChartSpec {
-  const last = months.slice(-24);
+/**
+ * The 24 months up to the newest one with data (or, with `loaded` years, up to December of the newest loaded year or
+ * `now`'s month if sooner), every month a bar: a month without episodes is a zero, a month of a year not loaded is
+ * marked as such. Without `loaded`, the chart starts no earlier than the first month with data.
+ */
+export function monthlySpec(
+  c: Place,
+  months: CountyMonth[],
+  simulated: boolean,
+  loaded?: number[],
+  now?: Date,
+): ChartSpec {
+  const index = (year: number, month: number) => year * 12 + month - 1;
+  const byMonth = new Map(months.map((m) => [index(m.year, m.month), m]));
+  const marked = loaded !== undefined && loaded.length > 0;
+  const ends = [...byMonth.keys()];
+  if (marked) {
+    const lastLoaded = index(Math.max(...loaded), 12);
+    ends.push(now ? Math.min(lastLoaded, index(now.getUTCFullYear(), now.getUTCMonth() + 1)) : lastLoaded);
+  }
+  const bars: ChartSpec['bars'] = [];
+  const shown: CountyMonth[] = [];
+  if (ends.length > 0) {
+    const last = Math.max(...ends);
+    const first = marked ? last - 23 : Math.max(last - 23, Math.min(...byMonth.keys()));
+    const isLoaded = new Set(loaded ?? []);
+    for (let k = first; k <= last; k++) {
+      const [year, month] = [Math.floor(k / 12), (k % 12) + 1];
+      const m = byMonth.get(k);
+      if (m) shown.push(m);
+      const bar = { label: `${MONTHS[month - 1]} ${String(year).slice(2)}`, value: m?.customer_hours ?? 0 };
+      bars.push(!marked || isLoaded.has(year) ? bar : { ...bar, missing: true });
+    }
+  }
   return {
     title: `${c.name}, ${c.state}`,
     subtitle: 'Customer-hours without power, by month',
     unit: 'customer-hours',
-    bars: last.map((m) => ({ label: `${MONTHS[m.month - 1]} ${String(m.year).slice(2)}`, value: m.customer_hours })),
-    source: historyCredit(last, simulated),
+    bars,
+    source: historyCredit(shown, simulated),
     simulated,
   };
 }
 
-/** Hourly maxima of the county's 15-minute readings over the 24 hours up to `now`. */
-export function liveSpec(c: Place, series: Array<[string, number]>, now: Date, simulated: boolean): ChartSpec {
+/**
+ * Hourly maxima of the county's 15-minute readings over the 24 hours up to `now`. `recorded` lists the quarter hours
+ * the pipeline ran (its state frames): an hour with none is a gap ("not recording"), not a zero; a county absent from
+ * a recorded quarter hour had no one out.
+ */
+export function liveSpec(
+  c: Place,
+  series: Array<[string, number]>,
+  now: Date,
+  simulated: boolean,
+  recorded?: string[],
+): ChartSpec {
   const hour = Math.floor(now.getTime() / 3_600_000);
+  const k = (at: string) => Math.floor(Date.parse(at) / 3_600_000) - (hour - 23);
+  const ran = recorded ? new Set(recorded.map(k)) : null;
   const bars = Array.from({ length: 24 }, (_, i) => ({
     label: `${String((hour - 23 + i) % 24).padStart(2, '0')}h`,
     value: 0,
+    ...(ran && !ran.has(i) ? { missing: true } : {}),
   }));
   for (const [at, n] of series) {
-    const k = Math.floor(Date.parse(at) / 3_600_000) - (hour - 23);
-    if (k >= 0 && k < 24) bars[k].value = Math.max(bars[k].value, n);
+    const i = k(at);
+    if (i >= 0 && i < 24 && !bars[i].missing) bars[i].value = Math.max(bars[i].value, n);
   }
   return {
     title: `${c.name}, ${c.state}`,
     subtitle: 'Customers without power, last 24 hours (UTC)',
     unit: 'customers out',
     bars,
+    missingLabel: 'not recording',
     source: 'utility outage feeds',
     simulated,
   };

@@ -11,12 +11,18 @@ export interface ChartSpec {
   unit: string;
   /** `missing`: the year (or period) is not loaded: drawn as an outlined "no data" slot, not as a zero */
   bars: Array<{ label: string; value: number; missing?: boolean }>;
+  /** what a run of missing bars says over itself (default "not loaded") */
+  missingLabel?: string;
   source: string;
   simulated: boolean;
 }
 
 const PAD_X = 48;
 const PLOT_W = CHART_WIDTH - 2 * PAD_X;
+/** the y-axis's tick labels, left of the bars */
+const Y_GUTTER = 72;
+const BARS_X = PAD_X + Y_GUTTER;
+const BARS_W = PLOT_W - Y_GUTTER;
 const PLOT_TOP = 168; // padding 32 + header 34 + title 58 + subtitle 36 + gap 8
 const PLOT_H = 330;
 const VALUE_H = 24;
@@ -27,6 +33,7 @@ const BAR_MAX = PLOT_H - VALUE_H - LABEL_H;
 const AXIS_Y = PLOT_TOP + PLOT_H - LABEL_H;
 
 const INK = '#111827';
+const GRID = '#e5e7eb';
 const TEXT = '#374151';
 const MUTED = '#6b7280';
 
@@ -84,29 +91,59 @@ type Text = (
   align: 'start' | 'middle' | 'end',
 ) => string;
 
+/** Ticks of the y-axis: 0 up to the first multiple of a 1, 2, 2.5 or 5 × 10^k step at or above `max`, 3–5 of them. */
+export function yTicks(max: number): number[] {
+  const raw = Math.max(1, max) / 4;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw)!;
+  const ticks = [0];
+  while (ticks.at(-1)! < max) ticks.push(ticks.length * step);
+  return ticks.length > 1 ? ticks : [0, step];
+}
+
+/** Consecutive missing bars as [first, last] index pairs: one label over each run, not one per bar. */
+function missingRuns(bars: ChartSpec['bars']): Array<[number, number]> {
+  const runs: Array<[number, number]> = [];
+  bars.forEach((b, i) => {
+    if (!b.missing) return;
+    const last = runs.at(-1);
+    if (last && last[1] === i - 1) last[1] = i;
+    else runs.push([i, i]);
+  });
+  return runs;
+}
+
 function plot(spec: ChartSpec, text: Text, centred: (top: number, h: number, size: number) => number): string[] {
   const n = spec.bars.length;
   if (n === 0)
     return [
       text('No data loaded for this chart yet', PAD_X + PLOT_W / 2, centred(PLOT_TOP, PLOT_H, 40), 40, MUTED, 'middle'),
     ];
-  const max = Math.max(1, ...spec.bars.map((b) => (b.missing ? 0 : b.value)));
+  const max = Math.max(0, ...spec.bars.map((b) => (b.missing ? 0 : b.value)));
+  const ticks = yTicks(max);
+  const top = ticks.at(-1)!;
   const labelEvery = Math.max(1, Math.ceil(n / 12));
-  const colW = Math.floor((PLOT_W - GAP * (n - 1)) / n);
+  const colW = Math.floor((BARS_W - GAP * (n - 1)) / n);
+  const xOf = (i: number) => BARS_X + i * (colW + GAP);
   const out: string[] = [];
+  for (const t of ticks) {
+    const y = AXIS_Y - Math.round((t / top) * BAR_MAX);
+    if (t > 0)
+      out.push(`<rect x="${BARS_X - GAP / 2}" y="${y}" width="${n * (colW + GAP)}" height="1" fill="${GRID}"/>`);
+    out.push(text(fmt(t), BARS_X - 14, centred(y - 12, 24, 18), 18, MUTED, 'end'));
+  }
   spec.bars.forEach((b, i) => {
-    const x = PAD_X + i * (colW + GAP);
+    const x = xOf(i);
     const mid = x + colW / 2;
     if (b.missing) {
       // An outlined slot the height of the plot: "no data", visibly not a zero.
-      const top = AXIS_Y - BAR_MAX;
+      const slotTop = AXIS_Y - BAR_MAX;
       out.push(
-        `<rect x="${x}" y="${top}" width="${colW}" height="${BAR_MAX}" rx="3" fill="#f3f4f6"/>`,
-        `<rect x="${x + 1}" y="${top + 1}" width="${colW - 2}" height="${BAR_MAX - 2}" rx="2" fill="none" stroke="#9ca3af" stroke-width="2" stroke-dasharray="4 2"/>`,
-        text('not loaded', mid, AXIS_Y - BAR_MAX - VALUE_H, 15, MUTED, 'middle'),
+        `<rect x="${x}" y="${slotTop}" width="${colW}" height="${BAR_MAX}" rx="3" fill="#f3f4f6"/>`,
+        `<rect x="${x + 1}" y="${slotTop + 1}" width="${colW - 2}" height="${BAR_MAX - 2}" rx="2" fill="none" stroke="#9ca3af" stroke-width="2" stroke-dasharray="4 2"/>`,
       );
     } else {
-      const h = Math.max(2, Math.round((b.value / max) * BAR_MAX));
+      const h = Math.max(2, Math.round((b.value / top) * BAR_MAX));
       const fill = b.value === max && b.value > 0 ? '#b91c1c' : '#f59e0b';
       out.push(
         `<rect x="${x}" y="${AXIS_Y - h}" width="${colW}" height="${h}" rx="${Math.min(3, h / 2)}" fill="${fill}"/>`,
@@ -115,7 +152,11 @@ function plot(spec: ChartSpec, text: Text, centred: (top: number, h: number, siz
     }
     if (i % labelEvery === 0) out.push(text(b.label, mid, AXIS_Y + AXIS + 6, 18, TEXT, 'middle'));
   });
+  for (const [a, b] of missingRuns(spec.bars)) {
+    const mid = (xOf(a) + xOf(b) + colW) / 2;
+    out.push(text(spec.missingLabel ?? 'not loaded', mid, AXIS_Y - BAR_MAX - VALUE_H, 15, MUTED, 'middle'));
+  }
   // The axis runs under every column and half a gap beyond the outer ones.
-  out.push(`<rect x="${PAD_X - GAP / 2}" y="${AXIS_Y}" width="${n * (colW + GAP)}" height="${AXIS}" fill="${INK}"/>`);
+  out.push(`<rect x="${BARS_X - GAP / 2}" y="${AXIS_Y}" width="${n * (colW + GAP)}" height="${AXIS}" fill="${INK}"/>`);
   return out;
 }

@@ -52,28 +52,49 @@ describe('chart rendering', () => {
     { label: '2021', value: 250 },
   ];
 
-  it('draws each bar to its height on one axis, the tallest red, a not-loaded year as an outlined slot', async () => {
-    const { png, hex } = await draw(spec(bars));
+  it('draws each bar to its height on a y-axis of round ticks, the tallest red, a not-loaded year as an outlined slot', async () => {
+    const { png, hex, ink } = await draw(spec(bars));
     expect(pngSize(png)).toEqual({ width: CHART_WIDTH, height: CHART_HEIGHT });
-    // Layout: plot 1104 px wide from x = 48, 6 px gaps, axis top at y = 468, 276 px for the tallest bar.
-    const colW = Math.floor((1104 - 6 * (bars.length - 1)) / bars.length);
+    // Layout: bars 1032 px wide from x = 120 (72 px of tick labels after the 48 px margin), 6 px gaps, axis top at
+    // y = 468, 276 px for the top tick; the ticks step by 1, 2, 2.5 or 5 × 10^k, 3–5 of them (1000 → 250 steps).
+    const colW = Math.floor((1032 - 6 * (bars.length - 1)) / bars.length);
     const max = Math.max(...bars.filter((b) => !b.missing).map((b) => b.value));
-    expect(bars.length).toBeGreaterThan(0);
+    const top = 1000;
     bars.forEach((b, i) => {
-      const x = 48 + i * (colW + 6) + Math.floor(colW / 2);
+      const x = 120 + i * (colW + 6) + Math.floor(colW / 2);
       expect(hex(x, 469)).toBe('#111827'); // the axis
       if (b.missing) {
         expect(hex(x, 300)).toBe('#f3f4f6');
-        const edge = Array.from({ length: 40 }, (_, k) => hex(x - colW / 2 + 1, 250 + k));
+        const edge = Array.from({ length: 40 }, (_, k) => hex(x - Math.floor(colW / 2) + 1, 250 + k));
         expect(edge).toContain('#9ca3af'); // dashed: grey dashes ...
         expect(edge.filter((c) => c !== '#9ca3af').length).toBeGreaterThan(0); // ... and gaps
         return;
       }
-      const h = Math.max(2, Math.round((b.value / max) * 276));
+      const h = Math.max(2, Math.round((b.value / top) * 276));
       const colour = b.value === max ? '#b91c1c' : '#f59e0b';
       expect(hex(x, 468 - h + 1), b.label).toBe(colour);
-      expect(hex(x, 468 - h - 2), b.label).toBe('#ffffff');
+      if (b.value !== max) expect(hex(x, 468 - h - 3), b.label).toMatch(/^#(ffffff|e5e7eb)$/);
     });
+    // Gridlines at 250, 500 and 750 across a zero bar's column, and tick labels left of the bars.
+    const zeroCol = 120 + (colW + 6) + Math.floor(colW / 2);
+    for (const t of [250, 500, 750]) expect(hex(zeroCol, 468 - Math.round((t / top) * 276)), String(t)).toBe('#e5e7eb');
+    const labels = ink(190, 470, 48, 118);
+    expect(labels.right).toBeGreaterThan(90);
+    expect(labels.left).toBeGreaterThanOrEqual(48);
+  });
+
+  it('scales to the top tick, not to the tallest bar', async () => {
+    const { hex } = await draw(
+      spec([
+        { label: 'a', value: 130 },
+        { label: 'b', value: 20 },
+      ]),
+    );
+    // 130 / 4 = 32.5 → a step of 50; ticks 0, 50, 100, 150: the red bar is 130/150 of 276 px tall.
+    const colW = Math.floor((1032 - 6) / 2);
+    const h = Math.round((130 / 150) * 276);
+    expect(hex(120 + Math.floor(colW / 2), 468 - h + 1)).toBe('#b91c1c');
+    expect(hex(120 + Math.floor(colW / 2), 468 - h - 3)).not.toBe('#b91c1c');
   });
 
   it('sets the text where the layout puts it: brand left, unit flush right, title, citation', async () => {

@@ -84,7 +84,7 @@ async function publishCountyCharts(w: TreeWriter, input: PublishInput): Promise<
     if (!h) continue;
     for (const [e, spec] of [
       [decadeE, decadeSpec(c, h.years, input.simulated, input.loadedYears)],
-      [monthlyE, monthlySpec(c, h.months, input.simulated)],
+      [monthlyE, monthlySpec(c, h.months, input.simulated, input.loadedYears, input.now)],
     ] as const) {
       const rel = fileFor(e, { fips: c.fips }, 'png');
       const basis = Buffer.from(JSON.stringify(spec));
@@ -143,7 +143,9 @@ export async function publishLive(w: TreeWriter, input: PublishInput): Promise<P
   }
   publishCountyProfiles(w, live.counties, input.histories, input.mcc, input.loadedYears, simulated);
   await publishCountyCharts(w, input);
-  putJson(w, SERIES_FILE, { series: input.countySeries });
+  // The quarter hours the pipeline recorded (a state frame each): an hour without one is drawn as a gap, not a zero.
+  const recorded = [...new Set(input.frames.filter((f) => f.at > dayAgo).map((f) => f.at))];
+  putJson(w, SERIES_FILE, { series: input.countySeries, frames: recorded });
   await publishDetails(w, {
     db: input.db,
     counties: live.counties,

@@ -1,5 +1,6 @@
 // The function layer's county detail endpoints: filtered variants of the prebuilt areas, incidents and alerts, and
 // the valid empty answer for a county with nothing out (which has no prebuilt file).
+import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
 import { CACHE_CONTROL, CONTENT_TYPE, endpoint, type Format } from '../contract/catalogue.ts';
 import { fileFor, urlFor } from '../contract/urls.ts';
@@ -26,6 +27,7 @@ import { MONTH_COLUMNS, YEAR_COLUMNS, historyDoc, profileDoc } from '../publish/
 import { renderChart, type ChartSpec } from '../publish/charts.ts';
 import { decadeSpec, liveSpec, monthlySpec } from '../publish/chart-specs.ts';
 import { SERIES_FILE } from '../publish/publish.ts';
+import { etagMatches } from './conditional.ts';
 import type { CountyMonth, CountyYear } from '../history/derive.ts';
 
 interface CountyDoc {
@@ -129,7 +131,7 @@ export function countyProfileFallback(
   return c.json({ data: { generated_at: live.generated_at, ...data } });
 }
 
-const chartCache = new Map<string, Buffer>();
+const chartCache = new Map<string, { png: Buffer; etag: string }>();
 
 /** Charts without a prebuilt file: the live chart (drawn from the published 24-hour series) and empty ones. */
 export async function countyChart(c: Context, id: string, fips: string, tree: PublishedTree) {
@@ -137,10 +139,11 @@ export async function countyChart(c: Context, id: string, fips: string, tree: Pu
   if (!live) throw unknownCounty(fips);
   const simulated = tree.current()?.simulated ?? false;
   const place = { name: live.name, state: live.state };
-  let spec;
+  let spec: ChartSpec;
   if (id === 'county.chart.live') {
-    const series = tree.data<{ series: Record<string, Array<[string, number]>> }>(SERIES_FILE);
-    spec = liveSpec(place, series?.series[fips] ?? [], new Date(series?.generated_at ?? live.generated_at), simulated);
+    const series = tree.data<{ series: Record<string, Array<[string, number]>>; frames?: string[] }>(SERIES_FILE);
+    const at = new Date(series?.generated_at ?? live.generated_at);
+    spec = liveSpec(place, series?.series[fips] ?? [], at, simulated, series?.frames);
   } else if (id === 'county.chart.decade') {
     const profile = tree.data<{ years: CountyYear[]; years_loaded?: number[] }>(
       fileFor(endpoint('county'), { fips }, 'json'),
@@ -148,21 +151,28 @@ export async function countyChart(c: Context, id: string, fips: string, tree: Pu
     spec = decadeSpec(place, profile?.years ?? [], simulated, profile?.years_loaded);
   } else {
     const history = tree.data<{ months: CountyMonth[] }>(fileFor(endpoint('county.history'), { fips }, 'json'));
-    spec = monthlySpec(place, history?.months ?? [], simulated);
+    const profile = tree.data<{ years_loaded?: number[] }>(fileFor(endpoint('county'), { fips }, 'json'));
+    spec = monthlySpec(place, history?.months ?? [], simulated, profile?.years_loaded, new Date(live.generated_at));
   }
   return sendChart(c, id, spec, live.generated_at);
 }
 
-/** Draws a chart on request, cached by what it shows (the most recent 200). */
+/**
+ * Draws a chart on request, cached by what it shows (the most recent 200), with a strong ETag of its bytes: a client
+ * that holds them gets a 304, as it does for a prebuilt file.
+ */
 export async function sendChart(c: Context, id: string, spec: ChartSpec, generatedAt: string) {
-  const key = JSON.stringify(spec);
-  let png = chartCache.get(key);
-  if (!png) {
-    png = await renderChart(spec, generatedAt);
+  const key = JSON.stringify([spec, generatedAt]);
+  let chart = chartCache.get(key);
+  if (!chart) {
+    const png = await renderChart(spec, generatedAt);
+    chart = { png, etag: `"${createHash('sha256').update(png).digest('base64url').slice(0, 27)}"` };
     if (chartCache.size > 200) chartCache.delete(chartCache.keys().next().value!);
-    chartCache.set(key, png);
+    chartCache.set(key, chart);
   }
-  c.header('Content-Type', CONTENT_TYPE.png);
   c.header('Cache-Control', CACHE_CONTROL[endpoint(id).cache]);
-  return c.body(new Uint8Array(png));
+  c.header('ETag', chart.etag);
+  if (etagMatches(c.req.header('If-None-Match'), chart.etag)) return c.body(null, 304);
+  c.header('Content-Type', CONTENT_TYPE.png);
+  return c.body(new Uint8Array(chart.png));
 }
