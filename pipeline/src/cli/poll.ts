@@ -3,7 +3,8 @@
 import type { Command } from 'commander';
 import { addCommonOptions, clockFor, loadSources, log, parseCommon } from './common.ts';
 import { progressReporter } from './progress.ts';
-import type { CycleSummary, Pipeline } from '../pipeline.ts';
+import { logPolls } from './poll-log.ts';
+import type { Pipeline } from '../pipeline.ts';
 import type { Clock } from '../clock.ts';
 import type { AccountsRuntime } from '../accounts/runtime.ts';
 import { addTargetOptions } from './upload-options.ts';
@@ -98,12 +99,6 @@ export function register(program: Command): void {
         await accounts?.close();
       }
     });
-}
-
-/** The cycle's failed polls with their reasons, and what was cleaned from the text of the good ones. */
-function logPolls(s: CycleSummary): void {
-  for (const f of s.failures) log(`  ${f.source}: ${f.reason}: ${f.message}`);
-  for (const n of s.notes) log(`  ${n.source}: ${n.message}`);
 }
 
 function listenAddress(text: string): { host: string; port: number } {

@@ -10,6 +10,7 @@ import { parseRegistry } from '../sources/registry.ts';
 import { Pipeline, formatSummary } from '../pipeline.ts';
 import type { RunningServer, ServerWorker, WorkerServerOptions } from '../serve/worker-server.ts';
 import { pollLoop } from './poll.ts';
+import { logPolls } from './poll-log.ts';
 import { progressReporter } from './progress.ts';
 import { SIMULATED_PREFIX, writeSimulatedHistory } from '../simulator/history.ts';
 import { writeSimulatedEia861, writeSimulatedOe417 } from '../simulator/reference-files.ts';
@@ -155,6 +156,7 @@ export async function runStart(run: StartRun): Promise<void> {
   const first = await pipeline.cycle({ all: true });
   pipeline.heartbeat(first);
   progress.stop();
+  logPolls(first);
   log(formatSummary(first));
   const server = early ?? (await run.thread.listen(run.serving));
   const what = live ? `live, ${sources.length} real utility feeds` : 'SIMULATED storm';
