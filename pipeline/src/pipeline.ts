@@ -150,6 +150,8 @@ function idleSummary(now: Date, started: number, stale: string[]): CycleSummary 
 export class Pipeline {
   /** the last evaluated cycle's publish failed: the next cycle publishes even if it is quiet */
   private unpublished = false;
+  /** Set by `outage start` while it builds the report tables after its first map: the summary says so. */
+  reportsBuilding = false;
   /** history growing from the archive's finished days */
   private readonly growth = new HistoryGrowth();
   /** which county detail documents the next publish must rebuild */
@@ -466,6 +468,7 @@ export class Pipeline {
     }
     const stats = await publishLive(writer, {
       live,
+      reportsBuilding: this.reportsBuilding,
       sources: this.opts.sources,
       statuses,
       frames,

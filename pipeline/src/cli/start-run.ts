@@ -10,6 +10,8 @@ import { parseRegistry } from '../sources/registry.ts';
 import { Pipeline, formatSummary } from '../pipeline.ts';
 import type { RunningServer, ServerWorker, WorkerServerOptions } from '../serve/worker-server.ts';
 import { pollLoop } from './poll.ts';
+import { readManifest } from '../publish/tree-writer.ts';
+import { UsageError } from '../errors.ts';
 import { logPolls } from './poll-log.ts';
 import { progressReporter } from './progress.ts';
 import { SIMULATED_PREFIX, writeSimulatedHistory } from '../simulator/history.ts';
@@ -118,7 +120,10 @@ async function sourcesFor(
     log(`live: ${sources.length} real sources from ${cfg.sources} (state ${cfg.state}, tree ${cfg.out})`);
     return { sources, sim: null };
   }
-  const sim = new Simulator({ clock, seed: Number(raw.seed), sources: Number(raw.simSources) });
+  const stormPace = Number(raw.stormPace);
+  if (!(stormPace > 0) || stormPace > 1000)
+    throw new UsageError(`--storm-pace wants a number above 0 and at most 1000, not \`${raw.stormPace}\``);
+  const sim = new Simulator({ clock, seed: Number(raw.seed), sources: Number(raw.simSources), stormPace });
   await sim.start();
   const csv = sim.registryCsv();
   const registryFile = path.join(cfg.state, 'simulated-sources.csv');
@@ -153,6 +158,9 @@ export async function runStart(run: StartRun): Promise<void> {
   const lastEvent = await newestEventId(pipeline.db);
   // Real history may carry the county denominators (MCC): it lands before the first cycle evaluates anything.
   if (realHistory) await loadHistoryDir(pipeline, realHistory);
+  const simulatedHistory = !realHistory && raw.history !== false && !live;
+  // The report tables come after the first map: until they are published, the summary says they are being built.
+  pipeline.reportsBuilding = simulatedHistory && !readManifest(cfg.out, 'history');
   const first = await pipeline.cycle({ all: true });
   pipeline.heartbeat(first);
   progress.stop();
@@ -168,9 +176,10 @@ export async function runStart(run: StartRun): Promise<void> {
   await accounts.attach(lastEvent);
   // The SIMULATED decade after the map is up (simulated history beside real feeds would mislead: --live imports
   // only --history-dir); the county profiles and histories are then republished with it.
-  if (!realHistory && raw.history !== false && !live && (await loadSimulatedHistory(pipeline, cfg.state)))
+  if (simulatedHistory && (await loadSimulatedHistory(pipeline, cfg.state)))
     log(`history: county documents republished: ${(await pipeline.build()).written.toLocaleString('en-US')} files`);
   await publishReports(pipeline, cfg.out, clock);
+  pipeline.reportsBuilding = false;
   const a = accounts;
   try {
     a.startTimer();

@@ -47,6 +47,11 @@ export function register(program: Command): void {
     .option('--port <n>', 'port of the local server', '8787')
     .option('--seed <n>', 'simulator seed (a different storm track per seed)', '1')
     .option('--sim-sources <n>', 'about how many simulated sources to create', '120')
+    .option(
+      '--storm-pace <n>',
+      'how many times faster than the clock the SIMULATED storm plays (timestamps stay real time; 1 = a 48-hour storm)',
+      '12',
+    )
     .option('--no-history', 'do not generate and import the SIMULATED decade of history')
     .option('--history-dir <dir>', 'import the real history files in this directory instead of the SIMULATED decade')
     .action(async (raw: Record<string, unknown>, cmd: Command) => {

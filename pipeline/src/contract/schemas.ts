@@ -264,6 +264,11 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
     obj({
       generated_at: generated,
       simulated: { type: 'boolean' },
+      reports_building: {
+        type: 'boolean',
+        description:
+          'True while this process builds the report tables (`outage start` importing history after its first map): /api/v1/reports answers 404 until they are published, and the reports page says so and waits.',
+      },
       national: obj({
         customers_out: int,
         customers_tracked: int,

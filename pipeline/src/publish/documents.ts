@@ -4,6 +4,7 @@ import type { CountyLive, LiveState, MapEntry } from '../state/rollup.ts';
 import type { SourceStatus } from '../state/status.ts';
 import type { SourceHealth } from '../state/health.ts';
 import { odinFlagged } from '../state/reconcile.ts';
+import { transportOf } from '../sources/transport.ts';
 import { freshness, publishedInterval, staleAfterFor, staleAt, utilityPct } from '../sources/scheduler.ts';
 import { band, pctOut } from '../state/rules.ts';
 import { stateByFips } from '../geo/states.ts';
@@ -19,10 +20,12 @@ export function mapDoc(live: LiveState): Record<string, MapEntry> {
   return out;
 }
 
-export function summaryDoc(live: LiveState, simulated: boolean) {
+/** `reportsBuilding`: the report tables are being built in this process now (`outage start` importing history). */
+export function summaryDoc(live: LiveState, simulated: boolean, reportsBuilding = false) {
   const n = live.national;
   return {
     simulated,
+    reports_building: reportsBuilding,
     national: { ...n, band: band(n.pct_out) },
     states: live.states.map((s) => ({ ...s })),
   };
@@ -119,6 +122,7 @@ export function sourcesDoc(
       utility: s.utility,
       states: s.states,
       connector: s.connector,
+      transport: transportOf(s.url),
       evidence: s.evidence ?? null,
       tier: s.tier,
       interval_min: publishedInterval(s, st),

@@ -53,6 +53,8 @@ export interface PublishInput {
   mcc: ReadonlySet<string>;
   /** the years whose history is loaded (a loaded year without episodes is a zero, not a gap) */
   loadedYears: number[];
+  /** the report tables are being built in this process now (the summary says so; the reports page waits for them) */
+  reportsBuilding?: boolean;
   /** render missing or changed decade/monthly charts (`outage build --charts`); cycles only carry charts over */
   renderCharts?: boolean;
   /** last 24 h of 15-minute readings of the counties out, behind the live charts */
@@ -124,7 +126,7 @@ export function publishSourcesOnly(w: TreeWriter, input: SourcesInput): Promise<
 
 export async function publishLive(w: TreeWriter, input: PublishInput): Promise<PublishStats> {
   const { live, sources, statuses, simulated, now } = input;
-  putJson(w, fileFor(endpoint('live.summary'), {}, 'json'), summaryDoc(live, simulated));
+  putJson(w, fileFor(endpoint('live.summary'), {}, 'json'), summaryDoc(live, simulated, input.reportsBuilding));
   putEntries(w, fileFor(endpoint('live.map'), {}, 'json'), mapDoc(live));
   putJson(w, fileFor(endpoint('live.top'), {}, 'json'), topDoc(live, sources, statuses));
   const dayAgo = new Date(now.getTime() - 24 * 3_600_000).toISOString();

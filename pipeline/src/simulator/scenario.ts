@@ -11,6 +11,11 @@ export interface ScenarioOptions {
   /** start of the storm cycle; the storm repeats every periodHours */
   epoch: Date;
   periodHours: number;
+  /**
+   * How fast the storm plays from `from` on: `factor` storm hours per hour of the clock (default 1). `outage start`'s
+   * demo plays it faster so it visibly moves in its first minutes; timestamps stay the clock's.
+   */
+  pace?: { factor: number; from: Date };
   /** about how many customers one incident holds (default 150), and at most how many per utility and county (40) */
   incidentSize?: number;
   incidentCap?: number;
@@ -74,7 +79,10 @@ export class Scenario {
 
   /** Hours since the current storm cycle began. */
   stormHours(at: Date): number {
-    const h = (at.getTime() - this.options.epoch.getTime()) / 3_600_000;
+    const { epoch, pace } = this.options;
+    const h = pace
+      ? (pace.from.getTime() - epoch.getTime() + (at.getTime() - pace.from.getTime()) * pace.factor) / 3_600_000
+      : (at.getTime() - epoch.getTime()) / 3_600_000;
     const p = this.options.periodHours;
     return ((h % p) + p) % p;
   }

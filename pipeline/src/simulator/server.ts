@@ -23,6 +23,8 @@ export interface SimulatorOptions extends Partial<ScenarioOptions>, Partial<Util
   port?: number;
   /** accept `POST /_clock?at=<ISO>` to move a frozen simulator (benchmarks driving it from another process) */
   setClock?: (at: Date) => void;
+  /** storm hours per clock hour from the simulator's start (default 1; ScenarioOptions.pace) */
+  stormPace?: number;
 }
 
 export class Simulator {
@@ -45,6 +47,7 @@ export class Simulator {
       seed: opts.seed ?? 1,
       epoch,
       periodHours: opts.periodHours ?? 48,
+      pace: opts.stormPace && opts.stormPace !== 1 ? { factor: opts.stormPace, from: opts.clock() } : opts.pace,
       incidentSize: opts.incidentSize,
       incidentCap: opts.incidentCap,
     });

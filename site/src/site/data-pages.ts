@@ -51,6 +51,7 @@ export function reportsPage(): string {
     'reports.state.chart',
     'reports.causes',
     'reports.trend',
+    'live.summary',
   ];
   const config = { api: apiPaths(ids), site: SITE_PATHS, tables: REPORT_TABLES, first, last, columns: COLUMN_DOCS };
   const years = Array.from({ length: last - first + 1 }, (_, i) => last - i);

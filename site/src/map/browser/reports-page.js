@@ -132,8 +132,28 @@ form.addEventListener('submit', (ev) => {
   history.replaceState(null, '', `?${q}`);
   showReport();
 });
+/** Whether this server is building the report tables right now (`outage start`, after its first map). */
+async function reportsBuilding() {
+  const doc = await getJson(cfg.api['live.summary']).catch(() => null);
+  return doc?.data?.reports_building === true;
+}
+
+/** Until the tables are published: says they are being built, and looks again every 10 seconds. */
+async function waitForReports() {
+  for (;;) {
+    const latest = await showNational();
+    if (latest !== null || !(await reportsBuilding())) return latest;
+    setStatus(
+      'report-status',
+      'The report tables are being built: the history is imported after the map is up (about two minutes on first start). This page fills in when they are ready.',
+    );
+    document.body.dataset.ready = 'building';
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+  }
+}
+
 // The page opens on the latest year with history loaded, unless the address names one.
-showNational()
+waitForReports()
   .then((latest) => {
     if (!initial.get('year') && latest) form.elements.year.value = String(latest);
     return showReport();
