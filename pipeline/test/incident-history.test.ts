@@ -84,7 +84,7 @@ describe('per-outage history', () => {
 
   it('keeps when a cleared incident was last seen', async () => {
     const rows = await pipeline.db.all<{ id: string; first_seen_at: string; last_seen_at: string }>(
-      "SELECT id, first_seen_at, last_seen_at FROM incident_history WHERE source_id = 'tx' ORDER BY id",
+      "SELECT id, first_seen_at, last_seen_at FROM incident_seen WHERE source_id = 'tx' ORDER BY id",
     );
     expect(rows).toEqual([
       { id: 'a', first_seen_at: '2026-09-01T10:00:00.000Z', last_seen_at: '2026-09-01T10:50:00.000Z' },

@@ -133,6 +133,16 @@ CREATE TABLE IF NOT EXISTS incident_history (
   source_id VARCHAR NOT NULL, id VARCHAR NOT NULL, first_seen_at VARCHAR NOT NULL, last_seen_at VARCHAR NOT NULL,
   etr VARCHAR, etrs STRUCT(etr VARCHAR, seen_at VARCHAR)[] NOT NULL, PRIMARY KEY (source_id, id)
 );
+-- Each incident's history with its last sighting: a listed incident was last seen at its source's last good poll
+-- (incident_history.last_seen_at is written when it leaves the feed or gets a new ETR, not at every poll).
+CREATE OR REPLACE VIEW incident_seen AS
+SELECT h.source_id, h.id, h.first_seen_at,
+       CASE WHEN i.id IS NOT NULL AND s.last_success_at > h.last_seen_at THEN s.last_success_at ELSE h.last_seen_at END
+         AS last_seen_at,
+       h.etr, h.etrs, i.id IS NOT NULL AS listed
+  FROM incident_history h
+  LEFT JOIN (SELECT DISTINCT source_id, id FROM obs_incident) i ON i.source_id = h.source_id AND i.id = h.id
+  LEFT JOIN source_status s ON s.source_id = h.source_id;
 -- The county 15-minute series history is derived from (issue 25 part 3): EAGLE-I's rows, and the live archive's rows
 -- of its published (finished) days for every quarter hour EAGLE-I does not cover. EAGLE-I covers a quarter hour when
 -- a file of its year is loaded and the quarter is at or before that year's last EAGLE-I time (a county absent there had
