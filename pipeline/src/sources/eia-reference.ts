@@ -10,10 +10,7 @@ import { parseEia861, type CustomersRow, type TerritoryRow } from '../history/ei
 import type { CheckRow, Finding } from './registry-check.ts';
 
 /** The recorded payloads beside the repository: $OUTAGE_SHARED_DATA (from the repository root), else ../shared/data. */
-export const SHARED_DATA_DIR = path.resolve(
-  PACKAGE_ROOT,
-  process.env.OUTAGE_SHARED_DATA || '../shared/data',
-);
+export const SHARED_DATA_DIR = path.resolve(PACKAGE_ROOT, process.env.OUTAGE_SHARED_DATA || '../shared/data');
 /** `reference/eia861` in it, where the recorded federal files live. */
 export const EIA_DIR = path.join(SHARED_DATA_DIR, 'reference/eia861');
 export const EIA_YEAR = 2018;

@@ -97,19 +97,10 @@ export async function writeOutcomes(db: Db, outcomes: PollOutcome[]): Promise<vo
   }
   idApp.closeSync();
   await markLastSeen(db);
-  // Incident-style feeds stop listing a county (or area) when its outages clear: keep what they listed before.
-  await db.run(
-    'CREATE OR REPLACE TEMP TABLE prev_county AS SELECT * FROM obs_county WHERE source_id IN (SELECT id FROM changed_ids)',
-  );
-  await db.run(
-    'CREATE OR REPLACE TEMP TABLE prev_area AS SELECT * FROM obs_area WHERE source_id IN (SELECT id FROM changed_ids)',
-  );
-  for (const table of ['obs_county', 'obs_area', 'obs_incident']) {
-    await db.run(`DELETE FROM ${table} WHERE source_id IN (SELECT id FROM changed_ids)`);
-  }
-  const counties = await db.appender('obs_county');
-  const areas = await db.appender('obs_area');
-  const incidents = await db.appender('obs_incident');
+  for (const t of OBS_TABLES) await db.staging(`new_${t.slice(4)}`, `AS SELECT * FROM ${t} LIMIT 0`);
+  const counties = await db.appender('new_county');
+  const areas = await db.appender('new_area');
+  const incidents = await db.appender('new_incident');
   const versions = await db.appender('snapshot_versions');
   for (const o of changed) {
     const s = o.snapshot!;
@@ -156,20 +147,51 @@ export async function writeOutcomes(db: Db, outcomes: PollOutcome[]): Promise<vo
     versions.endRow();
   }
   for (const a of [counties, areas, incidents, versions]) a.closeSync();
+  await keepVanished(db);
+  for (const t of OBS_TABLES) await applyDifference(db, t);
   await recordSeen(db);
-  await zeroVanished(db);
 }
+
+/** The current observations, and each one's columns (schema.sql): a row is replaced only when one of them changed. */
+const OBS_COLUMNS = {
+  obs_county: ['source_id', 'fips', 'customers_out', 'customers_served'],
+  obs_area: [
+    ...['source_id', 'fips', 'name', 'path', 'customers_out', 'out_display', 'out_lower', 'out_upper', 'masked'],
+    ...['customers_served', 'etr', 'bbox'],
+  ],
+  obs_incident: [
+    ...['source_id', 'id', 'fips', 'customers_out', 'etr', 'crew_status', 'cause', 'started_at', 'lat', 'lon'],
+    'city',
+  ],
+} as const;
+const OBS_TABLES = Object.keys(OBS_COLUMNS) as Array<keyof typeof OBS_COLUMNS>;
 
 /**
  * A complete, successful poll is the source's whole picture: a county or area it listed before and lists no more
  * counts as 0 from that source (its open outage can close, a new one can open). A failed poll never reaches here, and
  * connectors fail rather than return part of a feed, so a vanished name always means "nothing out there now".
  */
-async function zeroVanished(db: Db): Promise<void> {
-  await db.run(`INSERT INTO obs_county SELECT p.source_id, p.fips, 0, p.customers_served FROM prev_county p
-    WHERE NOT EXISTS (SELECT 1 FROM obs_county o WHERE o.source_id = p.source_id AND o.fips = p.fips)`);
-  await db.run(`INSERT INTO obs_area SELECT p.source_id, p.fips, p.name, p.path, 0, '0', 0, 0, false, p.customers_served, NULL, p.bbox
-    FROM prev_area p WHERE NOT EXISTS (SELECT 1 FROM obs_area o WHERE o.source_id = p.source_id AND o.path = p.path)`);
-  await db.run('DROP TABLE prev_county');
-  await db.run('DROP TABLE prev_area');
+async function keepVanished(db: Db): Promise<void> {
+  await db.run(`INSERT INTO new_county SELECT o.source_id, o.fips, 0, o.customers_served FROM obs_county o
+    WHERE o.source_id IN (SELECT id FROM changed_ids)
+      AND NOT EXISTS (SELECT 1 FROM new_county n WHERE n.source_id = o.source_id AND n.fips = o.fips)`);
+  await db.run(`INSERT INTO new_area SELECT o.source_id, o.fips, o.name, o.path, 0, '0', 0, 0, false, o.customers_served, NULL, o.bbox
+    FROM obs_area o WHERE o.source_id IN (SELECT id FROM changed_ids)
+      AND NOT EXISTS (SELECT 1 FROM new_area n WHERE n.source_id = o.source_id AND n.path = o.path)`);
+}
+
+/**
+ * Replaces a changed source's observations by difference (issue "Performance, next step", part 2): rows that no longer
+ * appear as they were are deleted, rows that are new or changed are inserted, and the rest stay untouched, so a storm
+ * cycle's transaction holds what changed rather than every observation of every changed source.
+ */
+async function applyDifference(db: Db, table: keyof typeof OBS_COLUMNS): Promise<void> {
+  const staged = `new_${table.slice(4)}`;
+  const same = OBS_COLUMNS[table].map((c) => `n.${c} IS NOT DISTINCT FROM o.${c}`).join(' AND ');
+  await db.run(`DELETE FROM ${table} o WHERE o.source_id IN (SELECT id FROM changed_ids)
+    AND NOT EXISTS (SELECT 1 FROM ${staged} n WHERE ${same})`);
+  await db.run(
+    `INSERT INTO ${table} SELECT * FROM ${staged} n WHERE NOT EXISTS (SELECT 1 FROM ${table} o WHERE ${same})`,
+  );
+  await db.run(`DROP TABLE ${staged}`);
 }
