@@ -283,6 +283,40 @@ export const CASES: Case[] = [
     parse: (xml) => new XMLParser({ ignoreAttributes: true, parseTagValue: false }).parse(xml),
     raw: (xml) => xml,
   },
+  {
+    connector: 'gmp',
+    payload: 'gmp/sample.json (edited values)',
+    source: { utility: 'Green Mountain Power', states: ['VT'] },
+    text: () => file('payloads/gmp/sample.json'),
+  },
+  {
+    connector: 'liberty',
+    payload: 'liberty/sample.json (edited values)',
+    source: { utility: 'Liberty Utilities — Empire District', states: ['MO', 'AR', 'KS', 'OK'] },
+    text: () => file('payloads/liberty/sample.json'),
+  },
+  {
+    connector: 'chugach',
+    payload: 'chugach/sections.json (edited values)',
+    source: { utility: 'Chugach Electric', states: ['AK'] },
+    text: () => file('payloads/chugach/sections.json'),
+  },
+  {
+    connector: 'milsoftmobile',
+    payload: 'milsoft-asmx GetAllCounties + GetAllOutages (York Electric)',
+    source: { utility: 'York Electric Cooperative', states: ['SC', 'NC'] },
+    // the two answers' texts as fetch returns them, in one JSON text so the case has one `text`
+    text: () =>
+      JSON.stringify({
+        counties: file('payloads/milsoft-asmx/GetAllCounties.xml'),
+        outages: file('payloads/milsoft-asmx/GetAllOutages-york.xml'),
+      }),
+    parse: (both) => {
+      const { counties, outages } = JSON.parse(both) as Record<string, string>;
+      const parser = new XMLParser({ ignoreAttributes: true, parseTagValue: false });
+      return [parser.parse(counties), parser.parse(outages)];
+    },
+  },
 ];
 
 /** CPU time of one measured round, in ms: long enough that one young-generation collection does not decide a round,

@@ -230,6 +230,11 @@ const WIRED: Record<string, string> = {
   heco: 'heco',
   'el-paso': 'elpaso',
   snopud: 'snopud',
+  gmp: 'gmp',
+  liberty: 'liberty',
+  chugach: 'chugach',
+  // the older Milsoft/DataVoice mobile service (OMSMobileService.asmx): config.url is its GetAllCounties URL
+  milsoftmobile: 'milsoftmobile',
 };
 
 interface Feed {
@@ -304,6 +309,8 @@ function arcgisOptions(c: Record<string, unknown>): Record<string, unknown> {
   if (f.served) fields.customers_served = f.served;
   if (f.etr) fields.etr = f.etr;
   if (f.id) fields.id = f.id;
+  // incident detail a row names in our own key names (registry-new-peers.ts rows; the peer's configs have none)
+  for (const k of ['cause', 'crew_status', 'started_at'] as const) if (f[k]) fields[k] = f[k];
   // The peer's `name` is whatever area the layer names; only a county or city name has a meaning for us.
   const county = [group, f.name].find((n) => /county/i.test(n ?? ''));
   if (county) fields.county = county;
@@ -493,6 +500,10 @@ function check(built: Built[], rows: Row[]): void {
     ids.add(r.id);
     if (!/^https?:\/\//.test(r.url) || /example\.(com|org|net)|\b[A-Z]+_ID\b/.test(r.url))
       fail(`${r.id}: url ${r.url} is not a real absolute URL`);
+    if (r.url.startsWith('http://') && !(r.options && JSON.parse(r.options).plain_http))
+      fail(
+        `${r.id}: url ${r.url} is plain http; say why in its options.plain_http (pipeline/src/sources/transport.ts)`,
+      );
     for (const f of r.fixture.split(';').filter(Boolean))
       if (!fs.existsSync(path.join(SHARED, f))) fail(`${r.id}: fixture ${f} does not exist under ${SHARED}`);
   }

@@ -2,6 +2,8 @@
 // know, states a feed really covers, explained customer gaps, and the reasons a feed is gated or not yet wired.
 // Every entry was checked by hand against EIA-861 2018 (Sales_Ult_Cust, Service_Territory) and the peer's config.
 
+import { MORE_NEW_PEERS, MORE_NEW_PEER_OVERRIDES } from './registry-new-peers.ts';
+
 export interface Override {
   /** EIA-861 2018 utility numbers the feed covers (several when one map serves several operating companies) */
   eia?: number[];
@@ -34,6 +36,8 @@ export const OVERRIDES: Record<string, Override> = {
       '51620': "Dominion's own report lists Franklin City under Southside Virginia, 4 customers served",
     },
   },
+  // Gated: polled where OUTAGE_CREDENTIAL_DUKE is set, and then Duke's public layer (the duke-*-arcgis rows of
+  // registry-new-peers.ts, options.yields_to_credential) steps aside, so one utility is polled by one row.
   'duke-carolinas': { eia: [5416, 3046] }, // the DEC jurisdiction answers for Duke Energy Progress as well
   'duke-ohio-ky': { eia: [3542, 19446] },
   entergy: { eia: [11241, 814, 55937, 12685, 13478] }, // Louisiana, Arkansas, Texas, Mississippi, New Orleans
@@ -86,7 +90,14 @@ export const OVERRIDES: Record<string, Override> = {
   'versant-power': { eia: [1179] }, // Emera Maine in 2018
   'we-energies': { eia: [20847] },
   'win-energy-remc-in': { eia: [25295] }, // Western Indiana Energy REMC
-  'xcel-mn': { eia: [13781], states: ['MN'] }, // the layer is filtered to states='MN'
+  // NSP-Minnesota also serves Fargo ND and Sioux Falls SD: the layer's `states` field names each Xcel state
+  'xcel-mn': {
+    eia: [13781],
+    states: ['MN', 'ND', 'SD'],
+    options: { where: "states IN ('MN','ND','SD')" },
+    provenance:
+      "outage-atlas utilities/xcel-mn.json@36d5e72 (this layer with states='MN'); codebooker/GlobeView proxy.py@08c4ae1 (fetch_xcel_state_outages(state_code, …) GETs XCEL_MN_OUTAGES_URL = https://emcs-gis.esriemcs.com/arcgis/rest/services/Xcel/XcelOutage/MapServer/3/query with where states='{state_code}' and outFields …customers,…,states,…,county,…; it is called for MN and CO). Shown: one Xcel layer, filtered by its states field. Inferred: NSP-Minnesota's North and South Dakota customers (EIA-861 2018 utility 13781 has ND and SD rows: Fargo, Grand Forks, Minot, Sioux Falls) are its features with states 'ND' and 'SD'; EIA-861 2018",
+  },
 
   // States the peer's name leaves out although the co-op serves them.
   'carroll-electric-ar': { states: ['AR', 'MO'] },
@@ -269,6 +280,8 @@ export const OVERRIDES: Record<string, Override> = {
   },
   // Credentialed (GATED['el-paso']): polled where the variable is set; the answer is an AES-GCM envelope.
   'el-paso': { options: { credential_env: 'OUTAGE_CREDENTIAL_ELPASO' } },
+  // More utilities beyond the peer, from other public projects (scripts/registry-new-peers.ts).
+  ...MORE_NEW_PEER_OVERRIDES,
 };
 
 /**
@@ -398,6 +411,7 @@ export const NEW_PEERS = [
     _path: 'davemattson/snopud-outage .github/workflows/scrape-outages.yml',
     _commit: '8757c99077f0ebeddb4f0107203f443cc9dbf915',
   },
+  ...MORE_NEW_PEERS,
 ];
 
 /** A second feed of a utility the peer lists: the new row's id and the peer entry it is built from (EIA, states). */
@@ -553,6 +567,8 @@ export const FIXTURES = {
       'payloads/snopud/2025-01-15T143000-KMLOutageAreas.xml',
       'payloads/snopud/2025-01-15T144003-KMLOutageAreas.xml',
     ],
+    // York Electric's own mobile service, both answers (iamimaginary/outage-atlas scratch files, June 2026)
+    'york-ec': ['payloads/milsoft-asmx/GetAllCounties.xml', 'payloads/milsoft-asmx/GetAllOutages-york.xml'],
   } as Record<string, string | string[]>,
   kubraThematic: 'payloads/kubra/thematic-sample.json',
   milsoftBoundaries: 'payloads/milsoft/flint-emc-boundaries-2026-10-10T1053Z.json',
@@ -570,5 +586,6 @@ export const FIXTURES = {
     duke: 'payloads/duke/duke-energy-florida-counties-2020-02-07T0550Z.json',
     puget: 'payloads/puget/pse-outages-2026-03-13T2218Z.json',
     tep: 'payloads/tep/sample.json',
+    milsoftmobile: 'payloads/milsoft-asmx/GetAllCounties.xml', // York Electric's, a real capture
   } as Record<string, string>,
 };

@@ -44,6 +44,11 @@ export function atlasName(fips: string): string | undefined {
   return load().find((s) => s.fips === fips)?.name;
 }
 
+/** The FIPS of the county the atlas names `name` (e.g. "York") in the state of FIPS `state` (e.g. "45"). */
+export function countyNamed(state: string, name: string): string | undefined {
+  return load().find((s) => s.fips.startsWith(state) && s.name === name)?.fips;
+}
+
 /** Great-circle distance in km between two points, for shoreline tolerances. */
 export const distanceKm = (a: [number, number], b: [number, number]): number => geoDistance(a, b) * 6371.0088;
 

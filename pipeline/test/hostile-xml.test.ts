@@ -1,6 +1,7 @@
 // Issue 24, XML row: two 19 MB entity-heavy AES bodies (an incident id of 3.8 million `&amp;`) fail their one source
 // at the XML body cap, reading no more than the cap; with the cap raised, the parse refuses the absurd field unparsed
-// instead of storing a 3.8-million-character id; NOVEC's attributes and SienaTech's POST get the same bounds.
+// instead of storing a 3.8-million-character id; NOVEC's attributes, SienaTech's POST and the Milsoft mobile service's
+// county list get the same bounds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SourceError } from '../src/errors.ts';
 import { connectorFor } from '../src/sources/connectors.ts';
@@ -17,6 +18,9 @@ const OHIO = `<Incidents><Markers><INCIDENTID>${ENTITIES}</INCIDENTID><TOTALCUST
 const LONG_ID = '&amp;'.repeat(200_000); // 1 MB: under the cap, but one field of it
 const NOVEC = `<outages><outage id="${LONG_ID}" numOut="3" county="Fairfax"/></outages>`;
 const SIENA = `<NewDataSet><OMSCASES><SERIAL>${LONG_ID}</SERIAL><CURCUST>4</CURCUST></OMSCASES></NewDataSet>`;
+const ASMX = '/OMSWebMap/MobileMap/OMSMobileService.asmx';
+// a county name of 1 MB: over even the 256 K a county outline (Shape) may run to
+const MOBILE = `<ArrayOfMobileCounty><MobileCounty><CountyName>${LONG_ID}</CountyName><CustomersAffected>4</CustomersAffected></MobileCounty></ArrayOfMobileCounty>`;
 
 const feed = new ScriptedFeed();
 let client: HttpClient;
@@ -27,6 +31,7 @@ beforeAll(async () => {
   feed.set('/DATA/DPLOMSDATA.xml', { body: OHIO, headers: { 'content-type': 'text/xml' } });
   feed.set('/stormcenter/data/outagedtl.xml', { body: NOVEC, headers: { 'content-type': 'text/xml' } });
   feed.set('/Outages/Home/UpdatePushpin', { body: SIENA, headers: { 'content-type': 'text/xml' } });
+  feed.set(`${ASMX}/GetAllCounties`, { body: MOBILE, headers: { 'content-type': 'text/xml' } });
   client = new HttpClient(LOOPBACK_HTTP);
 });
 afterAll(async () => {
@@ -74,6 +79,7 @@ describe('over-long fields in the other XML connectors', () => {
   it.each([
     ['novec', '/stormcenter/data/outagedtl.xml', 'VA'],
     ['sienatech', '/Outages/Home/UpdatePushpin', 'CO'],
+    ['milsoftmobile', `${ASMX}/GetAllCounties`, 'SC'],
   ] as const)('%s: a 1 MB field under the cap is refused unparsed', async (connector, path, state) => {
     const { err } = await poll(sourceDef({ id: connector, connector, states: [state], url: `${feed.base}${path}` }));
     expect(err).toMatchObject({ reason: 'too_large', message: expect.stringMatching(/field or tag longer than/) });

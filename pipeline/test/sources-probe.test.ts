@@ -125,6 +125,13 @@ function cases(a: string, b: string): Case[] {
   const [NEWEST, EARLIER] = ['2026_10_08_19_05_00', '2026_10_08_18_50_00'];
   const pcorp = '/etc/pcorp/datafiles/outagemap';
   const rmpDate = { date: 'Sun, 03 Mar 2024 00:45:28 GMT' };
+  const LIBERTY = '/OutageAPI/api/1/Outage/OutageSummaryCity?companyGroupCode=LUMO';
+  const ASMX = '/omswebmap/MobileMap/OMSMobileService.asmx';
+  const XML = { 'content-type': 'text/xml; charset=utf-8' };
+  const chugach = sharedJson('payloads/chugach/sections.json') as {
+    grids: unknown;
+    incidents: { Items: Array<{ CUSTOMERS_AFFECTED: number }> };
+  };
   return [
     {
       source: src('kubra', ['VA', 'NC'], `${a}${kubra}/currentState?preview=false`),
@@ -535,6 +542,43 @@ function cases(a: string, b: string): Case[] {
         const xml = file('payloads/snopud/2025-01-15T144003-KMLOutageAreas.xml').toString('utf8');
         const counts = [...xml.matchAll(/name="EstCustomersOut"><value>(-?\d+)</g)].map((m) => Number(m[1]));
         expect(s.customers_out).toBe(sum(counts, (n) => Math.max(n, 0)));
+      },
+    },
+    {
+      source: src('gmp', ['VT'], `${a}/api/v2/outages/incidents/towns?all=true`),
+      routes: { 'GET /api/v2/outages/incidents/towns?all=true': ok(file('payloads/gmp/sample.json')) },
+      check: (s) => {
+        const towns = sharedJson('payloads/gmp/sample.json') as Array<{ customers_affected: number }>;
+        expect(s.customers_out).toBe(sum(towns, (t) => t.customers_affected));
+      },
+    },
+    {
+      source: src('liberty', ['MO', 'AR', 'KS', 'OK'], `${b}${LIBERTY}`),
+      routes: { [`GET ${LIBERTY}`]: ok(file('payloads/liberty/sample.json')) },
+      check: (s) => {
+        const cities = (sharedJson('payloads/liberty/sample.json') as { data: Array<{ customer_affected: string }> })
+          .data;
+        expect(countyOut(s)).toBe(sum(cities, (c) => Number(c.customer_affected)));
+      },
+    },
+    {
+      source: src('chugach', ['AK'], `${a}/outage/Grids.js`),
+      routes: {
+        'GET /outage/Grids.js': ok(json(chugach.grids)),
+        'GET /outage/Incidents.js': ok(json(chugach.incidents)),
+      },
+      check: (s) => expect(countyOut(s)).toBe(sum(chugach.incidents.Items, (i) => i.CUSTOMERS_AFFECTED)),
+    },
+    {
+      source: src('milsoftmobile', ['SC', 'NC'], `${b}${ASMX}/GetAllCounties`),
+      routes: {
+        [`GET ${ASMX}/GetAllCounties`]: ok(file('payloads/milsoft-asmx/GetAllCounties.xml'), XML),
+        [`GET ${ASMX}/GetAllOutages`]: ok(file('payloads/milsoft-asmx/GetAllOutages-york.xml'), XML),
+      },
+      check: (s) => {
+        const xml = file('payloads/milsoft-asmx/GetAllCounties.xml').toString('utf8');
+        const out = [...xml.matchAll(/<CustomersAffected>(\d+)</g)].map((m) => Number(m[1]));
+        expect(countyOut(s)).toBe(sum(out, (n) => n));
       },
     },
   ];

@@ -38,6 +38,10 @@ import * as pointlist from './pointlist/index.ts';
 import * as heco from './heco/index.ts';
 import * as elpaso from './elpaso/index.ts';
 import * as snopud from './snopud/index.ts';
+import * as gmp from './gmp/index.ts';
+import * as liberty from './liberty/index.ts';
+import * as chugach from './chugach/index.ts';
+import * as milsoftmobile from './milsoftmobile/index.ts';
 
 export function connectorFor(name: ConnectorName): Connector {
   switch (name) {
@@ -115,6 +119,14 @@ export function connectorFor(name: ConnectorName): Connector {
       return elpaso;
     case 'snopud':
       return snopud;
+    case 'gmp':
+      return gmp;
+    case 'liberty':
+      return liberty;
+    case 'chugach':
+      return chugach;
+    case 'milsoftmobile':
+      return milsoftmobile;
     default: {
       const never: never = name;
       throw new Error(`No connector named \`${String(never)}\``);

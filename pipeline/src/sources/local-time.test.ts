@@ -26,6 +26,12 @@ describe('outageentry local times', () => {
     for (const bad of [null, '', '0000-00-00 00:00:00', 'Feb 30 2026 01:00 pm', 'soon'])
       expect(parseLocal(bad, 'America/New_York', ref)).toBeNull();
   });
+  it('reads the Milsoft mobile service’s seconds and Chugach’s 24-hour clock; an hour past 23 is no time', () => {
+    expect(parseLocal('6/29/2026 10:23:00 AM', 'America/New_York', ref)).toBe('2026-06-29T14:23:00.000Z');
+    expect(parseLocal('06/24/2026 15:00', 'America/Anchorage', ref)).toBe('2026-06-24T23:00:00.000Z');
+    expect(parseLocal('01/05/2026 00:30', 'America/Anchorage', ref)).toBe('2026-01-05T09:30:00.000Z');
+    expect(parseLocal('06/24/2026 25:00', 'America/Anchorage', ref)).toBeNull();
+  });
   it('takes the zone from options.time_zone, else the first state, and rejects unknown zones', () => {
     expect(zoneFor(['MS'], undefined)).toBe('America/Chicago');
     expect(zoneFor(['TN'], 'America/New_York')).toBe('America/New_York');

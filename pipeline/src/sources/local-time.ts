@@ -56,7 +56,7 @@ interface Wall {
 const h12 = (h: string, ap: string) => (Number(h) % 12) + (/p/i.test(ap) ? 12 : 0);
 const month = (name: string) => MONTHS.indexOf(name.slice(0, 3).toLowerCase()) + 1;
 
-/** The shapes seen on OutageEntry maps; every other text is "not parseable" (null). */
+/** The shapes seen on OutageEntry, Milsoft mobile and Chugach maps; every other text is "not parseable" (null). */
 const SHAPES: Array<[RegExp, (m: RegExpExecArray) => Wall]> = [
   // "Jun 29 2026 01:37 pm" (estimated_restore_time)
   [
@@ -79,9 +79,9 @@ const SHAPES: Array<[RegExp, (m: RegExpExecArray) => Wall]> = [
     /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::\d{2})?$/,
     (m) => ({ year: +m[1], month: +m[2], day: +m[3], minutes: +m[4] * 60 + +m[5], weekday: null }),
   ],
-  // "08/26 09:32 pm" (start_date: no year)
+  // "08/26 09:32 pm" (start_date: no year); "6/29/2026 10:23:00 AM" (Milsoft's mobile service, with seconds)
   [
-    /^(\d{1,2})\/(\d{1,2})(?:\/(\d{4}))? (\d{1,2}):(\d{2}) ?([ap]m)$/i,
+    /^(\d{1,2})\/(\d{1,2})(?:\/(\d{4}))? (\d{1,2}):(\d{2})(?::\d{2})? ?([ap]m)$/i,
     (m) => ({
       year: m[3] ? +m[3] : null,
       month: +m[1],
@@ -89,6 +89,11 @@ const SHAPES: Array<[RegExp, (m: RegExpExecArray) => Wall]> = [
       minutes: h12(m[4], m[6]) * 60 + +m[5],
       weekday: null,
     }),
+  ],
+  // "06/24/2026 15:00" (Chugach: a 24-hour clock, the year given)
+  [
+    /^(\d{1,2})\/(\d{1,2})\/(\d{4}) (\d{1,2}):(\d{2})(?::\d{2})?$/,
+    (m) => ({ year: +m[3], month: +m[1], day: +m[2], minutes: +m[4] * 60 + +m[5], weekday: null }),
   ],
 ];
 

@@ -116,6 +116,28 @@ describe('sources check', () => {
     expect(report.by_status).toEqual({ active: 1, gated: 2 });
   });
 
+  it('wants a row that yields to a credential to name one that a row of the same utility needs', () => {
+    const gated = { ...DUKE, options: JSON.stringify({ credential_env: 'OUTAGE_CREDENTIAL_DUKE' }) };
+    const yields = (name: unknown, eia = '5416') => ({
+      ...KIUC,
+      id: 'kiuc-public',
+      eia_id: eia,
+      options: JSON.stringify({ yields_to_credential: name }),
+    });
+    const options = (rows: Row[]) => check(rows).filter((p) => p.column === 'options');
+    expect(
+      options([KIUC, gated, { ...yields('OUTAGE_CREDENTIAL_DUKE'), status: 'disabled', status_reason: 'x' }]),
+    ).toEqual([]);
+    for (const bad of [yields('OUTAGE_CREDENTIAL_OTHER'), yields(5), yields('OUTAGE_CREDENTIAL_DUKE', '10071')])
+      expect(options([gated, { ...bad, status: 'disabled', status_reason: 'x' }]), String(bad.options)).toEqual([
+        expect.objectContaining({
+          severity: 'error',
+          id: 'kiuc-public',
+          message: expect.stringMatching(/names no row of the same utility/),
+        }),
+      ]);
+  });
+
   it('reports a missing required column on the header line and checks no row', () => {
     const problems = check(
       [KIUC],
@@ -172,7 +194,7 @@ describe('sources check', () => {
     const problems = check([
       KIUC,
       { ...KIUC, id: 'acme', connector: 'acme', eia_id: '' },
-      { ...DUKE, connector: 'gmp' }, // Green Mountain Power's town list: no connector yet
+      { ...DUKE, connector: 'dakota-electric' }, // Dakota Electric's HTML map page: no connector yet
       { ...DUKE, id: 'proto', eia_id: '', connector: 'constructor' },
     ]);
     expect(on(problems, 7).map((p) => p.column)).toEqual(['connector', 'eia_id']);

@@ -11,8 +11,10 @@ import { recordedRaw as avangridRecorded } from './avangrid/recorded.ts';
 import { recordedRaw as dukeRecorded } from './duke/recorded.ts';
 import { recordedRaw as hecoRecorded } from './heco/recorded.ts';
 import { recordedRaw as kubraRecorded } from './kubra/recorded.ts';
+import { recordedRaw as milsoftMobileRecorded } from './milsoftmobile/recorded.ts';
 import { checkEia, eiaIds, territoryFindings, type EiaReference } from './eia-reference.ts';
 import { checkEvidence, fixturesOf, territorySeverity } from './registry-evidence.ts';
+import { httpsForm, transportProblem } from './transport.ts';
 import {
   REQUIRED_COLUMNS,
   parseRegistry,
@@ -122,6 +124,10 @@ export const URL_SHAPES: Record<ConnectorName, RegExp> & Record<string, RegExp> 
   heco: /^https:\/\/[^/]+\/api\/v1\/outages\/?$/,
   elpaso: /^https:\/\/[^/]+\/OmsApi\/GetOutages\/?$/i,
   snopud: /^https:\/\/outagemap\.snopud\.com\/Home\/KMLOutageAreas\/?$/,
+  gmp: /^https:\/\/api\.greenmountainpower\.com\/api\/v2\/outages\/incidents\/towns(\?all=true)?$/,
+  liberty: /^https:\/\/[^/]+\/OutageAPI\/api\/1\/Outage\/OutageSummaryCity\?companyGroupCode=[A-Za-z0-9]+$/i,
+  chugach: /^https:\/\/www\.chugachelectric\.com\/outage\/Grids\.js$/,
+  milsoftmobile: /^https:\/\/[^/]+(\/[^?#]*)?\/MobileMap\/OMSMobileService\.asmx\/GetAllCounties$/i,
 };
 
 /** Reserved example hosts (RFC 2606) and names like `example-coop.com`, as in sources.example.csv. */
@@ -142,6 +148,17 @@ const decoded = (segment: string): string => {
   }
 };
 
+/** The row's options as parsed, or read from its record when parseRegistry rejected the row ({} when not an object). */
+function optionsOf(row: CheckRow): Record<string, unknown> {
+  if (row.source) return row.source.options;
+  try {
+    const o: unknown = JSON.parse(row.record.options || '{}');
+    return o && typeof o === 'object' && !Array.isArray(o) ? (o as Record<string, unknown>) : {};
+  } catch {
+    return {}; // parseRegistry reports options that are not JSON
+  }
+}
+
 export function checkUrl(row: CheckRow, shipped: boolean): Finding[] {
   let u: URL;
   try {
@@ -160,8 +177,12 @@ export function checkUrl(row: CheckRow, shipped: boolean): Finding[] {
     bad(
       `\`${held.join('`, `')}\` is a placeholder; replace it with the utility's real value (see its map page's network requests)`,
     );
+  // spec: issue 26 — plain http only where the row's options.plain_http says why (./transport.ts)
+  const transport = transportProblem(u, optionsOf(row), LOOPBACK_HOST.test(u.hostname));
+  if (transport) bad(transport);
+  // The shapes name https; a plain-http row (allowed or not, reported above) is matched in its https form.
   const shape = Object.hasOwn(URL_SHAPES, row.record.connector) ? URL_SHAPES[row.record.connector] : undefined;
-  if (shape && !shape.test(u.href) && !shape.test(row.record.url)) {
+  if (shape && !shape.test(httpsForm(u.href)) && !shape.test(httpsForm(row.record.url))) {
     out.push({
       severity: row.active ? 'error' : 'warning',
       column: 'url',
@@ -212,6 +233,7 @@ const TEXT_FIXTURES: Partial<Record<ConnectorName, (text: string, url: string) =
   novec: (xml) => xml,
   sienatech: (xml) => xml,
   snopud: (xml) => xml,
+  milsoftmobile: (xml) => milsoftMobileRecorded(xml),
 };
 
 /** A fixture file's text as the row's connector's fetch returns it, for the feed at `url`. */
@@ -416,7 +438,7 @@ export function checkRegistry(text: string, options: CheckOptions): CheckReport 
     ];
     problems.push(...findings.map(at(row.line, row.id || null)));
   }
-  problems.push(...sharedEiaIds(rows));
+  problems.push(...sharedEiaIds(rows), ...yieldTargets(rows));
   if (!options.eia)
     problems.push(
       at(
@@ -508,6 +530,32 @@ function sharedEiaIds(rows: CheckRow[]): CheckProblem[] {
           message: `${id} already has an active row (\`${prev.id}\`, line ${prev.line}); one utility is polled by one deep row: disable one, or give each row only its own eia_id`,
         });
     }
+  }
+  return out;
+}
+
+/**
+ * A row that yields to a credential (`options.yields_to_credential`) steps aside for a credentialed row of the same
+ * utility: some row must name that variable in its `credential_env` and share an eia_id, else the row would stop
+ * polling for nothing when the variable is set.
+ */
+function yieldTargets(rows: CheckRow[]): CheckProblem[] {
+  const out: CheckProblem[] = [];
+  for (const row of rows) {
+    const name = optionsOf(row).yields_to_credential;
+    if (name === undefined) continue;
+    const ids = new Set(eiaIds(row).ids);
+    const target = rows.find(
+      (r) => r !== row && optionsOf(r).credential_env === name && eiaIds(r).ids.some((id) => ids.has(id)),
+    );
+    if (typeof name === 'string' && target) continue;
+    out.push({
+      line: row.line,
+      id: row.id,
+      severity: 'error',
+      column: 'options',
+      message: `options.yields_to_credential \`${JSON.stringify(name)}\` names no row of the same utility (eia_id) whose options.credential_env is that variable`,
+    });
   }
   return out;
 }

@@ -124,4 +124,24 @@ describe('credentialed rows (issue 26 part 2)', () => {
     expect(statusWithCredentials('gated', '["SET"]', env)).toBe('gated');
     expect(statusWithCredentials('gated', undefined, env)).toBe('gated');
   });
+
+  it('lets a public row step aside for the credentialed row of the same utility while its variable is set', () => {
+    const text = [
+      'id,utility,state,connector,url,interval_min,tier,options,eia_id,status,status_reason',
+      'duke-florida,Duke Energy Florida,FL,duke,https://prod.apigee.duke-energy.app/outage-maps/v1/counties?jurisdiction=DEF,5,1,"{""credential_env"":""OUTAGE_CREDENTIAL_DUKE""}",6455,gated,needs a credential',
+      'duke-florida-arcgis,Duke Energy Florida,FL,arcgis,https://services3.arcgis.com/x/ArcGIS/rest/services/Duke/FeatureServer/0,5,1,"{""yields_to_credential"":""OUTAGE_CREDENTIAL_DUKE""}",6455,active,',
+    ].join('\n');
+    const ids = (env: Record<string, string>) => parseRegistry(text, { env }).sources.map((s) => s.id);
+    expect(ids({})).toEqual(['duke-florida-arcgis']);
+    expect(ids({ OUTAGE_CREDENTIAL_DUKE: 'key:secret' })).toEqual(['duke-florida']);
+    expect(ids({ OUTAGE_CREDENTIAL_DUKE: '  ' })).toEqual(['duke-florida-arcgis']);
+    const stepped = parseRegistry(text, { env: { OUTAGE_CREDENTIAL_DUKE: 'k' } }).inactive;
+    expect(stepped).toEqual([
+      expect.objectContaining({
+        id: 'duke-florida-arcgis',
+        status: 'disabled',
+        status_reason: 'steps aside while OUTAGE_CREDENTIAL_DUKE is set: the credentialed row polls the same utility',
+      }),
+    ]);
+  });
 });

@@ -45,6 +45,10 @@ export const CONNECTORS = [
   'heco',
   'elpaso',
   'snopud',
+  'gmp',
+  'liberty',
+  'chugach',
+  'milsoftmobile',
 ] as const;
 export type ConnectorName = (typeof CONNECTORS)[number];
 export const REQUIRED_COLUMNS = ['id', 'utility', 'state', 'connector', 'url', 'interval_min', 'tier'] as const;
@@ -109,21 +113,37 @@ export const rowSchema = z.object({
 /** `eia_id` split on `;` (as the registry writes several), blanks dropped; registry-check validates the numbers. */
 const eiaIdsOf = (v: string | undefined): string[] => (v ?? '').split(/[;|\s]+/).filter(Boolean);
 
+/** A row's options as an object, or null when they are absent or not a JSON object (the row's own check says so). */
+function optionsObject(optionsText: string | undefined): Record<string, unknown> | null {
+  if (!optionsText) return null;
+  try {
+    const options: unknown = JSON.parse(optionsText);
+    return typeof options === 'object' && options !== null && !Array.isArray(options)
+      ? (options as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * A gated row becomes active when its `options.credential_env` names a variable set in `env` (issue 26 part 2): the
- * deployment that sets the credential polls it; without it the row stays gated with its status_reason. Options that
- * are not a JSON object leave the row as it is (the row's own check reports them).
+ * deployment that sets the credential polls it; without it the row stays gated with its status_reason. An active row
+ * whose `options.yields_to_credential` names a variable set in `env` steps aside (disabled) for the credentialed row
+ * that covers the same utility, so no utility is polled twice.
  */
 export function statusWithCredentials(status: string, optionsText: string | undefined, env: Env): string {
-  if (status !== 'gated' || !optionsText) return status;
-  let options: unknown;
-  try {
-    options = JSON.parse(optionsText);
-  } catch {
-    return status;
-  }
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) return status;
-  return credentialOf(options as Record<string, unknown>, env) ? 'active' : status;
+  const options = optionsObject(optionsText);
+  if (!options) return status;
+  if (status === 'gated') return credentialOf(options, env) ? 'active' : status;
+  if (status === 'active' && yieldsTo(options, env)) return 'disabled';
+  return status;
+}
+
+/** The set variable an active row yields to (`options.yields_to_credential`), or null. */
+export function yieldsTo(options: Record<string, unknown>, env: Env): string | null {
+  const name = options.yields_to_credential;
+  return typeof name === 'string' && env[name]?.trim() ? name : null;
 }
 
 /**
@@ -176,11 +196,14 @@ export function parseRegistry(
       continue;
     }
     if (status !== 'active') {
+      const yielded = status === 'disabled' && (record.status ?? '').trim() !== 'disabled';
       inactive.push({
         line,
         id: record.id ?? '',
         status: status as InactiveSource['status'],
-        status_reason: record.status_reason ?? '',
+        status_reason: yielded
+          ? `steps aside while ${JSON.parse(record.options ?? '{}').yields_to_credential} is set: the credentialed row polls the same utility`
+          : (record.status_reason ?? ''),
         eia_ids: eiaIdsOf(record.eia_id),
       });
       if (!opts.allStatuses) continue;

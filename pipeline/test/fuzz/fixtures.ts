@@ -772,6 +772,71 @@ export const FIXTURES: Fixture[] = [
       },
     ],
   },
+  {
+    connector: 'gmp',
+    rows: [
+      {
+        id: 'green-mountain-power',
+        utility: 'Green Mountain Power',
+        state: 'VT',
+        path: '/api/v2/outages/incidents/towns?all=true',
+        customers: 264_748,
+      },
+    ],
+    routes: [{ path: '/api/v2/outages/incidents/towns', answer: () => json(sharedJson('payloads/gmp/sample.json')) }],
+  },
+  {
+    connector: 'liberty',
+    rows: [
+      {
+        id: 'empire-liberty',
+        utility: 'Liberty Utilities — Empire District',
+        state: 'MO;AR;KS;OK',
+        path: '/OutageAPI/api/1/Outage/OutageSummaryCity?companyGroupCode=LUMO',
+        customers: 173_040,
+      },
+    ],
+    routes: [
+      {
+        path: '/OutageAPI/api/1/Outage/OutageSummaryCity',
+        answer: () => json(sharedJson('payloads/liberty/sample.json')),
+      },
+    ],
+  },
+  {
+    connector: 'chugach',
+    rows: [{ id: 'chugach', utility: 'Chugach Electric', state: 'AK', path: '/outage/Grids.js', customers: 81_297 }],
+    // the peer's sample holds both answers: {grids, incidents}
+    routes: [
+      {
+        path: '/outage/Grids.js',
+        answer: () => json((sharedJson('payloads/chugach/sections.json') as { grids: unknown }).grids),
+      },
+      {
+        path: '/outage/Incidents.js',
+        answer: () => json((sharedJson('payloads/chugach/sections.json') as { incidents: unknown }).incidents),
+      },
+    ],
+  },
+  {
+    connector: 'milsoftmobile',
+    rows: [
+      {
+        id: 'york-ec',
+        utility: 'York Electric Cooperative',
+        state: 'SC;NC',
+        path: '/omswebmap/MobileMap/OMSMobileService.asmx/GetAllCounties',
+        customers: 60_288,
+      },
+    ],
+    routes: ['GetAllCounties.xml', 'GetAllOutages-york.xml'].map((file) => ({
+      path: `/omswebmap/MobileMap/OMSMobileService.asmx/${file.replace(/(-york)?\.xml$/, '')}`,
+      answer: () => ({
+        headers: { 'content-type': 'text/xml; charset=utf-8' },
+        text: readFileSync(sharedPath(`payloads/milsoft-asmx/${file}`), 'utf8'),
+      }),
+    })),
+  },
 ];
 
 export const fixtureFor = (connector: string): Fixture => {

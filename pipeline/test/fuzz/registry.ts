@@ -1,17 +1,18 @@
 // Fuzz registries: a fixture's rows (each on its upstream's base URL) plus one healthy neighbour, an ArcGIS source in
-// Anchorage (02020), a county no fixture publishes, whose count changes every cycle so a stale copy cannot pass.
+// Juneau (02110), a county no fixture publishes (Chugach's fixture is in Anchorage), whose count changes every cycle so
+// a stale copy cannot pass.
 import { parseRegistry, type SourceDef } from '../../src/sources/registry.ts';
 import type { Fixture, Route } from './fixtures.ts';
 
-export const NEIGHBOUR = { id: 'neighbour', fips: '02020', path: '/neighbour/FeatureServer/0' };
+export const NEIGHBOUR = { id: 'neighbour', fips: '02110', path: '/neighbour/FeatureServer/0' };
 
-/** The neighbour's route: one outage of `count()` customers at a point in Anchorage. */
+/** The neighbour's route: one outage of `count()` customers at a point in Juneau. */
 export function neighbourRoute(count: () => number): Route {
   return {
     path: `${NEIGHBOUR.path}/query`,
     answer: () => ({
       json: {
-        features: [{ attributes: { OUTAGE_ID: 'n-1', EST_CUSTOMERS: count() }, geometry: { x: -149.9, y: 61.2 } }],
+        features: [{ attributes: { OUTAGE_ID: 'n-1', EST_CUSTOMERS: count() }, geometry: { x: -134.42, y: 58.3 } }],
       },
     }),
   };

@@ -76,8 +76,11 @@ export interface PointSpec {
   noun: string;
 }
 
-/** Options every row may carry beside the shape (sent headers, the poll's budget, a credential's variable). */
-const ROW_OPTIONS = new Set(['referer', 'max_poll_bytes', 'max_records', 'credential_env']);
+/**
+ * Options every row may carry beside the shape (sent headers, the poll's budget, a credential's variable, why the
+ * feed is plain http: ../transport.ts).
+ */
+const ROW_OPTIONS = new Set(['referer', 'max_poll_bytes', 'max_records', 'credential_env', 'plain_http']);
 
 /** The spec for `options`; a bad one, or a key that is neither the shape's nor a row's (a typo), is `config`. */
 export function pointSpec(options: Record<string, unknown>): PointSpec {

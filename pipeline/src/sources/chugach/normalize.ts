@@ -1,0 +1,70 @@
+// Chugach Electric normalize: each incident is an outage placed in a county by its point (Chugach serves Anchorage,
+// the Kenai Peninsula and Mat-Su: every one of its places is a point of the feed, no county is named); the sections
+// are areas, placed by the place their name starts with (`Anchorage - Hillside`: Anchorage). Customers out and served
+// are the sections' sums (the map's own breakdown of the system), else the incidents' sum.
+import type { SourceDef } from '../registry.ts';
+import { emptySnapshot, type Incident, type Snapshot } from '../snapshot.ts';
+import { locatePoint } from '../../geo/match.ts';
+import { findState } from '../../geo/states.ts';
+import { parseLocal, zoneFor } from '../local-time.ts';
+import { countOf, decimalOf, newIncident, placedCounties } from '../checks.ts';
+import { addTowns, townTotals, type TownRow } from '../town-list.ts';
+import { readRaw, type ChugachIncident, type ChugachSection } from './schema.ts';
+
+const numberOf = (v: number | string | null | undefined): number | null =>
+  typeof v === 'number' ? v : typeof v === 'string' && v.trim() ? decimalOf(v.trim()) : null;
+
+/** The section as a town row: its name, looked up by the part before ` - ` (the sections are named `Place - Part`). */
+const sectionRow = (s: ChugachSection): TownRow => ({
+  name: s.SECTIONMAP.trim(),
+  place: s.SECTIONMAP.split(' - ')[0],
+  state: null,
+  out: countOf(s.CUST_OUT) ?? 0,
+  served: countOf(s.CUST_SERVED),
+});
+
+export function normalize(raw: unknown, source: SourceDef): Snapshot {
+  const { grids, incidents } = readRaw(raw);
+  const snap = emptySnapshot(source.utility);
+  const states = new Set(source.states.map((s) => findState(s)?.fips));
+  const zone = zoneFor(source.states, source.options.time_zone);
+  const ids = new Set<string>();
+  for (const i of incidents.Items ?? []) {
+    const incident = incidentOf(i, states, zone, ids);
+    if (incident.customers_out > 0) snap.incidents.push(incident);
+  }
+  snap.counties = placedCounties(snap.incidents, snap.unmatched, 'incident');
+  const sections = (grids.Items ?? []).map(sectionRow);
+  addTowns(snap, sections, source.states, false);
+  const totals = townTotals(sections);
+  snap.customers_out = sections.length ? totals.out : snap.incidents.reduce((s, i) => s + i.customers_out, 0);
+  snap.customers_served = totals.served;
+  // Customers out that no outage point places (none listed, or none in a county) leave a bare total.
+  snap.basis = snap.counties.length > 0 || snap.customers_out === 0 ? 'county' : 'utility_total';
+  return snap;
+}
+
+function incidentOf(i: ChugachIncident, states: Set<string | undefined>, zone: string, ids: Set<string>): Incident {
+  const lat = numberOf(i.LATITUDE);
+  const lon = numberOf(i.LONGITUDE);
+  const onGlobe =
+    lat !== null && lon !== null && Math.abs(lat) <= 90 && Math.abs(lon) <= 180 && !(lat === 0 && lon === 0);
+  const fips = onGlobe ? locatePoint(lon, lat) : null;
+  // The feed gives an outage no id: its point is its identity (a second outage at one point is numbered).
+  const base = onGlobe ? `${lat},${lon}` : 'incident';
+  let id = base;
+  for (let k = 2; ids.has(id); k += 1) id = `${base}#${k}`;
+  ids.add(id);
+  return newIncident({
+    id,
+    fips: fips && states.has(fips.slice(0, 2)) ? fips : null,
+    customers_out: countOf(i.CUSTOMERS_AFFECTED) ?? 0,
+    etr: parseLocal(i.EST_RESTORATION, zone, 0), // the text carries its year
+    crew_status: i.OUTAGE_STATUS?.trim() || null,
+    cause: null,
+    started_at: null,
+    lat: onGlobe ? lat : null,
+    lon: onGlobe ? lon : null,
+    city: null,
+  });
+}
