@@ -71,6 +71,7 @@ const events: PublicEvent[] = Array.from({ length: EVENTS }, (_, i) => {
     previous_customers_out: null,
     etr: null,
     previous_etr: null,
+    county_name: c.name,
     title: `Outage: ${c.name}`,
     link: `/api/v1/live/counties/${c.fips}`,
   };

@@ -91,6 +91,7 @@ function event(over: Partial<PublicEvent> = {}): PublicEvent {
     previous_customers_out: null,
     etr: null,
     previous_etr: null,
+    county_name: 'Miami-Dade',
     title: 'Outage began: Miami-Dade, FL — 5,000 customers out',
     link: '/api/v1/live/counties/12086',
     ...over,

@@ -177,7 +177,9 @@ describe('event stream', () => {
       expect(r.status, p).toBe(200);
       const feed = await parser.parseString(r.text);
       expect(feed.items.length, p).toBeGreaterThan(0);
-      for (const item of feed.items) expect(item.link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1\/live\//);
+      // each item links to a page a person opens: its county's, its state's, or the sources page (not raw JSON)
+      for (const item of feed.items)
+        expect(item.link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/(counties\/\d{5}|states\/[a-z]{2}|sources)$/);
       if (p.includes('kind=')) expect(feed.items.length).toBeLessThanOrEqual(5);
     }
     expect((await get('/feeds/events.rss')).type).toMatch(/application\/rss\+xml/);

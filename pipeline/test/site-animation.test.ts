@@ -99,7 +99,7 @@ describe.skipIf(!chromium.path)('the 24-hour animation on the live map', () => {
     const hour = new Date(first.at).toLocaleString('en-US', { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' });
     expect(norm(await page.locator('#timeline-time').textContent())).toContain(norm(hour));
     const atFirst = await stateFills();
-    expect(atFirst.length).toBe(51); // the 50 states and DC
+    expect(atFirst.length).toBe(56); // the 50 states, DC and the five territories (drawn in insets)
     for (const [code, cls] of atFirst) expect(cls, code).toBe(fillOf(first.states[code]));
     expect(await countiesShown()).toBe(false);
     await page.keyboard.press('End');

@@ -39,6 +39,61 @@ async function open(path: string, allow404: RegExp | null = null) {
   return w;
 }
 
+/**
+ * The sources page of a live deployment (its /api/v1/coverage describes the registry it polls): the same answers with
+ * `simulated` false. Coverage by state is then EIA-861's, the nation first and the states by name, with both own-feed
+ * figures. Returns the mismatches found (none expected).
+ */
+async function liveRegistryCoverage(): Promise<string[]> {
+  const coverage = await site.api<{
+    national: { name: string; pct_own_feed: number; pct_own_feed_with_credentials: number };
+    states: Array<{ name: string }>;
+    credentials: { sources: string[] };
+  }>('/api/v1/coverage');
+  const { page, problems } = await watchedPage(site);
+  for (const p of ['**/api/v1/live/sources', '**/api/v1/coverage'])
+    await page.route(p, async (route) => {
+      const { 'if-none-match': _, ...headers } = route.request().headers();
+      const res = await route.fetch({ headers });
+      const body = (await res.json()) as { data: { simulated: boolean } };
+      body.data.simulated = false;
+      await route.fulfill({ response: res, json: body });
+    });
+  await page.goto(`${site.url}/sources`);
+  await page.locator('body[data-ready="true"]').waitFor({ timeout: 30_000 });
+  const found: string[] = [];
+  const check = (what: string, got: unknown, want: unknown) => {
+    if (JSON.stringify(got) !== JSON.stringify(want))
+      found.push(`${what}: ${JSON.stringify(got)} ≠ ${JSON.stringify(want)}`);
+  };
+  check('from', await page.locator('#coverage-table').getAttribute('data-from'), 'coverage');
+  check(
+    'note',
+    /describes the registry this server polls: sources\.csv/.test(
+      (await page.locator('#registry-note').textContent()) ?? '',
+    ),
+    true,
+  );
+  const heads = await page.locator('#coverage-table thead th').allTextContents();
+  check('heads', heads.slice(2, 4), [
+    'Own feed, no credentials',
+    `Own feed, with credentials (${coverage.credentials.sources.length} gated rows)`,
+  ]);
+  const us = await page.locator('#coverage-table tbody tr[data-key="US"] td').allTextContents();
+  check('US', us.slice(0, 1).concat(us.slice(2, 4)), [
+    coverage.national.name,
+    `${coverage.national.pct_own_feed} %`,
+    `${coverage.national.pct_own_feed_with_credentials} %`,
+  ]);
+  const names = await page.locator('#coverage-table tbody tr td:first-child').allTextContents();
+  check('order', names, [
+    coverage.national.name,
+    ...coverage.states.map((x) => x.name).sort((a, b) => a.localeCompare(b)),
+  ]);
+  await page.close();
+  return [...found, ...problems];
+}
+
 describe.skipIf(!chromium.path)('site pages in Chromium', () => {
   beforeAll(async () => {
     site = await startSite('site-pages', chromium.path!, 1);
@@ -157,22 +212,23 @@ describe.skipIf(!chromium.path)('site pages in Chromium', () => {
     const s = await open('/sources', /^\/api\/v1\/coverage$/);
     expect(await s.page.locator('#sources-table tbody tr').count()).toBe(sources.sources.length);
     expect(await s.page.locator('#coverage-classes tbody tr').count()).toBe(4);
-    // Coverage by state: both own-feed figures of /api/v1/coverage, the nation first.
-    const coverage = await site.api<{
-      national: { name: string; pct_own_feed: number; pct_own_feed_with_credentials: number };
-      credentials: { sources: string[] };
-    }>('/api/v1/coverage');
-    const heads = await s.page.locator('#coverage-table thead th').allTextContents();
-    expect(heads.slice(2, 4)).toEqual([
-      'Own feed, no credentials',
-      `Own feed, with credentials (${coverage.credentials.sources.length} gated rows)`,
-    ]);
-    const us = await s.page.locator('#coverage-table tbody tr[data-key="US"] td').allTextContents();
-    expect(us.slice(0, 1).concat(us.slice(2, 4))).toEqual([
-      coverage.national.name,
-      `${coverage.national.pct_own_feed} %`,
-      `${coverage.national.pct_own_feed_with_credentials} %`,
-    ]);
+    // A simulated deployment polls the simulator's registry: every figure is of it, coverage by state too (its
+    // /api/v1/coverage describes the shipped registry, not polled here), and the page says which registry it is.
+    expect(await s.page.locator('#registry-note').textContent()).toContain(
+      `the storm simulator's ${sources.sources.length} sources (simulated)`,
+    );
+    expect(await s.page.locator('#coverage-table').getAttribute('data-from')).toBe('sources');
+    const listed = new Set(sources.sources.flatMap((x) => (x as { states: string[] }).states));
+    expect(await s.page.locator('#coverage-table tbody tr').count()).toBe(listed.size);
+    // Sorted by utility name, the first heading says so.
+    const utilities = (sources.sources as Array<{ utility: string }>).map((x) => x.utility);
+    const shownNames = await s.page.locator('#sources-table tbody tr td:first-child').allTextContents();
+    expect(shownNames).toEqual([...utilities].sort((a, b) => a.localeCompare(b)));
+    expect(await s.page.locator('#sources-table th').first().getAttribute('aria-sort')).toBe('ascending');
+    expect(await s.page.locator('#sources-table thead').textContent()).not.toMatch(
+      /interval_min|updated_at|next_due_at/,
+    );
+    expect(await liveRegistryCoverage()).toEqual([]);
     // No `sources verify` has run in this state: the page says so (the document is published all the same).
     expect(await s.page.locator('#verify-status').textContent()).toMatch(/^No verification has run on this deployment/);
     axeByPage.set('sources', await axeViolations(s.page));
@@ -187,9 +243,9 @@ describe.skipIf(!chromium.path)('site pages in Chromium', () => {
     expect(keys).toEqual(events.events.map((x) => String(x.id)).sort((a, b) => Number(b) - Number(a)));
     await e.page.fill('#f-state', 'fl');
     await e.page.click('#event-filters button[type="submit"]');
-    await expect.poll(() => e.page.locator('#events-status').textContent()).toMatch(/events, newest first/);
     const fl = await site.api<{ events: unknown[] }>('/api/v1/events?state=FL');
-    expect(await e.page.locator('#events-table tbody tr[data-key]').count()).toBe(fl.events.length);
+    await expect.poll(() => e.page.locator('#events-table tbody tr[data-key]').count()).toBe(fl.events.length);
+    expect(await e.page.locator('#events-status').textContent()).toMatch(/^\d+ events?, newest first/);
     expect(await e.page.locator('[data-feed="feeds.atom"]').getAttribute('href')).toBe('/feeds/events.atom?state=FL');
     axeByPage.set('events', await axeViolations(e.page));
     expect(e.problems).toEqual([]);

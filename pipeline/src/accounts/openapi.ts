@@ -212,8 +212,9 @@ const exampleEvent = {
   previous_customers_out: null,
   etr: null,
   previous_etr: null,
+  county_name: 'Miami-Dade',
   title: 'Outage began: Miami-Dade, FL — 48,211 customers out',
-  link: '/api/v1/live/counties/12086',
+  link: '/counties/12086',
 };
 
 export function webhooksSection(): Record<string, unknown> {

@@ -47,6 +47,7 @@ const ev = (over: Partial<PublicEvent>): PublicEvent => ({
   previous_customers_out: null,
   etr: null,
   previous_etr: null,
+  county_name: null,
   title: 't',
   link: '/',
   ...over,

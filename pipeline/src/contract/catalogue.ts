@@ -395,7 +395,7 @@ export const CATALOGUE: readonly Endpoint[] = [
         schema: 'Text',
         summary: `RSS 2.0 feed of events${alias}`,
         description:
-          'The newest 50 events (same filters as /api/v1/events, limit up to 200), newest first. Each item links to the county (or the sources list).',
+          "The newest 50 events (same filters as /api/v1/events, limit up to 200), newest first. Each item links to a page of the site: its county's page, for a utility's outage its state's page, for a feed going stale or recovering the sources page.",
         functionParams: EVENT_FILTER_PARAMS(50, 200),
       },
       {

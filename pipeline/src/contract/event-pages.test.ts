@@ -38,6 +38,7 @@ class Stream implements ChunkReader {
         previous_customers_out: null,
         etr: null,
         previous_etr: null,
+        county_name: null,
         title: `e${id}`,
         link: `/api/v1/live/counties/${fips}`,
       });

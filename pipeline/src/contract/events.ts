@@ -5,6 +5,7 @@ import type { EventRow } from '../state/events.ts';
 import { findState } from '../geo/states.ts';
 import { loadAtlas } from '../geo/counties.ts';
 import { ApiError, badParam } from './errors.ts';
+import { STATE_PAGES, sitePath } from '../../../site/src/site/routes.ts';
 
 export const EVENTS_DEFAULT_LIMIT = 100;
 export const EVENTS_MAX_LIMIT = 500;
@@ -35,12 +36,15 @@ export type PublicEvent = Omit<EventRow, 'previous'> & {
   previous_customers_out: number | null;
   /** every state the event concerns (a multi-state utility's event lists each state with customers out) */
   states: string[];
+  /** the county's name (us-atlas, as in /api/v1/live/counties/{fips}) for county and municipality events */
+  county_name: string | null;
   title: string;
-  /** a page a person can open about what the event concerns */
+  /** a page a person can open about what the event concerns (eventPage) */
   link: string;
 };
 
-const LABEL: Record<EventKind, string> = {
+/** Each kind in words, as titles, feeds and the events page say it. */
+export const EVENT_LABELS: Record<EventKind, string> = {
   outage_began: 'Outage began',
   outage_grew: 'Outage grew',
   etr_changed: 'Restoration estimate changed',
@@ -50,6 +54,18 @@ const LABEL: Record<EventKind, string> = {
   feed_stale: 'Feed stale',
   feed_recovered: 'Feed recovered',
 };
+
+/**
+ * The site page about an event: its county's page; for a utility's outage its (first) state's page; for a feed
+ * going stale or recovering, and where a territory has no state page, the sources page.
+ */
+export function eventPage(e: Pick<EventRow, 'fips' | 'kind'>, states: readonly string[]): string {
+  if (e.fips) return sitePath('county', { fips: e.fips });
+  const st = STATE_PAGES.find((s) => s.code === states[0]);
+  return st && e.kind !== 'feed_stale' && e.kind !== 'feed_recovered'
+    ? sitePath('state', { state: st.slug })
+    : sitePath('sources');
+}
 
 /** Stored events keep a utility event's states in one column, most customers out first: `VA;NC`. */
 export const eventStates = (state: string | null): string[] => (state ? state.split(';') : []);
@@ -67,7 +83,6 @@ export function toPublic(e: EventRow, countyName: (fips: string) => string | und
       ? ` — ${e.customers_out.toLocaleString('en-US')} customers out`
       : '';
   const etr = e.kind === 'etr_changed' && e.etr ? ` — now ${e.etr}` : '';
-  const link = e.fips ? `/api/v1/live/counties/${e.fips}` : '/api/v1/live/sources';
   return {
     id: e.id,
     at: e.at,
@@ -86,8 +101,9 @@ export function toPublic(e: EventRow, countyName: (fips: string) => string | und
     previous_customers_out: e.previous,
     etr: e.etr,
     previous_etr: e.previous_etr,
-    title: `${LABEL[e.kind]}: ${where}${count}${etr}`,
-    link,
+    county_name: e.fips ? (countyName(e.fips) ?? null) : null,
+    title: `${EVENT_LABELS[e.kind]}: ${where}${count}${etr}`,
+    link: eventPage(e, states),
   };
 }
 

@@ -5,6 +5,7 @@ import { ROW_SHAPES, columnSchema } from './report-columns.ts';
 import { ERROR_CODES } from './errors.ts';
 import { PLACE_TABLES } from './catalogue.ts';
 import { SOURCES_VERIFICATION } from './verification-schema.ts';
+import { TRANSPORTS } from '../sources/transport.ts';
 
 const int = { type: 'integer', minimum: 0 };
 const nullableInt = { type: ['integer', 'null'], minimum: 0 };
@@ -349,6 +350,12 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
           utility: { type: 'string' },
           states: { type: 'array', items: stateCode },
           connector: { type: 'string', enum: [...CONNECTORS] },
+          transport: {
+            type: 'string',
+            enum: [...TRANSPORTS],
+            description:
+              "How the feed is fetched: `https`, or `plain_http` where the utility serves its feed only over http (the registry row's `options.plain_http` says why, with its public source). Nothing authenticates a plain-http answer: it could be altered on the way. Its answer is read with the same limits and checks as every other.",
+          },
           tier: {
             type: 'integer',
             enum: [1, 2, 3],
@@ -879,8 +886,17 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
     },
     etr: nullableTime,
     previous_etr: nullableTime,
+    county_name: {
+      type: ['string', 'null'],
+      description:
+        "The county's name for county and municipality events (as `name` in /api/v1/live/counties/{fips}); null for utility events.",
+    },
     title: { type: 'string' },
-    link: { type: 'string', description: 'Path of a page about what the event concerns.' },
+    link: {
+      type: 'string',
+      description:
+        "Path of the site page about what the event concerns: the county's page (/counties/{fips}); for a utility's outage its state's page; for a feed going stale or recovering the sources page (/sources).",
+    },
   }),
   EventsPage: env(
     obj({

@@ -47,7 +47,8 @@ const CSS = `${SITE_CSS}
 #past-status{flex-basis:100%;margin:0;font-size:.85rem}
 .states-list{columns:4 9rem;padding:0;list-style:none;font-size:.9rem}
 .headline{display:flex;flex-wrap:wrap;gap:.4em 1.4em;margin:.6em 0;font-size:1.05rem}.headline [data-figure^=c],.headline [data-figure^=s]{font-weight:600}
-.map-box{position:relative}svg#county-map{width:100%;height:auto;display:block;background:#fff}svg#county-map:focus{outline:none}
+.skip{position:absolute;left:-999px}.skip:focus{left:.5rem;top:.5rem;z-index:3;background:#fff;padding:.3em .6em}
+.map-box{position:relative}@media (max-width:40rem){.map-box{margin:0 -1rem}}svg#county-map{width:100%;height:auto;display:block;background:#fff}svg#county-map:focus{outline:none}
 .county{stroke:#fff;stroke-width:.25}.frame-state{stroke:none}.borders{fill:none;stroke:#555;stroke-width:.6;stroke-linejoin:round;pointer-events:none}
 .out a:focus{outline:none}.out a:focus-visible path,.county:hover{stroke:#000;stroke-width:1.5}
 ${BAND_COLOURS.map((c, b) => `.fill-b${b}{fill:${c}}`).join('')}.fill-none{fill:${NOTHING_OUT}}.fill-nofeed{fill:${NO_FEED}}.fill-untrusted{fill:url(#hatch-untrusted)}
@@ -110,7 +111,7 @@ export function mapPage(opts: MapPageOptions = {}): string {
 <meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><style>${CSS}</style>
 <link rel="preload" href="${config.topology}" as="fetch" crossorigin="anonymous"></head><body>
 <svg width="0" height="0" style="position:absolute" aria-hidden="true"><defs><pattern id="hatch-untrusted" width="4" height="4" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="4" height="4" fill="#e4e4e4"/><rect width="1.6" height="4" fill="#4d4d4d"/></pattern></defs></svg>
-<header><h1>US power outages, live by county</h1>
+<a class="skip" href="#county-map">Skip to the map</a>${navHtml('home')}<header><h1>US power outages, live by county</h1>
 <p id="simulated-banner" class="banner" role="note"${simulated ? '' : ' hidden'}><strong>SIMULATED DATA.</strong> These figures come from the built-in storm simulator, not real outages.</p>
 <p class="headline" aria-live="polite"><span data-figure="customers_out">${count(s?.national?.customers_out)} customers out</span>
 <span data-figure="counties_out">${count(s?.national?.counties_out)} counties out</span><span data-figure="states_out">${count(s?.national?.states_out)} states out</span>
@@ -122,10 +123,10 @@ export function mapPage(opts: MapPageOptions = {}): string {
 ${TIMELINE}
 ${PAST}
 <h2 id="top-counties-title">Top counties by customers out</h2>
-<table aria-labelledby="top-counties-title"><thead><tr><th scope="col">County</th><th scope="col">State</th><th scope="col">Customers out</th><th scope="col">Share out</th><th scope="col">Band</th></tr></thead>
+<table id="top-counties" aria-labelledby="top-counties-title" data-fit><thead><tr><th scope="col">County</th><th scope="col">State</th><th scope="col">Customers out</th><th scope="col">Share out</th><th scope="col">Band</th></tr></thead>
 <tbody id="top-counties-body"></tbody></table><p id="top-counties-empty" hidden>No county has customers out right now.</p>
 <section aria-labelledby="states-title"><h2 id="states-title">States</h2><ul class="states-list">${STATE_LINKS}</ul></section></main>
-${navHtml('home') /* after the map: the keyboard reaches the map first */}<footer class="site-footer">${opts.footer ?? ''}</footer>
+<footer class="site-footer">${opts.footer ?? ''}</footer>
 <script type="application/json" id="map-config">${JSON.stringify(config).replace(/</g, '\\u003c')}</script>
 <script type="module" src="${MAP_ASSET_BASE}/main.js"></script></body></html>`;
 }

@@ -1,7 +1,12 @@
 // The map's geometry: us-atlas counties and states (Census 2017, pre-projected to Albers USA, 975 × 610) re-snapped
 // to a quarter-pixel grid and thinned with Douglas–Peucker, so the whole country ships as ~180 KB gzipped TopoJSON.
-// Built from node_modules at build or first request, never committed.
+// The territories, which the Albers file leaves out, are projected here from us-atlas's longitude/latitude file
+// into insets on open sea in the same frame (Puerto Rico and the Virgin Islands east of Florida, the Pacific ones
+// beside Hawaii). Built from node_modules at build or first request, never committed.
 import atlas from 'us-atlas/counties-albers-10m.json' with { type: 'json' };
+import lonLat from 'us-atlas/counties-10m.json' with { type: 'json' };
+import { geoMercator } from 'd3-geo';
+import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import { stateByFips } from '../../../pipeline/src/geo/states.ts';
 
@@ -70,6 +75,66 @@ function encodeArc(pts: Point[]): Point[] {
   return out;
 }
 
+type Geometry = { type: string; id?: string | number; arcs?: unknown; properties?: unknown };
+type Transform = { scale: [number, number]; translate: [number, number] };
+
+/**
+ * Where each territory is drawn: state FIPS codes and the box (map pixels: x0, y0, x1, y1) they are fitted into, on
+ * sea (or Mexico) no state reaches. Each is larger than its true scale (Puerto Rico about 2.5×), as Alaska is moved.
+ */
+export const TERRITORY_INSETS: ReadonlyArray<{ states: string[]; box: [number, number, number, number] }> = [
+  { states: ['72', '78'], box: [848, 535, 968, 590] }, // Puerto Rico, US Virgin Islands
+  { states: ['69'], box: [340, 515, 362, 602] }, // Northern Mariana Islands: a chain of small islands
+  { states: ['66'], box: [368, 572, 394, 604] }, // Guam
+  { states: ['60'], box: [400, 576, 430, 604] }, // American Samoa
+];
+
+/** An arc reference renumbered (a negative index ~i is arc i reversed). */
+function renumber(arcs: unknown, index: (i: number) => number): unknown {
+  if (Array.isArray(arcs)) return arcs.map((a) => renumber(a, index));
+  const i = arcs as number;
+  return i < 0 ? ~index(~i) : index(i);
+}
+
+/**
+ * The territories' counties and state outlines, projected into their insets: arcs appended after `offset`, in
+ * grid units like the rest. Each arc bounds one territory only, so each is projected by its own inset.
+ */
+function territories(offset: number) {
+  const src = lonLat as unknown as Source;
+  const t = src.transform as unknown as Transform;
+  const arcs: Point[][] = [];
+  const counties: Geometry[] = [];
+  const states: Geometry[] = [];
+  for (const inset of TERRITORY_INSETS) {
+    const mine = (g: Geometry, len: number) =>
+      inset.states.includes(String(g.id).slice(0, 2)) && String(g.id).length === len;
+    const cs = src.objects.counties.geometries.filter((g) => mine(g as Geometry, 5)) as Geometry[];
+    const ss = src.objects.states.geometries.filter((g) => mine(g as Geometry, 2)) as Geometry[];
+    const shapes = feature(src as never, { type: 'GeometryCollection', geometries: cs } as never);
+    const [x0, y0, x1, y1] = inset.box;
+    const project = geoMercator().fitExtent(
+      [
+        [x0, y0],
+        [x1, y1],
+      ],
+      shapes as never,
+    );
+    const index = new Map<number, number>();
+    const add = (i: number) => {
+      if (!index.has(i)) {
+        index.set(i, offset + arcs.length);
+        const pts = decodeArc(src.arcs[i] as Point[], t).map((p) => project(p) as Point);
+        arcs.push(encodeArc(simplify(pts, TOLERANCE)));
+      }
+      return index.get(i)!;
+    };
+    for (const g of cs) counties.push({ ...g, arcs: renumber(g.arcs, add) });
+    for (const g of ss) states.push({ ...g, arcs: renumber(g.arcs, add) });
+  }
+  return { arcs, counties, states };
+}
+
 let cached: string | null = null;
 
 /** The site's TopoJSON: counties (id = FIPS, name, state code) and states (id = FIPS, name, code). */
@@ -78,14 +143,15 @@ export function mapTopologyJson(): string {
   const src = atlas as unknown as Source;
   const t = src.transform!;
   const arcs = src.arcs.map((arc) => encodeArc(simplify(decodeArc(arc as Point[], t as never), TOLERANCE)));
-  const counties = src.objects.counties.geometries.map((g) => ({
+  const extra = territories(arcs.length);
+  const counties = [...src.objects.counties.geometries, ...extra.counties].map((g) => ({
     ...g,
     properties: {
       name: (g.properties as { name: string }).name,
       state: stateByFips(String(g.id).slice(0, 2))?.code ?? '',
     },
   }));
-  const states = src.objects.states.geometries.map((g) => ({
+  const states = [...src.objects.states.geometries, ...extra.states].map((g) => ({
     ...g,
     properties: { name: (g.properties as { name: string }).name, code: stateByFips(String(g.id))?.code ?? '' },
   }));
@@ -97,7 +163,7 @@ export function mapTopologyJson(): string {
       counties: { type: 'GeometryCollection', geometries: counties },
       states: { type: 'GeometryCollection', geometries: states },
     },
-    arcs,
+    arcs: [...arcs, ...extra.arcs],
   };
   cached = JSON.stringify(topo);
   return cached;

@@ -6,7 +6,7 @@ import { stateByFips } from '../../../pipeline/src/geo/states.ts';
 import { BAND_COLOURS, NOTHING_OUT } from '../map/page.ts';
 import { countyOutline } from './county-outline.ts';
 import { esc, layout } from './layout.ts';
-import { apiPaths, SITE_PATHS, sitePath } from './routes.ts';
+import { apiPaths, SITE_PATHS, STATE_PAGES, sitePath } from './routes.ts';
 
 const API_IDS = [
   'live.county',
@@ -28,11 +28,9 @@ export const COUNTY_CHARTS = [
   ['county.chart.monthly', 'Outage customer-hours by month'],
 ] as const;
 
-/** Every county with a page: the counties us-atlas draws in the 50 states and DC. */
+/** Every county with a page: every county the map draws, the territories' included (topology.ts). */
 export function countyFipsList(): string[] {
-  return loadAtlas()
-    .counties.filter((c) => Number(c.stateFips) <= 56)
-    .map((c) => c.fips);
+  return loadAtlas().counties.map((c) => c.fips);
 }
 
 /** Every download of the county: each catalogue entry keyed by fips, in each of its formats. */
@@ -51,8 +49,8 @@ function downloads(fips: string): string {
 
 const CSS = `.county-map svg{width:100%;max-width:420px;height:auto;border:1px solid #ddd;background:#fafaf8}
 .county-shape{fill:${NOTHING_OUT};stroke:#555;stroke-width:1}${BAND_COLOURS.map((c, b) => `.county-shape.fill-b${b}{fill:${c}}`).join('')}.incident{fill:#08306b;stroke:#fff;stroke-width:1}.area-box{fill:#08306b1a;stroke:#08306b;stroke-width:1;stroke-dasharray:3 2}
-.live-grid{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,420px);gap:1.5em}@media (max-width:48rem){.live-grid{grid-template-columns:1fr}}
-dl.status{display:grid;grid-template-columns:auto 1fr;gap:.15em 1em}dl.status dt{color:#4a4a4a}dl.status dd{margin:0;font-weight:600}
+.live-grid{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,420px);gap:1.5em}@media (max-width:48rem){.live-grid{grid-template-columns:minmax(0,1fr)}}
+dl.status{display:grid;grid-template-columns:fit-content(55%) 1fr;gap:.15em 1em}dl.status dt{color:#4a4a4a}dl.status dd{margin:0;font-weight:600}
 .past-week{margin:0}.past-week-chart svg{display:block;max-width:100%;height:auto}.pw-label{font-size:12px;fill:#4a4a4a}
 .pw-grid{stroke:#e4e4e4}.pw-axis{stroke:#555}.pw-day{stroke:#bbb;stroke-dasharray:2 3}.pw-area{fill:${BAND_COLOURS[3]};fill-opacity:.35}
 .pw-line{fill:none;stroke:${BAND_COLOURS[5]};stroke-width:1.6;stroke-linejoin:round}.pw-dot{fill:${BAND_COLOURS[5]}}`;
@@ -77,7 +75,10 @@ export function countyPage(fips: string): string | null {
   const map = outline
     ? `<figure class="county-map" style="margin:0"><svg viewBox="0 0 ${frame!.width} ${frame!.height}" role="img" aria-labelledby="county-map-title"><title id="county-map-title">Map of ${esc(title)} with its incidents (dots) and reporting areas (boxes)</title><path class="county-shape" d="${outline.d}"/><g id="area-boxes"></g><g id="incident-dots"></g></svg><figcaption class="muted" id="county-map-caption">The county filled by its band; incidents with coordinates are dark dots, municipality boxes dashed.</figcaption></figure>`
     : '';
-  const main = `<p class="muted"><a href="${sitePath('state', { state: state.code.toLowerCase() })}">${esc(state.name)}</a> · FIPS ${fips}</p>
+  const statePage = STATE_PAGES.some((s) => s.code === state.code) // territories have no state page
+    ? `<a href="${sitePath('state', { state: state.code.toLowerCase() })}">${esc(state.name)}</a>`
+    : esc(state.name);
+  const main = `<p class="muted">${statePage} · FIPS ${fips}</p>
 <h1>${esc(county.name)}, ${esc(state.name)}</h1>
 <p id="county-status" role="status" class="muted">Loading the live status…</p>
 <div class="live-grid"><section aria-labelledby="live-title"><h2 id="live-title">Live status</h2>

@@ -10,6 +10,24 @@ export const esc = (s: string) =>
 /** JSON for a <script type="application/json">: `<` escaped so no payload can close the script element. */
 export const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
+/**
+ * Tables (browser/tables.js): "Show all N" under a collapsed table; a table too wide for its column is made compact,
+ * or else stacked: one row a block, its first cell the block's title, each other cell a "label value" line, its sort
+ * buttons kept as a "Sort by" line.
+ */
+const TABLE_CSS = `button.show-all{font:inherit;margin:.1em 0 .8em;padding:.25em .9em}
+table.compact{font-size:.8rem}table.compact th,table.compact td{padding:.2em .25em}
+table.stack,table.stack tbody,table.stack tr,table.stack td,table.stack th[scope=row]{display:block}
+table.stack tr{border-bottom:1px solid #ddd;padding:.35em 0}table.stack tr[hidden]{display:none}
+table.stack td,table.stack th[scope=row]{border:0;padding:.05em 0;text-align:left;display:grid;grid-template-columns:minmax(7em,40%) minmax(0,1fr);gap:.6em;overflow-wrap:anywhere}
+table.stack td::before{content:attr(data-label);color:#4a4a4a}
+table.stack td.empty{display:block}table.stack thead{display:block}
+table.stack thead tr{display:flex;flex-wrap:wrap;gap:.1em .9em;border-bottom:1px solid #999;font-size:.85rem}
+table.stack thead tr::before{content:"Sort by:";color:#4a4a4a}table.stack thead th{display:none;border:0;padding:0}
+table.stack thead th:has(button){display:block}table.stack thead:not(:has(button)),table.stack:has(td.empty) thead{display:none}
+table.stack td:first-child,table.stack th[scope=row]{display:block;font-weight:600}
+table.stack td:first-child::before,table.stack th[scope=row]::before{content:none}.pager button{font:inherit;padding:.25em .9em}`;
+
 // Colours: text #1a1a1a, links #0b4f9c, muted #4a4a4a on white: all above the AA ratio of 4.5:1.
 export const SITE_CSS = `
 body{font-family:system-ui,sans-serif;max-width:64rem;margin:0 auto;padding:0 1rem 2rem;color:#1a1a1a;line-height:1.45}
@@ -18,17 +36,18 @@ a{color:#0b4f9c}a:focus-visible,button:focus-visible,input:focus-visible,select:
 .site-nav{display:flex;flex-wrap:wrap;gap:.2em 1.2em;padding:.2em 0}
 .site-nav a{text-decoration:none;font-weight:600}.site-nav a[aria-current]{color:#1a1a1a;text-decoration:underline}
 .site-search{display:flex;gap:.3em;flex:0 1 20rem;min-width:0}@media (max-width:40rem){.site-search{flex-basis:100%}}.site-search input{flex:1 1 auto;min-width:0;font:inherit;padding:.2em .4em}.site-search button{font:inherit;padding:.2em .7em}
-.vh{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+code{overflow-wrap:anywhere}.vh{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 h1{margin:.2em 0}.banner{background:#fde68a;padding:.6em .8em;border-radius:6px;border:1px solid #b45309}
 .muted{color:#4a4a4a}.error{color:#a00}.figures{display:flex;flex-wrap:wrap;gap:.4em 1.4em;font-size:1.05rem}
 .figures strong{font-size:1.25rem}table{border-collapse:collapse;font-size:.9rem;margin:.4em 0}
-th,td{padding:.25em .6em;text-align:left;border-bottom:1px solid #ddd;vertical-align:top}td.num,th.num{text-align:right}
+th,td{padding:.25em .6em;text-align:left;border-bottom:1px solid #ddd;vertical-align:top}td.num,th.num{text-align:right}td.num{white-space:nowrap}
 th button{all:unset;cursor:pointer;font-weight:700}th button:focus-visible{outline:3px solid #0b4f9c}
-.charts{display:grid;gap:1.2em}.chart{display:grid;grid-template-columns:minmax(0,600px) minmax(12rem,1fr);gap:.8em;align-items:start}
+.charts{display:grid;gap:1.2em}.chart{display:grid;grid-template-columns:minmax(0,600px) minmax(12rem,1fr);gap:.8em;align-items:start;margin:0 0 1em}
 .chart img{width:100%;height:auto;border:1px solid #ddd}pre,textarea{font-size:.8rem;white-space:pre-wrap;word-break:break-all}
 textarea{width:100%;box-sizing:border-box}pre{background:#f5f5f3;padding:.6em;border-radius:4px;overflow:auto}
 form.filters{display:flex;flex-wrap:wrap;gap:.6em 1em;align-items:end}form.filters label{display:grid;font-size:.85rem}
-.site-footer{margin-top:2em;border-top:1px solid #ddd;font-size:.85rem}@media (max-width:40rem){.chart{grid-template-columns:1fr}}`;
+.site-footer{margin-top:2em;border-top:1px solid #ddd;font-size:.85rem}@media (max-width:40rem){.chart{grid-template-columns:1fr}}
+${TABLE_CSS}`;
 
 /** Search by county, town or ZIP code on every page: a plain GET form, answered by the search page (search-page.ts). */
 const SEARCH_FORM = `<form class="site-search" role="search" action="${SITE_PATHS.search}" method="get"><label class="vh" for="site-search-q">Find a county by county, city or town, or ZIP code</label><input id="site-search-q" name="q" type="search" placeholder="County, town or ZIP" autocomplete="off" enterkeyhint="search" maxlength="100" required><button type="submit">Search</button></form>`;

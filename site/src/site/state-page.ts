@@ -36,6 +36,10 @@ export function mapConfig(state: string | null) {
   };
 }
 
+/** The <iframe> that embeds a state's live map; `src` is made absolute in the browser (state-page.js). */
+export const embedSnippet = (src: string, name: string) =>
+  `<iframe src="${src}" width="800" height="560" title="Live power outages in ${esc(name)}" loading="lazy"></iframe>`;
+
 export function statePage(slug: string): string | null {
   const st = STATE_PAGES.find((s) => s.slug === slug.toLowerCase());
   if (!st) return null;
@@ -50,7 +54,8 @@ ${mapFigure(`Map of ${st.name}'s counties coloured by the share of customers out
 <section aria-labelledby="utilities-title"><h2 id="utilities-title">Utilities serving ${esc(st.name)}</h2><table id="utilities-table"></table></section>
 <section aria-labelledby="reports-title"><h2 id="reports-title">Reports and embeds</h2><ul id="state-links">
 <li><a href="${SITE_PATHS.reports}?state=${st.slug}">Annual reports for ${esc(st.name)}</a></li>
-<li><a href="${embed}">Embeddable live map of ${esc(st.name)}</a>: <code>&lt;iframe src="…${embed}" width="800" height="560" title="Live power outages in ${esc(st.name)}"&gt;&lt;/iframe&gt;</code></li></ul></section>`;
+<li><a href="${embed}">Embeddable live map of ${esc(st.name)}</a>: paste this HTML into your page.
+<div class="embed-code"><textarea id="embed-snippet" rows="4" readonly aria-label="Embed code for the live map of ${esc(st.name)}">${esc(embedSnippet(embed, st.name))}</textarea></div></li></ul></section>`;
   return layout({
     title: `${st.name} power outages`,
     current: null,

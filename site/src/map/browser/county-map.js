@@ -65,12 +65,21 @@ export class CountyMap {
 
   listen() {
     const fipsOf = (e) => e.target.closest?.('[data-fips]')?.getAttribute('data-fips');
+    this.svg.addEventListener('pointerdown', (e) => {
+      this.touch = e.pointerType === 'touch';
+    });
     this.svg.addEventListener('pointermove', (e) => {
+      if (e.pointerType === 'touch') return; // a finger drags (scrolls); a tap is handled on click
       const fips = fipsOf(e);
       if (fips) this.show(fips, e);
       else this.hide();
     });
-    this.svg.addEventListener('pointerleave', () => this.hide());
+    this.svg.addEventListener('pointerleave', (e) => {
+      if (e.pointerType !== 'touch') this.hide();
+    });
+    document.addEventListener('pointerdown', (e) => {
+      if (e.pointerType === 'touch' && !this.svg.contains(e.target)) this.hide();
+    });
     this.svg.addEventListener('focusin', (e) => {
       const fips = fipsOf(e);
       if (fips) this.show(fips, null);
@@ -86,15 +95,23 @@ export class CountyMap {
       for (const a of links) a.setAttribute('tabindex', a === next ? '0' : '-1');
       next.focus();
     });
-    // Counties without an outage are plain paths, not links: a click still opens the county page.
+    // Counties without an outage are plain paths, not links: a click still opens the county page. On a touch
+    // screen a county is small under a finger: the first tap names it (the tooltip), a second tap on it opens it.
     this.svg.addEventListener('click', (e) => {
       const fips = fipsOf(e);
+      if (this.touch && fips !== this.tapped) {
+        e.preventDefault();
+        this.tapped = fips ?? null;
+        if (fips) this.show(fips, e, 'Tap again to open the county page.');
+        else this.hide();
+        return;
+      }
       if (fips && !e.target.closest('a')) location.assign(this.href(fips));
     });
   }
 
   /** Shows the tooltip of a county beside the pointer, or beside the county when focused from the keyboard. */
-  show(fips, pointer) {
+  show(fips, pointer, hint = null) {
     const c = this.counties.get(fips);
     if (!c) return;
     this.shown = fips;
@@ -111,6 +128,12 @@ export class CountyMap {
       dl.append(dt, dd);
     }
     this.tip.append(title, dl);
+    if (hint) {
+      const p = document.createElement('p');
+      p.className = 'tip-hint';
+      p.textContent = hint;
+      this.tip.append(p);
+    }
     this.tip.dataset.fips = fips;
     this.tip.hidden = false;
     const box = this.tip.offsetParent?.getBoundingClientRect() ?? { left: 0, top: 0, width: innerWidth };
@@ -122,6 +145,7 @@ export class CountyMap {
 
   hide() {
     this.shown = null;
+    this.tapped = null;
     this.tip.hidden = true;
   }
 }

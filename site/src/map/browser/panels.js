@@ -1,6 +1,7 @@
 // Browser: the words around the map — SIMULATED banner, headline figures, freshness, and the table of the top
 // counties out (the map's text alternative).
 import { bandLabel, formatCount, PCT_NULL_REASON } from './data.js';
+import { collapseRows } from './tables.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -46,6 +47,9 @@ export function renderHeadline(summary, sources) {
   );
 }
 
+/** The headings of the table (site/src/map/page.ts), for its stacked view on a phone. */
+const COLUMNS = ['County', 'State', 'Customers out', 'Share out', 'Band'];
+
 /** The top counties out as a table: the same numbers as the map, for screen readers and for copying. */
 export function renderTable(rows, thresholds, href, limit) {
   const body = $('top-counties-body');
@@ -67,6 +71,7 @@ export function renderTable(rows, thresholds, href, limit) {
         ...cells.map((c, i) => {
           const td = document.createElement(i === 0 ? 'th' : 'td');
           if (i === 0) td.scope = 'row';
+          td.dataset.label = COLUMNS[i];
           if (i === 3 && status.pctOut === null) td.title = PCT_NULL_REASON;
           td.append(c);
           return td;
@@ -76,6 +81,7 @@ export function renderTable(rows, thresholds, href, limit) {
     }),
   );
   $('top-counties-empty').hidden = top.length > 0;
+  collapseRows($('top-counties'), top.length);
 }
 
 export function renderStatus(text, isError = false) {

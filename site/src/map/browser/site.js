@@ -1,5 +1,6 @@
 // Browser: what every site page's module shares — its config, reading the API, building DOM, formatting numbers
-// and times, sortable tables and the chart embed snippet. Small on purpose: the pages need no framework.
+// and times, the tables (tables.js) and the chart embed snippet. Small on purpose: the pages need no framework.
+export { renderTable } from './tables.js';
 
 export const config = () => JSON.parse(document.getElementById('page-config')?.textContent ?? '{}');
 export const $ = (id) => document.getElementById(id);
@@ -32,6 +33,26 @@ export const count = (n) => (n === null || n === undefined ? '—' : NUMBER.form
 export const pct = (p) => (p === null || p === undefined ? '—' : `${p} %`);
 const TIME = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 export const when = (iso) => (iso ? TIME.format(new Date(iso)) : '—');
+/** "1 event", "2 events": a count with its noun, plural when it is not one. */
+export const plural = (n, noun, nouns = `${noun}s`) => `${count(n)} ${n === 1 ? noun : nouns}`;
+
+/** States whose county codes from 510 up are independent cities (Census): Maryland, Missouri, Nevada, Virginia. */
+const CITY_STATES = new Set(['24', '29', '32', '51']);
+/** Where the Census name has no "County": Alaska's boroughs and census areas, DC, and the Pacific territories. */
+const NO_SUFFIX = new Set(['02', '11', '60', '66', '69', '78']);
+
+/** A county as people write it, from its bare us-atlas name: "DeSoto County, FL", "Orleans Parish, LA". */
+export function countyLabel(name, fips, state) {
+  if (!name) return `County ${fips}${state ? ` (${state})` : ''}`;
+  const st = fips.slice(0, 2);
+  let suffix = ' County';
+  if (st === '22') suffix = ' Parish';
+  else if (st === '72') suffix = ' Municipio';
+  else if (NO_SUFFIX.has(st)) suffix = '';
+  else if (CITY_STATES.has(st) && Number(fips.slice(2)) >= 510) suffix = /city$/i.test(name) ? '' : ' city';
+  return `${name}${suffix}${state ? `, ${state}` : ''}`;
+}
+
 /** A <time> element: machine-readable datetime, human text. */
 export const time = (iso) => (iso ? h('time', { datetime: iso }, when(iso)) : '—');
 
@@ -46,46 +67,6 @@ export function setStatus(id, text, isError = false) {
   if (!e) return;
   e.textContent = text;
   e.classList.toggle('error', isError);
-}
-
-/**
- * Fills a table body. columns: [{ label, value(row) → text|Node, sort?(row) → number|string, num? }]. Headers become
- * buttons that sort (keyboard-operable, aria-sort announced). Returns the table.
- */
-export function renderTable(table, columns, rows, empty = 'None.') {
-  const head = h('tr', {}, ...columns.map((c) => h('th', { scope: 'col', class: c.num ? 'num' : null }, c.label)));
-  const body = h('tbody');
-  const draw = (list) =>
-    body.replaceChildren(
-      ...(list.length
-        ? list.map((r) =>
-            h(
-              'tr',
-              { 'data-key': r.key ?? null },
-              ...columns.map((c) => h('td', { class: c.num ? 'num' : null }, c.value(r))),
-            ),
-          )
-        : [h('tr', {}, h('td', { colspan: columns.length }, empty))]),
-    );
-  columns.forEach((c, i) => {
-    if (!c.sort) return;
-    const th = head.children[i];
-    const button = h('button', { type: 'button' }, c.label);
-    th.replaceChildren(button);
-    button.addEventListener('click', () => {
-      const desc = th.getAttribute('aria-sort') !== 'descending';
-      for (const other of head.children) other.removeAttribute('aria-sort');
-      th.setAttribute('aria-sort', desc ? 'descending' : 'ascending');
-      const sorted = [...rows].sort((a, b) => {
-        const [x, y] = [c.sort(a), c.sort(b)];
-        return (x < y ? -1 : x > y ? 1 : 0) * (desc ? -1 : 1);
-      });
-      draw(sorted);
-    });
-  });
-  table.replaceChildren(h('thead', {}, head), body);
-  draw(rows);
-  return table;
 }
 
 /** The copy-paste snippet that embeds a chart PNG on another site, with the citation as its alt text's tail. */

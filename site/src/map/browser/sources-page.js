@@ -1,87 +1,67 @@
-// Browser: the sources/coverage page (markup: site/src/site/data-pages.ts): connector coverage and every source
-// from /api/v1/live/sources, coverage by state from /api/v1/coverage when the deployment publishes it, and the last
-// verification of the sources from /api/v1/sources/verification.
-import { $, config, count, getJson, markSimulated, pct, renderTable, setStatus, time, when } from './site.js';
+// Browser: the sources/coverage page (markup: site/src/site/data-pages.ts): which registry this server polls, its
+// coverage (coverage-view.js), its sources by vendor and one by one (by utility name) from /api/v1/live/sources, and
+// the last verification of the sources from /api/v1/sources/verification.
+import { registryNote, renderClasses, renderStateCoverage } from './coverage-view.js';
+import { $, config, count, getJson, markSimulated, plural, renderTable, setStatus, time, when } from './site.js';
 
 const cfg = config();
-const CLASSES = [
-  ['county', 'Feeds that place outages in counties'],
-  ['utility_total', 'Feeds with one utility-wide total'],
-  ['outage_only', 'Feeds with located outages, no totals'],
-  ['no_feed', 'No feed'],
-];
+/** What proves a row is read right: a real capture of its own feed, of its platform, or none (data/sources.md). */
+const EVIDENCE = { own: 'its own feed', platform: 'its platform', none: 'a sample only' };
+/** What a feed gives, in words (the `coverage` of a source). */
+const GIVES = { county: 'counts by county', utility_total: 'a utility-wide total', outage_only: 'located outages' };
+
+function renderVendors(rows) {
+  const vendors = new Map();
+  for (const s of rows) {
+    const v = vendors.get(s.connector) ?? { key: s.connector, vendor: s.connector, sources: 0, fresh: 0, out: 0 };
+    v.sources += 1;
+    if (s.freshness === 'fresh') v.fresh += 1;
+    v.out += s.customers_out ?? 0;
+    vendors.set(s.connector, v);
+  }
+  renderTable(
+    $('vendors-table'),
+    [
+      { label: 'Vendor', value: (v) => v.vendor, sort: (v) => v.vendor },
+      { label: 'Sources', num: true, value: (v) => count(v.sources), sort: (v) => v.sources },
+      { label: 'Fresh', num: true, value: (v) => count(v.fresh), sort: (v) => v.fresh },
+      { label: 'Customers out', num: true, value: (v) => count(v.out), sort: (v) => v.out },
+    ],
+    [...vendors.values()].sort((a, b) => b.sources - a.sources || a.vendor.localeCompare(b.vendor)),
+  );
+}
+
+/** The vendor, and `plain http` for a feed the utility serves only over unauthenticated http (`transport`). */
+const vendorOf = (s) => (s.transport === 'plain_http' ? `${s.connector}, plain http` : s.connector);
 
 function renderSources(data) {
-  markSimulated(data.simulated);
-  const cov = data.connector_coverage ?? {};
-  renderTable(
-    $('coverage-classes'),
-    [
-      { label: 'How customers are seen live', value: (r) => r.label },
-      { label: 'Customers', num: true, value: (r) => count(r.customers) },
-      { label: 'Share of US customers', num: true, value: (r) => pct(r.pct) },
-      { label: 'Utilities', num: true, value: (r) => count(r.utilities) },
-    ],
-    CLASSES.map(([k, label]) => ({ key: k, label, ...(cov[k] ?? {}) })),
-  );
-  const rows = (data.sources ?? []).map((s) => ({ ...s, key: s.id }));
-  const EVIDENCE = { own: 'its own feed', platform: 'its platform', none: 'a sample only' };
+  const rows = (data.sources ?? [])
+    .map((s) => ({ ...s, key: s.id }))
+    .sort((a, b) => a.utility.localeCompare(b.utility) || a.id.localeCompare(b.id));
+  renderVendors(rows);
   renderTable(
     $('sources-table'),
     [
       { label: 'Utility', value: (s) => s.utility, sort: (s) => s.utility },
       { label: 'States', value: (s) => (s.states ?? []).join(', '), sort: (s) => (s.states ?? []).join() },
-      { label: 'Vendor', value: (s) => s.connector, sort: (s) => s.connector },
-      // what proves the row is read right: a real capture of its own feed, of its platform, or none (data/sources.md)
+      { label: 'Vendor', value: vendorOf, sort: vendorOf },
       { label: 'Tested on', value: (s) => EVIDENCE[s.evidence] ?? '—', sort: (s) => s.evidence ?? '' },
       { label: 'Tier', num: true, value: (s) => String(s.tier), sort: (s) => s.tier },
-      { label: 'interval_min', num: true, value: (s) => String(s.interval_min), sort: (s) => s.interval_min },
+      { label: 'Polled every', num: true, value: (s) => `${s.interval_min} min`, sort: (s) => s.interval_min },
       { label: 'Freshness', value: (s) => s.freshness, sort: (s) => s.freshness },
-      { label: 'updated_at', value: (s) => time(s.updated_at), sort: (s) => s.updated_at ?? '' },
-      { label: 'next_due_at', value: (s) => time(s.next_due_at), sort: (s) => s.next_due_at ?? '' },
-      { label: 'Coverage', value: (s) => s.coverage ?? '—', sort: (s) => s.coverage ?? '' },
+      { label: 'Last fetch', value: (s) => time(s.updated_at), sort: (s) => s.updated_at ?? '' },
+      { label: 'Next poll', value: (s) => time(s.next_due_at), sort: (s) => s.next_due_at ?? '' },
+      { label: 'The feed gives', value: (s) => GIVES[s.coverage] ?? '—', sort: (s) => s.coverage ?? '' },
       { label: 'Customers out', num: true, value: (s) => count(s.customers_out), sort: (s) => s.customers_out ?? -1 },
     ],
     rows,
     'No sources.',
   );
+  $('sources-table').querySelector('th')?.setAttribute('aria-sort', 'ascending');
   const stale = rows.filter((s) => s.freshness !== 'fresh').length;
   setStatus(
     'sources-status',
-    `${count(rows.length)} sources, ${count(rows.length - stale)} fresh, ${count(stale)} stale, as of ${new Date(data.generated_at).toLocaleString('en-US')}.`,
-  );
-}
-
-function renderCoverage(doc) {
-  if (!doc) {
-    setStatus('coverage-status', 'Coverage by state is not published by this deployment yet.');
-    return;
-  }
-  const rows = [doc.data.national, ...(doc.data.states ?? [])].filter(Boolean).map((r) => ({ ...r, key: r.scope }));
-  setStatus('coverage-status', doc.data.method ?? '');
-  // two own-feed figures: without credentials (gated rows not covered) and with every credential the registry names
-  const creds = doc.data.credentials?.sources ?? [];
-  renderTable(
-    $('coverage-table'),
-    [
-      { label: 'Scope', value: (r) => r.name ?? r.scope, sort: (r) => r.name ?? r.scope },
-      { label: 'Customers', num: true, value: (r) => count(r.customers), sort: (r) => r.customers ?? 0 },
-      {
-        label: 'Own feed, no credentials',
-        num: true,
-        value: (r) => pct(r.pct_own_feed),
-        sort: (r) => r.pct_own_feed ?? -1,
-      },
-      {
-        label: `Own feed, with credentials${creds.length ? ` (${creds.length} gated rows)` : ''}`,
-        num: true,
-        value: (r) => pct(r.pct_own_feed_with_credentials),
-        sort: (r) => r.pct_own_feed_with_credentials ?? -1,
-      },
-      { label: 'Covered', num: true, value: (r) => pct(r.pct_covered), sort: (r) => r.pct_covered ?? -1 },
-      { label: 'Not covered', num: true, value: (r) => pct(r.pct_not_covered), sort: (r) => r.pct_not_covered ?? -1 },
-    ],
-    rows,
+    `${plural(rows.length, 'source')}: ${count(rows.length - stale)} fresh, ${count(stale)} stale, as of ${when(data.generated_at)}.`,
   );
 }
 
@@ -95,9 +75,12 @@ function renderVerification(doc) {
   const { rows, ok, failed } = report.summary;
   setStatus(
     'verify-status',
-    `${when(report.finished_at)}: ${count(ok)} of ${count(rows)} sources answered and parsed, ${count(failed)} failed.`,
+    `${when(report.finished_at)}: ${count(ok)} of ${plural(rows, 'source')} answered and parsed, ${count(failed)} failed.`,
   );
-  const failures = report.rows.filter((r) => r.failure).map((r) => ({ ...r, key: r.id }));
+  const failures = report.rows
+    .filter((r) => r.failure)
+    .map((r) => ({ ...r, key: r.id }))
+    .sort((a, b) => a.utility.localeCompare(b.utility));
   const table = $('verify-failures');
   table.hidden = failures.length === 0;
   if (!failures.length) return;
@@ -122,8 +105,11 @@ async function start() {
       getJson(cfg.api['sources.verification']).catch(() => null),
     ]);
     if (!sources) throw new Error('no live sources are published yet');
+    markSimulated(sources.data.simulated);
+    registryNote(sources.data, coverage?.data);
+    renderClasses(sources.data);
+    renderStateCoverage(sources.data, coverage?.data, new Map(Object.entries(cfg.states ?? {})));
     renderSources(sources.data);
-    renderCoverage(coverage);
     renderVerification(verification);
   } catch (err) {
     setStatus('sources-status', `Could not load the sources (${err.message}).`, true);

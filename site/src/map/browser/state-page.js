@@ -1,10 +1,19 @@
 // Browser: the state page (markup: site/src/site/state-page.ts): the zoomed live map, the state's figures from
 // /live/summary, a sortable table of every county, and the utilities of /live/sources that serve the state.
 import { startLiveMap } from './map-view.js';
-import { $, config, count, fill, h, markSimulated, pct, renderTable, setStatus, time } from './site.js';
+import { $, config, copyButton, count, fill, h, markSimulated, pct, renderTable, setStatus, time } from './site.js';
 
 const cfg = config();
 const href = (fips) => fill(cfg.site.county, { fips });
+
+/** The embed snippet the page was written with, its src made absolute (this host), and a button that copies it. */
+function readyEmbed() {
+  const box = $('embed-snippet');
+  if (!box) return;
+  box.value = box.value.replace(/src="([^"]*)"/, (_, src) => `src="${new URL(src, location.origin).href}"`);
+  box.after(copyButton(box, 'Copy embed code'));
+}
+readyEmbed();
 
 function setField(name, value) {
   const e = document.querySelector(`[data-field="${name}"]`);
