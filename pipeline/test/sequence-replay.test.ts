@@ -200,7 +200,7 @@ describe.skipIf(!hasSharedData)('replay: the event stream during Hurricane Ian, 
       }
       expect(restored).toBeGreaterThan(0);
       const feed = await (await fetch(`${server.url}/feeds/events.json?fips=12071`)).json();
-      expect(feed.items[0].url).toBe(`${server.url}/api/v1/live/counties/12071`);
+      expect(feed.items[0].url).toBe(`${server.url}/counties/12071`); // the county page, not its JSON
     } finally {
       await closeAll(
         () => server?.close(),
