@@ -51,6 +51,6 @@ for (const g of atlas.objects.counties.geometries.slice().sort((a, b) => a.id.lo
   rows.push(`${g.id},${pop || ''},${pop ? Math.max(1, Math.round(pop * CUSTOMERS_PER_PERSON)) : ''}`);
 }
 const out = new URL('../data/reference/county-customers-modelled.csv', import.meta.url);
-writeFileSync(out.pathname + '.tmp', rows.join('\n') + '\n');
-renameSync(out.pathname + '.tmp', out.pathname);
+writeFileSync(`${out.pathname}.tmp`, `${rows.join('\n')}\n`);
+renameSync(`${out.pathname}.tmp`, out.pathname);
 console.log(`wrote ${rows.length - 1} counties (${missing} without population) to ${out.pathname}`);

@@ -32,7 +32,7 @@ interface Profile {
 /** The top `n` functions by self time: name, file:line, milliseconds. */
 function topSelf(p: Profile, n: number): Array<{ ms: number; fn: string; at: string }> {
   const self = new Map<number, number>();
-  p.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (p.timeDeltas[i] ?? 0)));
+  for (const [i, id] of p.samples.entries()) self.set(id, (self.get(id) ?? 0) + (p.timeDeltas[i] ?? 0));
   const byFrame = new Map<string, { ms: number; fn: string; at: string }>();
   for (const node of p.nodes) {
     const { functionName, url, lineNumber } = node.callFrame;

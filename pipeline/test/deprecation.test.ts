@@ -59,6 +59,14 @@ const deprecationOf = (h: Headers | Record<string, string>) => {
   return { deprecation: get('Deprecation'), sunset: get('Sunset'), link: get('Link') };
 };
 
+/** The generated OpenAPI document, as far as these tests read it. */
+type OpenApi = { info: { description: string }; paths: Record<string, { get: Operation }> };
+type Operation = {
+  deprecated?: boolean;
+  description: string;
+  responses: Record<string, { headers: Record<string, unknown> }>;
+};
+
 describe('a deprecated entry', () => {
   it('carries Deprecation, Sunset and Link on the local server, file and function alike', async () => {
     const file = await app.request('/api/v1/test/deprecated');
@@ -88,7 +96,7 @@ describe('a deprecated entry', () => {
   });
 
   it('is `deprecated: true` in a valid OpenAPI document, with the headers documented', async () => {
-    const doc = buildOpenApi(false) as any;
+    const doc = buildOpenApi(false) as OpenApi;
     const op = doc.paths['/api/v1/test/deprecated'].get;
     const fnOp = doc.paths['/api/v1/test/deprecated-fn'].get;
     expect([op.deprecated, fnOp.deprecated, doc.paths['/api/v1/live/summary'].get.deprecated]).toEqual([

@@ -32,7 +32,11 @@ class RecordingWriter extends MemoryTreeWriter {
   rendered: string[] = [];
   failNext = false;
   override put(rel: string, render: (g: string) => Buffer, basis: Buffer): void {
-    super.put(rel, (g) => (this.rendered.push(rel), render(g)), basis);
+    const recording = (g: string): Buffer => {
+      this.rendered.push(rel);
+      return render(g);
+    };
+    super.put(rel, recording, basis);
   }
   override async commit(meta: { simulated: boolean; notice: string }): Promise<PublishStats> {
     if (!this.failNext) return super.commit(meta);

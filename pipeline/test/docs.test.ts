@@ -10,6 +10,8 @@ import { SCHEMAS } from '../src/contract/schemas.ts';
 import { buildLlmsTxt } from '../src/publish/llms.ts';
 
 const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+/** A JSON Schema, as far as the walk to the error codes reads it. */
+type ErrorSchema = { properties: Record<string, ErrorSchema>; enum: string[] };
 
 /** The text of a `## ` section, up to the next one. */
 function section(md: string, heading: string): string {
@@ -58,9 +60,8 @@ describe('README', () => {
   });
   it('documents every connector and every error code', () => {
     for (const c of CONNECTORS) expect(readme).toContain(`\`${c}\``);
-    const codes = ((SCHEMAS.ErrorBody as any).properties.data.properties.error.properties.code.enum as string[]).filter(
-      (c) => c !== 'internal',
-    );
+    const errorBody = SCHEMAS.ErrorBody as ErrorSchema;
+    const codes = errorBody.properties.data.properties.error.properties.code.enum.filter((c) => c !== 'internal');
     for (const code of codes) expect(readme, code).toContain(code === 'gone' ? '410 Gone' : `\`${code}\``);
   });
   it('has the quickstart with exactly the two commands', () => {

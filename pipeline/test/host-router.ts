@@ -20,8 +20,7 @@ export function routeLikeHost(
     if (r.methods && !r.methods.includes(method)) continue;
     if (r.has && !r.has.every((h) => query.has(h.key) && (h.value === undefined || query.get(h.key) === h.value)))
       continue;
-    if (r.missing && r.missing.some((h) => query.has(h.key) && (h.value === undefined || query.get(h.key) === h.value)))
-      continue;
+    if (r.missing?.some((h) => query.has(h.key) && (h.value === undefined || query.get(h.key) === h.value))) continue;
     if (r.continue) {
       Object.assign(headers, r.headers ?? {});
       continue;

@@ -5,14 +5,45 @@ import fs from 'node:fs';
 import { buildOpenApi } from '../src/publish/openapi.ts';
 import { breakingChanges, OPENAPI_BASELINE, type Break } from '../src/contract/openapi-compat.ts';
 
+/** A JSON Schema of the baseline, as far as the mutations below read and change it. */
+interface Schema {
+  type?: string | string[];
+  enum?: string[];
+  required?: string[];
+  properties?: Record<string, Schema>;
+  maximum?: number;
+  pattern?: string;
+}
+/** A schema with fields, as the named ones (`components.schemas`) are. */
+interface ObjectSchema extends Schema {
+  properties: Record<string, Schema>;
+  required: string[];
+}
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema: Schema;
+}
+interface Response {
+  description: string;
+  headers?: Record<string, unknown>;
+  content?: Record<string, unknown>;
+}
+/** The baseline document, as far as the mutations below read and change it. */
+interface OpenApi {
+  paths: Record<string, Record<string, { parameters: Parameter[]; responses: Record<string, Response> }>>;
+  components: { schemas: Record<string, ObjectSchema> };
+}
+
 const baseline = JSON.parse(fs.readFileSync(OPENAPI_BASELINE, 'utf8'));
-const mutated = (change: (d: any) => void) => {
+const mutated = (change: (d: OpenApi) => void) => {
   const d = structuredClone(baseline);
   change(d);
   return breakingChanges(baseline, d);
 };
-const param = (d: any, path: string, name: string) => d.paths[path].get.parameters.find((p: any) => p.name === name);
-const national = (d: any) => d.components.schemas.LiveSummary.properties.data.properties.national;
+const param = (d: OpenApi, path: string, name: string) => d.paths[path].get.parameters.find((p) => p.name === name)!;
+const national = (d: OpenApi) => d.components.schemas.LiveSummary.properties.data.properties!.national as ObjectSchema;
 const problems = (breaks: Break[]) => breaks.map((b) => b.problem);
 
 describe('the v1 OpenAPI document', () => {
@@ -77,9 +108,9 @@ describe('the additive-only check', () => {
       delete national(d).properties.customers_tracked;
     });
     expect(problems(renamed)).toContain('field removed or renamed');
-    expect(
-      problems(mutated((d) => (national(d).required = national(d).required.filter((k: string) => k !== 'band')))),
-    ).toEqual(['field no longer always present']);
+    expect(problems(mutated((d) => (national(d).required = national(d).required.filter((k) => k !== 'band'))))).toEqual(
+      ['field no longer always present'],
+    );
   });
 
   it('fails a removed enum value, in a parameter and in a response', () => {
@@ -88,7 +119,7 @@ describe('the additive-only check', () => {
     ]);
     const kinds = mutated((d) => {
       const kind = d.components.schemas.Event.properties.kind;
-      kind.enum = kind.enum.filter((k: string) => k !== 'feed_stale');
+      kind.enum = kind.enum!.filter((k) => k !== 'feed_stale');
     });
     expect(kinds.length).toBeGreaterThan(0);
     expect(kinds.every((b) => b.problem === 'enum value "feed_stale" removed' && b.at.endsWith('.kind'))).toBe(true);
@@ -117,9 +148,11 @@ describe('the additive-only check', () => {
       { at: 'GET /api/v1/live/top › 304', problem: 'response removed' },
     ]);
     expect(
-      problems(mutated((d) => delete d.paths['/api/v1/live/counties/{fips}'].get.responses['200'].content['text/csv'])),
+      problems(
+        mutated((d) => delete d.paths['/api/v1/live/counties/{fips}'].get.responses['200'].content!['text/csv']),
+      ),
     ).toEqual(['media type removed']);
-    const header = mutated((d) => delete d.paths['/api/v1/live/summary'].get.responses['200'].headers['X-Request-Id']);
+    const header = mutated((d) => delete d.paths['/api/v1/live/summary'].get.responses['200'].headers!['X-Request-Id']);
     expect(header).toEqual([
       { at: 'GET /api/v1/live/summary › 200 › header X-Request-Id', problem: 'response header removed' },
     ]);
@@ -146,8 +179,8 @@ describe('the additive-only check', () => {
       });
       national(d).properties.customers_restored = { type: 'integer' };
       national(d).required.push('customers_restored');
-      d.components.schemas.Event.properties.kind.enum.push('outage_merged');
-      param(d, '/api/v1/reports/data', 'table').schema.enum.push('utilities');
+      d.components.schemas.Event.properties.kind.enum!.push('outage_merged');
+      param(d, '/api/v1/reports/data', 'table').schema.enum!.push('utilities');
       national(d).properties.customers_out.type = ['number', 'null'];
       param(d, '/api/v1/events', 'limit').schema.maximum = 1000;
       d.paths['/api/v1/live/top'].get.responses['503'] = { description: 'Busy.' };

@@ -161,6 +161,10 @@ describe('X-Forwarded-For from an unconfigured peer (issue 24)', () => {
   });
 });
 
+/** The generated OpenAPI document, as far as the test below reads it: each operation's responses. */
+type Responses = Record<string, { headers?: Record<string, unknown> } | undefined>;
+type OpenApi = { paths: Record<string, Record<string, { responses: Responses }>> };
+
 describe('configuration and documentation', () => {
   it('has documented defaults, overridable by the environment', () => {
     expect(rateLimitsFromEnv({})).toEqual({
@@ -197,7 +201,7 @@ describe('configuration and documentation', () => {
   });
 
   it('documents the 429 on exactly the limited operations', () => {
-    const doc = buildOpenApi(false) as any;
+    const doc = buildOpenApi(false) as OpenApi;
     const filtered = CATALOGUE.filter((e) => e.functionParams?.length);
     const accounts = FUNCTION_ENDPOINTS.filter((f) => !f.kind);
     expect(filtered.length).toBeGreaterThan(5);

@@ -36,9 +36,10 @@ async function run(args: string[]): Promise<{ out: string; error: CommanderError
   if (!sources.commands.some((c) => c.name() === 'check')) registerCheck(sources);
   sources.exitOverride();
   let out = '';
-  const write = vi
-    .spyOn(process.stdout, 'write')
-    .mockImplementation((s: string | Uint8Array) => ((out += String(s)), true));
+  const write = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => {
+    out += String(s);
+    return true;
+  });
   const log = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
   try {
     await program.parseAsync(['node', 'outage', 'sources', 'check', ...args]);

@@ -37,7 +37,10 @@ describe.skipIf(!hasSharedData)('replay: FPL county outages during Hurricane Ian
       sources,
       clock,
       simulated: false,
-      writer: (now) => ((mem.now = now), mem),
+      writer: (now) => {
+        mem.now = now;
+        return mem;
+      },
     });
     try {
       const picked = all.filter((_, i) => i % 5 === 0 || i === all.length - 1);
@@ -101,7 +104,10 @@ describe.skipIf(!hasSharedData)('replay: PG&E ArcGIS outage points (March 2024)'
       sources,
       clock,
       simulated: false,
-      writer: (now) => ((mem.now = now), mem),
+      writer: (now) => {
+        mem.now = now;
+        return mem;
+      },
     });
     try {
       for (const v of all.filter((_, i) => i % 10 === 0)) {
@@ -304,7 +310,10 @@ describe.skipIf(!hasSharedData)('replay: LG&E/KU outages from the Kubra cluster 
       clock,
       simulated: false,
       http: LOOPBACK_HTTP,
-      writer: (now) => ((mem.now = now), mem),
+      writer: (now) => {
+        mem.now = now;
+        return mem;
+      },
     });
     try {
       for (const v of all.filter((_, i) => i % 12 === 0)) {

@@ -765,19 +765,21 @@ describe('outage sources probe / parse (the real CLI, loopback only)', () => {
       `${id},We Energies,WI;MI,wec,${base}${prefix}/outagesummary/view/OutageEventJSON,10,2,,1148141,active,`;
     fs.writeFileSync(
       registry,
-      [
+      `${[
         'id,utility,state,connector,url,interval_min,tier,options,customers,status,status_reason',
         row('we-energies', ''),
         row('missing', '/missing'),
         row('slow', '/slow'),
         row('html', '/html'),
         row('busy', '/busy'),
-      ].join('\n') + '\n',
+      ].join('\n')}\n`,
     );
   });
   afterAll(async () => {
     await closeAll(
-      () => held.forEach((r) => r.destroy()),
+      () => {
+        for (const r of held) r.destroy();
+      },
       () => server?.closeAllConnections(),
       () => new Promise((r) => server?.close(r)),
       () => removeTempDir(dir),

@@ -163,10 +163,10 @@ describe('whole run', () => {
   it('records a broken source with its reason and goes on with the rest', async () => {
     const victims = sources.slice(0, 4);
     const faults = ['timeout', 'http500', 'garbage', 'schema'] as const;
-    victims.forEach((s, i) => sim.setFault(s.id, faults[i]));
+    for (const [i, s] of victims.entries()) sim.setFault(s.id, faults[i]);
     clock.advance(16 * 60_000);
     const s = await pipeline.cycle({ all: true });
-    victims.forEach((v) => sim.setFault(v.id, null));
+    for (const v of victims) sim.setFault(v.id, null);
     expect(s.ok).toBe(sources.length - 4);
     expect(Object.fromEntries(s.failures.map((f) => [f.source, f.reason]))).toEqual({
       [victims[0].id]: 'timeout',
@@ -260,7 +260,7 @@ describe('contract', () => {
       ...Object.keys(readManifest(out, 'history')!.files),
     ]) {
       const route = fileRoute(file);
-      if (!route || route.format !== 'json' || route.endpoint.id === 'openapi') continue;
+      if (route?.format !== 'json' || route.endpoint.id === 'openapi') continue;
       const e = route.endpoint;
       const validate = ajv.getSchema(`api#/components/schemas/${e.schema}`)!;
       const ok = validate(readJson(file));

@@ -298,8 +298,12 @@ export class DeliveryEngine {
     this.flushing = this.flushing
       .then(() => this.recordBatch(items))
       .then(
-        () => items.forEach((i) => i.resolve()),
-        (e: Error) => items.forEach((i) => i.reject(e)),
+        () => {
+          for (const i of items) i.resolve();
+        },
+        (e: Error) => {
+          for (const i of items) i.reject(e);
+        },
       );
   }
 

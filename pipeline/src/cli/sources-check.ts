@@ -103,7 +103,7 @@ export function formatReport(report: CheckReport, file: string): string {
       .slice(0, 4)
       .map((c, i) => c.padEnd(widths[i]))
       .join('  ')}  ${r[4]}`.trimEnd();
-  const table = rows.length ? [line([...COLUMNS]), ...rows.map(line)].join('\n') + '\n' : '';
+  const table = rows.length ? `${[line([...COLUMNS]), ...rows.map(line)].join('\n')}\n` : '';
   const errors = report.problems.filter((p) => p.severity === 'error').length;
   const warnings = report.problems.length - errors;
   const statuses = Object.entries(report.by_status)

@@ -55,7 +55,7 @@ export function loadAtlas(): CountyAtlas {
   const ids = collection.geometries.map((g) => String(g.id));
   const adj = neighbors(collection.geometries as never);
   const neighbours = new Map<string, string[]>();
-  adj.forEach((list, i) => neighbours.set(ids[i], list.map((j) => ids[j]).sort()));
+  for (const [i, list] of adj.entries()) neighbours.set(ids[i], list.map((j) => ids[j]).sort());
   const byFips = new Map(counties.map((c) => [c.fips, c]));
   const index = pointIndex(counties.map((c) => ({ fips: c.fips, feature: shapeByFips.get(c.fips)! })));
   const locate = (lon: number, lat: number) => index(lon, lat);

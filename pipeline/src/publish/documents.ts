@@ -66,7 +66,7 @@ export function topDoc(live: LiveState, sources: SourceDef[], statuses: Map<stri
     u.customers_out += st.customers_out;
     const served = st.customers_served ?? s.customers;
     if (served !== null) u.customers_served = (u.customers_served ?? 0) + served;
-    s.states.forEach((x) => u.states.add(x));
+    for (const x of s.states) u.states.add(x);
     u.sources.push(s.id);
     byUtility.set(s.utility, u);
   }

@@ -92,7 +92,7 @@ export class Simulator {
           '',
         ].join(','),
       );
-    return rows.join('\n') + '\n';
+    return `${rows.join('\n')}\n`;
   }
 
   urlFor(u: SimUtility): string {

@@ -206,7 +206,10 @@ async function serveOrigin(
 export async function replayProbe(saved: SavedProbe, source: SourceDef): Promise<Replay> {
   const origins = new Set<string>();
   for (const s of [source.url, ...saved.answers.map((a) => a.url)]) if (originOf(s)) origins.add(originOf(s)!);
-  mapStrings(source.options, (s) => (originOf(s) && origins.add(originOf(s)!), s));
+  mapStrings(source.options, (s) => {
+    if (originOf(s)) origins.add(originOf(s)!);
+    return s;
+  });
   const served: Answer[] = [];
   const misses: string[] = [];
   const hosts = await Promise.all(

@@ -102,7 +102,7 @@ function walk(v: unknown, where: string, key: string, file: string, out: Absurd[
       });
       return;
     }
-    v.forEach((x, i) => walk(x, `${where}[${i}]`, key, file, out));
+    for (const [i, x] of v.entries()) walk(x, `${where}[${i}]`, key, file, out);
     return;
   }
   if (!v || typeof v !== 'object') return;
@@ -122,7 +122,7 @@ const validators = new Map<string, ValidateFunction>();
 
 function schemaProblems(file: string, doc: unknown): Absurd[] {
   const route = fileRoute(file);
-  if (!route || route.format !== 'json') return [];
+  if (route?.format !== 'json') return [];
   if (!ajv) {
     ajv = new Ajv2020({ allErrors: false, strict: false });
     addFormats.default(ajv);

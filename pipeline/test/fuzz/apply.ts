@@ -38,11 +38,12 @@ const NUMERIC = (v: unknown) => typeof v === 'number' || (typeof v === 'string' 
 function nodesOf(root: unknown): Node[] {
   const out: Node[] = [];
   const walk = (v: unknown, key: string): void => {
-    if (Array.isArray(v))
-      v.forEach(
-        (x, i) => (out.push({ key: key + SEP + i, name: i, value: x, parentIsObject: false }), walk(x, key + SEP + i)),
-      );
-    else if (v && typeof v === 'object') {
+    if (Array.isArray(v)) {
+      for (const [i, x] of v.entries()) {
+        out.push({ key: key + SEP + i, name: i, value: x, parentIsObject: false });
+        walk(x, key + SEP + i);
+      }
+    } else if (v && typeof v === 'object') {
       for (const [k, x] of Object.entries(v)) {
         out.push({ key: key + SEP + k, name: k, value: x, parentIsObject: true });
         walk(x, key + SEP + k);

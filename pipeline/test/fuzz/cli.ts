@@ -11,7 +11,7 @@ import type { Fixture } from './fixtures.ts';
 import type { Mutation } from './mutations.ts';
 import { FuzzUpstream } from './upstream.ts';
 import { absurdValues, csvProblems, feedProblems, type Absurd } from './absurd.ts';
-import { NEIGHBOUR, neighbourRoute, registryCsv } from './registry.ts';
+import { NEIGHBOUR, neighbourRoute, registryCsv, type MapData, type SourcesData } from './registry.ts';
 import { HANG_MS } from './harness.ts';
 
 const BIN = fileURLToPath(new URL('../../../bin/outage.js', import.meta.url));
@@ -92,13 +92,12 @@ function spawnCli(args: string[]): Promise<{ status: number | null; hung: boolea
   });
 }
 
-const data = (file: string): any => JSON.parse(fs.readFileSync(file, 'utf8')).data;
+/** The `data` of a published document, as the caller expects it to be. */
+const data = <T>(file: string): T => JSON.parse(fs.readFileSync(file, 'utf8')).data;
 
 function neighbourProblem(live: string): string | null {
-  const map = data(path.join(live, 'map.json'))[NEIGHBOUR.fips]?.[0];
-  const src = (
-    data(path.join(live, 'sources.json')).sources as Array<{ id: string; customers_out: number; last_error: unknown }>
-  ).find((s) => s.id === NEIGHBOUR.id);
+  const map = data<MapData>(path.join(live, 'map.json'))[NEIGHBOUR.fips]?.[0];
+  const src = data<SourcesData>(path.join(live, 'sources.json')).sources.find((s) => s.id === NEIGHBOUR.id);
   if (map !== NEIGHBOUR_COUNT) return `live/map.json ${NEIGHBOUR.fips} shows ${String(map)}, not ${NEIGHBOUR_COUNT}`;
   if (src?.customers_out !== NEIGHBOUR_COUNT || src.last_error !== null)
     return `live/sources.json neighbour shows ${JSON.stringify(src)}`;

@@ -9,7 +9,15 @@ import type { Fixture } from './fixtures.ts';
 import type { Mutation } from './mutations.ts';
 import { FuzzUpstream } from './upstream.ts';
 import { absurdValues, csvProblems, feedProblems, type Absurd } from './absurd.ts';
-import { NEIGHBOUR, fuzzSources, neighbourRoute, registryCsv } from './registry.ts';
+import {
+  NEIGHBOUR,
+  fuzzSources,
+  neighbourRoute,
+  registryCsv,
+  type MapData,
+  type SourcesData,
+  type CountyData,
+} from './registry.ts';
 
 /** Small deadlines, so a stalled answer costs seconds, not the production 30 s; yet loose enough that a healthy
  * loopback chain (three pages) meets them on a loaded CI machine. */
@@ -65,7 +73,10 @@ export class ConnectorFuzz {
       clock: f.clock,
       simulated: false,
       http,
-      writer: (now) => ((f.mem.now = now), f.mem),
+      writer: (now) => {
+        f.mem.now = now;
+        return f.mem;
+      },
     });
     return f;
   }
@@ -139,24 +150,19 @@ export class ConnectorFuzz {
     };
   }
 
-  private doc(rel: string): any {
+  /** The `data` of a document this cycle published, as the caller expects it to be. */
+  private doc<T>(rel: string): T | undefined {
     const f = this.mem.files.get(`api/v1/${rel}`);
     return f ? JSON.parse(f.body.toString('utf8')).data : undefined;
   }
 
   private neighbourProblem(): string | null {
     const n = this.neighbourCount;
-    const map = this.doc('live/map.json')?.[NEIGHBOUR.fips]?.[0];
-    const src = (
-      this.doc('live/sources.json')?.sources as
-        | Array<{ id: string; customers_out: number; last_error: unknown }>
-        | undefined
-    )?.find((s) => s.id === NEIGHBOUR.id);
-    const county = (
-      this.doc(`live/counties/${NEIGHBOUR.fips}.json`)?.sources as
-        | Array<{ source_id: string; customers_out: number }>
-        | undefined
-    )?.find((s) => s.source_id === NEIGHBOUR.id);
+    const map = this.doc<MapData>('live/map.json')?.[NEIGHBOUR.fips]?.[0];
+    const src = this.doc<SourcesData>('live/sources.json')?.sources?.find((s) => s.id === NEIGHBOUR.id);
+    const county = this.doc<CountyData>(`live/counties/${NEIGHBOUR.fips}.json`)?.sources?.find(
+      (s) => s.source_id === NEIGHBOUR.id,
+    );
     if (map !== n) return `live/map.json ${NEIGHBOUR.fips} shows ${String(map)}, not the neighbour's ${n}`;
     if (src?.customers_out !== n || src.last_error !== null)
       return `live/sources.json neighbour shows ${JSON.stringify(src && { customers_out: src.customers_out, last_error: src.last_error })}, not ${n} and no error`;

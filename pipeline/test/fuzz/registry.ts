@@ -6,6 +6,17 @@ import type { Fixture, Route } from './fixtures.ts';
 
 export const NEIGHBOUR = { id: 'neighbour', fips: '02110', path: '/neighbour/FeatureServer/0' };
 
+/** The `data` of live/map.json, where the neighbour's county shows its count first. */
+export type MapData = Record<string, unknown[] | undefined>;
+/** The `data` of live/sources.json, where the neighbour is listed. */
+export interface SourcesData {
+  sources: Array<{ id: string; customers_out: number; last_error: unknown }>;
+}
+/** The `data` of the neighbour's county document. */
+export interface CountyData {
+  sources: Array<{ source_id: string; customers_out: number }>;
+}
+
 /** The neighbour's route: one outage of `count()` customers at a point in Juneau. */
 export function neighbourRoute(count: () => number): Route {
   return {

@@ -9,7 +9,7 @@ import { zoneFor } from '../local-time.ts';
 import { serviceSchema, type ServiceEvent, type ServiceRaw } from './schema.ts';
 import { coordinate, localIso, matchIn, offsetIso } from './places.ts';
 
-const textOrNull = (v: string | null | undefined) => (v && v.trim() && v.trim() !== 'NA' ? v.trim() : null);
+const textOrNull = (v: string | null | undefined) => (v?.trim() && v.trim() !== 'NA' ? v.trim() : null);
 
 /** An answer whose envelope says error is a failed poll, not "no outages". */
 function checkStatus(
