@@ -257,4 +257,46 @@ describe.skipIf(!chromium.path)('the site at 1400 and 390 px', () => {
     await page.frameLocator('iframe').locator('body[data-ready="true"]').waitFor();
     await context.close();
   });
+
+  it('says over the map when most feeds failed their last poll, and why (start --live without network)', async () => {
+    const { page, problems } = await watchedPage(site, MAY_404);
+    page.setDefaultTimeout(0);
+    const real = await site.api<{ sources: Array<Record<string, unknown>> }>('/api/v1/live/sources');
+    const unreachable = (s: Record<string, unknown>, i: number) =>
+      i === 0
+        ? s
+        : {
+            ...s,
+            freshness: 'stale',
+            last_error: { reason: 'network', message: `getaddrinfo ENOTFOUND feed${i}.example` },
+          };
+    const sources = real.sources.map(unreachable);
+    await page.route('**/api/v1/live/sources*', (route) => route.fulfill({ json: { data: { ...real, sources } } }));
+    await page.goto(`${site.url}/`);
+    const banner = page.locator('#feeds-banner');
+    await banner.waitFor({ state: 'visible' });
+    const n = sources.length - 1;
+    expect(await banner.textContent()).toBe(
+      `${n} of ${sources.length} feeds failed their last poll: ${n} could not connect. Most could not find their host: is this machine offline? The figures count only the feeds that answered; the sources page lists each failure.`,
+    );
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('says on the reports page that the report tables are being built, and fills in once they are', async () => {
+    const { page } = await watchedPage(site, MAY_404);
+    page.setDefaultTimeout(0);
+    let building = true;
+    await page.route('**/api/v1/live/summary*', async (route) => {
+      const summary = await (await route.fetch()).json();
+      await route.fulfill({ json: { ...summary, data: { ...summary.data, reports_building: building } } });
+    });
+    await page.goto(`${site.url}/reports`);
+    await page.locator('body[data-ready="building"]').waitFor();
+    expect(await page.locator('#report-status').textContent()).toMatch(/^The report tables are being built/);
+    building = false; // this site loads no history: once nothing is being built, the page says what is missing
+    await page.locator('body[data-ready="true"]').waitFor();
+    expect(await page.locator('#report-status').textContent()).toMatch(/not (loaded|published)/);
+    await page.close();
+  });
 });

@@ -8,6 +8,7 @@ export const BROWSER_MODULES = [
   'data.js',
   'county-map.js',
   'panels.js',
+  'feeds-banner.js',
   'map-view.js',
   'timeline.js',
   'site.js',

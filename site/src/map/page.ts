@@ -113,6 +113,7 @@ export function mapPage(opts: MapPageOptions = {}): string {
 <svg width="0" height="0" style="position:absolute" aria-hidden="true"><defs><pattern id="hatch-untrusted" width="4" height="4" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="4" height="4" fill="#e4e4e4"/><rect width="1.6" height="4" fill="#4d4d4d"/></pattern></defs></svg>
 <a class="skip" href="#county-map">Skip to the map</a>${navHtml('home')}<header><h1>US power outages, live by county</h1>
 <p id="simulated-banner" class="banner" role="note"${simulated ? '' : ' hidden'}><strong>SIMULATED DATA.</strong> These figures come from the built-in storm simulator, not real outages.</p>
+<p id="feeds-banner" class="banner" role="status" hidden></p>
 <p class="headline" aria-live="polite"><span data-figure="customers_out">${count(s?.national?.customers_out)} customers out</span>
 <span data-figure="counties_out">${count(s?.national?.counties_out)} counties out</span><span data-figure="states_out">${count(s?.national?.states_out)} states out</span>
 <span data-figure="as_of">as of <time${s?.generated_at ? ` datetime="${esc(s.generated_at)}"` : ''}>${esc(s?.generated_at ?? '…')}</time></span><span data-figure="freshness"></span></p></header>

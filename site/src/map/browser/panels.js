@@ -1,6 +1,7 @@
 // Browser: the words around the map — SIMULATED banner, headline figures, freshness, and the table of the top
 // counties out (the map's text alternative).
 import { bandLabel, formatCount, PCT_NULL_REASON } from './data.js';
+import { renderFeedsBanner } from './feeds-banner.js';
 import { collapseRows } from './tables.js';
 
 const $ = (id) => document.getElementById(id);
@@ -45,6 +46,7 @@ export function renderHeadline(summary, sources) {
     'freshness',
     `${formatCount(all.length - stale)} of ${formatCount(all.length)} feeds fresh${stale ? ` · ${formatCount(stale)} stale` : ''}`,
   );
+  renderFeedsBanner(all);
 }
 
 /** The headings of the table (site/src/map/page.ts), for its stacked view on a phone. */
