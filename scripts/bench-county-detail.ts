@@ -41,7 +41,7 @@ export async function benchCountyDetail(): Promise<Array<{ metric: string; value
   const source = {
     ...{ id: 'big', utility: 'Big Storm Electric', connector: 'arcgis' as const, states: ['TX'], tier: 1 as const },
     ...{ url: `http://127.0.0.1:${port}/arcgis/rest/services/O/MapServer/0`, interval_min: 5, customers: null },
-    ...{ options: { page_size: N }, eia_ids: [] },
+    ...{ options: { page_size: N, max_records: 2 * N }, eia_ids: [] },
   };
   const pipeline = await Pipeline.open({
     ...{ stateDir: path.join(dir, 'state'), outDir: path.join(dir, 'public'), sources: [source] },

@@ -146,6 +146,8 @@ try {
     { metric: 'unchanged cycle after a restart files rewritten', value: restarted.v.publish.written, target: '' },
     { metric: 'peak RSS of the pipeline (MB)', value: rssMb, target: '≤ 512' },
   ];
+  // The pipeline's figures first: a later step that fails does not lose them.
+  console.table(rows);
   rows.push(...(await benchWire(out, stormAt, changedCycle.v.publish)));
   rows.push(...(await benchEvents()));
   rows.push(...(await benchRegistry()));
