@@ -18,6 +18,8 @@ describe('outage CLI', () => {
     [['import', 'tornado', 'x.csv'], /Unknown import kind `tornado`; use one of eaglei, mcc, coverage, oe417, eia861/],
     [['import', 'oe417', '/nonexistent/2020_Annual_Summary.xls'], /No such file/],
     [['start', '--history-dir', '/nonexistent/history'], /--history-dir \/nonexistent\/history holds no history files/],
+    [['start', '--storm-pace', '0'], /--storm-pace wants a number above 0 and at most 1000, not `0`/],
+    [['start', '--storm-pace', 'fast'], /--storm-pace wants a number above 0 and at most 1000, not `fast`/],
     [['poll', '--once', '--sources', '/nonexistent/sources.csv'], /Cannot read the source registry/],
     [['poll', '--once', '--now', 'soon'], /--now: Expected an ISO-8601 instant/],
     [['poll', '--listen', 'nowhere'], /--listen wants host:port \(e\.g\. 127\.0\.0\.1:8787\), not `nowhere`/],

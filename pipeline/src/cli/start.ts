@@ -28,6 +28,13 @@ async function historyFiles(dir: string): Promise<HistoryFile[]> {
   return known;
 }
 
+/** `--storm-pace`, checked before anything starts: storm hours per clock hour, above 0 and at most 1000. */
+function checkStormPace(raw: Record<string, unknown>): void {
+  const pace = Number(raw.stormPace);
+  if (!(pace > 0) || pace > 1000)
+    throw new UsageError(`--storm-pace wants a number above 0 and at most 1000, not \`${raw.stormPace}\``);
+}
+
 /** `--live` keeps its own state and tree unless told otherwise, so simulated and real data never mix. */
 function liveDirs(raw: Record<string, unknown>, cmd: Command): void {
   if (!raw.live) return;
@@ -56,6 +63,7 @@ export function register(program: Command): void {
     .option('--history-dir <dir>', 'import the real history files in this directory instead of the SIMULATED decade')
     .action(async (raw: Record<string, unknown>, cmd: Command) => {
       liveDirs(raw, cmd);
+      checkStormPace(raw);
       const cfg = parseCommon(raw);
       const realHistory = typeof raw.historyDir === 'string' ? await historyFiles(path.resolve(raw.historyDir)) : null;
       mkdirSync(cfg.state, { recursive: true });

@@ -1,21 +1,13 @@
 // Town or city name → county, by the place table behind /api/v1/places (places.ts: the USPS city names of the ZIP
 // codes, each with its counties by population share), for feeds that count customers per town (Green Mountain Power,
-// Liberty, Chugach's sections). Names are compared as the site's place search compares them (place-search.js).
+// Liberty, Chugach's sections). Names are compared with the site's place search key (place-search.js).
 import { loadPlaceTables, type CountyShare } from './places.ts';
 import { findState } from './states.ts';
+// @ts-expect-error: a plain browser module (no types); it has no DOM and no imports, so the pipeline shares it
+import { nameKey } from '../../../site/src/map/browser/place-search.js';
 
-const SPELLED: Record<string, string> = { st: 'saint', ste: 'sainte', ft: 'fort', mt: 'mount' };
-
-/** Name → comparison key: case, accents, punctuation and spaces folded; St./Ste./Ft./Mt. spelled out. */
-export function placeKey(name: string): string {
-  return name
-    .toLowerCase()
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/&/g, ' and ')
-    .replace(/\b(st|ste|ft|mt)\b\.?/g, (_, w: string) => SPELLED[w])
-    .replace(/[^a-z0-9]/g, '');
-}
+/** Name → comparison key: the site's own place search key (case, accents, punctuation folded; St./Ft./Mt. spelled out). */
+export const placeKey: (name: string) => string = nameKey;
 
 /** What a feed adds to a town's name (`Barre City`, `Rutland Town`) and the USPS city name leaves out. */
 const KIND = /\s+(city|town|village|township)$/i;

@@ -146,6 +146,15 @@ export function yieldsTo(options: Record<string, unknown>, env: Env): string | n
   return typeof name === 'string' && env[name]?.trim() ? name : null;
 }
 
+/** Why a row is not polled: its status_reason, or, for an active row stepping aside, the credential it yields to. */
+function reasonOf(record: Record<string, string>, status: string, env: Env): string {
+  const active = (record.status ?? '').trim() !== 'disabled';
+  const yielded = status === 'disabled' && active ? yieldsTo(optionsObject(record.options) ?? {}, env) : null;
+  return yielded
+    ? `steps aside while ${yielded} is set: the credentialed row polls the same utility`
+    : (record.status_reason ?? '');
+}
+
 /**
  * `allStatuses` validates and returns gated and disabled rows too (`sources check` looks at every row); `env` is where
  * credentials are looked up (statusWithCredentials; default process.env).
@@ -196,14 +205,11 @@ export function parseRegistry(
       continue;
     }
     if (status !== 'active') {
-      const yielded = status === 'disabled' && (record.status ?? '').trim() !== 'disabled';
       inactive.push({
         line,
         id: record.id ?? '',
         status: status as InactiveSource['status'],
-        status_reason: yielded
-          ? `steps aside while ${JSON.parse(record.options ?? '{}').yields_to_credential} is set: the credentialed row polls the same utility`
-          : (record.status_reason ?? ''),
+        status_reason: reasonOf(record, status, opts.env ?? process.env),
         eia_ids: eiaIdsOf(record.eia_id),
       });
       if (!opts.allStatuses) continue;
