@@ -1,11 +1,11 @@
 // AES normalize: each marker is an incident, counted in the county Ohio's marker names (COUNTY) or else the county
 // its point lies in (row's states only); customers_out is the feed's headline. Times are local wall clock.
 import type { SourceDef } from '../registry.ts';
-import { emptySnapshot, toIso, type Incident, type Snapshot } from '../snapshot.ts';
-import { locatePoint, matchCounty } from '../../geo/match.ts';
-import { findState } from '../../geo/states.ts';
+import { toIso, type Incident, type Snapshot } from '../snapshot.ts';
+import { matchCounty } from '../../geo/match.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
-import { countOf, decimalOf, newIncident, remembered, placedCounties } from '../checks.ts';
+import { countOf, decimalOf, newIncident, remembered } from '../checks.ts';
+import { PointFeed, pointAt } from '../point-feed.ts';
 import { readRaw, type AesFormat, type IndianaMarker, type OhioMarker } from './schema.ts';
 
 /** Where each OMS runs: Indianapolis keeps Eastern time with DST (as New York does) since 2006. */
@@ -22,12 +22,11 @@ interface Reading {
   county: string | undefined;
 }
 
-/** What placing a poll's markers shares: the row's states, the ids taken, the names no county matched. */
+/** What placing a poll's markers shares: the row's states, the poll's point feed, the names no county matched. */
 interface Context {
   zone: string;
   states: string[];
-  stateFips: Set<string | undefined>;
-  ids: Set<string>;
+  feed: PointFeed;
   unmatched: Set<string>;
 }
 
@@ -58,24 +57,17 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const ctx: Context = {
     zone: zoneFor(source.states, source.options.time_zone || ZONES[answer.format]),
     states: source.states,
-    stateFips: new Set(source.states.map((s) => findState(s)?.fips)),
-    ids: new Set(),
+    feed: new PointFeed(source),
     unmatched: new Set(),
   };
   const readings =
     answer.format === 'indiana'
       ? answer.markers.filter((m) => !PLANNED.test(m.outageType ?? '')).map(fromIndiana)
       : answer.markers.map(fromOhio);
-  const snap = emptySnapshot(source.utility);
-  snap.incidents = readings.map((r) => incidentOf(r, ctx));
-  snap.counties = placedCounties(snap.incidents, snap.unmatched, 'marker');
-  snap.unmatched.push(...ctx.unmatched);
+  for (const r of readings) ctx.feed.add(incidentOf(r, ctx));
   // The feed's own headline; the markers' sum stands in only for a file without one.
-  snap.customers_out = countOf(answer.total) ?? snap.incidents.reduce((s, i) => s + i.customers_out, 0);
-  snap.basis =
-    snap.counties.length > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips)
-      ? 'county'
-      : 'outage_only';
+  const snap = ctx.feed.finish('marker', countOf(answer.total));
+  snap.unmatched.push(...ctx.unmatched);
   return snap;
 }
 
@@ -83,24 +75,18 @@ const blank = (v: string | undefined): boolean => !v || v === 'null';
 const coord = (v: string | undefined): number | null => (blank(v) ? null : decimalOf(v as string));
 
 function incidentOf(r: Reading, ctx: Context): Incident {
-  let lat = coord(r.lat);
-  let lon = coord(r.lon);
-  if (lat === null || lon === null || !(Math.abs(lat) <= 90 && Math.abs(lon) <= 180) || (lat === 0 && lon === 0))
-    lat = lon = null;
-  const base = blank(r.id) ? (lat === null ? 'marker' : `${lat},${lon}`) : (r.id as string);
-  let id = base;
-  for (let k = 2; ctx.ids.has(id); k += 1) id = `${base}#${k}`;
-  ctx.ids.add(id);
+  const point = pointAt(coord(r.lat), coord(r.lon));
+  const base = blank(r.id) ? (point ? `${point.lat},${point.lon}` : 'marker') : (r.id as string);
   return newIncident({
-    id,
-    fips: namedCounty(r.county, ctx) ?? pointCounty(lat, lon, ctx),
+    id: ctx.feed.id(base),
+    fips: namedCounty(r.county, ctx) ?? ctx.feed.county(point),
     customers_out: countOf(r.out) ?? 0,
     etr: timeOf(r.etr, ctx.zone),
     crew_status: null,
     cause: null,
     started_at: timeOf(r.start, ctx.zone),
-    lat,
-    lon,
+    lat: point?.lat ?? null,
+    lon: point?.lon ?? null,
     city: null,
   });
 }
@@ -118,13 +104,6 @@ function namedCounty(name: string | undefined, ctx: Context): string | null {
   }
   ctx.unmatched.add(name as string);
   return null;
-}
-
-/** The point's county when it lies in one of the row's states, else null. */
-function pointCounty(lat: number | null, lon: number | null, ctx: Context): string | null {
-  if (lat === null || lon === null) return null;
-  const fips = locatePoint(lon, lat);
-  return fips && ctx.stateFips.has(fips.slice(0, 2)) ? fips : null;
 }
 
 /** `06/24/2026 07:00 PM`, seconds optional (`9/23/2026 6:35:31 AM` in Ohio's Message). */

@@ -1,11 +1,10 @@
 // Anaheim normalize: meter points grouped by incident ID; each group is one incident whose customers are its meters,
 // placed in a county by its first point (the row's states only). The feed has no headline: customers_out is the sum.
 import type { SourceDef } from '../registry.ts';
-import { addCounty, emptySnapshot, toIso, type CountyCount, type Snapshot } from '../snapshot.ts';
-import { locatePoint } from '../../geo/match.ts';
-import { findState } from '../../geo/states.ts';
+import { toIso, type Snapshot } from '../snapshot.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
-import { newIncident, sortedCounties } from '../checks.ts';
+import { newIncident } from '../checks.ts';
+import { PointFeed, pointAt } from '../point-feed.ts';
 import { readRaw, type AnaheimFeature } from './schema.ts';
 
 /** One incident's meters as met in the answer: the first point that has one and the first ETR text given. */
@@ -19,17 +18,14 @@ interface Group {
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const features = readRaw(raw);
   const zone = zoneFor(source.states, source.options.time_zone);
-  const states = new Set(source.states.map((s) => findState(s)?.fips));
   const { groups, noId } = grouped(features);
-  const snap = emptySnapshot(source.utility);
-  const counties = new Map<string, CountyCount>();
-  const lost = { n: 0, out: 0 };
+  const feed = new PointFeed(source);
   for (const [id, g] of groups) {
-    const fips = placeOf(g, states);
-    snap.incidents.push(
+    const point = pointAt(g.lat, g.lon);
+    feed.add(
       newIncident({
         id,
-        fips,
+        fips: feed.county(point),
         customers_out: g.meters,
         etr: g.etr === null ? null : etrOf(g.etr, zone),
         crew_status: null,
@@ -40,18 +36,10 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
         city: null,
       }),
     );
-    if (fips) addCounty(counties, fips, g.meters, null);
-    else {
-      lost.n += 1;
-      lost.out += g.meters;
-    }
   }
-  if (lost.n) snap.unmatched.push(`${lost.n} incident(s) not placed in a county (${lost.out} customers out)`);
+  // The feed has no headline: customers_out is the meters' sum.
+  const snap = feed.finish('incident');
   if (noId) snap.unmatched.push(`${noId} meter point(s) without an incident ID (not counted)`);
-  snap.counties = sortedCounties(counties);
-  snap.customers_out = snap.incidents.reduce((s, i) => s + i.customers_out, 0);
-  snap.basis =
-    counties.size > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips) ? 'county' : 'outage_only';
   return snap;
 }
 
@@ -78,17 +66,10 @@ function grouped(features: AnaheimFeature[]): { groups: Map<string, Group>; noId
 /** Keeps a usable [lon, lat] (in range, not Null Island) as the group's point. */
 function pointInto(g: Group, c: number[] | null | undefined): void {
   if (!c) return;
-  const [lon, lat] = c;
-  if (!(Math.abs(lat) <= 90 && Math.abs(lon) <= 180) || (lat === 0 && lon === 0)) return;
-  g.lon = lon;
-  g.lat = lat;
-}
-
-/** The point's county when it lies in one of the row's states (CA), else null. */
-function placeOf(g: Group, states: Set<string | undefined>): string | null {
-  if (g.lat === null || g.lon === null) return null;
-  const fips = locatePoint(g.lon, g.lat);
-  return fips && states.has(fips.slice(0, 2)) ? fips : null;
+  const point = pointAt(c[1], c[0]);
+  if (!point) return;
+  g.lon = point.lon;
+  g.lat = point.lat;
 }
 
 /** An ETR with an offset or Z is an instant; a wall-clock time with its date (`2026-06-29T13:00:00`, fractions

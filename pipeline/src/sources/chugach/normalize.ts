@@ -3,11 +3,10 @@
 // are areas, placed by the place their name starts with (`Anchorage - Hillside`: Anchorage). Customers out and served
 // are the sections' sums (the map's own breakdown of the system), else the incidents' sum.
 import type { SourceDef } from '../registry.ts';
-import { emptySnapshot, type Incident, type Snapshot } from '../snapshot.ts';
-import { locatePoint } from '../../geo/match.ts';
-import { findState } from '../../geo/states.ts';
+import type { Incident, Snapshot } from '../snapshot.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
 import { countOf, decimalOf, newIncident, placedCounties } from '../checks.ts';
+import { PointFeed, pointAt } from '../point-feed.ts';
 import { addTowns, townTotals, type TownRow } from '../town-list.ts';
 import { readRaw, type ChugachIncident, type ChugachSection } from './schema.ts';
 
@@ -25,13 +24,12 @@ const sectionRow = (s: ChugachSection): TownRow => ({
 
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const { grids, incidents } = readRaw(raw);
-  const snap = emptySnapshot(source.utility);
-  const states = new Set(source.states.map((s) => findState(s)?.fips));
+  const feed = new PointFeed(source);
+  const { snap } = feed;
   const zone = zoneFor(source.states, source.options.time_zone);
-  const ids = new Set<string>();
   for (const i of incidents.Items ?? []) {
-    const incident = incidentOf(i, states, zone, ids);
-    if (incident.customers_out > 0) snap.incidents.push(incident);
+    const incident = incidentOf(i, feed, zone);
+    if (incident.customers_out > 0) feed.add(incident);
   }
   snap.counties = placedCounties(snap.incidents, snap.unmatched, 'incident');
   const sections = (grids.Items ?? []).map(sectionRow);
@@ -44,27 +42,19 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   return snap;
 }
 
-function incidentOf(i: ChugachIncident, states: Set<string | undefined>, zone: string, ids: Set<string>): Incident {
-  const lat = numberOf(i.LATITUDE);
-  const lon = numberOf(i.LONGITUDE);
-  const onGlobe =
-    lat !== null && lon !== null && Math.abs(lat) <= 90 && Math.abs(lon) <= 180 && !(lat === 0 && lon === 0);
-  const fips = onGlobe ? locatePoint(lon, lat) : null;
-  // The feed gives an outage no id: its point is its identity (a second outage at one point is numbered).
-  const base = onGlobe ? `${lat},${lon}` : 'incident';
-  let id = base;
-  for (let k = 2; ids.has(id); k += 1) id = `${base}#${k}`;
-  ids.add(id);
+function incidentOf(i: ChugachIncident, feed: PointFeed, zone: string): Incident {
+  const point = pointAt(numberOf(i.LATITUDE), numberOf(i.LONGITUDE));
   return newIncident({
-    id,
-    fips: fips && states.has(fips.slice(0, 2)) ? fips : null,
+    // The feed gives an outage no id: its point is its identity (a second outage at one point is numbered).
+    id: feed.id(point ? `${point.lat},${point.lon}` : 'incident'),
+    fips: feed.county(point),
     customers_out: countOf(i.CUSTOMERS_AFFECTED) ?? 0,
     etr: parseLocal(i.EST_RESTORATION, zone, 0), // the text carries its year
     crew_status: i.OUTAGE_STATUS?.trim() || null,
     cause: null,
     started_at: null,
-    lat: onGlobe ? lat : null,
-    lon: onGlobe ? lon : null,
+    lat: point?.lat ?? null,
+    lon: point?.lon ?? null,
     city: null,
   });
 }

@@ -1,31 +1,25 @@
 // The El Paso Electric request over real HTTP on 127.0.0.1: a loopback upstream that, like EPE's API, answers a POST
 // only with the right x-api-key, and answers it as an AES-256-GCM envelope of the peer's sample (encrypted here with a
 // test key). The credential lives in a test-only variable; a saved probe must not hold either key.
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { HttpClient, LOOPBACK_HTTP } from '../http.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { testTempDir } from '../../../test/clean-machine.ts';
+import { hasSharedData } from '../../../test/shared-data.ts';
+import { LOOPBACK_HTTP } from '../http.ts';
 import { probeSource, saveProbe } from '../probe.ts';
+import { connectorKit, expectRefusedUnsent, recordedJson } from '../test-kit/index.ts';
 import { fetch, keysOf } from './fetch.ts';
 import { normalize } from './normalize.ts';
-import { hasSharedData, sharedJson, sourceDef } from '../../../test/shared-data.ts';
-import { closeAll, makeTempDir, removeTempDir } from '../../../test/clean-machine.ts';
-import { loadAtlas } from '../../geo/counties.ts';
 
 const PATH = '/OmsApi/GetOutages';
 const VAR = 'OUTAGE_TEST_CREDENTIAL_ELPASO';
 const API_KEY = 'test-api-key-91c2';
 const AES_KEY = randomBytes(32);
-const hits: Array<{ url: string; method?: string; key?: string; body: string }> = [];
-let server: http.Server;
-let client: HttpClient;
-let base = '';
-let answer: unknown = { outages: [] };
+const answer = recordedJson<unknown>('payloads/el-paso/sample.json', { outages: [] });
+/** The upstream answers in the clear instead of in its envelope (a test sets it). */
 let plain = false;
-let dir = '';
 
 function envelope(v: unknown): { data: string; iv: string } {
   const iv = randomBytes(12);
@@ -34,95 +28,75 @@ function envelope(v: unknown): { data: string; iv: string } {
   return { data: data.toString('hex'), iv: iv.toString('hex') };
 }
 
-beforeAll(async () => {
-  loadAtlas(); // blocks the loop for seconds: before the server, so no idle keep-alive socket is dropped under us
-  if (hasSharedData) answer = sharedJson('payloads/el-paso/sample.json');
-  server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      const key = req.headers['x-api-key'] as string | undefined;
-      hits.push({ url: req.url ?? '', method: req.method, key, body });
-      if (req.url !== PATH || req.method !== 'POST') return void res.writeHead(404).end();
-      if (key !== API_KEY)
-        return void res.writeHead(403, { 'content-type': 'application/json' }).end('{"message":"Forbidden"}');
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(plain ? answer : envelope(answer)));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  client = new HttpClient(LOOPBACK_HTTP);
-  dir = makeTempDir('elpaso-probe');
-});
-afterEach(() => {
-  vi.unstubAllEnvs();
-  hits.length = 0;
-  plain = false;
-});
-afterAll(async () => {
-  await closeAll(
-    () => client.close(),
-    () => server.closeAllConnections(),
-    () => new Promise((r) => server.close(r)),
-    () => removeTempDir(dir),
-  );
-});
-
-const source = (p = PATH) =>
-  sourceDef({
+const kit = connectorKit(
+  { fetch, normalize },
+  {
     id: 'el-paso',
     connector: 'elpaso',
     utility: 'El Paso Electric',
     states: ['TX', 'NM'],
-    url: `${base}${p}`,
     options: { credential_env: VAR },
-  });
-const ctx = (def = source()) => ({ http: client.forSource(), source: def, priority: 0 });
+  },
+  {
+    refuse: (r) => (r.method !== 'POST' ? { status: 404 } : undefined),
+    routes: {
+      [PATH]: (r) =>
+        r.headers['x-api-key'] !== API_KEY
+          ? { status: 403, type: 'application/json', body: '{"message":"Forbidden"}' }
+          : { json: plain ? answer : envelope(answer), type: 'application/json' },
+    },
+    hit: (r) => ({ url: r.url, method: r.method, key: r.headers['x-api-key'] as string | undefined, body: r.body }),
+  },
+);
+const source = (p = PATH) => kit.source(p);
 const both = `${API_KEY};${AES_KEY.toString('hex')}`;
+afterEach(() => {
+  vi.unstubAllEnvs();
+  kit.hits.length = 0;
+  plain = false;
+});
 
 describe('elpaso fetch', () => {
   it('is refused without the credential, and the failure names the variable to set', async () => {
     vi.stubEnv(VAR, '');
-    await expect(fetch(ctx())).rejects.toMatchObject({
+    await expect(kit.fetch(source())).rejects.toMatchObject({
       status: 403,
       message: expect.stringMatching(new RegExp(`set ${VAR} in the environment`)),
     });
-    expect(hits).toEqual([{ url: PATH, method: 'POST', key: undefined, body: '{}' }]);
+    expect(kit.hits).toEqual([{ url: PATH, method: 'POST', key: undefined, body: '{}' }]);
   });
 
   it.skipIf(!hasSharedData)('POSTs {} with the x-api-key and opens the envelope with the AES key', async () => {
     vi.stubEnv(VAR, both);
-    const c = ctx();
-    const raw = await fetch(c);
-    expect(hits).toEqual([{ url: PATH, method: 'POST', key: API_KEY, body: '{}' }]);
+    const { raw, snap } = await kit.poll(source());
+    expect(kit.hits).toEqual([{ url: PATH, method: 'POST', key: API_KEY, body: '{}' }]);
     expect(raw).toEqual(answer);
-    expect(normalize(raw, c.source).customers_out).toBe((answer as { totalCustAffected: number }).totalCustAffected);
+    expect(snap.customers_out).toBe((answer as { totalCustAffected: number }).totalCustAffected);
   });
 
   it('says what to set when the answer is encrypted and the credential holds no AES key; reads a plain answer', async () => {
     vi.stubEnv(VAR, API_KEY);
-    await expect(fetch(ctx())).rejects.toMatchObject({
+    await expect(kit.fetch(source())).rejects.toMatchObject({
       reason: 'config',
       message: expect.stringMatching(new RegExp(`encrypted envelope: set ${VAR}`)),
     });
     plain = true;
-    expect(await fetch(ctx())).toEqual(answer);
+    expect(await kit.fetch(source())).toEqual(answer);
   });
 
   it('refuses an envelope the key does not open, a malformed credential and a url that is not GetOutages', async () => {
     vi.stubEnv(VAR, `${API_KEY};${randomBytes(32).toString('hex')}`);
-    await expect(fetch(ctx())).rejects.toMatchObject({
+    await expect(kit.fetch(source())).rejects.toMatchObject({
       reason: 'bad_body',
       message: expect.stringMatching(/does not open/),
     });
     expect(() => keysOf(`${API_KEY};not-hex`)).toThrow(/64 hex digits/);
-    hits.length = 0;
-    await expect(fetch(ctx(source('/OmsApi/GetCustomers')))).rejects.toMatchObject({ reason: 'config' });
-    expect(hits).toEqual([]);
+    await expectRefusedUnsent(kit, [source('/OmsApi/GetCustomers')]);
   });
 
   it.skipIf(!hasSharedData)('a saved probe holds neither key', async () => {
     vi.stubEnv(VAR, both);
+    const dir = testTempDir('elpaso-probe');
     const run = await probeSource(source(), LOOPBACK_HTTP);
     expect(run.error).toBeNull();
     saveProbe(dir, run);

@@ -1,11 +1,10 @@
 // El Paso Electric normalize: customers out are published per ZIP code, outages as points without a count. A ZIP's
 // customers go to the county its outage points lie in (TX and NM only); the points are incidents with their ETR.
 import type { SourceDef } from '../registry.ts';
-import { addCounty, emptySnapshot, type CountyCount, type Snapshot } from '../snapshot.ts';
-import { locatePoint } from '../../geo/match.ts';
-import { findState } from '../../geo/states.ts';
+import { addCounty, type CountyCount, type Snapshot } from '../snapshot.ts';
 import { zoneFor } from '../local-time.ts';
 import { countOf, newIncident, sortedCounties } from '../checks.ts';
+import { PointFeed, pointAt } from '../point-feed.ts';
 import { readEtr } from '../pointlist/etr.ts';
 import { readRaw, type ElPasoOutage } from './schema.ts';
 
@@ -15,33 +14,27 @@ const DEFAULT_ZONE = 'America/Denver';
 const textOf = (v: number | string | null | undefined): string =>
   v === null || v === undefined ? '' : String(v).trim();
 
-function placeOf(o: ElPasoOutage, states: Set<string | undefined>): string | null {
+/** The county the outage's point lies in, when it is one of the row's states (TX, NM). */
+function placeOf(o: ElPasoOutage, feed: PointFeed): string | null {
   const { latitude: lat, longitude: lon } = o;
-  if (typeof lat !== 'number' || typeof lon !== 'number' || (lat === 0 && lon === 0)) return null;
-  if (Math.abs(lat) > 90 || Math.abs(lon) > 180) return null;
-  const fips = locatePoint(lon, lat);
-  return fips && states.has(fips.slice(0, 2)) ? fips : null;
+  return typeof lat === 'number' && typeof lon === 'number' ? feed.county(pointAt(lat, lon)) : null;
 }
 
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const answer = readRaw(raw);
   const zone = zoneFor(source.states, source.options.time_zone || DEFAULT_ZONE);
-  const states = new Set(source.states.map((s) => findState(s)?.fips));
-  const snap = emptySnapshot(source.utility);
+  const feed = new PointFeed(source);
+  const { snap } = feed;
   // The counties each ZIP's outage points lie in.
   const zipCounties = new Map<string, Set<string>>();
-  const ids = new Set<string>();
   for (const o of answer.outages) {
-    const fips = placeOf(o, states);
+    const fips = placeOf(o, feed);
     const zip = textOf(o.zipcode);
     if (zip && fips) zipCounties.set(zip, (zipCounties.get(zip) ?? new Set()).add(fips));
-    const base = textOf(o.outageNo) || (zip ? `zip ${zip}` : 'outage');
-    let id = base;
-    for (let k = 2; ids.has(id); k += 1) id = `${base}#${k}`;
-    ids.add(id);
+    const id = feed.id(textOf(o.outageNo) || (zip ? `zip ${zip}` : 'outage'));
     const point =
       typeof o.latitude === 'number' && typeof o.longitude === 'number' && !(o.latitude === 0 && o.longitude === 0);
-    snap.incidents.push(
+    feed.add(
       newIncident({
         id,
         fips,

@@ -1,32 +1,21 @@
 // GridVu normalize: each unplanned outage is an incident placed in a county by its point (Michigan only); the feed
 // has no headline, so customers_out is the incidents' sum, and customers_served is null.
 import type { SourceDef } from '../registry.ts';
-import { emptySnapshot, toIso, type Incident, type Snapshot } from '../snapshot.ts';
-import { locatePoint } from '../../geo/match.ts';
-import { findState } from '../../geo/states.ts';
+import { toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
-import { countOf, newIncident, remembered, placedCounties } from '../checks.ts';
+import { countOf, newIncident, remembered } from '../checks.ts';
+import { type Point, PointFeed, pointAt } from '../point-feed.ts';
 import { readRaw, type GridVuOutage } from './schema.ts';
 
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const outages = readRaw(raw);
   const zone = zoneFor(source.states, source.options.time_zone);
-  const states = new Set(source.states.map((s) => findState(s)?.fips));
-  const snap = emptySnapshot(source.utility);
-  const ids = new Set<string>();
+  const feed = new PointFeed(source);
   for (const o of outages) {
     // Planned work is announced ahead and is not an outage customers are suffering now.
-    if (flagged(o.planned)) continue;
-    const incident = incidentOf(o, ids, zone, states);
-    snap.incidents.push(incident);
+    if (!flagged(o.planned)) feed.add(incidentOf(o, feed, zone));
   }
-  snap.counties = placedCounties(snap.incidents, snap.unmatched, 'point');
-  snap.customers_out = snap.incidents.reduce((s, i) => s + i.customers_out, 0);
-  snap.basis =
-    snap.counties.length > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips)
-      ? 'county'
-      : 'outage_only';
-  return snap;
+  return feed.finish('point');
 }
 
 const flagged = (v: GridVuOutage['planned']): boolean =>
@@ -60,16 +49,8 @@ function coord(v: GridVuOutage['lat']): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-function pointOf(o: GridVuOutage): { lat: number; lon: number } | null {
-  const lat = coord(o.lat);
-  const lon = coord(o.lon);
-  if (lat === null || lon === null || Math.abs(lat) > 90 || Math.abs(lon) > 180 || (lat === 0 && lon === 0))
-    return null;
-  return { lat, lon };
-}
-
 /** GridVu's own id; without one, substation/feeder and point, which stay put while an outage lasts. */
-function baseId(o: GridVuOutage, point: { lat: number; lon: number } | null): string {
+function baseId(o: GridVuOutage, point: Point | null): string {
   const own = o.idf === null || o.idf === undefined ? '' : String(o.idf).trim();
   if (own) return own;
   const where = point ? `${point.lat},${point.lon}` : '';
@@ -77,17 +58,12 @@ function baseId(o: GridVuOutage, point: { lat: number; lon: number } | null): st
   return [circuit, where].filter(Boolean).join('@') || 'outage';
 }
 
-function incidentOf(o: GridVuOutage, ids: Set<string>, zone: string, states: Set<string | undefined>): Incident {
-  const point = pointOf(o);
-  const fips = point ? locatePoint(point.lon, point.lat) : null;
-  const base = baseId(o, point);
-  let id = base;
-  for (let k = 2; ids.has(id); k += 1) id = `${base}#${k}`;
-  ids.add(id);
+function incidentOf(o: GridVuOutage, feed: PointFeed, zone: string): Incident {
+  const point = pointAt(coord(o.lat), coord(o.lon));
   return newIncident({
-    id,
+    id: feed.id(baseId(o, point)),
     // BWL serves the Lansing area: a point outside the row's states is misplaced, not a county.
-    fips: fips && states.has(fips.slice(0, 2)) ? fips : null,
+    fips: feed.county(point),
     customers_out: countOf(o.custAffected) ?? 0,
     etr: etrOf(o.etr, zone),
     crew_status: null,

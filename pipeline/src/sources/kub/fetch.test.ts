@@ -1,104 +1,60 @@
 // The KUB request over real HTTP on 127.0.0.1, serving the recorded answer. Tested on the peer's edited sample only
 // (payloads/kub/sample.json): values rounded/edited, field names as the peer's adapter reads them.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { HttpClient, LOOPBACK_HTTP } from '../http.ts';
-import { sourceHeaders } from '../source-http.ts';
+import { describe, expect, it } from 'vitest';
+import { hasSharedData } from '../../../test/shared-data.ts';
+import { connectorKit, expectRefusedUnsent, recordedJson } from '../test-kit/index.ts';
 import { fetch } from './fetch.ts';
 import { normalize } from './normalize.ts';
-import { hasSharedData, sharedJson, sourceDef } from '../../../test/shared-data.ts';
-import { loadAtlas } from '../../geo/counties.ts';
 
 const PATH = '/api/outage/v1/electric-outages';
 const REFERER = 'https://www.kub.org/outages';
-const hits: Array<{ url: string; method?: string; agent?: string; referer?: string }> = [];
-let server: http.Server;
-let client: HttpClient;
-let base = '';
-let recorded: {
+// Without the shared data the upstream answers an empty list, and only the tests that need no recording run.
+const recorded = recordedJson<{
   electricOutage: Array<{ id: number; customerCount: string }>;
   electricOutageInfo: Array<{ totalElectricCustomers: number; electricCustomersWithoutPower: number }>;
-};
-
-beforeAll(async () => {
-  // Load the county shapes first: the load blocks the event loop for seconds, long enough for the server to drop
-  // an idle keep-alive socket that the client would then reuse.
-  loadAtlas();
-  // Without the shared data the server answers an empty list, and only the tests that need no recording run.
-  recorded = hasSharedData
-    ? (sharedJson('payloads/kub/sample.json') as typeof recorded)
-    : { electricOutage: [], electricOutageInfo: [] };
-  server = http.createServer((req, res) => {
-    const { referer } = req.headers;
-    hits.push({ url: req.url ?? '', method: req.method, agent: req.headers['user-agent'], referer });
-    res.setHeader('content-type', 'application/json; charset=utf-8');
-    if (req.url === PATH) return void res.end(JSON.stringify(recorded));
-    if (req.url === `${PATH}?broken=1`) return void res.end('{"electricOutage": {"customerCount": "3"}}');
-    if (req.url === `${PATH}?html=1`) return void res.end('<html><title>Maintenance</title></html>');
-    res.writeHead(503).end('<html>unavailable</html>');
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  client = new HttpClient(LOOPBACK_HTTP);
-});
-afterAll(async () => {
-  await client.close();
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
-});
-
-const source = (path: string, options: Record<string, unknown> = {}) =>
-  sourceDef({
-    connector: 'kub' as never,
-    utility: 'Knoxville Utilities Board',
-    states: ['TN'],
-    url: `${base}${path}`,
-    options,
-  });
-const ctx = (path: string, options: Record<string, unknown> = {}) => {
-  const def = source(path, options);
-  return { http: client.forSource(undefined, sourceHeaders(def.options)), source: def, priority: 0 };
-};
+}>('payloads/kub/sample.json', { electricOutage: [], electricOutageInfo: [] });
+const kit = connectorKit(
+  { fetch, normalize },
+  { connector: 'kub', utility: 'Knoxville Utilities Board', states: ['TN'] },
+  {
+    type: 'application/json; charset=utf-8',
+    routes: {
+      [PATH]: { json: recorded },
+      [`${PATH}?broken=1`]: { body: '{"electricOutage": {"customerCount": "3"}}' },
+      [`${PATH}?html=1`]: { body: '<html><title>Maintenance</title></html>' },
+    },
+    fallback: { status: 503, body: '<html>unavailable</html>' },
+    hit: (r) => ({ url: r.url, method: r.method, agent: r.headers['user-agent'], referer: r.headers.referer }),
+  },
+);
 
 describe('kub fetch', () => {
   it.skipIf(!hasSharedData)('one GET of electric-outages; the answer is the raw', async () => {
-    hits.length = 0;
-    const c = ctx(PATH);
-    const raw = await fetch(c);
-    expect(hits).toEqual([{ url: PATH, method: 'GET', agent: client.options.userAgent, referer: undefined }]);
+    kit.hits.length = 0;
+    const { raw, snap } = await kit.poll(PATH);
+    expect(kit.hits).toEqual([{ url: PATH, method: 'GET', agent: kit.client.options.userAgent, referer: undefined }]);
     expect(raw).toEqual(recorded);
-    const snap = normalize(raw, c.source);
     expect(snap.customers_out).toBe(recorded.electricOutageInfo[0].electricCustomersWithoutPower);
     expect(snap.customers_served).toBe(recorded.electricOutageInfo[0].totalElectricCustomers);
     expect(snap.incidents.map((i) => i.id)).toEqual(recorded.electricOutage.map((o) => String(o.id)));
   });
 
   it('sends the outage page as Referer when the row sets options.referer', async () => {
-    hits.length = 0;
-    await fetch(ctx(PATH, { referer: REFERER }));
-    expect(hits).toEqual([{ url: PATH, method: 'GET', agent: client.options.userAgent, referer: REFERER }]);
+    kit.hits.length = 0;
+    await kit.fetch(kit.source(PATH, { options: { referer: REFERER } }));
+    expect(kit.hits).toEqual([{ url: PATH, method: 'GET', agent: kit.client.options.userAgent, referer: REFERER }]);
   });
 
   it('rejects a url that is not electric-outages before any request', async () => {
-    hits.length = 0;
-    for (const path of ['/', '/api/outage/v1/water-outages', '/api/outage/v2/electric-outages']) {
-      await expect(fetch(ctx(path))).rejects.toMatchObject({
-        reason: 'config',
-        message: expect.stringMatching(/electric-outages/),
-      });
-    }
-    await expect(fetch({ ...ctx(PATH), source: { ...source(PATH), url: 'not a url' } })).rejects.toMatchObject({
-      reason: 'config',
-    });
-    expect(hits).toEqual([]);
+    const paths = ['/', '/api/outage/v1/water-outages', '/api/outage/v2/electric-outages'];
+    await expectRefusedUnsent(kit, paths, /electric-outages/);
+    await expectRefusedUnsent(kit, ['not a url']);
   });
 
   it('fails the poll on a non-2xx answer, an HTML page instead of JSON, and a body of the wrong shape', async () => {
-    await expect(fetch(ctx(`${PATH}?down=1`))).rejects.toMatchObject({ reason: 'http_status', status: 503 });
-    await expect(fetch(ctx(`${PATH}?html=1`))).rejects.toMatchObject({ reason: 'bad_body' });
-    const c = ctx(`${PATH}?broken=1`);
-    await expect(fetch(c).then((raw) => normalize(raw, c.source))).rejects.toMatchObject({
+    await expect(kit.fetch(`${PATH}?down=1`)).rejects.toMatchObject({ reason: 'http_status', status: 503 });
+    await expect(kit.fetch(`${PATH}?html=1`)).rejects.toMatchObject({ reason: 'bad_body' });
+    await expect(kit.poll(`${PATH}?broken=1`)).rejects.toMatchObject({
       reason: 'schema',
       message: expect.stringMatching(/electricOutage: expected array, got object/),
     });

@@ -1,14 +1,10 @@
 // Kubra fetch over real HTTP on 127.0.0.1: the summary file, and counties from the cluster layer, served from DTE's
 // real captures (its summary-1/data.json, and its cluster tiles rebuilt from the recorded tile records and their URLs).
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasSharedData, sharedJson, sharedPath, sourceDef } from '../../../test/shared-data.ts';
-import { tallyByCounty } from '../../../test/county-lookup.ts';
 import polyline from '@mapbox/polyline';
-import { readFileSync } from 'node:fs';
-import { loadAtlas } from '../../geo/counties.ts';
-import { HttpClient, LOOPBACK_HTTP } from '../http.ts';
+import { describe, expect, it } from 'vitest';
+import { tallyByCounty } from '../../../test/county-lookup.ts';
+import { hasSharedData, sharedJson } from '../../../test/shared-data.ts';
+import { connectorKit, recordedJson } from '../test-kit/index.ts';
 import { fetch } from './fetch.ts';
 import { normalize } from './normalize.ts';
 import type { KubraRaw } from './schema.ts';
@@ -23,12 +19,10 @@ type SummaryFile = { summaryFileData: { totals: Array<{ total_cust_a: { val: num
 const SUMMARY = 'payloads/kubra/dte-summary-2026-08-22T2221Z-bluesky.json';
 const RECORDS = 'payloads/kubra/dte-cluster-records-2026-08-22T2111Z.json';
 const DTE_BBOX = [-84.4, 41.7, -82.3, 44.2];
-const hits: string[] = [];
-let server: http.Server;
-let client: HttpClient;
-let base = '';
-let records: Rec[] = [];
-let clusterPath = '';
+const records = recordedJson<Rec[]>(RECORDS, []);
+const clusterPath = records[0]
+  ? new URL(records[0].source).pathname.replace(/^\/(cluster-data)\/\d{3}\/(.*)\/public\/.*$/, '$1/{qkh}/$2')
+  : 'c';
 
 /**
  * The tile bodies by path: each recorded tile as it was (its records without the added `source`), and above each one
@@ -74,56 +68,39 @@ function answer(path: string, bodies: Map<string, unknown>): unknown {
   return bodies.get(path);
 }
 
-beforeAll(async () => {
-  loadAtlas(); // the shapes' load blocks for seconds: not while a keep-alive socket waits
-  if (hasSharedData) records = JSON.parse(readFileSync(sharedPath(RECORDS), 'utf8')) as Rec[];
-  clusterPath = records[0]
-    ? new URL(records[0].source).pathname.replace(/^\/(cluster-data)\/\d{3}\/(.*)\/public\/.*$/, '$1/{qkh}/$2')
-    : 'c';
-  const bodies = tiles();
-  server = http.createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    hits.push(path);
-    const body = answer(path, bodies);
-    res.setHeader('content-type', 'application/json');
-    if (body === undefined) res.writeHead(404).end();
-    else res.end(JSON.stringify(body));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  client = new HttpClient(LOOPBACK_HTTP);
-});
-afterAll(async () => {
-  await client.close();
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
-});
-
-const ctx = (instance: string, options: Record<string, unknown>) => {
-  const source = sourceDef({
-    connector: 'kubra',
-    utility: 'DTE Electric',
+const bodies = tiles();
+const kit = connectorKit(
+  { fetch, normalize },
+  { connector: 'kubra', utility: 'DTE Electric', states: ['MI'] },
+  {
+    type: 'application/json',
+    route: (r) => {
+      const body = answer(r.path, bodies);
+      return body === undefined ? undefined : { json: body };
+    },
+    hit: (r) => r.path,
+  },
+);
+const ctx = (instance: string, options: Record<string, unknown>) =>
+  kit.source(`/stormcenter/api/v1/stormcenters/${instance}/views/v/currentState`, {
     states: instance === 'dom' ? ['VA', 'NC'] : ['MI'],
-    url: `${base}/stormcenter/api/v1/stormcenters/${instance}/views/v/currentState`,
     options,
   });
-  return { http: client.forSource(), source, priority: 0 };
-};
 
 describe.skipIf(!hasSharedData)('kubra fetch: summary and counties from the cluster layer', () => {
   it('reads the summary and walks every tile once, with no report or thematic request', async () => {
-    hits.length = 0;
-    const c = ctx('dte', { summary: true, counties: 'clusters', bbox: DTE_BBOX });
-    const raw = (await fetch(c)) as KubraRaw;
-    expect(hits.slice(0, 3)).toEqual([
+    kit.hits.length = 0;
+    const { raw, snap } = await kit.poll(ctx('dte', { summary: true, counties: 'clusters', bbox: DTE_BBOX }));
+    expect(kit.hits.slice(0, 3)).toEqual([
       '/stormcenter/api/v1/stormcenters/dte/views/v/currentState',
       '/stormcenter/api/v1/stormcenters/dte/views/v/configuration/dep-dte',
       '/data/dte/public/summary-1/data.json',
     ]);
-    expect(hits.some((h) => /reports|thematic/.test(h))).toBe(false);
+    expect(kit.hits.some((h) => /reports|thematic/.test(h))).toBe(false);
     // every recorded outage, once: the clusters' and the repeated copies above them are not read
-    expect(raw.clusters?.map((r) => r.geom?.p?.[0]).sort()).toEqual(records.map((r) => r.geom.p[0]).sort());
-    const snap = normalize(raw, c.source);
+    expect((raw as KubraRaw).clusters?.map((r) => r.geom?.p?.[0]).sort()).toEqual(
+      records.map((r) => r.geom.p[0]).sort(),
+    );
     const totals = (sharedJson(SUMMARY) as SummaryFile).summaryFileData.totals[0];
     expect([snap.customers_out, snap.customers_served, snap.basis]).toEqual([
       totals.total_cust_a.val,
@@ -140,15 +117,15 @@ describe.skipIf(!hasSharedData)('kubra fetch: summary and counties from the clus
   });
 
   it('keeps a report deployment as it was, its headline from the summary only when asked', async () => {
-    hits.length = 0;
-    const plain = normalize(await fetch(ctx('dom', {})), ctx('dom', {}).source);
-    expect(hits.some((h) => h.includes('summary-1'))).toBe(false);
+    kit.hits.length = 0;
+    const { snap: plain } = await kit.poll(ctx('dom', {}));
+    expect(kit.hits.some((h) => h.includes('summary-1'))).toBe(false);
     const report = sharedJson('payloads/kubra/dominion-report.json') as {
       file_data: { totals: { cust_a: { val: number } } };
     };
     expect(plain.customers_out).toBe(report.file_data.totals.cust_a.val);
-    const withSummary = normalize(await fetch(ctx('dom', { summary: true })), ctx('dom', {}).source);
-    expect(hits.filter((h) => h.includes('summary-1'))).toEqual(['/data/dom/public/summary-1/data.json']);
+    const withSummary = normalize(await kit.fetch(ctx('dom', { summary: true })), ctx('dom', {}));
+    expect(kit.hits.filter((h) => h.includes('summary-1'))).toEqual(['/data/dom/public/summary-1/data.json']);
     expect(withSummary.counties).toEqual(plain.counties);
     expect(withSummary.customers_out).toBe(
       (sharedJson(SUMMARY) as SummaryFile).summaryFileData.totals[0].total_cust_a.val,
@@ -156,18 +133,20 @@ describe.skipIf(!hasSharedData)('kubra fetch: summary and counties from the clus
   });
 
   it('fails on a missing summary, and on an unknown county source before any request', async () => {
-    await expect(fetch(ctx('nosuch', { summary: true, counties: 'clusters', bbox: DTE_BBOX }))).rejects.toMatchObject({
+    await expect(
+      kit.fetch(ctx('nosuch', { summary: true, counties: 'clusters', bbox: DTE_BBOX })),
+    ).rejects.toMatchObject({
       status: 404,
     });
-    hits.length = 0;
-    await expect(fetch(ctx('dte', { counties: 'towns' }))).rejects.toMatchObject({
+    kit.hits.length = 0;
+    await expect(kit.fetch(ctx('dte', { counties: 'towns' }))).rejects.toMatchObject({
       reason: 'config',
       message: expect.stringMatching(/options\.counties must be "report" or "clusters"/),
     });
-    await expect(fetch(ctx('dte', { counties: 'clusters' }))).rejects.toMatchObject({
+    await expect(kit.fetch(ctx('dte', { counties: 'clusters' }))).rejects.toMatchObject({
       reason: 'config',
       message: expect.stringMatching(/options\.quadkeys .* or options\.bbox/),
     });
-    expect(hits.some((h) => h.includes('/public/'))).toBe(false);
+    expect(kit.hits.some((h) => h.includes('/public/'))).toBe(false);
   });
 });

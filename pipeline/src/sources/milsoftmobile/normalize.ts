@@ -2,12 +2,12 @@
 // is a county in several of them is decided by the county's own outline), GetAllOutages' outages as incidents placed
 // by their point. The headline is GetAllOutages' TotalCustAffected and TotalCustomers, else the counties' sums.
 import type { SourceDef } from '../registry.ts';
-import { emptySnapshot, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
+import type { CountyCount, Incident, Snapshot } from '../snapshot.ts';
 import { locatePoint, matchCounty } from '../../geo/match.ts';
-import { findState } from '../../geo/states.ts';
 import { cleanText, noCleaning, TEXT_CAPS } from '../clean-text.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
 import { CountyTally, countOf, decimalOf, newIncident, placedCounties, servedSum } from '../checks.ts';
+import { PointFeed, pointAt } from '../point-feed.ts';
 import { centreOf } from '../snopud/normalize.ts';
 import { readRaw, type MobileCounty, type MobileOutage } from './schema.ts';
 
@@ -16,13 +16,12 @@ const sum = (xs: Array<{ customers_out: number }>) => xs.reduce((s, x) => s + x.
 
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const answer = readRaw(raw);
-  const snap = emptySnapshot(source.utility);
+  const feed = new PointFeed(source);
+  const { snap } = feed;
   const zone = zoneFor(source.states, source.options.time_zone);
-  const states = new Set(source.states.map((s) => findState(s)?.fips));
-  const ids = new Set<string>();
   for (const o of answer.outages?.list ?? []) {
-    const incident = incidentOf(o, states, zone, ids);
-    if (incident.customers_out > 0) snap.incidents.push(incident);
+    const incident = incidentOf(o, feed, zone);
+    if (incident.customers_out > 0) feed.add(incident);
   }
   // A county list is the service's own breakdown; without one (a recorded GetAllOutages alone) the points are summed.
   snap.counties = answer.counties
@@ -63,27 +62,20 @@ function countyOf(c: MobileCounty, states: string[]): string | null {
 
 const numberOf = (v: string | undefined): number | null => (v?.trim() ? decimalOf(v.trim()) : null);
 
-function incidentOf(o: MobileOutage, states: Set<string | undefined>, zone: string, ids: Set<string>): Incident {
-  const lon = numberOf(o.X);
-  const lat = numberOf(o.Y);
-  const onGlobe =
-    lat !== null && lon !== null && Math.abs(lat) <= 90 && Math.abs(lon) <= 180 && !(lat === 0 && lon === 0);
-  const fips = onGlobe ? locatePoint(lon, lat) : null;
-  const base = o.CaseNumber?.trim() || o.ElementName?.trim() || (onGlobe ? `${lat},${lon}` : 'outage');
-  let id = base;
-  for (let k = 2; ids.has(id); k += 1) id = `${base}#${k}`;
-  ids.add(id);
+function incidentOf(o: MobileOutage, feed: PointFeed, zone: string): Incident {
+  const point = pointAt(numberOf(o.Y), numberOf(o.X));
+  const base = o.CaseNumber?.trim() || o.ElementName?.trim() || (point ? `${point.lat},${point.lon}` : 'outage');
   return newIncident({
-    id,
-    fips: fips && states.has(fips.slice(0, 2)) ? fips : null,
+    id: feed.id(base),
+    fips: feed.county(point),
     customers_out: countOf(o.CutomersAffected ?? o.CustomersAffected) ?? 0,
     // Both texts carry their year; `AssignedTo` (a crew member's name) is never read.
     etr: parseLocal(o.RestorationTime, zone, 0),
     crew_status: o.CaseStatus?.trim() || (/^true$/i.test(o.Assigned ?? '') ? 'Crew assigned' : null),
     cause: o.Cause?.trim() || null,
     started_at: parseLocal(o.OutageTime, zone, 0),
-    lat: onGlobe ? lat : null,
-    lon: onGlobe ? lon : null,
+    lat: point?.lat ?? null,
+    lon: point?.lon ?? null,
     city: null,
   });
 }

@@ -1,11 +1,10 @@
 // MLGW normalize: each GeoJSON feature is an outage, an incident placed in a county by its point (a polygon by the
 // average of its outer ring); the feed has no headline, so customers_out is the sum of the features.
 import type { SourceDef } from '../registry.ts';
-import { emptySnapshot, toIso, type Incident, type Snapshot } from '../snapshot.ts';
-import { locatePoint } from '../../geo/match.ts';
-import { findState } from '../../geo/states.ts';
+import { toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
-import { countOf, newIncident, remembered, placedCounties } from '../checks.ts';
+import { countOf, newIncident, remembered } from '../checks.ts';
+import { PointFeed, pointAt } from '../point-feed.ts';
 import { readRaw, type MlgwFeature, type MlgwGeometry, type Position } from './schema.ts';
 
 /** Memphis keeps Central time; Tennessee is split between zones, so the row's state alone would not say so. */
@@ -14,20 +13,9 @@ const DEFAULT_ZONE = 'America/Chicago';
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const features = readRaw(raw).features;
   const zone = zoneFor(source.states, source.options.time_zone || DEFAULT_ZONE);
-  const states = new Set(source.states.map((s) => findState(s)?.fips));
-  const snap = emptySnapshot(source.utility);
-  const ids = new Set<string>();
-  for (const f of features) {
-    const incident = incidentOf(f, ids, zone, states);
-    snap.incidents.push(incident);
-  }
-  snap.counties = placedCounties(snap.incidents, snap.unmatched, 'point');
-  snap.customers_out = snap.incidents.reduce((s, i) => s + i.customers_out, 0);
-  snap.basis =
-    snap.counties.length > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips)
-      ? 'county'
-      : 'outage_only';
-  return snap;
+  const feed = new PointFeed(source);
+  for (const f of features) feed.add(incidentOf(f, feed, zone));
+  return feed.finish('point');
 }
 
 /** `MM/DD/YYYY hh:mm[:ss] AM|PM`, the only time shape the feed has shown. */
@@ -51,8 +39,7 @@ export function etrOf(text: string | null | undefined, zone: string): string | n
   return read(text);
 }
 
-const usable = (p: Position | undefined): p is Position =>
-  p !== undefined && Math.abs(p[0]) <= 180 && Math.abs(p[1]) <= 90 && !(p[0] === 0 && p[1] === 0);
+const usable = (p: Position | undefined): p is Position => p !== undefined && pointAt(p[1], p[0]) !== null;
 
 /** The average of a ring's vertices; the closing vertex repeats the first, so it is left out. */
 function ringCentre(ring: Position[]): Position | undefined {
@@ -82,26 +69,22 @@ function textOf(v: number | string | null | undefined): string | null {
   return t ? t : null;
 }
 
-function incidentOf(f: MlgwFeature, ids: Set<string>, zone: string, states: Set<string | undefined>): Incident {
+function incidentOf(f: MlgwFeature, feed: PointFeed, zone: string): Incident {
   const p = f.properties;
-  const point = pointOf(f.geometry);
-  const fips = point ? locatePoint(point[0], point[1]) : null;
-  // OUTAGE_NO is the outage's own number; without one, its point stays put while the outage lasts.
-  const base = textOf(p.OUTAGE_NO) ?? (point ? `${point[1]},${point[0]}` : 'outage');
-  let id = base;
-  for (let k = 2; ids.has(id); k += 1) id = `${base}#${k}`;
-  ids.add(id);
+  const at = pointOf(f.geometry);
+  const point = at && pointAt(at[1], at[0]);
   return newIncident({
-    id,
+    // OUTAGE_NO is the outage's own number; without one, its point stays put while the outage lasts.
+    id: feed.id(textOf(p.OUTAGE_NO) ?? (point ? `${point.lat},${point.lon}` : 'outage')),
     // MLGW serves Shelby County, TN: a point outside the row's states is a misplaced point, not a county to count.
-    fips: fips && states.has(fips.slice(0, 2)) ? fips : null,
+    fips: feed.county(point),
     customers_out: countOf(p.CUR_CUST_AFF) ?? 0,
     etr: etrOf(p.EST_REPAIR_TIME, zone),
     crew_status: null,
     cause: null,
     started_at: null,
-    lat: point ? point[1] : null,
-    lon: point ? point[0] : null,
+    lat: point?.lat ?? null,
+    lon: point?.lon ?? null,
     city: null,
   });
 }

@@ -1,11 +1,12 @@
 // NiSource normalize: each unplanned outage point is an incident placed in a county by its point; counties and
 // customers_out are sums of those incidents (the feed has no county names and no headline total).
 import type { SourceDef } from '../registry.ts';
-import { addCounty, emptySnapshot, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
+import type { Incident, Snapshot } from '../snapshot.ts';
 import { SourceError } from '../../errors.ts';
 import { locatePoint } from '../../geo/match.ts';
 import { zoneFor } from '../local-time.ts';
-import { countOf, newIncident, remembered3, sortedCounties } from '../checks.ts';
+import { countOf, newIncident, remembered3 } from '../checks.ts';
+import { PointFeed, pointAt } from '../point-feed.ts';
 import { readRaw, type NisourceAnswer, type NisourceOutage } from './schema.ts';
 import { wallTime } from './times.ts';
 
@@ -25,27 +26,12 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const data = readRaw(raw);
   checkDown(data);
   const zone = zoneFor(source.states, source.options.time_zone || NIPSCO_ZONE);
-  const snap = emptySnapshot(source.utility);
-  const counties = new Map<string, CountyCount>();
-  const ids = new Set<string>();
-  const lost = { n: 0, out: 0 };
+  const feed = new PointFeed(source);
   for (const o of data.outageList) {
-    if (isPlanned(o)) continue;
-    const incident = incidentOf(o, ids, zone);
-    snap.incidents.push(incident);
-    if (incident.customers_out === 0) continue;
-    if (incident.fips) addCounty(counties, incident.fips, incident.customers_out, null);
-    else {
-      lost.n += 1;
-      lost.out += incident.customers_out;
-    }
+    if (!isPlanned(o)) feed.add(incidentOf(o, feed, zone));
   }
-  if (lost.n) snap.unmatched.push(`${lost.n} outage(s) not placed in a county (${lost.out} customers out)`);
-  snap.counties = sortedCounties(counties);
-  snap.customers_out = snap.incidents.reduce((s, i) => s + i.customers_out, 0);
   // An empty list says nothing against county grade; points that all fall outside the county shapes do.
-  snap.basis = snap.incidents.length === 0 || snap.incidents.some((i) => i.fips) ? 'county' : 'outage_only';
-  return snap;
+  return feed.finish('outage');
 }
 
 /** A map that says it is down publishes an empty or stale list: a failed poll, not "every outage restored". */
@@ -61,25 +47,21 @@ function checkDown(data: NisourceAnswer): void {
 /** The feed has no outage ids: the point and the reported time stay put while an outage lasts. */
 const idOf = remembered3((lat: number | null, lon: number | null, reported: string) => `${lat},${lon}@${reported}`);
 
-function incidentOf(o: NisourceOutage, ids: Set<string>, zone: string): Incident {
+function incidentOf(o: NisourceOutage, feed: PointFeed, zone: string): Incident {
   const lat = o.lat ?? null;
   const lon = o.lng ?? null;
-  const point =
-    lat !== null && lon !== null && Math.abs(lat) <= 90 && Math.abs(lon) <= 180 && !(lat === 0 && lon === 0);
-  const base = idOf(lat, lon, o.reported ?? '');
-  let id = base;
-  for (let k = 2; ids.has(id); k += 1) id = `${base}#${k}`;
-  ids.add(id);
+  const point = pointAt(lat, lon);
   return newIncident({
-    id,
-    fips: point ? locatePoint(lon, lat) : null,
+    id: feed.id(idOf(lat, lon, o.reported ?? '')),
+    // Placed wherever the point lies: the feed's points are not held to the row's states.
+    fips: point ? locatePoint(point.lon, point.lat) : null,
     customers_out: countOf(o.affected) ?? 0,
     etr: wallTime(o.restore, zone),
     crew_status: textOrNull(o.status),
     cause: textOrNull(o.cause) ?? textOrNull(o.comment),
     started_at: wallTime(o.reported, zone),
-    lat: point ? lat : null,
-    lon: point ? lon : null,
+    lat: point?.lat ?? null,
+    lon: point?.lon ?? null,
     city: textOrNull(o.city),
   });
 }

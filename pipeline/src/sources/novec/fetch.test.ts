@@ -1,84 +1,54 @@
 // The NOVEC request over real HTTP on 127.0.0.1, serving the recorded file at the storm center's path. Tested on the
 // peer's edited sample only (payloads/novec/sample.xml): values rounded/edited, field names as the peer's adapter
 // reads them.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { HttpClient, LOOPBACK_HTTP } from '../http.ts';
+import { describe, expect, it } from 'vitest';
+import { hasSharedData } from '../../../test/shared-data.ts';
+import { connectorKit, expectRefusedUnsent, recordedText } from '../test-kit/index.ts';
 import { fetch } from './fetch.ts';
 import { normalize } from './normalize.ts';
-import { hasSharedData, sharedPath, sourceDef } from '../../../test/shared-data.ts';
-import { loadAtlas } from '../../geo/counties.ts';
 
 const PATH = '/stormcenter/data/outagedtl.xml';
-const hits: Array<{ url: string; method?: string; accept?: string }> = [];
-let server: http.Server;
-let client: HttpClient;
-let base = '';
-let xml = '';
-
-beforeAll(async () => {
-  // Load the county shapes first: the load blocks the event loop for seconds, long enough for the server to drop
-  // an idle keep-alive socket that the client would then reuse.
-  loadAtlas();
-  // Without the shared data the server answers a file without outages, and only the tests that need none run.
-  xml = hasSharedData ? readFileSync(sharedPath('payloads/novec/sample.xml'), 'utf8') : '<outages/>';
-  server = http.createServer((req, res) => {
-    hits.push({ url: req.url ?? '', method: req.method, accept: req.headers.accept });
-    res.setHeader('content-type', 'text/xml');
-    if (req.url === PATH) return void res.end(xml);
-    if (req.url === `${PATH}?html=1`) return void res.end('<!DOCTYPE html><html><body>Down for maintenance</body>');
-    if (req.url === `${PATH}?other=1`) return void res.end('<OutageData><Incidents/></OutageData>');
-    res.writeHead(503).end('<html>busy</html>');
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  client = new HttpClient(LOOPBACK_HTTP);
-});
-afterAll(async () => {
-  await client.close();
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
-});
-
-const source = (url: string) => sourceDef({ connector: 'novec' as never, utility: 'NOVEC', states: ['VA'], url });
-const ctx = (path: string) => ({ http: client.forSource(), source: source(`${base}${path}`), priority: 0 });
-const read = async (path: string) => {
-  const c = ctx(path);
-  return normalize(await fetch(c), c.source);
-};
+// Without the shared data the upstream answers a file without outages, and only the tests that need none run.
+const xml = recordedText('payloads/novec/sample.xml', '<outages/>');
+const kit = connectorKit(
+  { fetch, normalize },
+  { connector: 'novec', utility: 'NOVEC', states: ['VA'] },
+  {
+    type: 'text/xml',
+    routes: {
+      [PATH]: { body: xml },
+      [`${PATH}?html=1`]: { body: '<!DOCTYPE html><html><body>Down for maintenance</body>' },
+      [`${PATH}?other=1`]: { body: '<OutageData><Incidents/></OutageData>' },
+    },
+    fallback: { status: 503, body: '<html>busy</html>' },
+    hit: (r) => ({ url: r.url, method: r.method, accept: r.headers.accept }),
+  },
+);
 
 describe('novec fetch', () => {
   it('one GET without a cache-busting query, asking for XML; the raw is the text as served', async () => {
-    hits.length = 0;
-    expect(await fetch(ctx(PATH))).toBe(xml);
-    expect(hits).toEqual([{ url: PATH, method: 'GET', accept: 'application/xml, text/xml, */*' }]);
+    kit.hits.length = 0;
+    expect(await kit.fetch(PATH)).toBe(xml);
+    expect(kit.hits).toEqual([{ url: PATH, method: 'GET', accept: 'application/xml, text/xml, */*' }]);
   });
 
   it.skipIf(!hasSharedData)('normalises what it fetched as the recorded file reads', async () => {
-    const snap = await read(PATH);
+    const { snap } = await kit.poll(PATH);
     const counts = [...xml.matchAll(/\snumOut="(\d+)"/g)].map((m) => Number(m[1]));
     expect(snap.customers_out).toBe(counts.reduce((s, n) => s + n, 0));
     expect(snap.incidents.map((i) => i.customers_out)).toEqual(counts);
   });
 
   it('rejects any other url before a request', async () => {
-    hits.length = 0;
-    for (const path of ['/stormcenter/data/outages.xml', '/stormcenter/index.cfm', `/x${PATH}`]) {
-      await expect(fetch(ctx(path))).rejects.toMatchObject({
-        reason: 'config',
-        message: expect.stringMatching(/stormcenter\/data\/outagedtl\.xml.*e\.g\. https:\/\/www\.novec\.com/),
-      });
-    }
-    await expect(fetch({ ...ctx(PATH), source: source('not a url') })).rejects.toMatchObject({ reason: 'config' });
-    expect(hits).toEqual([]);
+    const paths = ['/stormcenter/data/outages.xml', '/stormcenter/index.cfm', `/x${PATH}`];
+    await expectRefusedUnsent(kit, paths, /stormcenter\/data\/outagedtl\.xml.*e\.g\. https:\/\/www\.novec\.com/);
+    await expectRefusedUnsent(kit, ['not a url']);
   });
 
   it('fails the poll on a non-2xx answer, a body that is not XML, and XML of another shape', async () => {
-    await expect(fetch(ctx(`${PATH}?down=1`))).rejects.toMatchObject({ reason: 'http_status', status: 503 });
-    await expect(read(`${PATH}?html=1`)).rejects.toMatchObject({ reason: 'bad_body' });
-    await expect(read(`${PATH}?other=1`)).rejects.toMatchObject({
+    await expect(kit.fetch(`${PATH}?down=1`)).rejects.toMatchObject({ reason: 'http_status', status: 503 });
+    await expect(kit.poll(`${PATH}?html=1`)).rejects.toMatchObject({ reason: 'bad_body' });
+    await expect(kit.poll(`${PATH}?other=1`)).rejects.toMatchObject({
       reason: 'schema',
       message: expect.stringMatching(/expected root element <outages>, got <OutageData>/),
     });

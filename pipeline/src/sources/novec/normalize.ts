@@ -1,11 +1,10 @@
 // NOVEC normalize: each <outage> is an incident, counted in the county its code names or else the county its point
 // lies in (Virginia only); customers_out is their sum, since the file has no headline. Times are Eastern wall clock.
 import type { SourceDef } from '../registry.ts';
-import { emptySnapshot, toIso, type Incident, type Snapshot } from '../snapshot.ts';
-import { locatePoint } from '../../geo/match.ts';
-import { findState } from '../../geo/states.ts';
+import { toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
-import { countOf, decimalOf, newIncident, remembered, placedCounties } from '../checks.ts';
+import { countOf, decimalOf, newIncident, remembered } from '../checks.ts';
+import { PointFeed, pointAt } from '../point-feed.ts';
 import { readRaw, type NovecOutage } from './schema.ts';
 
 /**
@@ -25,11 +24,10 @@ const COUNTY_CODES: Record<string, string> = {
   MP: '51685', // Manassas Park (independent city)
 };
 
-/** What placing a poll's outages shares: the zone, the row's state FIPS, the ids taken, the codes not listed. */
+/** What placing a poll's outages shares: the zone, the poll's point feed, the codes not listed. */
 interface Context {
   zone: string;
-  stateFips: Set<string | undefined>;
-  ids: Set<string>;
+  feed: PointFeed;
   unmatched: Set<string>;
 }
 
@@ -37,19 +35,12 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const outages = readRaw(raw);
   const ctx: Context = {
     zone: zoneFor(source.states, source.options.time_zone || 'America/New_York'),
-    stateFips: new Set(source.states.map((s) => findState(s)?.fips)),
-    ids: new Set(),
+    feed: new PointFeed(source),
     unmatched: new Set(),
   };
-  const snap = emptySnapshot(source.utility);
-  snap.incidents = outages.map((o) => incidentOf(o, ctx));
-  snap.counties = placedCounties(snap.incidents, snap.unmatched, 'outage');
+  for (const o of outages) ctx.feed.add(incidentOf(o, ctx));
+  const snap = ctx.feed.finish('outage');
   snap.unmatched.push(...[...ctx.unmatched].map((c) => `county code ${c}`));
-  snap.customers_out = snap.incidents.reduce((s, i) => s + i.customers_out, 0);
-  snap.basis =
-    snap.counties.length > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips)
-      ? 'county'
-      : 'outage_only';
   return snap;
 }
 
@@ -57,24 +48,18 @@ const blank = (v: string | undefined): boolean => !v?.trim() || v.trim() === 'nu
 const coord = (v: string | undefined): number | null => (blank(v) ? null : decimalOf((v as string).trim()));
 
 function incidentOf(o: NovecOutage, ctx: Context): Incident {
-  let lat = coord(o['@lat']);
-  let lon = coord(o['@lng']);
-  if (lat === null || lon === null || !(Math.abs(lat) <= 90 && Math.abs(lon) <= 180) || (lat === 0 && lon === 0))
-    lat = lon = null;
-  const base = blank(o['@id']) ? (lat === null ? 'outage' : `${lat},${lon}`) : (o['@id'] as string);
-  let id = base;
-  for (let k = 2; ctx.ids.has(id); k += 1) id = `${base}#${k}`;
-  ctx.ids.add(id);
+  const point = pointAt(coord(o['@lat']), coord(o['@lng']));
+  const base = blank(o['@id']) ? (point ? `${point.lat},${point.lon}` : 'outage') : (o['@id'] as string);
   return newIncident({
-    id,
-    fips: codedCounty(o['@county'], ctx) ?? pointCounty(lat, lon, ctx),
+    id: ctx.feed.id(base),
+    fips: codedCounty(o['@county'], ctx) ?? ctx.feed.county(point),
     customers_out: countOf(o['@numOut']) ?? 0,
     etr: timeOf(o['@eTime'], ctx.zone),
     crew_status: null,
     cause: blank(o['@cause']) ? null : (o['@cause'] as string).trim(),
     started_at: timeOf(o['@sTime'], ctx.zone),
-    lat,
-    lon,
+    lat: point?.lat ?? null,
+    lon: point?.lon ?? null,
     city: null,
   });
 }
@@ -87,16 +72,9 @@ function codedCounty(code: string | undefined, ctx: Context): string | null {
   if (blank(code)) return null;
   const key = (code as string).trim().toUpperCase();
   const fips = COUNTY_CODES[key];
-  if (fips && ctx.stateFips.has(fips.slice(0, 2))) return fips;
+  if (fips && ctx.feed.inStates(fips)) return fips;
   ctx.unmatched.add(key);
   return null;
-}
-
-/** The point's county when it lies in one of the row's states, else null. */
-function pointCounty(lat: number | null, lon: number | null, ctx: Context): string | null {
-  if (lat === null || lon === null) return null;
-  const fips = locatePoint(lon, lat);
-  return fips && ctx.stateFips.has(fips.slice(0, 2)) ? fips : null;
 }
 
 /** `11:02 PM 06/24/2026`: time first, then the date. */

@@ -5,6 +5,7 @@ import { addCounty, emptySnapshot, type CountyCount, type Incident, type Snapsho
 import { locatePoint, matchCounty } from '../../geo/match.ts';
 import { zoneFor } from '../local-time.ts';
 import { type AnswerTimes, DisplayTimes, countOf, remembered3, sortedCounties, newIncident } from '../checks.ts';
+import { pointAt, takeId } from '../point-feed.ts';
 import { readRaw, type PacifiCorpList, type PacifiCorpPoint } from './schema.ts';
 import { timeReader, wallText } from './times.ts';
 
@@ -86,22 +87,17 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
 function incidentOf(p: PacifiCorpPoint, out: number, ctx: StateContext): Incident {
   const lat = p.latitude ?? null;
   const lon = p.longitude ?? null;
-  const point =
-    lat !== null && lon !== null && Math.abs(lat) <= 90 && Math.abs(lon) <= 180 && !(lat === 0 && lon === 0);
-  const base = idOf(ctx.state, lat, lon, p.reported ?? '');
-  let id = base;
-  for (let k = 2; ctx.ids.has(id); k += 1) id = `${base}#${k}`;
-  ctx.ids.add(id);
+  const point = pointAt(lat, lon);
   return newIncident({
-    id,
-    fips: point ? locatePoint(lon, lat) : null,
+    id: takeId(ctx.ids, idOf(ctx.state, lat, lon, p.reported ?? '')),
+    fips: point ? locatePoint(point.lon, point.lat) : null,
     customers_out: out,
     etr: ctx.times.at(p.etr),
     crew_status: textOrNull(p.crewStatus),
     cause: textOrNull(p.cause),
     started_at: ctx.times.at(p.reported),
-    lat: point ? lat : null,
-    lon: point ? lon : null,
+    lat: point?.lat ?? null,
+    lon: point?.lon ?? null,
     city: null,
   });
 }

@@ -1,11 +1,10 @@
 // PSE normalize: each unplanned PseMap point is an incident placed in a county by its point; customers_out is the
 // answer's UnplannedOutageSummary. Planned and PSPS points share the list and are left out of both.
 import type { SourceDef } from '../registry.ts';
-import { emptySnapshot, type Incident, type Snapshot } from '../snapshot.ts';
-import { locatePoint } from '../../geo/match.ts';
-import { findState } from '../../geo/states.ts';
+import type { Incident, Snapshot } from '../snapshot.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
-import { type AnswerTimes, countOf, decimalOf, DisplayTimes, newIncident, placedCounties } from '../checks.ts';
+import { type AnswerTimes, countOf, decimalOf, DisplayTimes, newIncident } from '../checks.ts';
+import { PointFeed, pointAt } from '../point-feed.ts';
 import { readRaw, type PseAttribute, type PseEntry, type PsePoint } from './schema.ts';
 
 /** FilterType "Planned" (with PlannedOutage true) in the capture, not "Unplanned"; "PSPS" is a guess: none was seen. */
@@ -38,24 +37,12 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const zone = zoneFor(source.states, source.options.time_zone);
   const refMs = data.LastUpdated ? Date.parse(data.LastUpdated) : Number.NaN;
   const clock = times.of(zone, refMs, (text) => timeOf(text, zone, refMs));
-  const states = new Set(source.states.map((s) => findState(s)?.fips));
-  const snap = emptySnapshot(source.utility);
-  const ids = new Set<string>();
+  const feed = new PointFeed(source);
   for (const entry of data.PseMap) {
-    if (isPlanned(entry.DataProvider.PointOfInterest)) continue;
-    const incident = incidentOf(entry, ids, clock, states);
-    snap.incidents.push(incident);
+    if (!isPlanned(entry.DataProvider.PointOfInterest)) feed.add(incidentOf(entry, feed, clock));
   }
-  snap.counties = placedCounties(snap.incidents, snap.unmatched, 'point');
   // The summary is PSE's own headline; the points' sum stands in only for an answer without one (pre-2025-06).
-  snap.customers_out =
-    countOf(data.UnplannedOutageSummary?.CustomerAfftectedCount) ??
-    snap.incidents.reduce((s, i) => s + i.customers_out, 0);
-  snap.basis =
-    snap.counties.length > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips)
-      ? 'county'
-      : 'outage_only';
-  return snap;
+  return feed.finish('point', countOf(data.UnplannedOutageSummary?.CustomerAfftectedCount));
 }
 
 /** ISO UTC of a point time, or null without a dated answer or beyond the window ("To Be Determined" too). */
@@ -83,28 +70,16 @@ function fieldsOf(attrs: PseAttribute[] | null | undefined): Partial<Record<Fiel
 const coord = (v: number | string | null | undefined): number | null =>
   typeof v === 'number' ? v : typeof v === 'string' && v.trim() ? decimalOf(v.trim()) : null;
 
-/** The point's county when it lies in one of the row's states (PSE serves WA only), else null. */
-function placeOf(lat: number | null, lon: number | null, states: Set<string | undefined>): string | null {
-  if (lat === null || lon === null) return null;
-  const fips = locatePoint(lon, lat);
-  return fips && states.has(fips.slice(0, 2)) ? fips : null;
-}
-
-function incidentOf(e: PseEntry, ids: Set<string>, clock: AnswerTimes, states: Set<string | undefined>): Incident {
+function incidentOf(e: PseEntry, feed: PointFeed, clock: AnswerTimes): Incident {
   const poi = e.DataProvider.PointOfInterest;
   const f = fieldsOf(e.DataProvider.Attributes);
-  let lat = coord(poi?.Latitude);
-  let lon = coord(poi?.Longitude);
-  if (lat === null || lon === null || !(Math.abs(lat) <= 90 && Math.abs(lon) <= 180) || (lat === 0 && lon === 0))
-    lat = lon = null;
-  // The Outage ID (also the point's Id); the hand-made sample has neither, so the point stands in there.
-  const base = textOf(f.id) ?? textOf(poi?.Id) ?? `${lat},${lon}`;
-  let id = base;
-  for (let k = 2; ids.has(id); k += 1) id = `${base}#${k}`;
-  ids.add(id);
+  const point = pointAt(coord(poi?.Latitude), coord(poi?.Longitude));
+  const lat = point?.lat ?? null;
+  const lon = point?.lon ?? null;
   return newIncident({
-    id,
-    fips: placeOf(lat, lon, states),
+    // The Outage ID (also the point's Id); the hand-made sample has neither, so the point stands in there.
+    id: feed.id(textOf(f.id) ?? textOf(poi?.Id) ?? `${lat},${lon}`),
+    fips: feed.county(point),
     customers_out: countOf(f.out) ?? 0,
     etr: clock.at(textOf(f.etr)),
     crew_status: textOf(f.status),

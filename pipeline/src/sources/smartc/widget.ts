@@ -5,6 +5,7 @@ import { addCounty, emptySnapshot, toCount, type CountyCount, type Snapshot } fr
 import { parseUpstream } from '../parse.ts';
 import { loadAtlas } from '../../geo/counties.ts';
 import { zoneFor } from '../local-time.ts';
+import { takeId } from '../point-feed.ts';
 import { widgetSchema } from './schema.ts';
 import { coordinate, localIso } from './places.ts';
 
@@ -26,10 +27,7 @@ export function normalizeWidget(raw: unknown, source: SourceDef): Snapshot {
     const fips = point ? (atlas.locate(lon, lat) ?? null) : null;
     placed ||= fips !== null;
     // The list carries no outage id: the point is the id (with #2, #3 … when two outages share it).
-    const base = `${o.Latitude},${o.Longitude}`;
-    let id = base;
-    for (let k = 2; ids.has(id); k += 1) id = `${base}#${k}`;
-    ids.add(id);
+    const id = takeId(ids, `${o.Latitude},${o.Longitude}`);
     snap.incidents.push({
       id,
       fips,

@@ -2,10 +2,9 @@
 // which lies inside the small, compact areas SnoPUD draws), placed in a county with the county atlas (Washington only).
 // EstCustomersOut -1 is SnoPUD's placeholder for an area it has not counted yet: 0 customers, its times none.
 import type { SourceDef } from '../registry.ts';
-import { emptySnapshot, toIso, type Incident, type Snapshot } from '../snapshot.ts';
-import { locatePoint } from '../../geo/match.ts';
-import { findState } from '../../geo/states.ts';
-import { countOf, decimalOf, newIncident, placedCounties } from '../checks.ts';
+import { toIso, type Incident, type Snapshot } from '../snapshot.ts';
+import { countOf, decimalOf, newIncident } from '../checks.ts';
+import { PointFeed, pointAt } from '../point-feed.ts';
 import { readRaw, type Area } from './schema.ts';
 
 /** A time SnoPUD writes with its offset (`2025-01-15T15:45:00.0000000+00:00`); its message texts are no time. */
@@ -33,50 +32,38 @@ export function centreOf(coordinates: string | null): [number, number] | null {
     y += lat;
     n += 1;
   }
-  if (!n) return null;
-  const [lon, lat] = [x / n, y / n];
-  return Math.abs(lon) <= 180 && Math.abs(lat) <= 90 && !(lon === 0 && lat === 0) ? [lon, lat] : null;
+  const point = n ? pointAt(y / n, x / n) : null;
+  return point && [point.lon, point.lat];
 }
 
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const areas = readRaw(raw);
-  const states = new Set(source.states.map((s) => findState(s)?.fips));
-  const snap = emptySnapshot(source.utility);
-  const ids = new Set<string>();
+  const feed = new PointFeed(source);
   let uncounted = 0;
   for (const a of areas) {
     if (a.data.get('EstCustomersOut')?.trim() === '-1') uncounted += 1;
-    snap.incidents.push(incidentOf(a, states, ids));
+    feed.add(incidentOf(a, feed));
   }
-  if (uncounted) snap.unmatched.push(`${uncounted} area(s) published without a customer count (EstCustomersOut -1)`);
-  snap.counties = placedCounties(snap.incidents, snap.unmatched, 'area');
+  if (uncounted)
+    feed.snap.unmatched.push(`${uncounted} area(s) published without a customer count (EstCustomersOut -1)`);
   // The file has no headline: customers out is the areas' sum.
-  snap.customers_out = snap.incidents.reduce((s, i) => s + i.customers_out, 0);
-  snap.basis =
-    snap.counties.length > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips)
-      ? 'county'
-      : 'outage_only';
-  return snap;
+  return feed.finish('area');
 }
 
-function incidentOf(a: Area, states: Set<string | undefined>, ids: Set<string>): Incident {
+function incidentOf(a: Area, feed: PointFeed): Incident {
   const centre = centreOf(a.coordinates);
-  const fips = centre ? locatePoint(centre[0], centre[1]) : null;
+  const point = centre && pointAt(centre[1], centre[0]);
   const placeholder = a.data.get('EstCustomersOut')?.trim() === '-1';
-  const base = a.name ?? (centre ? `${centre[1]},${centre[0]}` : 'area');
-  let id = base;
-  for (let k = 2; ids.has(id); k += 1) id = `${base}#${k}`;
-  ids.add(id);
   return newIncident({
-    id,
-    fips: fips && states.has(fips.slice(0, 2)) ? fips : null,
+    id: feed.id(a.name ?? (point ? `${point.lat},${point.lon}` : 'area')),
+    fips: feed.county(point),
     customers_out: placeholder ? 0 : (countOf(a.data.get('EstCustomersOut')) ?? 0),
     etr: placeholder ? null : timeOf(a.data.get('EstimatedRestorationUTC')),
     crew_status: textOf(a.data.get('OutageStatus')),
     cause: textOf(a.data.get('Cause')),
     started_at: placeholder ? null : timeOf(a.data.get('StartUTC')),
-    lat: centre ? centre[1] : null,
-    lon: centre ? centre[0] : null,
+    lat: point?.lat ?? null,
+    lon: point?.lon ?? null,
     city: null,
   });
 }

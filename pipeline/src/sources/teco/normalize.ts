@@ -1,34 +1,22 @@
 // Tampa Electric normalize: each hit is an incident placed in a county by its point (the row's states only);
 // customers_out is the answer's customerCountSum aggregation. ETRs are Tampa wall clock unless they carry a zone.
 import type { SourceDef } from '../registry.ts';
-import { emptySnapshot, toIso, type Incident, type Snapshot } from '../snapshot.ts';
-import { locatePoint } from '../../geo/match.ts';
-import { findState } from '../../geo/states.ts';
+import { toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
-import { countOf, decimalOf, newIncident, remembered, placedCounties } from '../checks.ts';
+import { countOf, decimalOf, newIncident, remembered } from '../checks.ts';
+import { PointFeed, pointAt } from '../point-feed.ts';
 import { readRaw, type TecoIncident } from './schema.ts';
 
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const answer = readRaw(raw);
   const zone = zoneFor(source.states, source.options.time_zone);
-  const states = new Set(source.states.map((s) => findState(s)?.fips));
-  const snap = emptySnapshot(source.utility);
-  const ids = new Set<string>();
-  for (const hit of answer.hits.hits) {
-    const incident = incidentOf(hit._source, ids, zone, states);
-    snap.incidents.push(incident);
-  }
-  snap.counties = placedCounties(snap.incidents, snap.unmatched, 'point');
+  const feed = new PointFeed(source);
+  for (const hit of answer.hits.hits) feed.add(incidentOf(hit._source, feed, zone));
   // The aggregation counts every hit in the box, also those past the returned page; the sum stands in without it.
-  snap.customers_out =
-    countOf(answer.aggregations?.customerCountSum?.value) ?? snap.incidents.reduce((s, i) => s + i.customers_out, 0);
+  const snap = feed.finish('point', countOf(answer.aggregations?.customerCountSum?.value));
   const total = answer.hits.total?.value;
   if (typeof total === 'number' && total > answer.hits.hits.length)
     snap.notice = `incident list cut: ${answer.hits.hits.length} of ${total} returned; customers_out is the aggregation's`;
-  snap.basis =
-    snap.counties.length > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips)
-      ? 'county'
-      : 'outage_only';
   return snap;
 }
 
@@ -62,34 +50,20 @@ function textOf(v: number | string | null | undefined): string | null {
 const coord = (v: number | string | undefined): number | null =>
   typeof v === 'number' ? v : typeof v === 'string' && v.trim() ? decimalOf(v.trim()) : null;
 
-/** polygonCenter is [lon, lat] (GeoJSON order); a missing, out-of-range or 0,0 point is none. */
-function pointOf(s: TecoIncident): [number, number] | null {
-  const lon = coord(s.polygonCenter?.[0]);
-  const lat = coord(s.polygonCenter?.[1]);
-  if (lat === null || lon === null || !(Math.abs(lat) <= 90 && Math.abs(lon) <= 180) || (lat === 0 && lon === 0))
-    return null;
-  return [lon, lat];
-}
-
-function incidentOf(s: TecoIncident, ids: Set<string>, zone: string, states: Set<string | undefined>): Incident {
-  const point = pointOf(s);
-  const located = point ? locatePoint(point[0], point[1]) : null;
-  // The box reaches past Florida only over the Gulf; a point in another state's county is not Tampa Electric's.
-  const fips = located && states.has(located.slice(0, 2)) ? located : null;
-  const base = textOf(s.incidentId) ?? (point ? `${point[1]},${point[0]}` : 'incident');
-  let id = base;
-  for (let k = 2; ids.has(id); k += 1) id = `${base}#${k}`;
-  ids.add(id);
+function incidentOf(s: TecoIncident, feed: PointFeed, zone: string): Incident {
+  // polygonCenter is [lon, lat] (GeoJSON order).
+  const point = pointAt(coord(s.polygonCenter?.[1]), coord(s.polygonCenter?.[0]));
   return newIncident({
-    id,
-    fips,
+    id: feed.id(textOf(s.incidentId) ?? (point ? `${point.lat},${point.lon}` : 'incident')),
+    // The box reaches past Florida only over the Gulf; a point in another state's county is not Tampa Electric's.
+    fips: feed.county(point),
     customers_out: countOf(s.customerCount) ?? 0,
     etr: etrOf(s.estimatedTimeOfRestoration, zone),
     crew_status: null,
     cause: textOf(s.reason),
     started_at: null,
-    lat: point ? point[1] : null,
-    lon: point ? point[0] : null,
+    lat: point?.lat ?? null,
+    lon: point?.lon ?? null,
     city: null,
   });
 }

@@ -1,11 +1,10 @@
 // TEP normalize: the outages of the row's division (options.division, TEP by default) are incidents placed in a
 // county by their point (the row's states only); customers_out is that division's AffectedCustomers headline.
 import type { SourceDef } from '../registry.ts';
-import { emptySnapshot, type Incident, type Snapshot } from '../snapshot.ts';
-import { locatePoint } from '../../geo/match.ts';
-import { findState } from '../../geo/states.ts';
+import type { Incident, Snapshot } from '../snapshot.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
-import { type AnswerTimes, DisplayTimes, countOf, decimalOf, newIncident, placedCounties } from '../checks.ts';
+import { type AnswerTimes, DisplayTimes, countOf, decimalOf, newIncident } from '../checks.ts';
+import { PointFeed, pointAt } from '../point-feed.ts';
 import { HOST_DIVISION, divisionOf, readAnswer, readRaw, type TepOutage } from './schema.ts';
 
 /** No planned flag was seen (`event` is Active or Unplanned); an event that says "planned" is taken as one. */
@@ -22,22 +21,12 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const refMs = captured_at ? Date.parse(captured_at) : Number.NaN;
   const zone = zoneFor(source.states, source.options.time_zone);
   const clock = times.of(zone, refMs, (text) => etrOf(text, zone, refMs));
-  const states = new Set(source.states.map((s) => findState(s)?.fips));
-  const snap = emptySnapshot(source.utility);
-  const ids = new Set<string>();
+  const feed = new PointFeed(source);
   for (const o of data.outages) {
-    if (divisionTag(o) !== division || isPlanned(o)) continue;
-    const incident = incidentOf(o, ids, clock, states);
-    snap.incidents.push(incident);
+    if (divisionTag(o) === division && !isPlanned(o)) feed.add(incidentOf(o, feed, clock));
   }
-  snap.counties = placedCounties(snap.incidents, snap.unmatched, 'point');
   // The division's own headline; the incidents' sum stands in when the answer has none for it.
-  snap.customers_out = countOf(data.headline) ?? snap.incidents.reduce((s, i) => s + i.customers_out, 0);
-  snap.basis =
-    snap.counties.length > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips)
-      ? 'county'
-      : 'outage_only';
-  return snap;
+  return feed.finish('point', countOf(data.headline));
 }
 
 /** A resolved ETR further than this from the answer's date is refused rather than put in a guessed year. */
@@ -68,33 +57,19 @@ function textOf(v: string | null | undefined): string | null {
 const coord = (v: number | string | null | undefined): number | null =>
   typeof v === 'number' ? v : typeof v === 'string' && v.trim() ? decimalOf(v.trim()) : null;
 
-/** The point's county when it lies in one of the row's states (AZ), else null. */
-function placeOf(lat: number | null, lon: number | null, states: Set<string | undefined>): string | null {
-  if (lat === null || lon === null) return null;
-  const fips = locatePoint(lon, lat);
-  return fips && states.has(fips.slice(0, 2)) ? fips : null;
-}
-
-function incidentOf(o: TepOutage, ids: Set<string>, clock: AnswerTimes, states: Set<string | undefined>): Incident {
-  let lat = coord(o.bounds?.coordLatCenter);
-  let lon = coord(o.bounds?.coordLngCenter);
-  if (lat === null || lon === null || !(Math.abs(lat) <= 90 && Math.abs(lon) <= 180) || (lat === 0 && lon === 0))
-    lat = lon = null;
-  // The feed has no outage ids: an outage's point stays put while it lasts.
-  const base = lat === null ? 'outage' : `${lat},${lon}`;
-  let id = base;
-  for (let k = 2; ids.has(id); k += 1) id = `${base}#${k}`;
-  ids.add(id);
+function incidentOf(o: TepOutage, feed: PointFeed, clock: AnswerTimes): Incident {
+  const point = pointAt(coord(o.bounds?.coordLatCenter), coord(o.bounds?.coordLngCenter));
   return newIncident({
-    id,
-    fips: placeOf(lat, lon, states),
+    // The feed has no outage ids: an outage's point stays put while it lasts.
+    id: feed.id(point ? `${point.lat},${point.lon}` : 'outage'),
+    fips: feed.county(point),
     customers_out: countOf(o.customersOut) ?? 0,
     etr: clock.at(o.formattedEstimatedRestoration),
     crew_status: null,
     cause: textOf(o.updatedCause),
     started_at: null,
-    lat,
-    lon,
+    lat: point?.lat ?? null,
+    lon: point?.lon ?? null,
     city: null,
   });
 }

@@ -7,6 +7,7 @@ import { zoneFor } from '../local-time.ts';
 import { readRaw, type WecEvent, type WecSlice } from './schema.ts';
 import { timeReader } from './times.ts';
 import { type AnswerTimes, DisplayTimes, remembered3, sortedCounties, newIncident } from '../checks.ts';
+import { pointAt, takeId } from '../point-feed.ts';
 
 /** No planned flag was seen in the feed; a cause or crew status that says "planned" is taken as one. */
 const PLANNED = /(^|[^a-z])planned/i;
@@ -101,8 +102,7 @@ function countyOf(
 function incidentOf(e: WecEvent, ids: Set<string>, clock: AnswerTimes): Incident {
   const lat = e.Latitude ?? null;
   const lon = e.Longitude ?? null;
-  const point =
-    lat !== null && lon !== null && Math.abs(lat) <= 90 && Math.abs(lon) <= 180 && !(lat === 0 && lon === 0);
+  const point = pointAt(lat, lon);
   let out = 0;
   let largest: WecSlice | null = null;
   for (const s of e.Slices ?? []) {
@@ -110,20 +110,16 @@ function incidentOf(e: WecEvent, ids: Set<string>, clock: AnswerTimes): Incident
     out += n;
     if (!largest || n > (toCount(largest.AffectedCusts) ?? 0)) largest = s;
   }
-  const base = idOf(lat, lon, e.OffTime ?? '');
-  let id = base;
-  for (let k = 2; ids.has(id); k += 1) id = `${base}#${k}`;
-  ids.add(id);
   return newIncident({
-    id,
-    fips: point ? locatePoint(lon, lat) : null,
+    id: takeId(ids, idOf(lat, lon, e.OffTime ?? '')),
+    fips: point ? locatePoint(point.lon, point.lat) : null,
     customers_out: out,
     etr: clock.at(e.ETR),
     crew_status: textOrNull(e.CrewStatus),
     cause: textOrNull(e.Cause),
     started_at: clock.at(e.OffTime),
-    lat: point ? lat : null,
-    lon: point ? lon : null,
+    lat: point?.lat ?? null,
+    lon: point?.lon ?? null,
     city: textOrNull(largest?.City),
   });
 }
