@@ -4,7 +4,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type dns from 'node:dns';
 import { DeliveryEngine } from '../src/accounts/deliver.ts';
-import { AccountService, type Account } from '../src/accounts/service.ts';
+import { AccountService } from '../src/accounts/service.ts';
+import type { Account } from '../src/accounts/account-types.ts';
 import { smtpMailer } from '../src/accounts/mailer.ts';
 import { MAX_RULES_PER_ACCOUNT, MAX_TARGETS_PER_ACCOUNT } from '../src/accounts/rule-channels.ts';
 import { TARGET_PER_MINUTE } from '../src/accounts/target-limit.ts';

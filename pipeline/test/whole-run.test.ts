@@ -11,7 +11,8 @@ import { manualClock } from '../src/clock.ts';
 import { Simulator } from '../src/simulator/server.ts';
 import { countyStates } from '../src/simulator/formats.ts';
 import { parseRegistry, type SourceDef } from '../src/sources/registry.ts';
-import { Pipeline, type CycleSummary } from '../src/pipeline.ts';
+import { Pipeline } from '../src/pipeline.ts';
+import type { CycleSummary } from '../src/cycle/summary.ts';
 import { LOOPBACK_HTTP } from '../src/sources/http.ts';
 import { createApp, resolve } from '../src/serve/app.ts';
 import { startServer } from '../src/serve/server.ts';
@@ -62,7 +63,8 @@ beforeAll(async () => {
     sources,
     clock,
     simulated: true,
-    http: { ...LOOPBACK_HTTP, bodyTimeoutMs: 8000, connectTimeoutMs: 8000 },
+    // The 'timeout' fault never answers: its source fails at the request deadline, 10 s here rather than 30.
+    http: { ...LOOPBACK_HTTP, bodyTimeoutMs: 8000, connectTimeoutMs: 8000, requestDeadlineMs: 10_000 },
   });
   first = await pipeline.cycle();
   // History through the real importers on real files: the Harris County Beryl slice, OE-417 2020, EIA-861 2018.

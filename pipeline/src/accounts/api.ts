@@ -3,7 +3,8 @@
 import type { Context } from 'hono';
 import { ApiError } from '../contract/errors.ts';
 import { FUNCTION_ENDPOINTS } from '../contract/catalogue.ts';
-import type { AccountService, Account } from './service.ts';
+import type { AccountService } from './service.ts';
+import type { Account } from './account-types.ts';
 
 export const ACCOUNT_IDS = new Set(FUNCTION_ENDPOINTS.filter((f) => !f.kind).map((f) => f.id));
 const MAX_BODY = 64 * 1024;

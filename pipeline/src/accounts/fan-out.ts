@@ -6,7 +6,7 @@ import type { PublicEvent } from '../contract/events.ts';
 import { messageBody, webhookBody } from './channels.ts';
 import { matches, releaseAt, type Rule } from './rules.ts';
 import { newId } from './secrets.ts';
-import type { ChannelRow } from './service.ts';
+import type { ChannelRow } from './account-types.ts';
 import { targetKey } from './target-limit.ts';
 
 /** The rows `DeliveryEngine.insertDeliveries` takes, for `events` against `rules` (sorted by id). */

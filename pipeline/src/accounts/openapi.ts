@@ -11,11 +11,12 @@ import {
   DISABLE_AFTER_HOURS,
   DELIVERY_TIMEOUT_MS,
   MAX_REDIRECTS,
-} from './deliver.ts';
+} from './delivery-policy.ts';
 import { SIGNATURE_TOLERANCE_S } from './signing.ts';
 import { MAX_BODY_BYTES } from './channels.ts';
-import { VERIFY_TTL_MIN, VERIFY_MAX_TRIES, ROTATION_GRACE_H } from './service.ts';
-import { SIGN_IN_FAILURES_PER_HOUR, VERIFY_MAX_TOTAL_TRIES } from './sign-in-limits.ts';
+import { VERIFY_TTL_MIN } from './sign-in.ts';
+import { ROTATION_GRACE_H } from './channel-admin.ts';
+import { SIGN_IN_FAILURES_PER_HOUR, VERIFY_MAX_TOTAL_TRIES, VERIFY_MAX_TRIES } from './sign-in-limits.ts';
 import { MAX_RULES_PER_ACCOUNT, MAX_TARGETS_PER_ACCOUNT } from './rule-channels.ts';
 import { CONFIRM_TTL_DAYS } from './email-confirm.ts';
 import { TARGET_PER_MINUTE } from './target-limit.ts';

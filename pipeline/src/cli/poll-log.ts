@@ -1,6 +1,6 @@
 // What a cycle's failed polls print: each source with its reason when there are a few, else one line that counts
 // them by reason with an example of each (a machine without network fails every feed: one line, not 270).
-import type { CycleSummary } from '../pipeline.ts';
+import type { CycleSummary } from '../cycle/summary.ts';
 import { log } from './common.ts';
 
 /** Up to this many failed polls are listed one per line. */

@@ -27,9 +27,10 @@ export function register(program: Command): void {
     .action(async (raw: Record<string, unknown>) => {
       const cfg = parseCommon(raw);
       const address = raw.listen ? listenAddress(String(raw.listen)) : null; // bad input fails before any work
-      const [{ Pipeline, formatSummary }, { AccountsRuntime, newestEventId }, { coverageFor }, { cycleUploader }] =
+      const [{ Pipeline }, { formatSummary }, { AccountsRuntime, newestEventId }, { coverageFor }, { cycleUploader }] =
         await Promise.all([
           import('../pipeline.ts'),
+          import('../cycle/summary.ts'),
           import('../accounts/runtime.ts'),
           import('../coverage/document.ts'),
           import('./upload.ts'),
@@ -136,7 +137,7 @@ export async function pollLoop(
     wake?.();
   };
   const [{ formatSummary }, { loopWaitMs }] = await Promise.all([
-    import('../pipeline.ts'),
+    import('../cycle/summary.ts'),
     import('../sources/scheduler.ts'),
   ]);
   process.on('SIGINT', onSignal);

@@ -6,7 +6,7 @@ import type { Snapshot } from './snapshot.ts';
 /**
  * What fetch returns instead of raw data when the upstream says nothing changed since the snapshot the pipeline holds.
  * Only `readHead` makes it, as the chain's first request, so every request of the poll answered 304 and the pipeline
- * keeps that snapshot (pollOne: `allNotModified`) without normalising anything.
+ * keeps that snapshot (sources/poll.ts: `allNotModified`) without normalising anything.
  */
 /** The path of a registry row's url ('' when it is not a URL): what each connector's fetch checks its form against. */
 export function urlPath(url: string): string {

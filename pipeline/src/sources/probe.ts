@@ -58,7 +58,7 @@ export interface ProbeRun {
   error: SourceError | null;
 }
 
-/** The snapshot exactly as the pipeline stores it: normalize, the quarantine step, the incident cap (pipeline.ts pollOne). */
+/** The snapshot exactly as the pipeline stores it: normalize, the quarantine step, the incident cap (sources/poll.ts pollSource). */
 export function storedSnapshot(source: SourceDef, raw: unknown): Snapshot {
   try {
     return capIncidents(quarantine(connectorFor(source.connector).normalize(raw, source), source));

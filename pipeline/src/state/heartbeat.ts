@@ -3,7 +3,7 @@
 // poller itself or from `outage serve` in another process; it is never part of the published tree.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CycleSummary } from '../pipeline.ts';
+import type { CycleSummary } from '../cycle/summary.ts';
 import { writeFileAtomic } from '../publish/atomic-write.ts';
 import { readManifest } from '../publish/tree-writer.ts';
 

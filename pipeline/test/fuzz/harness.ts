@@ -3,7 +3,8 @@
 // completed in time, the neighbour's fresh count was published, nothing absurd was published.
 import { manualClock } from '../../src/clock.ts';
 import { LOOPBACK_HTTP, type HttpOptions } from '../../src/sources/http.ts';
-import { Pipeline, type CycleSummary } from '../../src/pipeline.ts';
+import { Pipeline } from '../../src/pipeline.ts';
+import type { CycleSummary } from '../../src/cycle/summary.ts';
 import { MemoryTreeWriter } from '../../src/publish/tree-writer.ts';
 import type { Fixture } from './fixtures.ts';
 import type { Mutation } from './mutations.ts';

@@ -1,0 +1,90 @@
+// A rule's channels after they are saved: a webhook's signing secret rotated, a disabled channel enabled again, the
+// rule's delivery log; and the notices the account was sent (a channel disabled after sustained failure).
+import { z } from 'zod';
+import { ApiError } from '../contract/errors.ts';
+import { err, parse } from './account-errors.ts';
+import { iso, type Account, type AccountServiceOptions } from './account-types.ts';
+import { getRule } from './rule-store.ts';
+import { newSigningSecret } from './secrets.ts';
+
+/** A rotated-out signing secret stays valid this long by default (both are sent during the window). */
+export const ROTATION_GRACE_H = 24;
+
+/** New signing secret for a webhook channel; the old one stays valid (and is also signed with) for `grace_hours`. */
+export async function rotateSecret(
+  o: AccountServiceOptions,
+  a: Account,
+  ruleId: string,
+  channelId: string,
+  body: unknown,
+) {
+  const { grace_hours } = parse(
+    z.object({ grace_hours: z.number().min(0).max(168).default(ROTATION_GRACE_H) }).strict(),
+    body ?? {},
+  );
+  await getRule(o, a, ruleId);
+  const now = o.clock();
+  const secret = newSigningSecret();
+  const rows = await o.sql.query<{ id: string }>(
+    `UPDATE channels SET previous_secret = secret, previous_secret_expires_at = $3, secret = $4
+      WHERE id = $1 AND rule_id = $2 AND kind = 'webhook' RETURNING id`,
+    [channelId, ruleId, new Date(now.getTime() + grace_hours * 3_600_000), secret],
+  );
+  if (rows.length === 0) throw err.channel(channelId);
+  return {
+    channel_id: channelId,
+    secret,
+    previous_secret_expires_at: new Date(now.getTime() + grace_hours * 3_600_000).toISOString(),
+  };
+}
+
+/** Re-enables a channel that was disabled after sustained failure; held deliveries resume. */
+export async function enableChannel(o: AccountServiceOptions, a: Account, ruleId: string, channelId: string) {
+  await getRule(o, a, ruleId);
+  const rows = await o.sql.query(
+    `UPDATE channels SET status = 'active', consecutive_failures = 0, first_failure_at = NULL, disabled_at = NULL, disabled_reason = NULL WHERE id = $1 AND rule_id = $2 RETURNING id`,
+    [channelId, ruleId],
+  );
+  if (rows.length === 0) throw err.channel(channelId);
+  await o.sql.query(
+    `UPDATE deliveries SET status = 'pending', next_attempt_at = $2 WHERE channel_id = $1 AND status = 'held'`,
+    [channelId, o.clock()],
+  );
+  return getRule(o, a, ruleId);
+}
+
+/** The rule's latest deliveries (`limit`: 1–200, default 50), each with its attempt log. */
+export async function deliveryLog(o: AccountServiceOptions, a: Account, ruleId: string, limitRaw: string | undefined) {
+  await getRule(o, a, ruleId);
+  const limit = limitRaw === undefined ? 50 : Number(limitRaw);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200)
+    throw new ApiError({
+      status: 400,
+      code: 'invalid_parameter',
+      param: 'limit',
+      message: `Expected \`limit\` to be a whole number from 1 to 200, got \`${limitRaw}\`.`,
+    });
+  const rows = await o.sql.query<Record<string, unknown>>(
+    `SELECT d.id, d.channel_id, d.kind, d.event_id, d.status, d.attempts, d.created_at, d.next_attempt_at, d.delivered_at,
+        coalesce((SELECT json_agg(json_build_object('at', x.at, 'outcome', x.outcome, 'status_code', x.status_code, 'latency_ms', x.latency_ms, 'error', x.error) ORDER BY x.id)
+                  FROM delivery_attempts x WHERE x.delivery_id = d.id), '[]'::json) AS attempt_log
+      FROM deliveries d JOIN channels c ON c.id = d.channel_id WHERE c.rule_id = $1 ORDER BY d.created_at DESC, d.id LIMIT $2`,
+    [ruleId, limit],
+  );
+  return rows.map((r) => ({
+    ...r,
+    created_at: iso(r.created_at),
+    next_attempt_at: iso(r.next_attempt_at),
+    delivered_at: iso(r.delivered_at),
+    attempt_log: typeof r.attempt_log === 'string' ? JSON.parse(r.attempt_log) : r.attempt_log,
+  }));
+}
+
+/** The account's last 50 notices, newest first. */
+export async function notices(o: AccountServiceOptions, a: Account) {
+  const rows = await o.sql.query<Record<string, unknown>>(
+    'SELECT at, kind, message FROM notices WHERE account_id = $1 ORDER BY at DESC LIMIT 50',
+    [a.id],
+  );
+  return rows.map((r) => ({ ...r, at: iso(r.at) }));
+}

@@ -1,0 +1,54 @@
+// A cycle's writes, each in one transaction: a quiet cycle's poll log and statuses; an evaluated cycle's observations,
+// statuses, outage states, events, timeline frame and archive quarter together.
+import type { SourceDef } from '../sources/registry.ts';
+import { recordArchive } from './archive.ts';
+import type { Db } from './db.ts';
+import { evaluateCycle, type EventRow } from './events.ts';
+import { observe, type CycleContext } from './observe.ts';
+import { computeLive, recordFrame, type LiveState } from './rollup.ts';
+import { saveStatuses, type SourceStatus } from './status.ts';
+import { writeOutcomes, type PollOutcome } from './store.ts';
+
+export interface CycleWrites {
+  outcomes: PollOutcome[];
+  /** the statuses the polls changed (next-status.ts advanceStatuses) */
+  toSave: SourceStatus[];
+}
+
+export interface EvaluatedCycle extends CycleWrites {
+  sources: SourceDef[];
+  statuses: Map<string, SourceStatus>;
+  /** modelled customers per county (geo/county-model.ts) */
+  model: Map<string, number>;
+  now: Date;
+  simulated: boolean;
+}
+
+/** A quiet cycle's writes: the poll log and the statuses, nothing re-evaluated. */
+export async function storePolls(db: Db, { outcomes, toSave }: CycleWrites): Promise<void> {
+  await db.transaction(async () => {
+    await writeOutcomes(db, outcomes);
+    await saveStatuses(db, toSave);
+  });
+}
+
+/** Stores the polls and evaluates the cycle: its rollups and the events they raise. */
+export async function storeAndEvaluate(db: Db, c: EvaluatedCycle): Promise<{ live: LiveState; events: EventRow[] }> {
+  const { sources, statuses, now } = c;
+  const ctx: CycleContext = {
+    sources,
+    statuses,
+    polled: new Set(c.outcomes.filter((o) => o.ok).map((o) => o.source.id)),
+    now,
+  };
+  // One transaction: observations, statuses, outage states and events land together or not at all.
+  return db.transaction(async () => {
+    await writeOutcomes(db, c.outcomes);
+    await saveStatuses(db, c.toSave);
+    const live = await computeLive(db, sources, statuses, c.model, now);
+    const events = await evaluateCycle(db, await observe(db, live, ctx), ctx);
+    await recordFrame(db, live, now);
+    await recordArchive(db, { live, sources, statuses, now, simulated: c.simulated });
+    return { live, events };
+  });
+}
