@@ -9,7 +9,7 @@ import { STATES } from '../pipeline/src/geo/states.ts';
 import { Db } from '../pipeline/src/state/db.ts';
 import { recordArchive, QUARTER_MS } from '../pipeline/src/state/archive.ts';
 import type { LiveState } from '../pipeline/src/state/rollup.ts';
-import type { SourceDef } from '../pipeline/src/sources/registry.ts';
+import type { SourceDef } from '../pipeline/src/sources/source-def.ts';
 import { FsTreeWriter } from '../pipeline/src/publish/tree-writer.ts';
 import { ArchivePublisher } from '../pipeline/src/publish/archive.ts';
 import { quarterDoc } from '../pipeline/src/state/archive-day.ts';

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { XMLParser } from 'fast-xml-parser';
 import { connectorFor } from '../pipeline/src/sources/connectors.ts';
-import type { ConnectorName, SourceDef } from '../pipeline/src/sources/registry.ts';
+import type { ConnectorName, SourceDef } from '../pipeline/src/sources/source-def.ts';
 import { sharedPath, sourceDef } from '../pipeline/test/shared-data.ts';
 
 export interface Row {

@@ -11,7 +11,7 @@ import { manualClock } from '../pipeline/src/clock.ts';
 import { tuneHeap } from '../pipeline/src/heap.ts';
 import { Pipeline } from '../pipeline/src/pipeline.ts';
 import { LOOPBACK_HTTP } from '../pipeline/src/sources/http.ts';
-import { loadRegistry } from '../pipeline/src/sources/registry.ts';
+import { loadRegistry } from '../pipeline/src/registry/registry.ts';
 import { startSimulatorProcess } from './sim-process.ts';
 
 const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));

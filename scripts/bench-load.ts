@@ -11,7 +11,7 @@ import { Pipeline } from '../pipeline/src/pipeline.ts';
 import { startServer } from '../pipeline/src/serve/server.ts';
 import { Simulator } from '../pipeline/src/simulator/server.ts';
 import { LOOPBACK_HTTP } from '../pipeline/src/sources/http.ts';
-import { parseRegistry } from '../pipeline/src/sources/registry.ts';
+import { parseRegistry } from '../pipeline/src/registry/registry.ts';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const CONNECTIONS = Number(process.env.BENCH_LOAD_CONNECTIONS ?? 16);

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { manualClock } from '../pipeline/src/clock.ts';
 import { Simulator } from '../pipeline/src/simulator/server.ts';
-import { parseRegistry } from '../pipeline/src/sources/registry.ts';
+import { parseRegistry } from '../pipeline/src/registry/registry.ts';
 import { Pipeline } from '../pipeline/src/pipeline.ts';
 import { LOOPBACK_HTTP } from '../pipeline/src/sources/http.ts';
 import { Db } from '../pipeline/src/state/db.ts';

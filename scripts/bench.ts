@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { manualClock } from '../pipeline/src/clock.ts';
-import { loadRegistry } from '../pipeline/src/sources/registry.ts';
+import { loadRegistry } from '../pipeline/src/registry/registry.ts';
 import { Pipeline } from '../pipeline/src/pipeline.ts';
 import { LOOPBACK_HTTP } from '../pipeline/src/sources/http.ts';
 import { readManifest } from '../pipeline/src/publish/tree-writer.ts';

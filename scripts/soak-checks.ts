@@ -2,7 +2,7 @@
 // and checks the invariants — no cycle lost, no outage closed over a stale feed, every feed_stale answered, memory
 // flat, every connector succeeding at least once — and gathers the figures the soak prints.
 import type { Db } from '../pipeline/src/state/db.ts';
-import type { SourceDef } from '../pipeline/src/sources/registry.ts';
+import type { SourceDef } from '../pipeline/src/sources/source-def.ts';
 import { FAULT_KINDS, type FaultKind } from '../pipeline/src/simulator/faults.ts';
 import { hardenedInterval, staleAfterMinutes } from '../pipeline/src/state/rules.ts';
 import type { SoakOptions } from './soak.ts';

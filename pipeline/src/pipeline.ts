@@ -16,7 +16,7 @@ import type { PublishStats, TreeWriter } from './publish/tree-writer.ts';
 import type { Connector } from './sources/connector.ts';
 import { HttpClient, type HttpOptions } from './sources/http.ts';
 import { pollDue } from './sources/poll.ts';
-import type { ConnectorName, SourceDef } from './sources/registry.ts';
+import type { ConnectorName, SourceDef } from './sources/source-def.ts';
 import { isDue, nextWake, wakeReason } from './sources/scheduler.ts';
 import type { HeldSnapshot } from './sources/snapshot.ts';
 import { Db } from './state/db.ts';

@@ -16,7 +16,7 @@ import { deriveEpisodes } from '../src/history/derive.ts';
 import { Pipeline } from '../src/pipeline.ts';
 import { MemoryTreeWriter } from '../src/publish/tree-writer.ts';
 import { LOOPBACK_HTTP } from '../src/sources/http.ts';
-import { parseRegistry } from '../src/sources/registry.ts';
+import { parseRegistry } from '../src/registry/registry.ts';
 import { type Episode, episodesOf, type Reading, STORMS, type Storm } from './archive-replay-storms.ts';
 import { closeAll, testTempDir } from './clean-machine.ts';
 import { replayServer, type ReplayServer, type Version, versionBytes, versions } from './sequence-server.ts';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { check } from '@placemarkio/check-geojson';
 import { manualClock } from '../src/clock.ts';
 import { Simulator } from '../src/simulator/server.ts';
-import { parseRegistry } from '../src/sources/registry.ts';
+import { parseRegistry } from '../src/registry/registry.ts';
 import { Pipeline } from '../src/pipeline.ts';
 import { LOOPBACK_HTTP } from '../src/sources/http.ts';
 import { startServer } from '../src/serve/server.ts';

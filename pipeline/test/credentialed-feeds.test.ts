@@ -9,7 +9,7 @@ import { manualClock } from '../src/clock.ts';
 import { Pipeline } from '../src/pipeline.ts';
 import type { CycleSummary } from '../src/cycle/summary.ts';
 import { LOOPBACK_HTTP } from '../src/sources/http.ts';
-import { parseRegistry } from '../src/sources/registry.ts';
+import { parseRegistry } from '../src/registry/registry.ts';
 import { recordedRaw as avangridRaw } from '../src/sources/avangrid/recorded.ts';
 import { recordedRaw as dukeRaw } from '../src/sources/duke/recorded.ts';
 import { closeAll } from './clean-machine.ts';

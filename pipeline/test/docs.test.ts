@@ -5,7 +5,7 @@ import { Command } from 'commander';
 import { buildProgram } from '../src/cli/program.ts';
 import { addCommonOptions } from '../src/cli/common.ts';
 import { CATALOGUE, FUNCTION_ENDPOINTS } from '../src/contract/catalogue.ts';
-import { CONNECTORS } from '../src/sources/registry.ts';
+import { CONNECTORS } from '../src/sources/source-def.ts';
 import { SCHEMAS } from '../src/contract/schemas.ts';
 import { buildLlmsTxt } from '../src/publish/llms.ts';
 

@@ -5,7 +5,7 @@
 // The full run (200 per connector, the issue's table) is `npm run fuzz`.
 import { afterAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { CONNECTORS } from '../src/sources/registry.ts';
+import { CONNECTORS } from '../src/sources/source-def.ts';
 import { FIXTURES } from './fuzz/fixtures.ts';
 import { ConnectorFuzz } from './fuzz/harness.ts';
 import { HOSTILE_TEXT, TOKENS, mutationArb, type HostileText, type Mutation } from './fuzz/mutations.ts';

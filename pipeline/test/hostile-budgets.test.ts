@@ -7,7 +7,7 @@ import { fetch as arcgisFetch } from '../src/sources/arcgis/fetch.ts';
 import { PollBudget } from '../src/sources/budget.ts';
 import { HttpClient, LOOPBACK_HTTP } from '../src/sources/http.ts';
 import { walkClusters } from '../src/sources/kubra/clusters.ts';
-import type { SourceDef } from '../src/sources/registry.ts';
+import type { SourceDef } from '../src/sources/source-def.ts';
 import { sourceHeaders, type SourceHttp } from '../src/sources/source-http.ts';
 import { ScriptedFeed } from './scripted-feed.ts';
 import { sourceDef } from './shared-data.ts';

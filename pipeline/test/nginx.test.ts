@@ -16,7 +16,7 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { manualClock } from '../src/clock.ts';
 import { Simulator } from '../src/simulator/server.ts';
-import { parseRegistry } from '../src/sources/registry.ts';
+import { parseRegistry } from '../src/registry/registry.ts';
 import { Pipeline } from '../src/pipeline.ts';
 import { LOOPBACK_HTTP } from '../src/sources/http.ts';
 import { resolve } from '../src/serve/app.ts';

@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { register } from '../src/cli/sources.ts';
 import { formatReport, registerCheck } from '../src/cli/sources-check.ts';
-import { findEiaFiles, loadEiaReference } from '../src/sources/eia-reference.ts';
-import { checkRegistryFile, type CheckProblem } from '../src/sources/registry-check.ts';
+import { findEiaFiles, loadEiaReference } from '../src/registry/eia-reference.ts';
+import { checkRegistryFile, type CheckProblem } from '../src/registry/check.ts';
 import { SHARED_DATA, hasSharedData, sharedPath } from './shared-data.ts';
 
 const EIA_DIR = sharedPath('reference/eia861');

@@ -7,7 +7,8 @@ import { FaultProxy } from '../src/simulator/faults.ts';
 import { Simulator } from '../src/simulator/server.ts';
 import { connectorFor } from '../src/sources/connectors.ts';
 import { HttpClient, LOOPBACK_HTTP } from '../src/sources/http.ts';
-import { parseRegistry, type SourceDef } from '../src/sources/registry.ts';
+import { parseRegistry } from '../src/registry/registry.ts';
+import type { SourceDef } from '../src/sources/source-def.ts';
 
 const T0 = new Date('2026-09-01T04:00:00Z');
 /** Hours into the simulated storm, when it crosses Georgia and the Carolinas: Kubra chains of 30–300 requests. */

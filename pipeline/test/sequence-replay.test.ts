@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { manualClock } from '../src/clock.ts';
-import { parseRegistry } from '../src/sources/registry.ts';
+import { parseRegistry } from '../src/registry/registry.ts';
 import { Pipeline } from '../src/pipeline.ts';
 import { MemoryTreeWriter } from '../src/publish/tree-writer.ts';
 import { startServer } from '../src/serve/server.ts';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../src/clock.ts';
 import { Simulator } from '../src/simulator/server.ts';
-import { parseRegistry } from '../src/sources/registry.ts';
+import { parseRegistry } from '../src/registry/registry.ts';
 import { Pipeline } from '../src/pipeline.ts';
 import { LOOPBACK_HTTP } from '../src/sources/http.ts';
 import { PublishedTree } from '../src/publish/published-tree.ts';

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import type { SourceDef } from '../src/sources/registry.ts';
+import type { SourceDef } from '../src/sources/source-def.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** The variable that puts the data elsewhere; a relative path is from the repository root, as in scripts/build-*.ts. */

@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { manualClock } from '../src/clock.ts';
 import { coverageFor } from '../src/coverage/document.ts';
 import { Simulator } from '../src/simulator/server.ts';
-import { parseRegistry } from '../src/sources/registry.ts';
+import { parseRegistry } from '../src/registry/registry.ts';
 import { Pipeline } from '../src/pipeline.ts';
 import { LOOPBACK_HTTP } from '../src/sources/http.ts';
 import { startServer } from '../src/serve/server.ts';

@@ -19,10 +19,11 @@ import { systemClock } from '../src/clock.ts';
 import { UsageError } from '../src/errors.ts';
 import { Simulator } from '../src/simulator/server.ts';
 import { LOOPBACK_HTTP } from '../src/sources/http.ts';
-import { parseRegistry, type SourceDef } from '../src/sources/registry.ts';
-import { runVerify } from '../src/sources/verify.ts';
-import { eiaCheck } from '../src/sources/verify-eia.ts';
-import type { VerifyReport } from '../src/sources/verify-report.ts';
+import { parseRegistry } from '../src/registry/registry.ts';
+import type { SourceDef } from '../src/sources/source-def.ts';
+import { runVerify } from '../src/registry/verify.ts';
+import { eiaCheck } from '../src/registry/verify-eia.ts';
+import type { VerifyReport } from '../src/registry/verify-report.ts';
 import {
   readVerifyReport,
   VERIFICATION_FILE,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { fixedClock, parseInstant, runningClock, systemClock, type Clock } from '../clock.ts';
 import { UsageError } from '../errors.ts';
-import type { SourceDef } from '../sources/registry.ts';
+import type { SourceDef } from '../sources/source-def.ts';
 import { terminalLines } from '../terminal-text.ts';
 
 export interface CommonConfig {
@@ -82,7 +82,7 @@ export function clockFor(cfg: CommonConfig, oneShot: boolean): Clock {
  */
 export async function loadSources(file: string, log: (s: string) => void): Promise<SourceDef[]> {
   const [{ loadRegistry }, { withOdinExclusions }] = await Promise.all([
-    import('../sources/registry.ts'),
+    import('../registry/registry.ts'),
     import('../sources/odin/exclusions.ts'),
   ]);
   const { sources, problems } = loadRegistry(file);

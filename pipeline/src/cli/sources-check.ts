@@ -1,9 +1,9 @@
-// `outage sources check`: the registry checks of sources/registry-check.ts over one file, as a table of problems.
+// `outage sources check`: the registry checks of registry/check.ts over one file, as a table of problems.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { CommanderError, Option, type Command } from 'commander';
 import { log } from './common.ts';
-import type { CheckProblem, CheckReport } from '../sources/registry-check.ts';
+import type { CheckProblem, CheckReport } from '../registry/check.ts';
 
 interface CheckConfig {
   sources: string;
@@ -29,7 +29,7 @@ export function registerCheck(sources: Command): void {
       'check a registry file: columns, ids, URL shapes, placeholders, status, EIA-861 ids/customers/states, fixtures; exits 1 on any error',
     )
     .option('--sources <file>', 'source registry CSV', 'data/sources.csv')
-    // The defaults are resolved when the check runs (sources/eia-reference.ts loads the EIA-861 reader with them).
+    // The defaults are resolved when the check runs (registry/eia-reference.ts loads the EIA-861 reader with them).
     .addOption(
       new Option(
         '--eia-dir <dir>',
@@ -46,7 +46,7 @@ export function registerCheck(sources: Command): void {
     .option('--json', 'print the problems as a JSON array instead of a table')
     .action(async (_opts: unknown, cmd: Command) => {
       // `../shared/data` beside the repository (or $OUTAGE_SHARED_DATA): where a row's `fixture` path points.
-      const { EIA_DIR, SHARED_DATA_DIR } = await import('../sources/eia-reference.ts');
+      const { EIA_DIR, SHARED_DATA_DIR } = await import('../registry/eia-reference.ts');
       const cfg: CheckConfig = {
         sources: path.resolve(String(optionValue(cmd, 'sources'))),
         eiaDir: path.resolve(String(cmd.getOptionValue('eiaDir') ?? EIA_DIR)),
@@ -66,9 +66,9 @@ export function registerCheck(sources: Command): void {
 async function runCheck(cfg: CheckConfig): Promise<CheckReport> {
   const t0 = Date.now();
   const [{ loadEiaReference }, { replayFixtures }, { checkRegistryFile }] = await Promise.all([
-    import('../sources/eia-reference.ts'),
-    import('../sources/replay.ts'),
-    import('../sources/registry-check.ts'),
+    import('../registry/eia-reference.ts'),
+    import('../registry/replay.ts'),
+    import('../registry/check.ts'),
   ]);
   const eia = loadEiaReference(cfg.eiaDir);
   const eiaNote = eia

@@ -7,8 +7,9 @@ import { Option, type Command } from 'commander';
 import { SourceError, UsageError } from '../errors.ts';
 import { log } from './common.ts';
 import { DEFAULT_HTTP } from '../sources/http.ts';
-import type { ProbeRequest } from '../sources/probe.ts';
-import { CONNECTORS, parseRegistry, type ConnectorName, type SourceDef } from '../sources/registry.ts';
+import type { ProbeRequest } from '../registry/probe.ts';
+import { parseRegistry } from '../registry/registry.ts';
+import { CONNECTORS, type ConnectorName, type SourceDef } from '../sources/source-def.ts';
 import type { Snapshot } from '../sources/snapshot.ts';
 import { findState } from '../geo/states.ts';
 import { terminalJson } from '../terminal-text.ts';
@@ -91,7 +92,7 @@ export function registerProbe(sources: Command): void {
           `--timeout: expected a number of seconds above 0, got \`${cmd.getOptionValue('timeout')}\``,
         );
       const source = findRow(file, id);
-      const { probeSource, saveProbe } = await import('../sources/probe.ts');
+      const { probeSource, saveProbe } = await import('../registry/probe.ts');
       const ms = Math.round(seconds * 1000);
       const run = await probeSource(source, {
         requestDeadlineMs: ms,
@@ -163,7 +164,7 @@ async function parseFile(
     throw new UsageError(`--states is needed for a single file (the states the utility serves, e.g. --states "WI;MI")`);
   const url = args.url ?? `file://${file}`;
   if (!existsSync(file)) throw new UsageError(`Cannot read ${file}: it does not exist`);
-  const { recordedRaw } = await import('../sources/registry-check.ts');
+  const { recordedRaw } = await import('../registry/check.ts');
   let raw: unknown;
   try {
     // The file as the connector's fetch returns it: XML as text, a scraper's reshaping undone, files beside it read.
@@ -188,7 +189,7 @@ async function parseFile(
     customers: null,
     eia_ids: [],
   };
-  const { storedSnapshot } = await import('../sources/probe.ts');
+  const { storedSnapshot } = await import('../registry/probe.ts');
   try {
     return { source, snapshot: storedSnapshot(source, raw) };
   } catch (err) {
@@ -216,7 +217,7 @@ export function registerParse(sources: Command): void {
     .option('--json', 'print the normalised snapshot with its state and national sums as JSON')
     .action(async (target: string, _opts: unknown, cmd: Command) => {
       const args = parseArgs(cmd);
-      const { isProbeDir, loadProbe, replayProbe, savedSourceDef } = await import('../sources/replay.ts');
+      const { isProbeDir, loadProbe, replayProbe, savedSourceDef } = await import('../registry/replay.ts');
       const abs = path.resolve(target);
       const dir = isProbeDir(abs) ? abs : path.basename(abs) === 'index.json' ? path.dirname(abs) : null;
       let result: { source: SourceDef; snapshot: Snapshot };

@@ -6,8 +6,8 @@ import { CommanderError, Option, type Command } from 'commander';
 import { UsageError } from '../errors.ts';
 import { writeFileAtomic } from '../publish/atomic-write.ts';
 import { DEFAULT_HTTP } from '../sources/http.ts';
-import type { SourceDef } from '../sources/registry.ts';
-import type { VerifyRow } from '../sources/verify-report.ts';
+import type { SourceDef } from '../sources/source-def.ts';
+import type { VerifyRow } from '../registry/verify-report.ts';
 import { loadSources, log } from './common.ts';
 
 export const VERIFY_DEFAULTS = { deadlineS: 900, concurrency: 8, markdown: 'verify-report.md' };
@@ -89,10 +89,10 @@ export function registerVerify(sources: Command): void {
       const rows = pick(await loadSources(file, log), cmd.getOptionValue('only') as string | undefined);
       const [{ runVerify, checkSaveDir }, { eiaCheck }, { EIA_DIR }, report, { VERIFY_REPORT_FILE }] =
         await Promise.all([
-          import('../sources/verify.ts'),
-          import('../sources/verify-eia.ts'),
-          import('../sources/eia-reference.ts'),
-          import('../sources/verify-report.ts'),
+          import('../registry/verify.ts'),
+          import('../registry/verify-eia.ts'),
+          import('../registry/eia-reference.ts'),
+          import('../registry/verify-report.ts'),
           import('../publish/verification.ts'),
         ]);
       if (save) checkSaveDir(path.resolve(save));

@@ -4,9 +4,9 @@
 import path from 'node:path';
 import { clockFor, loadSources, log, SHIPPED_REGISTRY, type CommonConfig } from './common.ts';
 import type { Clock } from '../clock.ts';
-import type { SourceDef } from '../sources/registry.ts';
+import type { SourceDef } from '../sources/source-def.ts';
 import { Simulator } from '../simulator/server.ts';
-import { parseRegistry } from '../sources/registry.ts';
+import { parseRegistry } from '../registry/registry.ts';
 import { Pipeline } from '../pipeline.ts';
 import { formatSummary } from '../cycle/summary.ts';
 import type { RunningServer, ServerWorker, WorkerServerOptions } from '../serve/worker-server.ts';

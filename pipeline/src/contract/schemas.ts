@@ -1,5 +1,5 @@
 // Response schemas (JSON Schema 2020-12, as OpenAPI 3.1 uses): the OpenAPI document and the contract tests share them.
-import { CONNECTORS } from '../sources/registry.ts';
+import { CONNECTORS } from '../sources/source-def.ts';
 import { BAND_THRESHOLDS_PCT, MAGNITUDE_THRESHOLDS } from '../state/rules.ts';
 import { ROW_SHAPES, columnSchema } from './report-columns.ts';
 import { ERROR_CODES } from './errors.ts';

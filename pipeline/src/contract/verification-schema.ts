@@ -1,6 +1,6 @@
 // The schema of /api/v1/sources/verification's `data` (schemas.ts wraps it in the envelope): the last verify report.
-import { FAILURE_KINDS } from '../sources/verify-advice.ts';
-import { CONNECTORS } from '../sources/registry.ts';
+import { FAILURE_KINDS } from '../registry/verify-advice.ts';
+import { CONNECTORS } from '../sources/source-def.ts';
 
 const obj = (props: Record<string, unknown>) => ({ type: 'object', required: Object.keys(props), properties: props });
 const int = { type: 'integer', minimum: 0 };

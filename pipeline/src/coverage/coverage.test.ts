@@ -7,7 +7,7 @@ import { computeCoverage, type CoverageRegistry } from './coverage.ts';
 import { COVERAGE_CSV_COLUMNS, coverageCsvRows, coverageFor, coverageOf, coverageRegistry } from './document.ts';
 import { CUSTOMERS_FILE, loadCustomerTable, loadOdinSample, type CustomerRow } from './tables.ts';
 import { formatCoverage } from '../cli/coverage.ts';
-import { loadEiaReference } from '../sources/eia-reference.ts';
+import { loadEiaReference } from '../registry/eia-reference.ts';
 import { odinRecords } from '../sources/odin/schema.ts';
 import { hasSharedData, sharedJson, sharedPath } from '../../test/shared-data.ts';
 

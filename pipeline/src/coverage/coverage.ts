@@ -3,7 +3,8 @@
 // with every credential the registry names (issue 26 part 3); and the largest utilities not covered, with the reason.
 // Pure: the registry rows and the two tables are passed in.
 import { STATES } from '../geo/states.ts';
-import type { InactiveSource, SourceDef } from '../sources/registry.ts';
+import type { InactiveSource } from '../registry/registry.ts';
+import type { SourceDef } from '../sources/source-def.ts';
 import { odinExclusions } from '../sources/odin/exclusions.ts';
 import type { CustomerRow } from './tables.ts';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pctOut } from '../state/rules.ts';
 import { STATES } from '../geo/states.ts';
 import { credentialEnv } from '../sources/credential.ts';
-import { loadRegistry } from '../sources/registry.ts';
+import { loadRegistry } from '../registry/registry.ts';
 import { computeCoverage, type Coverage, type CoverageRegistry, type ScopeCoverage } from './coverage.ts';
 import { CUSTOMERS_FILE, ODIN_SAMPLE_FILE, loadCustomerTable, loadOdinSample, type CustomerRow } from './tables.ts';
 

@@ -1,6 +1,6 @@
 // Whether a polled cycle is quiet: nothing in it needs evaluating, so only the poll log, the statuses and /live/sources
 // change (the quiet branch of pipeline.ts).
-import type { SourceDef } from '../sources/registry.ts';
+import type { SourceDef } from '../sources/source-def.ts';
 import { freshness, wakeReason } from '../sources/scheduler.ts';
 import type { SourceStatus } from '../state/status.ts';
 import type { PollOutcome } from '../state/store.ts';

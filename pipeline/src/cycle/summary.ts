@@ -1,7 +1,7 @@
 // What a cycle reports: the summary `outage poll` logs and the heartbeat records (state/heartbeat.ts), built from the
 // cycle's poll outcomes, its totals and the wall time of each phase.
 import type { PublishStats } from '../publish/tree-writer.ts';
-import type { SourceDef } from '../sources/registry.ts';
+import type { SourceDef } from '../sources/source-def.ts';
 import { freshness } from '../sources/scheduler.ts';
 import type { SourceStatus } from '../state/status.ts';
 import type { PollOutcome } from '../state/store.ts';

@@ -2,7 +2,7 @@
 // for every county with an outage. Other counties get a valid empty answer from the function layer.
 import type { Db } from '../state/db.ts';
 import { loadAreas, loadIncidents } from './detail-load.ts';
-import type { SourceDef } from '../sources/registry.ts';
+import type { SourceDef } from '../sources/source-def.ts';
 import type { CountyLive } from '../state/rollup.ts';
 import type { SourceStatus } from '../state/status.ts';
 import { utilityPct } from '../sources/scheduler.ts';

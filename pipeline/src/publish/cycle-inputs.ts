@@ -3,7 +3,7 @@
 // (re-read at every publish, serialised again only when it changed).
 import { countyHistories } from '../history/derive.ts';
 import { historyMarks } from '../history/version.ts';
-import type { SourceDef } from '../sources/registry.ts';
+import type { SourceDef } from '../sources/source-def.ts';
 import type { Db } from '../state/db.ts';
 import { prunePolls, sourceHealth, type SourceHealth } from '../state/health.ts';
 import type { SourceStatus } from '../state/status.ts';

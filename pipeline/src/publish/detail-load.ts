@@ -1,7 +1,7 @@
 // Reads the current observations behind the county detail documents: areas and incidents per county, as records.
 import { createHash } from 'node:crypto';
 import type { Db } from '../state/db.ts';
-import type { SourceDef } from '../sources/registry.ts';
+import type { SourceDef } from '../sources/source-def.ts';
 import type { Incident } from '../sources/snapshot.ts';
 import { pctOut } from '../state/rules.ts';
 import type { AreaRecord, IncidentRecord } from '../contract/county-detail.ts';

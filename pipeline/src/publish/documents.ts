@@ -1,5 +1,5 @@
 // The live documents: the `data` member of each live endpoint, built from the rollups and source statuses.
-import type { SourceDef } from '../sources/registry.ts';
+import type { SourceDef } from '../sources/source-def.ts';
 import type { CountyLive, LiveState, MapEntry } from '../state/rollup.ts';
 import type { SourceStatus } from '../state/status.ts';
 import type { SourceHealth } from '../state/health.ts';

@@ -5,7 +5,7 @@
 import { TIMELINE_MAX_HOURS } from '../contract/catalogue.ts';
 import type { CoverageData } from '../coverage/document.ts';
 import { countyModel, loadCountyModel } from '../geo/county-model.ts';
-import type { SourceDef } from '../sources/registry.ts';
+import type { SourceDef } from '../sources/source-def.ts';
 import type { Db } from '../state/db.ts';
 import { computeLive, type LiveState } from '../state/rollup.ts';
 import type { SourceStatus } from '../state/status.ts';

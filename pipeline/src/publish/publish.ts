@@ -3,7 +3,7 @@ import type { ArchivePublisher } from './archive.ts';
 import { endpoint } from '../contract/catalogue.ts';
 import { fileFor } from '../contract/urls.ts';
 import { dataNotice } from '../contract/notice.ts';
-import type { SourceDef } from '../sources/registry.ts';
+import type { SourceDef } from '../sources/source-def.ts';
 import type { LiveState } from '../state/rollup.ts';
 import type { SourceStatus } from '../state/status.ts';
 import {

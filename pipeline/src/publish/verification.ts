@@ -4,7 +4,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { endpoint } from '../contract/catalogue.ts';
 import { fileFor } from '../contract/urls.ts';
-import { VERIFY_FORMAT, type VerifyReport } from '../sources/verify-report.ts';
+import { VERIFY_FORMAT, type VerifyReport } from '../registry/verify-report.ts';
 import { putJson } from './formats.ts';
 import type { TreeWriter } from './tree-writer.ts';
 

@@ -1,7 +1,7 @@
 // The simulated utilities: every state's counties split among a few utilities (each a source in one vendor format),
 // plus a co-op in some states that serves part of a few counties, so overlapping sources must add up.
 import { STATES } from '../geo/states.ts';
-import type { ConnectorName } from '../sources/registry.ts';
+import type { ConnectorName } from '../sources/source-def.ts';
 import type { Scenario } from './scenario.ts';
 import { unit } from './random.ts';
 

@@ -1,6 +1,6 @@
 // What every connector folder provides: fetch (raw upstream over HTTP) and normalize (raw → canonical snapshot).
 import type { SourceHttp } from './source-http.ts';
-import type { SourceDef } from './registry.ts';
+import type { SourceDef } from './source-def.ts';
 import type { Snapshot } from './snapshot.ts';
 
 /**

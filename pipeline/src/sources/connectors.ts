@@ -1,6 +1,6 @@
 // The exhaustive connector switch: a registry row's `connector` names one folder here.
 import type { Connector } from './connector.ts';
-import type { ConnectorName } from './registry.ts';
+import type { ConnectorName } from './source-def.ts';
 import * as kubra from './kubra/index.ts';
 import * as nisc from './nisc/index.ts';
 import * as arcgis from './arcgis/index.ts';

@@ -5,7 +5,7 @@
 import { locatePoint } from '../geo/match.ts';
 import { findState } from '../geo/states.ts';
 import { placedCounties } from './checks.ts';
-import type { SourceDef } from './registry.ts';
+import type { SourceDef } from './source-def.ts';
 import { type CoverageClass, emptySnapshot, type Incident, type Snapshot } from './snapshot.ts';
 
 /** A point an outage can be placed by. */

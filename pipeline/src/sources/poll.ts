@@ -12,7 +12,7 @@ import { connectorFor } from './connectors.ts';
 import type { HttpClient } from './http.ts';
 import { capIncidents } from './incident-cap.ts';
 import { quarantine } from './quarantine.ts';
-import type { ConnectorName, SourceDef } from './registry.ts';
+import type { ConnectorName, SourceDef } from './source-def.ts';
 import { heldSnapshot, type HeldSnapshot, type Snapshot } from './snapshot.ts';
 import { sourceHeaders, type SourceHttp } from './source-http.ts';
 

@@ -7,7 +7,7 @@
 // (clean-snapshot.ts), so neither the stored snapshot nor a message quoting a name carries controls or 100 KB names.
 import { SourceError } from '../errors.ts';
 import { cleanSnapshotText } from './clean-snapshot.ts';
-import type { SourceDef } from './registry.ts';
+import type { SourceDef } from './source-def.ts';
 import type { Snapshot } from './snapshot.ts';
 
 /** More customers than any US county has (Los Angeles: about 3.6 million): the bound of one record without a registry count. */

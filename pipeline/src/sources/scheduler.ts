@@ -1,6 +1,6 @@
 // The scheduler's rules in one place: which sources are due, the interval each is polled at (hardened or not, backed
 // off after 429/403), when it goes stale, and how long the poll loop sleeps. spec: Limits — polling, stale source.
-import type { SourceDef } from './registry.ts';
+import type { SourceDef } from './source-def.ts';
 import type { SourceStatus } from '../state/status.ts';
 import {
   hardenedInterval,

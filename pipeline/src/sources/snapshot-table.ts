@@ -2,7 +2,7 @@
 // The table shows upstream text (names, notices) escaped for the terminal (terminal-text.ts).
 import { loadAtlas } from '../geo/counties.ts';
 import { stateByFips } from '../geo/states.ts';
-import type { SourceDef } from './registry.ts';
+import type { SourceDef } from './source-def.ts';
 import type { Snapshot } from './snapshot.ts';
 import { terminalText } from '../terminal-text.ts';
 import { cleaningNote } from './clean-snapshot.ts';

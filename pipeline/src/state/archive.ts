@@ -3,7 +3,7 @@
 // mark at or after t, replacing what an earlier cycle of the same quarter wrote, so the last cycle before a mark is the
 // one in force at it. A quarter no cycle reached (the poller was down) has no row: it is not invented. A stale
 // source's quarters are marked (`fresh` false; a county fed by one is `stale`), never filled in.
-import type { SourceDef } from '../sources/registry.ts';
+import type { SourceDef } from '../sources/source-def.ts';
 import { freshness } from '../sources/scheduler.ts';
 import type { Db } from './db.ts';
 import type { LiveState } from './rollup.ts';

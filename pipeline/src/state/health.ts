@@ -1,7 +1,7 @@
 // Source health over time (issue: users ask for it; no anchor offers it): per source, over the last 24 hours and 7
 // days, the share of polls that succeeded, the median fetch time and the minutes it was stale (by the stale rule on
 // its published interval). Read from the poll log, which keeps 8 days.
-import type { SourceDef } from '../sources/registry.ts';
+import type { SourceDef } from '../sources/source-def.ts';
 import type { SourceStatus } from './status.ts';
 import { staleAfterFor } from '../sources/scheduler.ts';
 import type { Db } from './db.ts';

@@ -1,7 +1,7 @@
 // After a cycle's polls: each polled source's next status (its counts, failures, hardening and next_due_at), and the
 // deep rows reconciled with ODIN's counts (reconcile.ts) — the statuses the cycle stores.
 import { effectiveInterval, nextInterval } from '../sources/scheduler.ts';
-import type { SourceDef } from '../sources/registry.ts';
+import type { SourceDef } from '../sources/source-def.ts';
 import type { HeldSnapshot } from '../sources/snapshot.ts';
 import type { Db } from './db.ts';
 import { reconcileWithOdin } from './reconcile.ts';

@@ -1,5 +1,5 @@
 // This cycle's observations of every scope the lifecycle tracks: counties, municipalities/townships, utilities.
-import type { SourceDef } from '../sources/registry.ts';
+import type { SourceDef } from '../sources/source-def.ts';
 import type { Db } from './db.ts';
 import type { LiveState } from './rollup.ts';
 import { pctOut } from './rules.ts';

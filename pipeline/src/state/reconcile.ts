@@ -2,7 +2,7 @@
 // a utility, the difference is recorded on the deep row; a row that disagrees beyond its tolerance for three
 // reconciled cycles in a row is flagged in /live/sources (never dropped). ODIN counts meters, the deep row customers:
 // the figure is a consistency signal, not a correction.
-import type { SourceDef } from '../sources/registry.ts';
+import type { SourceDef } from '../sources/source-def.ts';
 import type { HeldSnapshot } from '../sources/snapshot.ts';
 import type { SourceStatus } from './status.ts';
 

@@ -1,6 +1,6 @@
 // Live rollups: every county and state from the sources' current observations, with the rules applied.
 // Several sources covering one county add up (customers out and published served counts are summed).
-import type { SourceDef } from '../sources/registry.ts';
+import type { SourceDef } from '../sources/source-def.ts';
 import { loadAtlas } from '../geo/counties.ts';
 import { STATES } from '../geo/states.ts';
 import { band, denominator, level, magnitude, pctOut, TIMELINE_FRAME_MIN } from './rules.ts';

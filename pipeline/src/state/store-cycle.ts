@@ -1,6 +1,6 @@
 // A cycle's writes, each in one transaction: a quiet cycle's poll log and statuses; an evaluated cycle's observations,
 // statuses, outage states, events, timeline frame and archive quarter together.
-import type { SourceDef } from '../sources/registry.ts';
+import type { SourceDef } from '../sources/source-def.ts';
 import { recordArchive } from './archive.ts';
 import type { Db } from './db.ts';
 import { evaluateCycle, type EventRow } from './events.ts';

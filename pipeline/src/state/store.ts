@@ -1,6 +1,6 @@
 // Writes a cycle's poll outcomes: the poll log, snapshot versions, and each changed source's current observations.
 import { createHash } from 'node:crypto';
-import type { SourceDef } from '../sources/registry.ts';
+import type { SourceDef } from '../sources/source-def.ts';
 import type { HeldSnapshot, Snapshot } from '../sources/snapshot.ts';
 import { put, type Db } from './db.ts';
 import { markLastSeen, recordSeen } from './incident-history.ts';

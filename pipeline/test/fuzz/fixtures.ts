@@ -2,7 +2,7 @@
 // (../shared/data) the way its fetch test does. The fuzz mutates one route's answer per case.
 import { parse } from 'csv-parse/sync';
 import { readFileSync } from 'node:fs';
-import type { ConnectorName } from '../../src/sources/registry.ts';
+import type { ConnectorName } from '../../src/sources/source-def.ts';
 import { sharedJson, sharedPath } from '../shared-data.ts';
 import { recordedRaw as avangridRaw } from '../../src/sources/avangrid/recorded.ts';
 import { recordedRaw as dukeRaw } from '../../src/sources/duke/recorded.ts';

@@ -1,7 +1,8 @@
 // Fuzz registries: a fixture's rows (each on its upstream's base URL) plus one healthy neighbour, an ArcGIS source in
 // Juneau (02110), a county no fixture publishes (Chugach's fixture is in Anchorage), whose count changes every cycle so
 // a stale copy cannot pass.
-import { parseRegistry, type SourceDef } from '../../src/sources/registry.ts';
+import { parseRegistry } from '../../src/registry/registry.ts';
+import type { SourceDef } from '../../src/sources/source-def.ts';
 import type { Fixture, Route } from './fixtures.ts';
 
 export const NEIGHBOUR = { id: 'neighbour', fips: '02110', path: '/neighbour/FeatureServer/0' };

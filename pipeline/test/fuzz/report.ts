@@ -2,7 +2,7 @@
 // mutated sources answered, and the first failing cases with what reproduces each.
 import type { CaseOutcome } from './harness.ts';
 import type { Mutation } from './mutations.ts';
-import { CONNECTORS } from '../../src/sources/registry.ts';
+import { CONNECTORS } from '../../src/sources/source-def.ts';
 
 export const DEFAULT_SEED = 20_261_016;
 

@@ -1,6 +1,6 @@
 // AES normalize: each marker is an incident, counted in the county Ohio's marker names (COUNTY) or else the county
 // its point lies in (row's states only); customers_out is the feed's headline. Times are local wall clock.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { matchCounty } from '../../geo/match.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';

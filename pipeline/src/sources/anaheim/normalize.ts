@@ -1,6 +1,6 @@
 // Anaheim normalize: meter points grouped by incident ID; each group is one incident whose customers are its meters,
 // placed in a county by its first point (the row's states only). The feed has no headline: customers_out is the sum.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { toIso, type Snapshot } from '../snapshot.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
 import { newIncident } from '../checks.ts';

@@ -2,7 +2,7 @@
 //  - "incidents" (default): one feature per outage point → incidents, summed into the county the point falls in;
 //  - "counties": one feature per county (name or FIPS field) with out and served counts.
 // Field names come from options.fields; unset ones fall back to names seen on real utility layers.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import {
   addCounty,
   emptySnapshot,

@@ -1,7 +1,7 @@
 // Avangrid normalize: town rows are areas placed by the county they name; street rows are incidents; counties come
 // from the county answer's features (out and served), or from the towns when that answer lists none. Totals are the
 // county answer's own (customers out and served for the whole opco).
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { emptySnapshot, type AreaCount, type Incident, type Snapshot } from '../snapshot.ts';
 import { locatePoint, matchCounty } from '../../geo/match.ts';
 import { findState } from '../../geo/states.ts';

@@ -1,4 +1,4 @@
-// A recorded CMP file as the connector's fetch returns it (registry-check's rawOf). anniebritton/southport-weather-hub's
+// A recorded CMP file as the connector's fetch returns it (registry/check.ts's rawOf). anniebritton/southport-weather-hub's
 // scraper kept `{lastUpdated, totals, southport, lincolnCounty, towns}`: the county answer's top-level totals, the
 // town answer's feature properties verbatim. Undone here as far as it can be: the town features get their
 // properties back (geometry null: not kept), the county answer its totals and no features (only Lincoln's was kept).

@@ -2,7 +2,7 @@
 // the Kenai Peninsula and Mat-Su: every one of its places is a point of the feed, no county is named); the sections
 // are areas, placed by the place their name starts with (`Anchorage - Hillside`: Anchorage). Customers out and served
 // are the sections' sums (the map's own breakdown of the system), else the incidents' sum.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import type { Incident, Snapshot } from '../snapshot.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
 import { countOf, decimalOf, newIncident, placedCounties } from '../checks.ts';

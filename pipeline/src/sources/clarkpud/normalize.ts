@@ -1,7 +1,7 @@
 // Clark PUD normalize: the point-list reader with the payload as schema.ts declares it. Each open outage is an incident
 // placed in a county by its point (Washington only); customers out is the feed's own total. The feed gives no
 // customers served.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import type { Snapshot } from '../snapshot.ts';
 import { normalizePoints } from '../pointlist/normalize.ts';
 import { readEtr } from '../pointlist/etr.ts';

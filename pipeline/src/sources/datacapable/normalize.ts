@@ -1,7 +1,7 @@
 // DataCapable normalize: unplanned events → incidents placed in counties (point, else AREA_COUNTY) and summed per
 // county; the county count answer adds customers served per county, and gives the counties itself when no event
 // says where it is. Planned outages share the events list: they are left out of incidents and customers_out.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { addCounty, emptySnapshot, toIso, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
 import { loadAtlas } from '../../geo/counties.ts';
 import { countOf, newIncident, remembered, sortedCounties } from '../checks.ts';

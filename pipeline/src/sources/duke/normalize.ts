@@ -1,6 +1,6 @@
 // Duke normalize: each county row is that county's customers out (areaOfInterestSummary.maxCustomersAffected) and
 // served (customersServed), placed by the row's own state and county name. No outage points or ids: no incidents.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { emptySnapshot, type Snapshot } from '../snapshot.ts';
 import { matchCounty } from '../../geo/match.ts';
 import { findState } from '../../geo/states.ts';

@@ -1,4 +1,4 @@
-// Recorded Duke files as the connector's fetch returns them (registry-check's rawOf): a scraper's reshaping undone.
+// Recorded Duke files as the connector's fetch returns them (registry/check.ts's rawOf): a scraper's reshaping undone.
 // simonw/disaster-data's DukeEnergyScraper saved the `data` list bare, each `areaOfInterestSummary` flattened into
 // `summary_*` keys; outage-atlas's fixture bundles two answers as `{summary, counties}`. A wire answer passes as is.
 import { isObj, type Obj } from '../checks.ts';

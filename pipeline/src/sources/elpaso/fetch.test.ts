@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { testTempDir } from '../../../test/clean-machine.ts';
 import { hasSharedData } from '../../../test/shared-data.ts';
 import { LOOPBACK_HTTP } from '../http.ts';
-import { probeSource, saveProbe } from '../probe.ts';
+import { probeSource, saveProbe } from '../../registry/probe.ts';
 import { connectorKit, expectRefusedUnsent, recordedJson } from '../test-kit/index.ts';
 import { fetch, keysOf } from './fetch.ts';
 import { normalize } from './normalize.ts';

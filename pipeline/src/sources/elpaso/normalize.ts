@@ -1,6 +1,6 @@
 // El Paso Electric normalize: customers out are published per ZIP code, outages as points without a count. A ZIP's
 // customers go to the county its outage points lie in (TX and NM only); the points are incidents with their ETR.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { addCounty, type CountyCount, type Snapshot } from '../snapshot.ts';
 import { zoneFor } from '../local-time.ts';
 import { countOf, newIncident, sortedCounties } from '../checks.ts';

@@ -1,5 +1,5 @@
 // FPL normalize: "Customers Out": "2,229" → 2229. A count that is not a number is reported, never guessed.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { emptySnapshot, type Snapshot } from '../snapshot.ts';
 import { SourceError } from '../../errors.ts';
 import { matchCounty } from '../../geo/match.ts';

@@ -1,7 +1,7 @@
 // Green Mountain Power normalize: every town with customers out is an area, placed in its county by the place table
 // (town-list.ts); the counties sum the placed towns' customers out and served. The list has no headline: the
 // utility's customers out and served are the towns' sums.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { emptySnapshot, type Snapshot } from '../snapshot.ts';
 import { countOf, nullish } from '../checks.ts';
 import { townSnapshot, type TownRow } from '../town-list.ts';

@@ -1,6 +1,6 @@
 // GridVu normalize: each unplanned outage is an incident placed in a county by its point (Michigan only); the feed
 // has no headline, so customers_out is the incidents' sum, and customers_served is null.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
 import { countOf, newIncident, remembered } from '../checks.ts';

@@ -1,4 +1,4 @@
-// A saved Hawaiian Electric answer as heco's fetch returns it (registry-check's rawOf, `outage sources parse`): a bare
+// A saved Hawaiian Electric answer as heco's fetch returns it (registry/check.ts's rawOf, `outage sources parse`): a bare
 // answer (the peer's sample) is wrapped without a date, so its "Today at …" ETRs read as none; a fetch result passes.
 import { isObj } from '../checks.ts';
 

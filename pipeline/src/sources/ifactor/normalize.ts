@@ -1,7 +1,7 @@
 // iFactor normalize: data.json gives the headline; each report's area tree gives counties (the first sibling group
 // that names counties) and, below them, municipalities/neighbourhoods as areas with their path.
 // Masking: a masked count shows `<N` and counts as 1, its lower bound (option `mask_floor`, default 5, for {masked}).
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { emptySnapshot, toIso, type AreaCount, type Snapshot } from '../snapshot.ts';
 import { SourceError } from '../../errors.ts';
 import { readCount, readServed, type ReadCount } from './count.ts';

@@ -2,7 +2,7 @@
 // A county drawn as several polygons repeats the same record per polygon (Georgia Power: LEE ×2, TAYLOR ×3), so a
 // title counts once. Titles are "NC-ONSLOW" (state prefix) or a bare "IRWIN" (matched over the source's states).
 // Polygons (encoded polylines in geom.a) and zoom points are not read: names place the counties.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { addCounty, emptySnapshot, type CountyCount, type Snapshot } from '../snapshot.ts';
 import { findState } from '../../geo/states.ts';
 import { readCount, readServed } from './count.ts';

@@ -1,7 +1,7 @@
 // KUB normalize: the point-list reader with KUB's answer as schema.ts declares it. Each outage is an incident placed
 // in a county by its point (Tennessee only); customers_out and customers_served are KUB's own headline totals
 // (electricOutageInfo), the sum of the outages only without one.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import type { Snapshot } from '../snapshot.ts';
 import { normalizePoints } from '../pointlist/normalize.ts';
 import { readEtr } from '../pointlist/etr.ts';

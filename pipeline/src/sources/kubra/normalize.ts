@@ -2,7 +2,7 @@
 // Masking (counts.ts): a masked area shows `<5` (option `mask_floor`, default 5), counts as 1 (its lower bound) in
 // sums, and carries out_upper = floor − 1. Without a report or thematic areas, the cluster records' points give the
 // counties; the summary file, when read, gives the headline.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { emptySnapshot, toIso, type AreaCount, type Snapshot } from '../snapshot.ts';
 import { matchCounty } from '../../geo/match.ts';
 import { findState } from '../../geo/states.ts';

@@ -1,4 +1,4 @@
-// Recorded Kubra files as the connector's fetch returns them (registry-check's rawOf): what public scrapers kept of the
+// Recorded Kubra files as the connector's fetch returns them (registry/check.ts's rawOf): what public scrapers kept of the
 // summary file and the cluster tiles, brought back to `{summary}` and `{clusters: [...]}`. A wire answer passes as is.
 import polyline from '@mapbox/polyline';
 import { isObj, type Obj } from '../checks.ts';

@@ -1,7 +1,7 @@
 // Liberty normalize: every city with customers out is an area, placed in a county of the state the row gives it (one
 // of the registry row's states) by the place table (town-list.ts); the counties sum the placed cities' customers out
 // and served. The summary has no headline: the utility's customers out and served are the cities' sums.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { emptySnapshot, type Snapshot } from '../snapshot.ts';
 import { countOf, nullish } from '../checks.ts';
 import { townSnapshot, type TownRow } from '../town-list.ts';

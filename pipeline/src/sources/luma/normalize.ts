@@ -1,6 +1,6 @@
 // LUMA normalize: `totals` is the island's customers out and served; each of LUMA's operating regions is an area.
 // Regions span several municipios and are not counties, so the snapshot has no counties and no incidents.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { emptySnapshot, type AreaCount, type Snapshot } from '../snapshot.ts';
 import { countOf, nullish } from '../checks.ts';
 import { readRaw } from './schema.ts';

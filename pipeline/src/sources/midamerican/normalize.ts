@@ -1,6 +1,6 @@
 // MidAmerican normalize: each county row is that county's customers out and served; names carry no state, so each
 // is looked up in the row's states in order (IA first). No outage points or ids: no incidents.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { addCounty, emptySnapshot, type CountyCount, type Snapshot } from '../snapshot.ts';
 import { matchCounty } from '../../geo/match.ts';
 import { countOf, sortedCounties } from '../checks.ts';

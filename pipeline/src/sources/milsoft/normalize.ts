@@ -1,6 +1,6 @@
 // Milsoft normalize: boundaries.json gives county counts from its county layer; outages.json gives incidents placed
 // in counties by their point. outageSummary.json, when fetched, gives the headline customers out and served.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { addCounty, emptySnapshot, type CountyCount, type Snapshot } from '../snapshot.ts';
 import { SourceError } from '../../errors.ts';
 import { matchCounty } from '../../geo/match.ts';

@@ -1,7 +1,7 @@
 // Milsoft mobile service normalize: GetAllCounties' counties (out and served, by name in the row's states; a name that
 // is a county in several of them is decided by the county's own outline), GetAllOutages' outages as incidents placed
 // by their point. The headline is GetAllOutages' TotalCustAffected and TotalCustomers, else the counties' sums.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import type { CountyCount, Incident, Snapshot } from '../snapshot.ts';
 import { locatePoint, matchCounty } from '../../geo/match.ts';
 import { cleanText, noCleaning, TEXT_CAPS } from '../clean-text.ts';

@@ -1,6 +1,6 @@
 // MLGW normalize: each GeoJSON feature is an outage, an incident placed in a county by its point (a polygon by the
 // average of its outer ring); the feed has no headline, so customers_out is the sum of the features.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
 import { countOf, newIncident, remembered } from '../checks.ts';

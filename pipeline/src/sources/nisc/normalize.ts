@@ -2,7 +2,7 @@
 // per-county out and served; `outages` give incidents (ETR as epoch ms). A summary without a county set (Mohave
 // Electric's) is counted from its outages instead, each placed in its county by its point: `outagePoint` when given,
 // else x/y decoded from config.json's map extent. Planned outages are kept out of incidents and counts.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { emptySnapshot, toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { locatePoint, matchCounty } from '../../geo/match.ts';
 import { SourceError } from '../../errors.ts';

@@ -1,6 +1,6 @@
 // NiSource normalize: each unplanned outage point is an incident placed in a county by its point; counties and
 // customers_out are sums of those incidents (the feed has no county names and no headline total).
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import type { Incident, Snapshot } from '../snapshot.ts';
 import { SourceError } from '../../errors.ts';
 import { locatePoint } from '../../geo/match.ts';

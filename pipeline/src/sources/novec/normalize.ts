@@ -1,6 +1,6 @@
 // NOVEC normalize: each <outage> is an incident, counted in the county its code names or else the county its point
 // lies in (Virginia only); customers_out is their sum, since the file has no headline. Times are Eastern wall clock.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
 import { countOf, decimalOf, newIncident, remembered } from '../checks.ts';

@@ -1,6 +1,6 @@
 // NorthWestern Energy normalize: each row of the `d` list is an outage point, placed in a county of the row's states
 // by its point; the feed has no headline, so customers_out is the points' sum. ETRs are wall clock without a zone.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
 import { countOf, decimalOf, isObj, newIncident, remembered, remembered3 } from '../checks.ts';

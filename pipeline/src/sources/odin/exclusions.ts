@@ -1,6 +1,6 @@
 // Which utilities ODIN must drop: every EIA-861 utility number of an active deep (non-ODIN) row, so no customer is
 // counted twice (issue "Real national coverage", part 4). Pure; the pipeline applies it when it loads the registry.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { utilityKey } from './schema.ts';
 
 /** What the exclusions need of a registry row: SourceDef with its `eia_ids` (`;`-separated `eia_id` column). */

@@ -2,7 +2,7 @@
 // unit says so and the notice travels to every output that uses it). FIPS from `communitydescriptor`. Utilities in
 // `exclude_utility_ids` (those with an active deep row, see exclusions.ts) are dropped, so nothing counts twice.
 import { SourceError } from '../../errors.ts';
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { addCounty, emptySnapshot, type CountyCount, type Snapshot } from '../snapshot.ts';
 import { loadAtlas } from '../../geo/counties.ts';
 import { odinRecords, recordUtility, utilityKey } from './schema.ts';

@@ -1,6 +1,6 @@
 // OMAP normalize: `data[]` rows are counties (nc out, tc served), `mun[]` their municipalities (areas); the headline
 // `nc` string is the utility's customers out. The feed publishes no ETR, no masking and no planned outages.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { emptySnapshot, type Snapshot } from '../snapshot.ts';
 import { CountyTally, countOf } from '../checks.ts';
 import { matchCounty } from '../../geo/match.ts';

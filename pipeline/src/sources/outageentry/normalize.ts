@@ -1,6 +1,6 @@
 // OutageEntry normalize: each marker is an out device with a point; markers are summed into the county the point
 // falls in. The feed has no headline and no customers served, so customers_out is the markers' sum.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { addCounty, emptySnapshot, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
 import { locatePoint } from '../../geo/match.ts';
 import { readMarkers, type OutageEntryMarker } from './schema.ts';

@@ -1,6 +1,6 @@
 // PacifiCorp fetch: for each state in options.states, map{ST}.json and (unless options.lists is false) list{ST}.json.
 import type { FetchContext } from '../connector.ts';
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { parseJson } from '../parse.ts';
 import { SourceError } from '../../errors.ts';
 import type { PacifiCorpRaw } from './schema.ts';

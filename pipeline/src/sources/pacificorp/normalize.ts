@@ -1,6 +1,6 @@
 // PacifiCorp normalize: per state, the map file's headline less its planned points is the customers out; the
 // list file's unplanned county counts give the counties (else the unplanned points summed by the county they lie in).
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { addCounty, emptySnapshot, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
 import { locatePoint, matchCounty } from '../../geo/match.ts';
 import { zoneFor } from '../local-time.ts';

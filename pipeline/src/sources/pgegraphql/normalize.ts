@@ -1,6 +1,6 @@
 // PGE normalize: each county row's totalCustomersImpacted goes to its Oregon county by name; customers_out is the sum
 // of the rows (the feed has no total of its own). No incidents: the feed's ZIP points are per-ZIP sums, not outages.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { addCounty, emptySnapshot, type CountyCount, type Snapshot } from '../snapshot.ts';
 import { matchCounty } from '../../geo/match.ts';
 import { countOf, sortedCounties } from '../checks.ts';

@@ -1,6 +1,6 @@
 // Point-list normalize: each listed outage is an incident placed in a county by its point (counties of the row's states
 // only), else by its county name; customers out is the feed's headline when it names one, else the incidents' sum.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import type { Incident, Snapshot } from '../snapshot.ts';
 import { matchCounty } from '../../geo/match.ts';
 import { zoneFor } from '../local-time.ts';

@@ -1,6 +1,6 @@
 // PSE normalize: each unplanned PseMap point is an incident placed in a county by its point; customers_out is the
 // answer's UnplannedOutageSummary. Planned and PSPS points share the list and are left out of both.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import type { Incident, Snapshot } from '../snapshot.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
 import { type AnswerTimes, countOf, decimalOf, DisplayTimes, newIncident } from '../checks.ts';

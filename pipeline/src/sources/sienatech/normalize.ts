@@ -1,6 +1,6 @@
 // SienaTech normalize: each <OMSCASES> row is an incident, counted in the county its average point lies in (row's
 // states only); customers_out is their sum, since the answer has no headline. Times are Mountain wall clock.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
 import { countOf, decimalOf, newIncident, remembered } from '../checks.ts';

@@ -1,5 +1,5 @@
 // SmartC normalize: the raw's shape says which API answered (WidgetAPI `{result}`, ServiceAPI `{events, …}`).
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import type { Snapshot } from '../snapshot.ts';
 import { SourceError } from '../../errors.ts';
 import { normalizeWidget } from './widget.ts';

@@ -1,6 +1,6 @@
 // ServiceAPI normalize (OPPD): events are incidents placed by point (else by their county name); the county list
 // view gives the counties when fetched, the account count gives customers served.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { addCounty, emptySnapshot, toCount, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
 import { parseUpstream } from '../parse.ts';
 import { SourceError } from '../../errors.ts';

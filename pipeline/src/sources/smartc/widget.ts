@@ -1,6 +1,6 @@
 // WidgetAPI normalize (MG&E): each listed outage is a point placed in its county; the answer's served total is the
 // utility's customers served. The request asks for unplanned outages only (isPlannedOutage=0).
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { addCounty, emptySnapshot, toCount, type CountyCount, type Snapshot } from '../snapshot.ts';
 import { parseUpstream } from '../parse.ts';
 import { loadAtlas } from '../../geo/counties.ts';

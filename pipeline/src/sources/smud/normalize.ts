@@ -1,6 +1,6 @@
 // SMUD normalize: the row titled SMUD is the utility's customers out; every other row with customers out is a
 // community, an area placed in a county by its centre point. Communities are not outages: there are no incidents.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { addCounty, emptySnapshot, type AreaCount, type CountyCount, type Snapshot } from '../snapshot.ts';
 import { locatePoint } from '../../geo/match.ts';
 import { findState } from '../../geo/states.ts';

@@ -1,7 +1,7 @@
 // Snohomish PUD normalize: each KML outage area is an incident at its polygon's centre (the outer ring's vertex mean,
 // which lies inside the small, compact areas SnoPUD draws), placed in a county with the county atlas (Washington only).
 // EstCustomersOut -1 is SnoPUD's placeholder for an area it has not counted yet: 0 customers, its times none.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { countOf, decimalOf, newIncident } from '../checks.ts';
 import { PointFeed, pointAt } from '../point-feed.ts';

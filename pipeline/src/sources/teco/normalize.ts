@@ -1,6 +1,6 @@
 // Tampa Electric normalize: each hit is an incident placed in a county by its point (the row's states only);
 // customers_out is the answer's customerCountSum aggregation. ETRs are Tampa wall clock unless they carry a zone.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
 import { countOf, decimalOf, newIncident, remembered } from '../checks.ts';

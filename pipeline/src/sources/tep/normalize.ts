@@ -1,6 +1,6 @@
 // TEP normalize: the outages of the row's division (options.division, TEP by default) are incidents placed in a
 // county by their point (the row's states only); customers_out is that division's AffectedCustomers headline.
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import type { Incident, Snapshot } from '../snapshot.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
 import { type AnswerTimes, DisplayTimes, countOf, decimalOf, newIncident } from '../checks.ts';

@@ -7,7 +7,7 @@ import { sourceDef } from '../../../test/shared-data.ts';
 import { loadAtlas } from '../../geo/counties.ts';
 import type { FetchContext } from '../connector.ts';
 import { HttpClient, LOOPBACK_HTTP } from '../http.ts';
-import type { ConnectorName, SourceDef } from '../registry.ts';
+import type { ConnectorName, SourceDef } from '../source-def.ts';
 import type { Snapshot } from '../snapshot.ts';
 import { sourceHeaders } from '../source-http.ts';
 import { expectWellFormed } from './expect-snapshot.ts';

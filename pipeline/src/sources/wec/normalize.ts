@@ -1,6 +1,6 @@
 // WEC normalize: each event is an incident placed by its point; its customers go to counties slice by slice (one
 // event can span several counties), and a county's served count is CountyCusts as published (constant per county).
-import type { SourceDef } from '../registry.ts';
+import type { SourceDef } from '../source-def.ts';
 import { emptySnapshot, toCount, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
 import { locatePoint, matchCounty } from '../../geo/match.ts';
 import { zoneFor } from '../local-time.ts';

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { SourceError, UsageError } from '../errors.ts';
-import { connectorFor } from './connectors.ts';
+import { connectorFor } from '../sources/connectors.ts';
 import {
   checkRegistry,
   jsonFixtureParser,
@@ -17,13 +17,13 @@ import {
   type CheckRow,
   type FixtureParser,
   type FixtureResult,
-} from './registry-check.ts';
-import { HttpClient, LOOPBACK_HTTP } from './http.ts';
+} from './check.ts';
+import { HttpClient, LOOPBACK_HTTP } from '../sources/http.ts';
 import { INDEX_FILE, storedSnapshot } from './probe.ts';
-import type { SourceDef } from './registry.ts';
-import type { Snapshot } from './snapshot.ts';
-import { sourceHeaders } from './source-http.ts';
-import { PollBudget } from './budget.ts';
+import type { SourceDef } from '../sources/source-def.ts';
+import type { Snapshot } from '../sources/snapshot.ts';
+import { sourceHeaders } from '../sources/source-http.ts';
+import { PollBudget } from '../sources/budget.ts';
 
 /** index.json as replay reads it: what `probe --save` writes, or the few fields a person fills in by hand. */
 const indexSchema = z.object({

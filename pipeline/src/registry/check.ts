@@ -5,23 +5,18 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { UsageError } from '../errors.ts';
-import { connectorFor } from './connectors.ts';
-import { formatOf as aesFormatOf } from './aes/fetch.ts';
-import { recordedRaw as avangridRecorded } from './avangrid/recorded.ts';
-import { recordedRaw as dukeRecorded } from './duke/recorded.ts';
-import { recordedRaw as hecoRecorded } from './heco/recorded.ts';
-import { recordedRaw as kubraRecorded } from './kubra/recorded.ts';
-import { recordedRaw as milsoftMobileRecorded } from './milsoftmobile/recorded.ts';
+import { connectorFor } from '../sources/connectors.ts';
+import { formatOf as aesFormatOf } from '../sources/aes/fetch.ts';
+import { recordedRaw as avangridRecorded } from '../sources/avangrid/recorded.ts';
+import { recordedRaw as dukeRecorded } from '../sources/duke/recorded.ts';
+import { recordedRaw as hecoRecorded } from '../sources/heco/recorded.ts';
+import { recordedRaw as kubraRecorded } from '../sources/kubra/recorded.ts';
+import { recordedRaw as milsoftMobileRecorded } from '../sources/milsoftmobile/recorded.ts';
 import { checkEia, eiaIds, territoryFindings, type EiaReference } from './eia-reference.ts';
-import { checkEvidence, fixturesOf, territorySeverity } from './registry-evidence.ts';
-import { httpsForm, transportProblem } from './transport.ts';
-import {
-  REQUIRED_COLUMNS,
-  parseRegistry,
-  type ConnectorName,
-  type RegistryProblem,
-  type SourceDef,
-} from './registry.ts';
+import { checkEvidence, fixturesOf, territorySeverity } from './evidence.ts';
+import { httpsForm, transportProblem } from '../sources/transport.ts';
+import { REQUIRED_COLUMNS, parseRegistry, type RegistryProblem } from './registry.ts';
+import type { ConnectorName, SourceDef } from '../sources/source-def.ts';
 
 export type Severity = 'error' | 'warning';
 export interface CheckProblem {

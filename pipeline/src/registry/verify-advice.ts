@@ -1,6 +1,6 @@
 // Why a verified row failed, in the operator's terms, and what to do about it: one table of advice by kind of failure.
 import type { SourceError, SourceFailure } from '../errors.ts';
-import type { SourceDef } from './registry.ts';
+import type { SourceDef } from '../sources/source-def.ts';
 
 export const FAILURE_KINDS = [
   'kubra_view_not_found',

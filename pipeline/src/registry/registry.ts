@@ -5,62 +5,12 @@ import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { UsageError } from '../errors.ts';
 import { findState } from '../geo/states.ts';
-import { credentialOf, type Env } from './credential.ts';
+import { credentialOf, type Env } from '../sources/credential.ts';
+import { CONNECTORS, EVIDENCE, type Evidence, type SourceDef } from '../sources/source-def.ts';
 
-export const CONNECTORS = [
-  'kubra',
-  'nisc',
-  'arcgis',
-  'odin',
-  'fpl',
-  'milsoft',
-  'outageentry',
-  'datacapable',
-  'ifactor',
-  'omap',
-  'pacificorp',
-  'smartc',
-  'wec',
-  'puget',
-  'nisource',
-  'pgegraphql',
-  'midamerican',
-  'smud',
-  'idahopower',
-  'mlgw',
-  'tep',
-  'nwe',
-  'aes',
-  'teco',
-  'kub',
-  'clarkpud',
-  'novec',
-  'luma',
-  'anaheim',
-  'gridvu',
-  'sienatech',
-  'duke',
-  'avangrid',
-  'pointlist',
-  'heco',
-  'elpaso',
-  'snopud',
-  'gmp',
-  'liberty',
-  'chugach',
-  'milsoftmobile',
-] as const;
-export type ConnectorName = (typeof CONNECTORS)[number];
 export const REQUIRED_COLUMNS = ['id', 'utility', 'state', 'connector', 'url', 'interval_min', 'tier'] as const;
 /** `status` of a row: only active rows are polled; gated (needs credentials) and disabled rows say why in status_reason. */
 export const STATUSES = ['active', 'disabled', 'gated'] as const;
-
-/**
- * What proves a row's feed is read right (issue 23 part 4): `own` (a real capture of this row's feed is a fixture),
- * `platform` (only another utility's capture of the platform), `none` (a hand-made sample or nothing).
- */
-export const EVIDENCE = ['own', 'platform', 'none'] as const;
-export type Evidence = (typeof EVIDENCE)[number];
 
 export interface InactiveSource {
   line: number;
@@ -69,24 +19,6 @@ export interface InactiveSource {
   status_reason: string;
   /** EIA-861 utility numbers of the row's `eia_id` column: coverage says why these utilities are not covered */
   eia_ids: string[];
-}
-
-export interface SourceDef {
-  id: string;
-  utility: string;
-  /** postal codes of the states the source covers; the first is the default for county-name matching */
-  states: string[];
-  connector: ConnectorName;
-  url: string;
-  interval_min: number;
-  tier: 1 | 2 | 3;
-  options: Record<string, unknown>;
-  /** customers the utility serves (e.g. from EIA-861), for coverage when the feed does not publish it */
-  customers: number | null;
-  /** EIA-861 utility numbers (`eia_id`, `;`-separated): ODIN drops these utilities, coverage counts their customers */
-  eia_ids: string[];
-  /** the registry's `evidence` column; null where a registry has none (tests, the simulator) */
-  evidence?: Evidence | null;
 }
 
 export interface RegistryProblem {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SourceError, UsageError } from '../errors.ts';
-import { checkRegistry } from './registry-check.ts';
+import { checkRegistry } from './check.ts';
 import { loadProbe, replayFixtures, replayProbe, savedSourceDef } from './replay.ts';
 import { testTempDir } from '../../test/clean-machine.ts';
 import { hasSharedData, sharedPath } from '../../test/shared-data.ts';

@@ -2,7 +2,7 @@
 // and Markdown forms. Upstream text (messages quoting answers, registry names) is escaped for each: no control
 // character or escape sequence reaches a terminal, no markup reaches Markdown.
 import { terminalText } from '../terminal-text.ts';
-import type { ConnectorName } from './registry.ts';
+import type { ConnectorName } from '../sources/source-def.ts';
 import type { Failure } from './verify-advice.ts';
 
 export const VERIFY_FORMAT = 'outage-verify/1';

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { loadCustomerTable } from '../coverage/tables.ts';
 import { eiaCustomers, loadEiaReference, type EiaReference } from './eia-reference.ts';
-import type { SourceDef } from './registry.ts';
+import type { SourceDef } from '../sources/source-def.ts';
 
 export interface EiaCheck {
   /** what the comparison was made with, as the report names it */
