@@ -18,7 +18,7 @@ import type { Connector } from '../pipeline/src/sources/connector.ts';
 import { LOOPBACK_HTTP } from '../pipeline/src/sources/http.ts';
 import { loadRegistry } from '../pipeline/src/registry/registry.ts';
 import type { ConnectorName } from '../pipeline/src/sources/source-def.ts';
-import { recordedRaw } from '../pipeline/src/registry/check.ts';
+import { recordedRaw } from '../pipeline/src/registry/fixtures.ts';
 import { SHARED_DATA, hasSharedData } from '../pipeline/test/shared-data.ts';
 
 const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { stringify } from 'csv-stringify/sync';
 import { readWorkbook } from '../pipeline/src/history/spreadsheet.ts';
 import { parseCustomers, parseReliability, parseTerritory } from '../pipeline/src/history/eia861.ts';
-import { REGISTRY_COLUMNS } from '../pipeline/src/registry/check.ts';
+import { REGISTRY_COLUMNS } from '../pipeline/src/registry/findings.ts';
 import { STATES, findState } from '../pipeline/src/geo/states.ts';
 import { EXTRA_ROWS, FIXTURES, GATED, NEW_PEERS, OVERRIDES, SAMPLES, UNWIRED_URLS } from './registry-overrides.ts';
 

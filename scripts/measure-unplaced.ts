@@ -13,7 +13,7 @@ import { parse } from 'csv-parse/sync';
 import { pointIndex, type Locate } from '../pipeline/src/geo/point-index.ts';
 import { connectorFor } from '../pipeline/src/sources/connectors.ts';
 import { parseRegistry } from '../pipeline/src/registry/registry.ts';
-import { recordedRaw } from '../pipeline/src/registry/check.ts';
+import { recordedRaw } from '../pipeline/src/registry/fixtures.ts';
 import { SHARED_DATA } from '../pipeline/test/shared-data.ts';
 
 type Point = [number, number];

@@ -9,7 +9,8 @@ import { Command, CommanderError } from 'commander';
 import { register } from '../src/cli/sources.ts';
 import { formatReport, registerCheck } from '../src/cli/sources-check.ts';
 import { findEiaFiles, loadEiaReference } from '../src/registry/eia-reference.ts';
-import { checkRegistryFile, type CheckProblem } from '../src/registry/check.ts';
+import { checkRegistryFile } from '../src/registry/check.ts';
+import type { CheckProblem } from '../src/registry/findings.ts';
 import { SHARED_DATA, hasSharedData, sharedPath } from './shared-data.ts';
 
 const EIA_DIR = sharedPath('reference/eia861');

@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { CommanderError, Option, type Command } from 'commander';
 import { log } from './common.ts';
-import type { CheckProblem, CheckReport } from '../registry/check.ts';
+import type { CheckProblem } from '../registry/findings.ts';
+import type { CheckReport } from '../registry/check.ts';
 
 interface CheckConfig {
   sources: string;

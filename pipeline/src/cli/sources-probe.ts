@@ -164,7 +164,7 @@ async function parseFile(
     throw new UsageError(`--states is needed for a single file (the states the utility serves, e.g. --states "WI;MI")`);
   const url = args.url ?? `file://${file}`;
   if (!existsSync(file)) throw new UsageError(`Cannot read ${file}: it does not exist`);
-  const { recordedRaw } = await import('../registry/check.ts');
+  const { recordedRaw } = await import('../registry/fixtures.ts');
   let raw: unknown;
   try {
     // The file as the connector's fetch returns it: XML as text, a scraper's reshaping undone, files beside it read.

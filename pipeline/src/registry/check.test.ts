@@ -3,7 +3,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import { checkRegistry, REGISTRY_COLUMNS, type CheckOptions, type CheckProblem, type FixtureParser } from './check.ts';
+import { checkRegistry } from './check.ts';
+import { REGISTRY_COLUMNS, type CheckProblem } from './findings.ts';
+import type { CheckOptions, FixtureParser } from './fixtures.ts';
 import { findEiaFiles, loadEiaReference, type EiaReference, type EiaUtility } from './eia-reference.ts';
 import { SHARED_DATA, hasSharedData, sharedPath } from '../../test/shared-data.ts';
 

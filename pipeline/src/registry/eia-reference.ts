@@ -7,7 +7,7 @@ import { UsageError } from '../errors.ts';
 import { findState } from '../geo/states.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { parseEia861, type CustomersRow, type TerritoryRow } from '../history/eia861.ts';
-import type { CheckRow, Finding } from './check.ts';
+import type { CheckRow, Finding } from './findings.ts';
 
 /** The recorded payloads beside the repository: $OUTAGE_SHARED_DATA (from the repository root), else ../shared/data. */
 export const SHARED_DATA_DIR = path.resolve(PACKAGE_ROOT, process.env.OUTAGE_SHARED_DATA || '../shared/data');

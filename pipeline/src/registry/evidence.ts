@@ -2,7 +2,7 @@
 // of this row's own feed is one of its fixtures; `platform`: only another utility's capture of the same platform,
 // with a public source showing this row's URL in use named in `provenance`; `none`: no real capture at all (a
 // hand-made sample or nothing). An `own` row whose fixture puts counties outside the utility's territory is an error.
-import type { CheckRow, Finding, Severity } from './check.ts';
+import type { CheckRow, Finding, Severity } from './findings.ts';
 import { EVIDENCE, type Evidence } from '../sources/source-def.ts';
 
 /** The row's fixture paths: the `fixture` column lists several separated by `;` (the row's own captures first). */

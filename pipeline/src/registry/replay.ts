@@ -10,14 +10,9 @@ import path from 'node:path';
 import { z } from 'zod';
 import { SourceError, UsageError } from '../errors.ts';
 import { connectorFor } from '../sources/connectors.ts';
-import {
-  checkRegistry,
-  jsonFixtureParser,
-  type CheckOptions,
-  type CheckRow,
-  type FixtureParser,
-  type FixtureResult,
-} from './check.ts';
+import { checkRegistry } from './check.ts';
+import { jsonFixtureParser, type CheckOptions, type FixtureParser, type FixtureResult } from './fixtures.ts';
+import type { CheckRow } from './findings.ts';
 import { HttpClient, LOOPBACK_HTTP } from '../sources/http.ts';
 import { INDEX_FILE, storedSnapshot } from './probe.ts';
 import type { SourceDef } from '../sources/source-def.ts';

@@ -1,7 +1,8 @@
 // Plain http in the registry (issue 26): an http:// feed needs options.plain_http saying why; the check says so.
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'csv-stringify/sync';
-import { checkRegistry, REGISTRY_COLUMNS } from './check.ts';
+import { checkRegistry } from './check.ts';
+import { REGISTRY_COLUMNS } from './findings.ts';
 import { httpsForm, transportOf, transportProblem } from '../sources/transport.ts';
 
 const WHY = 'the utility serves this viewer only over http, per Urban-Research-Group/outage-data-scraper';
