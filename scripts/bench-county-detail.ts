@@ -10,7 +10,7 @@ import { manualClock } from '../pipeline/src/clock.ts';
 import { Pipeline } from '../pipeline/src/pipeline.ts';
 import { LOOPBACK_HTTP } from '../pipeline/src/sources/http.ts';
 import { startServer } from '../pipeline/src/serve/server.ts';
-import { objectPath, readManifest } from '../pipeline/src/publish/tree-writer.ts';
+import { objectPath, readManifest } from '../pipeline/src/publish/tree-parts.ts';
 import { endpoint } from '../pipeline/src/contract/catalogue.ts';
 import { fileFor } from '../pipeline/src/contract/urls.ts';
 

@@ -21,7 +21,7 @@ import { importEagleI } from '../pipeline/src/history/import.ts';
 import { deriveEpisodes } from '../pipeline/src/history/derive.ts';
 import { countyModel, loadCountyModel } from '../pipeline/src/geo/county-model.ts';
 import { publishHistoryTree } from '../pipeline/src/publish/reports.ts';
-import { readManifest } from '../pipeline/src/publish/tree-writer.ts';
+import { readManifest } from '../pipeline/src/publish/tree-parts.ts';
 import { ObjectStore, parseTarget } from '../pipeline/src/publish/object-store.ts';
 import { uploadTree, type PartUpload, type UploadStats } from '../pipeline/src/publish/object-store-upload.ts';
 

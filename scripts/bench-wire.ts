@@ -6,7 +6,8 @@
 import http from 'node:http';
 import fs from 'node:fs';
 import { startServer } from '../pipeline/src/serve/server.ts';
-import { objectPath, readManifest, type PublishStats } from '../pipeline/src/publish/tree-writer.ts';
+import type { PublishStats } from '../pipeline/src/publish/tree-writer.ts';
+import { objectPath, readManifest } from '../pipeline/src/publish/tree-parts.ts';
 import PQueue from 'p-queue';
 import { ENCODE_CONCURRENCY, EFFORT, effortFor, encode, type Effort } from '../pipeline/src/publish/precompress.ts';
 import { CODINGS } from '../pipeline/src/contract/encodings.ts';

@@ -8,7 +8,7 @@ import { manualClock } from '../pipeline/src/clock.ts';
 import { loadRegistry } from '../pipeline/src/registry/registry.ts';
 import { Pipeline } from '../pipeline/src/pipeline.ts';
 import { LOOPBACK_HTTP } from '../pipeline/src/sources/http.ts';
-import { readManifest } from '../pipeline/src/publish/tree-writer.ts';
+import { readManifest } from '../pipeline/src/publish/tree-parts.ts';
 import { benchArchive } from './bench-archive.ts';
 import { benchArchiveYear } from './bench-archive-year.ts';
 import { benchCountyDetail } from './bench-county-detail.ts';

@@ -21,7 +21,8 @@ import { deriveEpisodes } from '../src/history/derive.ts';
 import { computeReports, type Reports, type Row } from '../src/history/reports.ts';
 import { publishHistoryTree, reportDoc } from '../src/publish/reports.ts';
 import { putCsv, putJson } from '../src/publish/formats.ts';
-import { MemoryTreeWriter, readManifest } from '../src/publish/tree-writer.ts';
+import { MemoryTreeWriter } from '../src/publish/tree-writer.ts';
+import { readManifest } from '../src/publish/tree-parts.ts';
 import { createApp } from '../src/serve/app.ts';
 import { closeAll, makeTempDir, removeTempDir } from './clean-machine.ts';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from '../src/serve/app.ts';
 import { buildProgram } from '../src/cli/program.ts';
-import { readManifest } from '../src/publish/tree-writer.ts';
+import { readManifest } from '../src/publish/tree-parts.ts';
 import { readHeartbeat } from '../src/state/heartbeat.ts';
 import { ScriptedFeed, tempDir, until } from './scripted-feed.ts';
 

@@ -17,7 +17,8 @@ import { Simulator } from '../src/simulator/server.ts';
 import { unit } from '../src/simulator/random.ts';
 import { Db } from '../src/state/db.ts';
 import { putJson } from '../src/publish/formats.ts';
-import { FsTreeWriter, objectPath, objectsRoot, readManifest } from '../src/publish/tree-writer.ts';
+import { FsTreeWriter } from '../src/publish/tree-writer.ts';
+import { objectPath, objectsRoot, readManifest } from '../src/publish/tree-parts.ts';
 import { manifestGeneration, mirrorInSync, repairMirror } from '../src/publish/mirror.ts';
 import { makeTempDir, removeTempDir } from './clean-machine.ts';
 

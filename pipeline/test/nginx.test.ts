@@ -23,7 +23,7 @@ import { resolve } from '../src/serve/app.ts';
 import { startServer } from '../src/serve/server.ts';
 import { exportTree } from '../src/cli/export.ts';
 import { fileRoute, urlFor } from '../src/contract/urls.ts';
-import { readManifest } from '../src/publish/tree-writer.ts';
+import { readManifest } from '../src/publish/tree-parts.ts';
 import { CACHE_CONTROL, endpoint } from '../src/contract/catalogue.ts';
 import { nginxConfig } from '../src/publish/nginx-config.ts';
 import { importEagleI } from '../src/history/import.ts';

@@ -12,11 +12,13 @@ import { CreateBucketCommand, GetObjectCommand, HeadObjectCommand, type S3Client
 import { CACHE_CONTROL, CONTENT_TYPE, endpoint } from '../src/contract/catalogue.ts';
 import { fileFor } from '../src/contract/urls.ts';
 import { putCsv, putEntries, putJson, putText } from '../src/publish/formats.ts';
-import { FsTreeWriter, hashOf, readManifest, type Manifest, type TreePart } from '../src/publish/tree-writer.ts';
+import { FsTreeWriter, hashOf } from '../src/publish/tree-writer.ts';
+import { readManifest, type Manifest, type TreePart } from '../src/publish/tree-parts.ts';
 import { ObjectStore, parseTarget, type PutHeaders } from '../src/publish/object-store.ts';
 import { IMMUTABLE, manifestKey, objectKey } from '../src/publish/object-store-keys.ts';
 import { uploadTree } from '../src/publish/object-store-upload.ts';
-import { addTargetOptions, cycleUploader, register as registerUpload } from '../src/cli/upload.ts';
+import { cycleUploader } from '../src/cli/upload.ts';
+import { addTargetOptions, register as registerUpload } from '../src/cli/upload-options.ts';
 import { closeAll, makeTempDir, removeTempDir } from './clean-machine.ts';
 
 const ROOT = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));

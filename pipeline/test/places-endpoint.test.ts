@@ -11,7 +11,8 @@ import { SCHEMAS } from '../src/contract/schemas.ts';
 import { loadPlaceTables } from '../src/geo/places.ts';
 import { buildOpenApi } from '../src/publish/openapi.ts';
 import { publishPlaces } from '../src/publish/places.ts';
-import { FsTreeWriter, readManifest } from '../src/publish/tree-writer.ts';
+import { FsTreeWriter } from '../src/publish/tree-writer.ts';
+import { readManifest } from '../src/publish/tree-parts.ts';
 import { createApp } from '../src/serve/app.ts';
 import { makeTempDir, removeTempDir } from './clean-machine.ts';
 

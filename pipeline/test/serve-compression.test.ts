@@ -8,7 +8,8 @@ import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { startServer } from '../src/serve/server.ts';
-import { FsTreeWriter, MANIFEST, objectPath, readManifest } from '../src/publish/tree-writer.ts';
+import { FsTreeWriter } from '../src/publish/tree-writer.ts';
+import { MANIFEST, objectPath, readManifest } from '../src/publish/tree-parts.ts';
 import { FRAMES_FILE } from '../src/publish/publish.ts';
 import { closeAll, makeTempDir, removeTempDir } from './clean-machine.ts';
 

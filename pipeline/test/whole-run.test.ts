@@ -20,7 +20,7 @@ import { startServer } from '../src/serve/server.ts';
 import { CATALOGUE } from '../src/contract/catalogue.ts';
 import { SCHEMAS } from '../src/contract/schemas.ts';
 import { fileFor, fileRoute, urlFor } from '../src/contract/urls.ts';
-import { readManifest } from '../src/publish/tree-writer.ts';
+import { readManifest } from '../src/publish/tree-parts.ts';
 import { vercelConfig } from '../src/publish/host-config.ts';
 import { HOST_CONFIG_REQUESTS } from './host-requests.ts';
 import { routeLikeHost } from './host-router.ts';

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { addCommonOptions, clockFor, loadSources, log, parseCommon, SHIPPED_REGISTRY } from './common.ts';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { readManifest } from '../publish/tree-writer.ts';
+import { readManifest } from '../publish/tree-parts.ts';
 
 export function register(program: Command): void {
   addCommonOptions(program.command('build').description('republish the prebuilt tree from stored state (no polling)'))

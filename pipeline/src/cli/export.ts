@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import fs from 'node:fs';
 import path from 'node:path';
 import { addCommonOptions, log, parseCommon } from './common.ts';
-import { objectPath, readManifest } from '../publish/tree-writer.ts';
+import { objectPath, readManifest } from '../publish/tree-parts.ts';
 import { CODINGS } from '../contract/encodings.ts';
 import { siblingPath } from '../publish/precompress.ts';
 import { repairMirror } from '../publish/mirror.ts';

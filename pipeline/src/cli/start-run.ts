@@ -11,7 +11,7 @@ import { Pipeline } from '../pipeline.ts';
 import { formatSummary } from '../cycle/summary.ts';
 import type { RunningServer, ServerWorker, WorkerServerOptions } from '../serve/worker-server.ts';
 import { pollLoop } from './poll.ts';
-import { readManifest } from '../publish/tree-writer.ts';
+import { readManifest } from '../publish/tree-parts.ts';
 import { logPolls } from './poll-log.ts';
 import { progressReporter } from './progress.ts';
 import { SIMULATED_PREFIX, writeSimulatedHistory } from '../simulator/history.ts';

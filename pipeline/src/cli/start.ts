@@ -6,7 +6,7 @@ import fs, { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { addCommonOptions, parseCommon } from './common.ts';
 import { serverWorker } from '../serve/worker-server.ts';
-import { readManifest } from '../publish/tree-writer.ts';
+import { readManifest } from '../publish/tree-parts.ts';
 import { UsageError } from '../errors.ts';
 import type { AccountsRuntime } from '../accounts/runtime.ts';
 import type { HistoryFile } from './start-run.ts';

@@ -74,5 +74,3 @@ export async function runUpload(outDir: string, raw: Record<string, unknown>): P
     store.close();
   }
 }
-
-export { addTargetOptions, register } from './upload-options.ts';

@@ -5,7 +5,7 @@ import type { EventRow } from '../state/events.ts';
 import { findState } from '../geo/states.ts';
 import { loadAtlas } from '../geo/counties.ts';
 import { ApiError, badParam } from './errors.ts';
-import { STATE_PAGES, sitePath } from '../../../site/src/site/routes.ts';
+import { STATE_PAGES, sitePath } from './site-pages.ts';
 
 export const EVENTS_DEFAULT_LIMIT = 100;
 export const EVENTS_MAX_LIMIT = 500;

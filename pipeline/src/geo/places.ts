@@ -32,7 +32,7 @@ type Records = Array<Record<string, string>>;
 const read = (file: string): Records =>
   parse(readFileSync(file), { columns: true, skip_empty_lines: true, bom: true }) as Records;
 
-/** Counties with a county page: us-atlas's in the 50 states and DC (site/src/site/routes.ts STATE_PAGES). */
+/** Counties with a county page: us-atlas's in the 50 states and DC (contract/site-pages.ts STATE_PAGES). */
 const hasPage = (fips: string) => Number(fips.slice(0, 2)) <= 56;
 
 const share = (s: string): number | null => (s === '' ? null : Number(s));

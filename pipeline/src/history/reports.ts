@@ -12,37 +12,21 @@
 import type { Db } from '../state/db.ts';
 import { loadCountyCustomers } from './derive.ts';
 import { reportBasis } from './report-tables/basis.ts';
-import { countyTablesOf } from './report-tables/county.ts';
+import { countyTablesOf, type CountyTables } from './report-tables/county.ts';
 import { loadReportInputs } from './report-tables/inputs.ts';
 import { causeRows, nationalRows, stateRows, trendRows } from './report-tables/national.ts';
 import type { Row } from './report-tables/shared.ts';
 import { loadUtilities } from './report-tables/utilities.ts';
-import { observedCountyYears, rankings, stateTables, yearTables } from './report-tables/year.ts';
+import {
+  observedCountyYears,
+  rankings,
+  stateTables,
+  yearTables,
+  type StateTables,
+  type YearTables,
+} from './report-tables/year.ts';
 
 export { groupBy, MONTHS_IN_YEAR, REPORT_FIRST_YEAR, type Row, type Value } from './report-tables/shared.ts';
-
-export interface YearTables {
-  counties: Row[];
-  events: Row[];
-  states: Row[];
-  months: Row[];
-  causes: Row[];
-  disturbances: Row[];
-}
-export interface StateTables {
-  counties: Row[];
-  events: Row[];
-  months: Row[];
-  causes: Row[];
-}
-export interface CountyTables {
-  summary: Record<string, unknown>;
-  years: Row[];
-  months: Row[];
-  events: Row[];
-  causes: Row[];
-  utilities: Row[];
-}
 
 export interface Reports {
   /** every report year, REPORT_FIRST_YEAR … the current year */

@@ -9,7 +9,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import PQueue from 'p-queue';
 import { tempPathFor, writeFileAtomic } from './atomic-write.ts';
-import { manifestName, objectPath, objectsRoot, readManifest, TREE_PARTS, type TreePart } from './tree-writer.ts';
+import { manifestName, objectPath, objectsRoot, readManifest, TREE_PARTS, type TreePart } from './tree-parts.ts';
 import { UsageError } from '../errors.ts';
 import { CODINGS, SIBLING_SUFFIX } from '../contract/encodings.ts';
 

@@ -2,7 +2,7 @@
 // Vercel config and the local server use them).
 import { CACHE_CONTROL, CONTENT_TYPE } from '../contract/catalogue.ts';
 import { fileRoute } from '../contract/urls.ts';
-import type { TreePart } from './tree-writer.ts';
+import type { TreePart } from './tree-parts.ts';
 import type { PutHeaders } from './object-store.ts';
 
 /**

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from './atomic-write.ts';
 import { UsageError } from '../errors.ts';
-import type { TreePart } from './tree-writer.ts';
+import type { TreePart } from './tree-parts.ts';
 
 export interface UploadState {
   version: 1;

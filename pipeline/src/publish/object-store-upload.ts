@@ -5,7 +5,7 @@ import { isMirrored } from './mirror.ts';
 import { classify, IMMUTABLE, isTreeKey, MANIFEST_HEADERS, manifestKey, objectKey } from './object-store-keys.ts';
 import { emptyState, loadState, saveState, withUploadLock, type UploadState } from './object-store-state.ts';
 import { md5Hex, ObjectStoreError, targetId, type ObjectStore, type PutHeaders } from './object-store.ts';
-import { objectPath, readManifest, type Manifest, type TreePart } from './tree-writer.ts';
+import { objectPath, readManifest, type Manifest, type TreePart } from './tree-parts.ts';
 
 export interface PartUpload {
   /** `unchanged`: the generation was uploaded already and the store still has its manifest (one HEAD request) */

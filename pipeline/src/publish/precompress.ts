@@ -11,9 +11,7 @@ import zlib from 'node:zlib';
 import { CODINGS, SIBLING_SUFFIX, type Coding } from '../contract/encodings.ts';
 import { tempPathFor } from './atomic-write.ts';
 import { classify } from './object-store-keys.ts';
-
-/** The byte length of each sibling an object has (the manifest entry's `encodings`). */
-export type Encodings = Partial<Record<Coding, number>>;
+import type { Encodings } from './tree-parts.ts';
 
 /**
  * How hard each coding works (brotli quality, gzip level). Measured on a national storm cycle's 1,609 text objects

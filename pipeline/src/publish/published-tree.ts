@@ -11,7 +11,7 @@ import {
   type Manifest,
   type ManifestEntry,
   type TreePart,
-} from './tree-writer.ts';
+} from './tree-parts.ts';
 import type { Coding } from '../contract/encodings.ts';
 import { siblingPath } from './precompress.ts';
 

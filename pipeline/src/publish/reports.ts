@@ -6,7 +6,8 @@ import { endpoint, REPORT_TABLES, type Endpoint } from '../contract/catalogue.ts
 import { fileFor } from '../contract/urls.ts';
 import { dataNotice, CITATION } from '../contract/notice.ts';
 import { findState } from '../geo/states.ts';
-import { computeReports, groupBy, type CountyTables, type Reports, type Row } from '../history/reports.ts';
+import { computeReports, groupBy, type Reports, type Row } from '../history/reports.ts';
+import type { CountyTables } from '../history/report-tables/county.ts';
 import { CAUSES } from '../history/causes.ts';
 import { countyModel, loadCountyModel } from '../geo/county-model.ts';
 import type { Db } from '../state/db.ts';

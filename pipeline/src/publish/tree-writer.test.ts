@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import { FsTreeWriter, MANIFEST, readManifest } from './tree-writer.ts';
+import { FsTreeWriter } from './tree-writer.ts';
+import { MANIFEST, readManifest } from './tree-parts.ts';
 import { putJson } from './formats.ts';
 import { PublishedTree } from './published-tree.ts';
 import { testTempDir } from '../../test/clean-machine.ts';

@@ -20,7 +20,6 @@ import {
   siblingPath,
   writeSiblings,
   type Effort,
-  type Encodings,
 } from './precompress.ts';
 import {
   isMirrored,
@@ -33,27 +32,16 @@ import {
   repairMirrorLocked,
   withMirrorLock,
 } from './mirror.ts';
-
-export interface ManifestEntry {
-  /** hash of the change-detection basis (the content without generated_at) */
-  hash: string;
-  /** content hash of the stored bytes: the object's name and the ETag */
-  object: string;
-  bytes: number;
-  generated_at: string;
-  /** the object's precompressed siblings and their lengths (`<object>.br`, `<object>.gz`); absent: none */
-  encodings?: Encodings;
-}
-
-export interface Manifest {
-  generation: string;
-  published_at: string;
-  simulated: boolean;
-  notice: string;
-  files: Record<string, ManifestEntry>;
-  /** objects this generation stopped using; deleted when the next generation is published */
-  garbage: string[];
-}
+import {
+  manifestName,
+  objectPath,
+  objectsRoot,
+  readManifest,
+  type Encodings,
+  type Manifest,
+  type ManifestEntry,
+  type TreePart,
+} from './tree-parts.ts';
 
 export interface PublishStats {
   /** files written anew (the first few are named in `sample`) */
@@ -92,34 +80,6 @@ const QUEUED_ENCODES = 16;
 export const hashOf = (b: Buffer): string => createHash('sha256').update(b).digest('hex').slice(0, 32);
 
 /**
- * Three independent trees share the output directory and its URL space: `live` (rewritten by every cycle), `history`
- * (the annual reports and their charts: hundreds of thousands of files that change only when history grows) and
- * `archive` (the archive's finished days and the function layer's per-county month series: written once a day, never
- * rewritten, growing with every day). Each has its own manifest, objects and mirror state, so a cycle rewrites only
- * the live manifest.
- */
-export type TreePart = 'live' | 'history' | 'archive';
-/** In the order a reader looks a path up: a path two parts list is the first one's. */
-export const TREE_PARTS: readonly TreePart[] = ['live', 'history', 'archive'];
-const SUFFIX: Record<TreePart, string> = { live: '', history: '-history', archive: '-archive' };
-export const manifestName = (part: TreePart = 'live') => `.manifest${SUFFIX[part]}.json`;
-export const MANIFEST = manifestName('live');
-const objectsDir = (part: TreePart) => `.objects${SUFFIX[part]}`;
-export const objectsRoot = (outDir: string, part: TreePart = 'live'): string => path.join(outDir, objectsDir(part));
-
-export function readManifest(outDir: string, part: TreePart = 'live'): Manifest | null {
-  try {
-    return JSON.parse(fs.readFileSync(path.join(outDir, manifestName(part)), 'utf8')) as Manifest;
-  } catch {
-    return null;
-  }
-}
-
-export function objectPath(outDir: string, object: string, part: TreePart = 'live'): string {
-  return path.join(outDir, objectsDir(part), object.slice(0, 2), object);
-}
-
-/**
  * Stores an object. Objects are named by their content hash, so an existing one of the right size already holds these
  * bytes: creating it exclusively is one metadata operation instead of a write and a rename. A torn object (wrong
  * size) is one a kill cut short before any manifest listed it, so no reader can be reading it: it is rewritten in
@@ -154,7 +114,7 @@ export class FsTreeWriter implements TreeWriter {
     private readonly now: Date,
     private readonly part: TreePart = 'live',
   ) {
-    fs.mkdirSync(path.join(outDir, objectsDir(part)), { recursive: true });
+    fs.mkdirSync(objectsRoot(outDir, part), { recursive: true });
     this.prev = readManifest(outDir, part);
   }
 

@@ -7,12 +7,12 @@ import path from 'node:path';
 import { SourceError, UsageError } from '../errors.ts';
 import { PollBudget } from '../sources/budget.ts';
 import { connectorFor } from '../sources/connectors.ts';
-import { HttpClient, type FetchResult, type HttpOptions, type RequestSpec } from '../sources/http.ts';
+import { HttpClient, type HttpOptions } from '../sources/http.ts';
 import { quarantine } from '../sources/quarantine.ts';
 import { capIncidents } from '../sources/incident-cap.ts';
 import type { SourceDef } from '../sources/source-def.ts';
 import type { Snapshot } from '../sources/snapshot.ts';
-import { SourceHttp, sourceHeaders } from '../sources/source-http.ts';
+import { SourceHttp, sourceHeaders, type FetchResult, type RequestSpec } from '../sources/source-http.ts';
 
 export const PROBE_FORMAT = 'outage-probe/1';
 export const INDEX_FILE = 'index.json';

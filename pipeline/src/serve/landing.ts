@@ -11,6 +11,7 @@ import path from 'node:path';
 import { CATALOGUE } from '../contract/catalogue.ts';
 import { CITATION } from '../contract/notice.ts';
 import { exampleUrl } from '../contract/urls.ts';
+import { SITE_PATHS } from '../contract/site-pages.ts';
 import { cachedGeometry } from './topology-cache.ts';
 import { matchedTag } from './compress.ts';
 import { codedEtag, negotiate } from '../contract/encodings.ts';
@@ -24,7 +25,6 @@ const SWAGGER_BASE = '/docs/swagger';
 const page = () => import('../../../site/src/map/page.ts');
 const siteAssets = () => import('../../../site/src/map/assets.ts');
 const sitePages = () => import('../../../site/src/site/pages.ts');
-const siteRoutes = () => import('../../../site/src/site/routes.ts');
 
 export async function landingPage(simulated: boolean, notice: string): Promise<string> {
   const { esc, mapPage } = await page();
@@ -147,7 +147,7 @@ export function landingRoutes(simulated: () => boolean, notice: () => string, ca
   // Site pages at the deployed site's URLs, with or without the trailing slash a static host adds.
   app.get('*', async (c, next) => {
     if (/^\/(api|feeds)\//.test(c.req.path)) return next(); // the API's, and the function layer has no site/
-    const [{ PAGES }, { SITE_PATHS }] = await Promise.all([sitePages(), siteRoutes()]);
+    const { PAGES } = await sitePages();
     const want = c.req.path.replace(/(.)\/$/, '$1');
     for (const [name, template] of Object.entries(SITE_PATHS)) {
       if (name === 'home') continue;

@@ -8,7 +8,7 @@ import { BodyCache } from './body-cache.ts';
 import { PollBudget } from './budget.ts';
 import { readBody } from './read-body.ts';
 import { DEFAULT_RETRY, retryAfterSeconds, withRetries, type RetryPolicy } from './retry.ts';
-import { SourceHttp } from './source-http.ts';
+import { SourceHttp, type ClientRequest, type FetchResult } from './source-http.ts';
 
 export interface HttpOptions {
   connectTimeoutMs: number;
@@ -50,38 +50,6 @@ export const DEFAULT_HTTP: HttpOptions = {
 
 /** Loopback servers (the simulator, tests): no politeness limits. */
 export const LOOPBACK_HTTP: Partial<HttpOptions> = { perHostConcurrency: 32, perHostPerSecond: 5_000 };
-
-/** What a connector may vary about a request: POST endpoints (OutageEntry, TEP) and hosts that want a Referer. */
-export interface RequestSpec {
-  method?: 'GET' | 'POST';
-  body?: string;
-  headers?: Record<string, string>;
-  /** a POST that only reads (a query, a map's data action): retried like a GET */
-  idempotent?: boolean;
-  /** a cap below the client's for this answer (XML feeds), and what raises it, for the `too_large` message */
-  maxBytes?: number;
-  capNote?: string;
-}
-
-/** One request of a source's poll: its queue priority, the poll's deadline, cache scope and budget (SourceHttp). */
-export interface ClientRequest {
-  priority?: number;
-  spec?: RequestSpec;
-  signal?: AbortSignal;
-  scope?: string;
-  budget?: PollBudget;
-  /** when the source's deadline passes (ms since epoch): no retry waits past it */
-  deadlineAt?: number;
-}
-
-export interface FetchResult {
-  url: string;
-  body: string;
-  status: number;
-  notModified: boolean;
-  bytes: number;
-  headers: Record<string, string>;
-}
 
 const KEPT_HEADERS = ['content-type', 'etag', 'last-modified', 'date', 'cache-control', 'retry-after'];
 

@@ -1,8 +1,48 @@
-// One source's poll through the HttpClient: its own counters, deadline, headers and cache scope (HttpClient.forSource).
+// One source's poll through the HttpClient: its own counters, deadline, headers and cache scope (HttpClient.forSource),
+// and the shapes of a request and its answer that connectors, this view and the client (http.ts) share.
 import { SourceError } from '../errors.ts';
 import { PollBudget } from './budget.ts';
-import type { FetchResult, HttpClient, RequestSpec } from './http.ts';
 import { parseJson } from './parse.ts';
+
+/** What a connector may vary about a request: POST endpoints (OutageEntry, TEP) and hosts that want a Referer. */
+export interface RequestSpec {
+  method?: 'GET' | 'POST';
+  body?: string;
+  headers?: Record<string, string>;
+  /** a POST that only reads (a query, a map's data action): retried like a GET */
+  idempotent?: boolean;
+  /** a cap below the client's for this answer (XML feeds), and what raises it, for the `too_large` message */
+  maxBytes?: number;
+  capNote?: string;
+}
+
+/** One request of a source's poll: its queue priority, the poll's deadline, cache scope and budget (SourceHttp). */
+export interface ClientRequest {
+  priority?: number;
+  spec?: RequestSpec;
+  signal?: AbortSignal;
+  scope?: string;
+  budget?: PollBudget;
+  /** when the source's deadline passes (ms since epoch): no retry waits past it */
+  deadlineAt?: number;
+}
+
+export interface FetchResult {
+  url: string;
+  body: string;
+  status: number;
+  notModified: boolean;
+  bytes: number;
+  headers: Record<string, string>;
+}
+
+/** What a poll's view uses of the shared client: HttpClient (http.ts), which builds the view in `forSource`. */
+export interface PollClient {
+  readonly options: { readonly sourceDeadlineMs: number };
+  get(url: string, req?: ClientRequest): Promise<FetchResult>;
+  forget(url: string, scope?: string): void;
+  retain(scope: string, urls: ReadonlySet<string>): void;
+}
 
 /**
  * Per-poll view of the client: same queues and validators, its own counters, the source's deadline and budget. It
@@ -17,7 +57,7 @@ export class SourceHttp {
   readonly deadlineAt: number;
   private discarded = false;
   constructor(
-    private readonly client: HttpClient,
+    private readonly client: PollClient,
     private readonly signal?: AbortSignal,
     /** sent with every request of this source (the registry's `options.referer` as Referer and Origin) */
     private readonly headers: Record<string, string> = {},

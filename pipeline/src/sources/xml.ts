@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import type { X2jOptions, XMLParser } from 'fast-xml-parser';
 import { SourceError } from '../errors.ts';
 import type { Obj } from './checks.ts';
-import type { RequestSpec } from './http.ts';
+import type { RequestSpec } from './source-http.ts';
 
 const load = createRequire(import.meta.url);
 

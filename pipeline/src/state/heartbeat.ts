@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CycleSummary } from '../cycle/summary.ts';
 import { writeFileAtomic } from '../publish/atomic-write.ts';
-import { readManifest } from '../publish/tree-writer.ts';
+import { readManifest } from '../publish/tree-parts.ts';
 
 export const HEARTBEAT_FILE = 'heartbeat.json';
 

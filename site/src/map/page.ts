@@ -4,7 +4,7 @@ import { CATALOGUE } from '../../../pipeline/src/contract/catalogue.ts';
 import { BAND_THRESHOLDS_PCT } from '../../../pipeline/src/state/rules.ts';
 import { MAP_ASSET_BASE, TOPOLOGY_ASSET } from './assets.ts';
 import { navHtml, SITE_CSS } from '../site/layout.ts';
-import { SITE_PATHS, STATE_PAGES, sitePath } from '../site/routes.ts';
+import { SITE_PATHS, STATE_PAGES, sitePath } from '../../../pipeline/src/contract/site-pages.ts';
 
 /**
  * ColorBrewer YlOrRd, 6 classes (colour-blind safe, sequential): band 0 … 5. Counties with nothing out are a pale

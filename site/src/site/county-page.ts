@@ -6,7 +6,8 @@ import { stateByFips } from '../../../pipeline/src/geo/states.ts';
 import { BAND_COLOURS, NOTHING_OUT } from '../map/page.ts';
 import { countyOutline } from './county-outline.ts';
 import { esc, layout } from './layout.ts';
-import { apiPaths, SITE_PATHS, STATE_PAGES, sitePath } from './routes.ts';
+import { apiPaths } from './routes.ts';
+import { SITE_PATHS, STATE_PAGES, sitePath } from '../../../pipeline/src/contract/site-pages.ts';
 
 const API_IDS = [
   'live.county',

@@ -6,7 +6,8 @@ import { EVENT_KINDS } from '../../../pipeline/src/state/lifecycle.ts';
 import { EVENT_LABELS } from '../../../pipeline/src/contract/events.ts';
 import { STATES } from '../../../pipeline/src/geo/states.ts';
 import { esc, layout } from './layout.ts';
-import { apiPaths, SITE_PATHS, STATE_PAGES } from './routes.ts';
+import { apiPaths } from './routes.ts';
+import { SITE_PATHS, STATE_PAGES } from '../../../pipeline/src/contract/site-pages.ts';
 
 export function sourcesPage(): string {
   const config = {

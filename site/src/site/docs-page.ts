@@ -4,7 +4,8 @@ import { CATALOGUE } from '../../../pipeline/src/contract/catalogue.ts';
 import { CITATION } from '../../../pipeline/src/contract/notice.ts';
 import { exampleUrl } from '../../../pipeline/src/contract/urls.ts';
 import { esc, layout } from './layout.ts';
-import { apiPath, SITE_PATHS, sitePath } from './routes.ts';
+import { apiPath } from './routes.ts';
+import { SITE_PATHS, sitePath } from '../../../pipeline/src/contract/site-pages.ts';
 
 /** swagger-ui-dist's files the page loads, served under SWAGGER_BASE by both hosts. */
 export const SWAGGER_BASE = '/docs/swagger';

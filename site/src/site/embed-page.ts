@@ -2,7 +2,7 @@
 // <iframe>, with the headline figure, the citation line and a link back to the full page (browser/embed-page.js).
 import { CITATION } from '../../../pipeline/src/contract/notice.ts';
 import { esc, layout } from './layout.ts';
-import { STATE_PAGES } from './routes.ts';
+import { STATE_PAGES } from '../../../pipeline/src/contract/site-pages.ts';
 import { HATCH_DEFS, MAP_CSS, mapConfig, mapFigure } from './state-page.ts';
 
 const CSS = `body{max-width:none;padding:.4em .6em}main h1{font-size:1.05rem;margin:0}#embed-figure{margin:.1em 0;font-weight:600}

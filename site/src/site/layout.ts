@@ -2,7 +2,8 @@
 // page's JSON config for its browser module (site/src/map/browser/). Plain HTML strings, written by both hosts.
 import { CITATION } from '../../../pipeline/src/contract/notice.ts';
 import { MAP_ASSET_BASE } from '../map/assets.ts';
-import { NAV, SITE_PATHS, type SitePage } from './routes.ts';
+import { NAV } from './routes.ts';
+import { SITE_PATHS, type SitePage } from '../../../pipeline/src/contract/site-pages.ts';
 
 export const esc = (s: string) =>
   s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);

@@ -1,10 +1,10 @@
-// Every site page but `/` (the map page, site/src/map/page.ts), by the name routes.ts gives its URL: both hosts render
-// from this one table, so a page added here is served by `outage serve` and built by Astro alike.
+// Every site page but `/` (the map page, site/src/map/page.ts), by the name contract/site-pages.ts gives its URL:
+// both hosts render from this one table, so a page added here is served by `outage serve` and built by Astro alike.
 import { countyPage } from './county-page.ts';
 import { eventsPage, reportsPage, sourcesPage } from './data-pages.ts';
 import { docsPage } from './docs-page.ts';
 import { embedPage } from './embed-page.ts';
-import type { SitePage } from './routes.ts';
+import type { SitePage } from '../../../pipeline/src/contract/site-pages.ts';
 import { searchPage } from './search-page.ts';
 import { statePage } from './state-page.ts';
 

@@ -2,7 +2,8 @@
 // /api/v1/places and goes on to the county page, or lists the counties to choose from.
 import { STATES } from '../../../pipeline/src/geo/states.ts';
 import { layout } from './layout.ts';
-import { apiPaths, SITE_PATHS } from './routes.ts';
+import { apiPaths } from './routes.ts';
+import { SITE_PATHS } from '../../../pipeline/src/contract/site-pages.ts';
 
 const CSS = `.search-form{display:flex;flex-wrap:wrap;gap:.5em;align-items:center;margin:.6em 0}.search-form label{flex-basis:100%;font-weight:600}
 .search-form input{flex:1 1 12rem;min-width:0;font:inherit;padding:.35em .5em}.search-form button{font:inherit;padding:.35em .9em}

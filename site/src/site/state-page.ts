@@ -4,7 +4,8 @@ import { BAND_THRESHOLDS_PCT } from '../../../pipeline/src/state/rules.ts';
 import { MAP_ASSET_BASE, TOPOLOGY_ASSET } from '../map/assets.ts';
 import { BAND_COLOURS, legendHtml, NO_FEED, NOTHING_OUT } from '../map/page.ts';
 import { esc, layout } from './layout.ts';
-import { apiPaths, SITE_PATHS, STATE_PAGES, sitePath } from './routes.ts';
+import { apiPaths } from './routes.ts';
+import { SITE_PATHS, STATE_PAGES, sitePath } from '../../../pipeline/src/contract/site-pages.ts';
 
 const API_IDS = ['live.map', 'live.summary', 'live.sources', 'reports.state', 'reports.state.chart'] as const;
 

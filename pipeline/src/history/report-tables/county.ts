@@ -1,11 +1,20 @@
 // The county annual report of one observed county-year: summary (with its state and national comparison), years,
 // months, events, causes and utilities. Built when published or asked for, not held: there are tens of thousands.
-import type { CountyTables } from '../reports.ts';
 import type { ReportBasis } from './basis.ts';
 import { causesOf, episodeRow, inState, monthRows, withYoy } from './rows.ts';
 import type { Utilities } from './utilities.ts';
 import type { Rankings } from './year.ts';
-import { r2, type Disturbance } from './shared.ts';
+import { r2, type Disturbance, type Row } from './shared.ts';
+
+/** One county-year's report: the summary with its comparisons, and its tables. */
+export interface CountyTables {
+  summary: Record<string, unknown>;
+  years: Row[];
+  months: Row[];
+  events: Row[];
+  causes: Row[];
+  utilities: Row[];
+}
 
 /** A county is named by an OE-417 event when its name appears as a word in Area Affected. */
 const namesCountyOf = (name: string) => {

@@ -1,10 +1,26 @@
 // The tables of one report year (national scope and per state), the county rankings by hours_per_customer they
 // carry, and the list of observed county-years whose county reports are published.
 import { EVENTS_TOP } from '../../contract/report-columns.ts';
-import type { StateTables, YearTables } from '../reports.ts';
 import type { ReportBasis } from './basis.ts';
 import { causesOf, disturbanceRow, episodeRow, inState, monthRows } from './rows.ts';
 import { median, type Row } from './shared.ts';
+
+/** One report year's tables at national scope. */
+export interface YearTables {
+  counties: Row[];
+  events: Row[];
+  states: Row[];
+  months: Row[];
+  causes: Row[];
+  disturbances: Row[];
+}
+/** One state's tables of one report year. */
+export interface StateTables {
+  counties: Row[];
+  events: Row[];
+  months: Row[];
+  causes: Row[];
+}
 
 /** Ranks (1 = most hours_per_customer) of the rows that have a value, and their median. */
 export interface Ranking {

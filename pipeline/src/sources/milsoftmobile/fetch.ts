@@ -3,7 +3,7 @@
 // means the service does not offer it.
 import { type FetchContext, urlPath } from '../connector.ts';
 import { SourceError } from '../../errors.ts';
-import type { RequestSpec } from '../http.ts';
+import type { RequestSpec } from '../source-http.ts';
 import { xmlCap } from '../xml.ts';
 import type { MilsoftMobileRaw } from './schema.ts';
 
