@@ -1,18 +1,34 @@
 import { defineConfig } from 'vitest/config';
 
+/** Test files that replace a module (vi.mock): each runs in a worker of its own, so the mock reaches no other file. */
+const ISOLATED = ['pipeline/test/deprecation.test.ts'];
+
+const common = {
+  // In each worker: whatever a test could not clean up (a timeout) is stopped and removed as the worker ends.
+  setupFiles: ['pipeline/test/clean-worker.ts'],
+  // A guard against hangs, sized for a busy 2-core CI machine (the heaviest replay tests take ~60 s there).
+  testTimeout: 180_000,
+  hookTimeout: 180_000,
+  pool: 'forks' as const,
+  // A worker runs several files, so what a test changes of its process is put back after it: environment
+  // variables (vi.stubEnv) and spies (vi.spyOn on JSON.parse, process.stdout.write).
+  unstubEnvs: true,
+  restoreMocks: true,
+};
+
 export default defineConfig({
   test: {
-    include: ['pipeline/**/*.test.ts'],
     // The shared-data gate: with OUTAGE_REQUIRE_SHARED_DATA=1 a missing ../shared/data fails the run at setup;
     // without it, the last line names the suites that skipped for it (pipeline/test/shared-data-gate.ts).
     // A private TMPDIR per run; anything a test leaves there fails the run (pipeline/test/clean-machine.ts).
-    globalSetup: ['pipeline/test/shared-data-gate.ts', 'pipeline/test/clean-machine.ts'],
-    // In each worker: whatever a test could not clean up (a timeout) is stopped and removed as the worker ends.
-    setupFiles: ['pipeline/test/clean-worker.ts'],
-    // A guard against hangs, sized for a busy 2-core CI machine (the heaviest replay tests take ~60 s there).
-    testTimeout: 180_000,
-    hookTimeout: 180_000,
-    pool: 'forks',
+    // The CLI the tests spawn runs the build, as production does (pipeline/test/build-once.ts).
+    globalSetup: ['pipeline/test/shared-data-gate.ts', 'pipeline/test/clean-machine.ts', 'pipeline/test/build-once.ts'],
     maxWorkers: 2,
+    // Files share their worker's loaded modules (isolate: false): the code under test, its caches (the county atlas,
+    // the place tables) and its packages load once per worker instead of once per file, about a minute of a run.
+    projects: [
+      { test: { ...common, name: 'isolated', include: ISOLATED, isolate: true } },
+      { test: { ...common, name: 'shared', include: ['pipeline/**/*.test.ts'], exclude: ISOLATED, isolate: false } },
+    ],
   },
 });

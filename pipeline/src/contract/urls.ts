@@ -33,15 +33,25 @@ export function urlFor(e: Endpoint, params: Params = {}, query: Record<string, s
 export function fileFor(e: Endpoint, params: Params, format: Format, table?: string): string {
   const url = urlFor(e, params);
   if (/\.[a-z]+$/.test(url)) return safeRelative(url.slice(1));
-  let keyAt = -1; // segments after the last keyed one are joined by dots
-  e.path.split('/').forEach((seg, i) => {
-    if (/^\{\w+\}$/.test(seg)) keyAt = i;
-  });
+  const keyAt = lastKeyed(e);
   const segs = url.slice(1).split('/');
   const rel = keyAt < 0 ? segs.join('/') : [...segs.slice(0, keyAt - 1), segs.slice(keyAt - 1).join('.')].join('/');
   const t = e.tables ? `.${table ?? e.tables[0]}` : '';
   if (e.tables && !e.tables.includes(table ?? e.tables[0])) throw new Error(`Unknown table ${table} for ${e.id}`);
   return safeRelative(`${rel}${t}.${FORMAT_EXT[format]}`);
+}
+
+const keyedAt = new WeakMap<Endpoint, number>();
+/** The index of the path's last keyed segment (`{fips}`), or -1: the segments after it are joined by dots. */
+function lastKeyed(e: Endpoint): number {
+  let at = keyedAt.get(e);
+  if (at === undefined) {
+    const segs = e.path.split('/');
+    at = segs.length - 1;
+    while (at >= 0 && !/^\{\w+\}$/.test(segs[at])) at -= 1;
+    keyedAt.set(e, at);
+  }
+  return at;
 }
 
 /** The names of an endpoint's path parameters, in order. */

@@ -18,6 +18,11 @@ export function putJson(w: TreeWriter, rel: string, data: Record<string, unknown
   const basis = Buffer.from(JSON.stringify(data));
   if ('generated_at' in data)
     return w.put(rel, (g) => Buffer.from(JSON.stringify({ data: { generated_at: g, ...data } })), basis);
+  putJsonBasis(w, rel, basis);
+}
+
+/** putJson for `data` already serialised (`JSON.stringify(data)`, without generated_at): a document kept between cycles. */
+export function putJsonBasis(w: TreeWriter, rel: string, basis: Buffer): void {
   w.put(rel, (generatedAt) => withGeneratedAt(basis, 1, '{"data":{', generatedAt, '}'), basis);
 }
 
