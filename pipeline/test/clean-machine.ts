@@ -109,6 +109,26 @@ export function lastResortCleanup(): { stopped: Proc[]; removed: string[] } {
 const projectEntries = (dir: string): string[] =>
   fs.readdirSync(dir).filter((n) => n.startsWith(TEMP_PREFIX) && !n.startsWith(RUN_PREFIX));
 
+const RAM_DIR = '/dev/shm';
+const RAM_ROOM = 4 * 1024 ** 3;
+
+/**
+ * Where the run's private directory is made: OUTAGE_TEST_TMPDIR when set, else a RAM-backed /dev/shm with 4 GB free
+ * where the machine has one, else the temp dir. The tests publish trees of thousands of files a cycle, writing,
+ * linking and unlinking them: on tmpfs the same run spends less than half the system time it spends on a disk.
+ */
+function runParent(shared: string): string {
+  if (process.env.OUTAGE_TEST_TMPDIR) return process.env.OUTAGE_TEST_TMPDIR;
+  try {
+    const { bavail, bsize } = fs.statfsSync(RAM_DIR);
+    fs.accessSync(RAM_DIR, fs.constants.W_OK);
+    if (bavail * bsize >= RAM_ROOM) return RAM_DIR;
+  } catch {
+    // no /dev/shm here
+  }
+  return shared;
+}
+
 /**
  * globalSetup. The run gets a private TMPDIR (workers and the processes they spawn inherit it, and os.tmpdir()
  * reads it on every call), so what is left there at the end is exactly what this run's tests and the code under
@@ -119,7 +139,7 @@ const projectEntries = (dir: string): string[] =>
 export default function setup(): () => void {
   const shared = os.tmpdir();
   const before = new Set(projectEntries(shared));
-  const runDir = fs.mkdtempSync(path.join(shared, RUN_PREFIX));
+  const runDir = fs.mkdtempSync(path.join(runParent(shared), RUN_PREFIX));
   const previous = process.env.TMPDIR;
   process.env.TMPDIR = runDir;
   return () => {
