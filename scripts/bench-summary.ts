@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
-const STEPS = ['live', 'start', 'load', 'history', 'deliveries-pglite', 'deliveries-postgres', 'hostile'];
+const STEPS = ['live', 'start', 'load', 'site', 'history', 'deliveries-pglite', 'deliveries-postgres', 'hostile'];
 type Row = { metric: string; value: string | number; target: string };
 
 /** The numbers in a value like `12.3`, `1.14×`, `52 / 60 / 48` or `79,166 / 0`. */

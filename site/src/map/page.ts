@@ -2,8 +2,8 @@
 // landing. Server-side it writes the markup, the palette and the legend; site/src/map/browser/ draws and refreshes.
 import { CATALOGUE } from '../../../pipeline/src/contract/catalogue.ts';
 import { BAND_THRESHOLDS_PCT } from '../../../pipeline/src/state/rules.ts';
-import { MAP_ASSET_BASE, TOPOLOGY_ASSET } from './assets.ts';
-import { navHtml, SITE_CSS } from '../site/layout.ts';
+import { MAP_ASSET_BASE, modulePreloads, TOPOLOGY_ASSET } from './assets.ts';
+import { fetchPreloads, navHtml, SITE_CSS } from '../site/layout.ts';
 import { SITE_PATHS, STATE_PAGES, sitePath } from '../../../pipeline/src/contract/site-pages.ts';
 
 /**
@@ -90,6 +90,14 @@ export function legendHtml(): string {
   return `<ul class="legend" aria-label="Legend: share of customers out">${[...bands, ...other].join('')}</ul>`;
 }
 
+/**
+ * What the first draw waits for, asked for with the page's head: the geometry (the largest, first), the modules
+ * together rather than one import level at a time, and the three live documents (data.js's fetchLive) rather than
+ * after the modules have run.
+ */
+const preloads = (config: { topology: string; paths: { map: string; summary: string; sources: string } }) =>
+  `${fetchPreloads([config.topology])}${modulePreloads('main.js')}${fetchPreloads([config.paths.map, config.paths.summary, config.paths.sources])}`;
+
 export function mapPage(opts: MapPageOptions = {}): string {
   const s = opts.summary ?? null;
   const simulated = opts.simulated ?? s?.simulated ?? false;
@@ -109,7 +117,7 @@ export function mapPage(opts: MapPageOptions = {}): string {
   };
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>US Power Outage Data · live county map</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><style>${CSS}</style>
-<link rel="preload" href="${config.topology}" as="fetch" crossorigin="anonymous"></head><body>
+${preloads(config)}</head><body>
 <svg width="0" height="0" style="position:absolute" aria-hidden="true"><defs><pattern id="hatch-untrusted" width="4" height="4" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="4" height="4" fill="#e4e4e4"/><rect width="1.6" height="4" fill="#4d4d4d"/></pattern></defs></svg>
 <a class="skip" href="#county-map">Skip to the map</a>${navHtml('home')}<header><h1>US power outages, live by county</h1>
 <p id="simulated-banner" class="banner" role="note"${simulated ? '' : ' hidden'}><strong>SIMULATED DATA.</strong> These figures come from the built-in storm simulator, not real outages.</p>

@@ -1,6 +1,7 @@
 // The county page /counties/{fips}: live status, utilities, incidents on a small map, the past week from the archive,
 // municipalities, alerts, the three charts with their embed snippets, history and downloads. Markup here; browser/county-page.js fills it.
 import { CATALOGUE, type Endpoint } from '../../../pipeline/src/contract/catalogue.ts';
+import { urlFor } from '../../../pipeline/src/contract/urls.ts';
 import { loadAtlas } from '../../../pipeline/src/geo/counties.ts';
 import { stateByFips } from '../../../pipeline/src/geo/states.ts';
 import { BAND_COLOURS, NOTHING_OUT } from '../map/page.ts';
@@ -22,6 +23,9 @@ const API_IDS = [
   'reports.county',
   'archive.county',
 ] as const;
+
+/** The documents browser/county-page.js reads at once when it starts (its start()), preloaded with the page. */
+const FIRST_READS = ['live.county', 'live.county.incidents', 'live.county.areas', 'live.county.alerts', 'county'];
 
 export const COUNTY_CHARTS = [
   ['county.chart.live', 'Customers out, last 24 hours'],
@@ -96,5 +100,13 @@ export function countyPage(fips: string): string | null {
 <section aria-labelledby="charts-title"><h2 id="charts-title">Charts</h2><div class="charts" id="charts"></div></section>
 <section aria-labelledby="history-title"><h2 id="history-title">History</h2><p id="history-summary" class="muted"></p><table id="years-table"></table><ul id="report-links"></ul></section>
 <section aria-labelledby="downloads-title"><h2 id="downloads-title">Downloads</h2><ul id="downloads">${downloads(fips)}</ul></section>`;
-  return layout({ title: `${title} power outages`, current: null, main, module: 'county-page.js', config, css: CSS });
+  return layout({
+    title: `${title} power outages`,
+    current: null,
+    main,
+    module: 'county-page.js',
+    config,
+    css: CSS,
+    preload: FIRST_READS.map((id) => urlFor(CATALOGUE.find((e) => e.id === id)!, { fips })),
+  });
 }

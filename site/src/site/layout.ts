@@ -1,7 +1,7 @@
 // The frame every site page shares: head, navigation, SIMULATED banner slot, footer with the citation line, and the
 // page's JSON config for its browser module (site/src/map/browser/). Plain HTML strings, written by both hosts.
 import { CITATION } from '../../../pipeline/src/contract/notice.ts';
-import { MAP_ASSET_BASE } from '../map/assets.ts';
+import { MAP_ASSET_BASE, modulePreloads } from '../map/assets.ts';
 import { NAV } from './routes.ts';
 import { SITE_PATHS, type SitePage } from '../../../pipeline/src/contract/site-pages.ts';
 
@@ -60,6 +60,13 @@ export function navHtml(current: SitePage | null): string {
   return `<div class="site-head"><nav class="site-nav" aria-label="Site">${links.join('')}</nav>${SEARCH_FORM}</div>`;
 }
 
+/**
+ * `<link rel="preload">` for documents a page's module fetches as soon as it runs (same origin, fetch()'s default
+ * credentials): the browser asks for them with the page, in parallel with the modules, instead of after them.
+ */
+export const fetchPreloads = (hrefs: readonly string[]): string =>
+  hrefs.map((href) => `<link rel="preload" href="${esc(href)}" as="fetch" crossorigin="anonymous">`).join('');
+
 export const SIMULATED_BANNER = `<p id="simulated-banner" class="banner" role="note" hidden><strong>SIMULATED DATA.</strong> These figures come from the built-in storm simulator, not real outages.</p>`;
 
 export interface LayoutOptions {
@@ -72,6 +79,8 @@ export interface LayoutOptions {
   config?: unknown;
   /** extra trusted HTML for <head> (a stylesheet) */
   head?: string;
+  /** documents the module fetches as soon as it runs, asked for with the page (fetchPreloads) */
+  preload?: readonly string[];
   /** extra CSS for this page */
   css?: string;
   /** embeds have no navigation or footer of their own */
@@ -82,10 +91,11 @@ export function layout(o: LayoutOptions): string {
   const config =
     o.config === undefined ? '' : `<script type="application/json" id="page-config">${scriptJson(o.config)}</script>`;
   const script = o.module ? `<script type="module" src="${MAP_ASSET_BASE}/${o.module}"></script>` : '';
+  const preloads = `${o.module ? modulePreloads(o.module) : ''}${fetchPreloads(o.preload ?? [])}`;
   const footer = o.bare
     ? ''
     : `<footer class="site-footer"><p>Free, keyless JSON API for United States electric power outages: <a href="${SITE_PATHS.docs}">API docs</a> · <a href="/api/v1/openapi.json">OpenAPI 3.1</a> · <a href="/llms.txt">llms.txt</a></p><p>${esc(CITATION)}</p></footer>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(o.title)} · US Power Outage Data</title>
-<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><style>${SITE_CSS}${o.css ?? ''}</style>${o.head ?? ''}</head><body>
+<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><style>${SITE_CSS}${o.css ?? ''}</style>${o.head ?? ''}${preloads}</head><body>
 ${o.bare ? '' : navHtml(o.current)}${o.bare ? '' : SIMULATED_BANNER}<main>${o.main}</main>${footer}${config}${script}</body></html>`;
 }

@@ -255,6 +255,7 @@ async function renderPastWeek() {
 async function start() {
   renderCharts();
   const week = renderPastWeek();
+  // the page preloads these five (FIRST_READS in site/src/site/county-page.ts): a change here belongs there too
   const [live, incidents, areas, alerts, profile] = await Promise.all(
     ['live.county', 'live.county.incidents', 'live.county.areas', 'live.county.alerts', 'county'].map((id) =>
       getJson(api(id)).catch((err) => ({ error: err })),
