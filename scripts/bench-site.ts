@@ -71,11 +71,10 @@ function probes(fips: string): Probe[] {
     {
       label: 'docs page /docs/',
       path: '/docs/',
-      // swagger-ui's onComplete (docs-page.js) marks the body once the document is rendered, but on a phone its work
-      // holds the main thread for seconds more: usable is when a tap on the first operation has opened it
-      full: { selector: 'body[data-ready="true"] #swagger-ui .opblock-summary' },
+      // the reference is in the page (docs-reference.ts); usable is when a tap on its first operation has opened it
+      full: { selector: 'body[data-ready="true"] #reference details.op' },
       fullName: 'usable',
-      tap: { target: '#swagger-ui .opblock-summary-control', done: '#swagger-ui .opblock.is-open' },
+      tap: { target: '#reference details.op > summary', done: '#reference details.op[open]' },
       target: { full: '≤ 3' },
     },
   ];

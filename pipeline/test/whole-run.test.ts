@@ -15,6 +15,7 @@ import type { SourceDef } from '../src/sources/source-def.ts';
 import { Pipeline } from '../src/pipeline.ts';
 import type { CycleSummary } from '../src/cycle/summary.ts';
 import { LOOPBACK_HTTP } from '../src/sources/http.ts';
+import { DEFAULT_RETRY } from '../src/sources/retry.ts';
 import { createApp, resolve } from '../src/serve/app.ts';
 import { startServer } from '../src/serve/server.ts';
 import { CATALOGUE } from '../src/contract/catalogue.ts';
@@ -64,8 +65,15 @@ beforeAll(async () => {
     sources,
     clock,
     simulated: true,
-    // The 'timeout' fault never answers: its source fails at the request deadline, 10 s here rather than 30.
-    http: { ...LOOPBACK_HTTP, bodyTimeoutMs: 8000, connectTimeoutMs: 8000, requestDeadlineMs: 10_000 },
+    // The 'timeout' fault never answers: its source fails after two requests of 5 s each (the production client
+    // tries 4 of 30 s; retries have their own tests in retry-chain.test.ts), not after two minutes.
+    http: {
+      ...LOOPBACK_HTTP,
+      bodyTimeoutMs: 8000,
+      connectTimeoutMs: 8000,
+      requestDeadlineMs: 5_000,
+      retry: { ...DEFAULT_RETRY, attempts: 2 },
+    },
   });
   first = await pipeline.cycle();
   // History through the real importers on real files: the Harris County Beryl slice, OE-417 2020, EIA-861 2018.

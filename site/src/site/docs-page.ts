@@ -1,13 +1,15 @@
-// The API docs page /docs/: the OpenAPI document rendered by swagger-ui-dist (no hand-written endpoint list), short
-// examples in curl, JavaScript, Python and R, and the chart embed guide. swagger-ui's files are served as shipped.
+// The API docs page /docs/: every operation of the OpenAPI document as plain HTML (docs-reference.ts, no hand-written
+// endpoint list), swagger-ui-dist's interactive viewer on request, short examples in curl, JavaScript, Python and R,
+// and the chart embed guide. swagger-ui's files are served as shipped.
 import { CATALOGUE } from '../../../pipeline/src/contract/catalogue.ts';
 import { CITATION } from '../../../pipeline/src/contract/notice.ts';
 import { exampleUrl } from '../../../pipeline/src/contract/urls.ts';
+import { referenceHtml, REFERENCE_CSS } from './docs-reference.ts';
 import { esc, layout } from './layout.ts';
 import { apiPath } from './routes.ts';
 import { SITE_PATHS, sitePath } from '../../../pipeline/src/contract/site-pages.ts';
 
-/** swagger-ui-dist's files the page loads, served under SWAGGER_BASE by both hosts. */
+/** swagger-ui-dist's files the page loads when the viewer is asked for, served under SWAGGER_BASE by both hosts. */
 export const SWAGGER_BASE = '/docs/swagger';
 export const SWAGGER_ASSETS = ['swagger-ui.css', 'swagger-ui-bundle.js'] as const;
 
@@ -44,7 +46,8 @@ const CSS = `.examples{display:grid;gap:.6em}.examples h3{margin:.4em 0 0;font-s
 #swagger-ui .opblock .opblock-summary-path{color:#1a1a1a}
 #swagger-ui .opblock-tag small{color:#1a1a1a}#swagger-ui .opblock.opblock-get .opblock-summary-method{background:#0b4f9c;color:#fff}
 #swagger-ui .opblock.opblock-post .opblock-summary-method{background:#1b6b3a;color:#fff}#swagger-ui .opblock.opblock-delete .opblock-summary-method{background:#a00;color:#fff}
-#swagger-ui .opblock.opblock-patch .opblock-summary-method{background:#6b4a00;color:#fff}#swagger-ui .opblock.opblock-deprecated .opblock-summary-method{background:#555;color:#fff}`;
+#swagger-ui .opblock.opblock-patch .opblock-summary-method{background:#6b4a00;color:#fff}#swagger-ui .opblock.opblock-deprecated .opblock-summary-method{background:#555;color:#fff}
+${REFERENCE_CSS}`;
 
 export function docsPage(): string {
   const snippet = CATALOGUE.filter((e) => e.formats.includes('png'))
@@ -53,12 +56,14 @@ export function docsPage(): string {
         `<img src="https://YOUR-DEPLOYMENT${exampleUrl(e)}" width="600" height="315" alt="${e.summary} (US Power Outage Data)">`,
     )
     .join('\n');
-  const noscript = CATALOGUE.map((e) => `<li><code>${esc(e.path)}</code>: ${esc(e.summary)}</li>`).join('');
   const iframe = `<iframe src="https://YOUR-DEPLOYMENT${SITE_PATHS.embedMap}?state=fl" width="800" height="560" title="Live power outages in Florida" style="border:0"></iframe>`;
-  const config = { openapi: apiPath('openapi'), paths: CATALOGUE.map((e) => e.path) };
-  const head = `<link rel="stylesheet" href="${SWAGGER_BASE}/swagger-ui.css"><script src="${SWAGGER_BASE}/swagger-ui-bundle.js" defer></script>`;
+  const config = {
+    openapi: apiPath('openapi'),
+    paths: CATALOGUE.map((e) => e.path),
+    swagger: SWAGGER_ASSETS.map((a) => `${SWAGGER_BASE}/${a}`),
+  };
   const main = `<h1>API documentation</h1>
-<p>Free and keyless. Every JSON response is <code>{ "data": … }</code>; errors carry <code>data.error</code> with a message that says what to do. The whole API is described by the <a href="${config.openapi}">OpenAPI 3.1 document</a>, rendered below.</p>
+<p>Free and keyless. Every JSON response is <code>{ "data": … }</code>; errors carry <code>data.error</code> with a message that says what to do. The whole API is described by the <a href="${config.openapi}">OpenAPI 3.1 document</a>, listed below.</p>
 <section aria-labelledby="examples-title"><h2 id="examples-title">Examples</h2><p>One county's live status (<code>${esc(county.path)}</code>):</p><div class="examples">
 ${EXAMPLES.map(([lang, code]) => `<div><h3>${lang}</h3><pre><code class="example" data-lang="${lang}">${esc(code)}</code></pre></div>`).join('')}</div></section>
 <section aria-labelledby="charts"><h2 id="charts">Embedding charts and maps</h2>
@@ -66,6 +71,9 @@ ${EXAMPLES.map(([lang, code]) => `<div><h3>${lang}</h3><pre><code class="example
 <p>Every chart, with example parameters (a county page's snippets also link back to the page):</p><pre><code class="example">${esc(snippet)}</code></pre>
 <p>The live map embeds in an <code>&lt;iframe&gt;</code>, national (<code>${SITE_PATHS.embedMap}</code>) or one state (<code>${SITE_PATHS.embedMap}?state=fl</code> or <code>${sitePath('embedState', { state: 'fl' })}</code>); it carries the citation and a link back, and refreshes itself:</p>
 <pre><code class="example">${esc(iframe)}</code></pre><p>${esc(CITATION)}</p></section>
-<section aria-labelledby="reference-title"><h2 id="reference-title">Reference</h2><div id="swagger-ui" data-openapi="${config.openapi}"><p>Loading the OpenAPI document…</p><noscript><p>Without JavaScript, the endpoints (details in the <a href="${config.openapi}">OpenAPI document</a>):</p><ul>${noscript}</ul></noscript></div></section>`;
-  return layout({ title: 'API documentation', current: 'docs', main, module: 'docs-page.js', config, head, css: CSS });
+<section aria-labelledby="reference-title"><h2 id="reference-title">Reference</h2>
+<p>Every operation of the <a href="${config.openapi}">OpenAPI document</a>, by the first part of its path: open one for its parameters and answers. Every <code>GET</code> also answers <code>OPTIONS</code> (the CORS preflight). <button type="button" id="swagger-open">Open the interactive viewer</button> (swagger-ui, about 400 KB)</p>
+<div id="swagger-ui" data-openapi="${config.openapi}" hidden></div>
+<div id="reference">${referenceHtml()}</div></section>`;
+  return layout({ title: 'API documentation', current: 'docs', main, module: 'docs-page.js', config, css: CSS });
 }
