@@ -6,9 +6,10 @@ const ISOLATED = ['pipeline/test/deprecation.test.ts'];
 const common = {
   // In each worker: whatever a test could not clean up (a timeout) is stopped and removed as the worker ends.
   setupFiles: ['pipeline/test/clean-worker.ts'],
-  // A guard against hangs, sized for a busy 2-core CI machine (the heaviest replay tests take ~60 s there).
-  testTimeout: 180_000,
-  hookTimeout: 180_000,
+  // A guard against hangs, never a speed budget: sized so the heaviest setups (the soak's six simulated hours, a
+  // replayed storm) finish on a 2-core machine at load 7, where they take three to four times their idle time.
+  testTimeout: 600_000,
+  hookTimeout: 600_000,
   pool: 'forks' as const,
   // A worker runs several files, so what a test changes of its process is put back after it: environment
   // variables (vi.stubEnv) and spies (vi.spyOn on JSON.parse, process.stdout.write).

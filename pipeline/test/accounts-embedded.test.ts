@@ -54,5 +54,5 @@ describe('embedded account database', () => {
     } finally {
       await sql.close();
     }
-  }, 60_000);
+  });
 });

@@ -145,7 +145,7 @@ describe('alert rules in a running pipeline', () => {
     const again = await rt.afterCycle(pipeline.db);
     expect(again).toMatchObject({ events: 0, enqueued: 0 });
     expect(hook.hits.length).toBe(settled);
-  }, 120_000);
+  });
 
   it("starts a new account database at the newest stored event: the stream's history is not delivered to today's rules", async () => {
     const fresh = await testDb();

@@ -60,7 +60,7 @@ beforeAll(async () => {
   await cyclesAt(p2, [14 * 60 + 5]); // the next day, 00:05 (quarter 00:15): 2026-09-01 is finished and published
   await p2.close();
   server = await startServer({ outDir: path.join(dir, 'public'), port: 0 });
-}, 300_000);
+});
 
 afterAll(() =>
   closeAll(

@@ -34,7 +34,7 @@ describe('the build', () => {
       env: { ...process.env, OUTAGE_FROM_SOURCES: '1' },
     });
     expect(JSON.parse(fromBuild.stdout)).toEqual(JSON.parse(fromSources.stdout));
-  }, 180_000);
+  });
 
   it('runs `start` with its server on a thread of its own, from the bundle', async () => {
     const dir = makeTempDir('build-start');
@@ -73,7 +73,7 @@ describe('the build', () => {
       }
       removeTempDir(dir);
     }
-  }, 180_000);
+  });
 
   it('is fresh until a source file is newer than the sources it saw', () => {
     const root = makeTempDir('build-fresh');

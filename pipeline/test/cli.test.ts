@@ -74,5 +74,5 @@ describe.skipIf(!hasSharedData)('outage import from a URL', () => {
         () => new Promise((r) => server.close(r)),
       );
     }
-  }, 120_000);
+  });
 });

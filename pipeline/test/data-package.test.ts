@@ -252,7 +252,7 @@ describe('data/ package', () => {
     beforeAll(async () => {
       out = fs.mkdtempSync(path.join(os.tmpdir(), 'data-build-'));
       built = await buildData(out, SHARED_DATA);
-    }, 60_000);
+    });
     afterAll(() => {
       if (out) fs.rmSync(out, { recursive: true, force: true });
     });

@@ -148,7 +148,7 @@ const simulatedAt = new Set(['2027-01-01T12:00:00.000Z']);
 beforeAll(async () => {
   db = await Db.open(path.join(dir, 'state'));
   await insertArchive(archiveSeries(), simulatedAt);
-}, 120_000);
+});
 
 afterAll(() =>
   closeAll(

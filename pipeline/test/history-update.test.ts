@@ -98,7 +98,7 @@ describe.skipIf(!hasSharedData)('outage history update', () => {
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     db = await Db.open(path.join(tmp, 'state'));
-  }, 30_000);
+  });
   afterAll(async () => {
     db?.close();
     await new Promise((ok) => server?.close(ok));
@@ -126,7 +126,7 @@ describe.skipIf(!hasSharedData)('outage history update', () => {
     expect(stats?.written).toBeGreaterThan(0);
     published = tree(path.join(tmp, 'public'));
     expect(Object.keys(published).length).toBeGreaterThan(0);
-  }, 60_000);
+  });
 
   it('a second run finds every file unchanged and imports nothing', async () => {
     const before = await counts();
@@ -137,7 +137,7 @@ describe.skipIf(!hasSharedData)('outage history update', () => {
       'eaglei-2024',
     ]);
     expect(await counts()).toEqual(before);
-  }, 30_000);
+  });
 
   it('a 404 and a changed layout are reported, the old rows and reports stay; the changed file is imported', async () => {
     const before = await counts();
@@ -168,7 +168,7 @@ describe.skipIf(!hasSharedData)('outage history update', () => {
     const oe417Files = Object.keys(published).filter((f) => /caus|disturb/.test(f));
     expect(oe417Files.length).toBeGreaterThan(0);
     for (const f of oe417Files) expect(now[f], f).toBe(published[f]);
-  }, 60_000);
+  });
 
   it('when the publishers recover, files equal to the last good import are unchanged; recheck_days skips downloads', async () => {
     routes.set('/doe/download?id=2020', { status: 200, body: read('history/oe417/2020_Annual_Summary.xls') });
@@ -187,7 +187,7 @@ describe.skipIf(!hasSharedData)('outage history update', () => {
     expect(readUpdateState(path.join(tmp, 'state', 'history-update.json')).files['oe417-2020'].last_error).toBe(
       undefined,
     );
-  }, 30_000);
+  });
 });
 
 /** A parsed entry back into the JSON shape of the sources file. */

@@ -62,7 +62,7 @@ beforeAll(async () => {
   );
   const dirs = ['--sources', registry, '--state', path.join(tmp.dir, 'state'), '--out', out];
   poll = await runCli(['poll', '--once', '--no-deliveries', ...dirs]);
-}, 150_000);
+});
 afterAll(async () => {
   await feed.stop();
   tmp.remove();

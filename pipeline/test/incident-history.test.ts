@@ -58,7 +58,7 @@ beforeAll(async () => {
     ['2026-09-01T10:50:00Z', page('2026-09-01T20:00:00Z')], // slipped again
     ['2026-09-01T11:00:00Z', page(null, false)], // cleared
   ]);
-}, 180_000);
+});
 
 afterAll(() =>
   closeAll(

@@ -133,7 +133,7 @@ beforeAll(async () => {
   client = store.client;
   checked = new CheckedStore(store.target);
   await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
-}, 90_000);
+});
 
 afterAll(() =>
   closeAll(

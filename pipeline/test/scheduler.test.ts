@@ -171,6 +171,6 @@ describe('poll loop', () => {
       } finally {
         child.kill('SIGKILL');
       }
-    }, 200_000);
+    });
   }
 });

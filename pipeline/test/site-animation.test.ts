@@ -53,7 +53,7 @@ describe.skipIf(!chromium.path)('the 24-hour animation on the live map', () => {
     await page.goto(`${site.url}/`);
     await page.locator('#map-figure[aria-busy="false"]').waitFor({ timeout: 30_000 });
     await page.locator('#timeline-play:not([disabled])').waitFor({ timeout: 30_000 });
-  }, 150_000);
+  });
   afterAll(() => site?.close());
 
   it('needs at most 300 KB compressed before the map is drawn, and draws it soon after load', async () => {

@@ -77,7 +77,7 @@ describe.skipIf(!chromium.path)('the archive on the site', () => {
       site.clock.set(new Date(at));
       await site.pipeline.cycle({ all: true });
     }
-  }, 180_000);
+  });
   afterAll(() => site?.close());
 
   it("draws the county's past week: every archived quarter a point, a quarter not reached a gap", async () => {

@@ -98,7 +98,7 @@ describe.skipIf(!chromiumPath.path)('live county map in Chromium', () => {
     await page.evaluate(() => {
       (window as unknown as { notReloaded: boolean }).notReloaded = true;
     });
-  }, 180_000);
+  });
 
   afterAll(() =>
     closeAll(

@@ -97,7 +97,7 @@ async function liveRegistryCoverage(): Promise<string[]> {
 describe.skipIf(!chromium.path)('site pages in Chromium', () => {
   beforeAll(async () => {
     site = await startSite('site-pages', chromium.path!, 1);
-  }, 120_000);
+  });
   afterAll(() => site?.close());
 
   it('opens the county page from the map, with the numbers of /api/v1/live/counties/{fips} and chart embeds', async () => {

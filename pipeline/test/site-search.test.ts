@@ -46,7 +46,7 @@ const headOverflow = (page: Page) =>
 describe.skipIf(!chromium.path)('search by place in Chromium', () => {
   beforeAll(async () => {
     site = await startSite('site-search', chromium.path!, 1);
-  }, 120_000);
+  });
   afterAll(() => site?.close());
 
   for (const width of [1400, 390])

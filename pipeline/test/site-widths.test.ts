@@ -70,7 +70,7 @@ describe.skipIf(!chromium.path)('the site at 1400 and 390 px', () => {
     const pr = out.find(([f]) => f.startsWith('72'))?.[0] ?? '72127';
     pages = ['/', '/sources', '/events', '/reports', '/search?q=Orange%20County', '/docs/', '/states/fl'];
     pages.push(`/counties/${worst}`, `/counties/${pr}`, '/embed/states/fl');
-  }, 180_000);
+  });
   afterAll(() => site?.close());
 
   for (const width of WIDTHS)

@@ -45,5 +45,5 @@ describe('site', () => {
     expect(fs.readFileSync(path.join(out, 'api/v1/live/summary.json'))).toEqual(
       mem.files.get('api/v1/live/summary.json')!.body,
     );
-  }, 180_000);
+  });
 });

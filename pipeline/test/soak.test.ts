@@ -7,7 +7,7 @@ let report: SoakReport;
 
 beforeAll(async () => {
   report = await runSoak({ ...SHORT, log: () => {} });
-}, 120_000);
+});
 
 describe('fault soak, six simulated hours', () => {
   it('loses no cycle, closes no outage over a stale feed, answers every feed_stale, keeps the JS heap flat', () => {

@@ -880,7 +880,7 @@ describe('outage sources probe / parse (the real CLI, loopback only)', () => {
     expect(missing.stderr).toMatch(
       /GET http:\/\/127\.0\.0\.1:\d+\/missing\/outagesummary\/view\/OutageEventJSON → 404/,
     );
-  }, 180_000);
+  });
 
   it('parse: a payload that does not parse exits 1 naming the file and the field', async () => {
     const t = testTempDir('sources-parse');
@@ -915,5 +915,5 @@ describe('outage sources probe / parse (the real CLI, loopback only)', () => {
       expect(results[i].code, results[i].stderr).toBe(code);
       expect(results[i].stderr).not.toMatch(/\n\s+at /);
     });
-  }, 180_000);
+  });
 });

@@ -150,7 +150,7 @@ describe('outage sources verify', () => {
     }
     expect(report.rows.some((r) => (r.counties ?? 0) > 0)).toBe(true);
     expect(validDocument(verificationDoc(report, true))).toBe(true);
-  }, 120_000);
+  });
 
   it('drift through the real CLI: exit 1, each failure with its advice in --json, the Markdown file, the state file, fixtures', async () => {
     const [state, saved, md] = ['state', 'saved', 'report.md'].map((p) => path.join(dir, p));
@@ -190,7 +190,7 @@ describe('outage sources verify', () => {
     expect(JSON.parse(parse.stdout).snapshot.counties).toHaveLength(ok.counties!);
     const view = JSON.parse(fs.readFileSync(path.join(saved, 'view-moved', 'index.json'), 'utf8'));
     expect(view.requests).toEqual([expect.objectContaining({ status: 404, file: null })]);
-  }, 180_000);
+  });
 
   it('the total deadline: a row in flight fails as `deadline`, a row not reached is reported not probed', async () => {
     const base = `http://127.0.0.1:${(drift.address() as AddressInfo).port}`;
@@ -215,7 +215,7 @@ describe('outage sources verify', () => {
       ['later', 'deadline', 0],
     ]);
     expect(report.rows[1].failure!.advice).toMatch(/--deadline more seconds, or verify the rest with --only/);
-  }, 60_000);
+  });
 
   it('--only picks rows; no active row of that id, a bad number or a --save directory of other files: exit 2', async () => {
     const r = await cli('sources', 'verify', '--sources', registry, '--state', path.join(dir, 's2'), '--only', 'nope');
@@ -236,7 +236,7 @@ describe('outage sources verify', () => {
       await expect(run).rejects.toThrow(message);
     }
     expect(fs.readdirSync(foreign)).toEqual(['notes.txt']);
-  }, 60_000);
+  });
 
   it('the pipeline publishes the saved report with the next cycle, and a document saying none has run before', async () => {
     const tmp = testTempDir('verify-publish');
@@ -276,7 +276,7 @@ describe('outage sources verify', () => {
     } finally {
       await p.close();
     }
-  }, 120_000);
+  });
 
   // A self-signed certificate on loopback (made by openssl for the test): what an expired or mismatched one looks like.
   it.skipIf(spawnSync('openssl', ['version']).status !== 0)(

@@ -36,7 +36,7 @@ beforeAll(async () => {
     await new Promise((r) => setTimeout(r, 200));
   }
   url = /is running at (http:\/\/\S+)\//.exec(log)![1];
-}, 120_000);
+});
 afterAll(async () => {
   if (child && child.exitCode === null) {
     const exited = new Promise((r) => child.on('exit', r));
