@@ -6,20 +6,10 @@ import { parse } from 'csv-parse/sync';
 import { UsageError } from '../errors.ts';
 import { checkEia, eiaIds } from './eia-reference.ts';
 import { checkEvidence } from './evidence.ts';
-import { REQUIRED_COLUMNS, parseRegistry, type RegistryProblem } from './registry.ts';
+import { REGISTRY_CSV, REQUIRED_COLUMNS, parseRegistry, type RegistryProblem } from './registry.ts';
 import { type CheckProblem, type CheckRow, type Finding, SHIPPED_COLUMNS } from './findings.ts';
 import { type CheckOptions, checkFixture, jsonFixtureParser } from './fixtures.ts';
 import { checkStatus, checkUrl, optionsOf } from './url-check.ts';
-
-const CSV_OPTIONS = {
-  columns: true,
-  skip_empty_lines: true,
-  bom: true,
-  trim: true,
-  info: true,
-  relax_column_count: true,
-  comment: '#',
-} as const;
 
 /** The header's line number and names (the first line that is neither blank nor a `#` comment). */
 function headerOf(text: string): { line: number; names: string[] } {
@@ -119,7 +109,7 @@ export function checkRegistry(text: string, options: CheckOptions): CheckReport 
 function rowsOf(text: string, shipped: boolean): Array<CheckRow & { rejected: Finding[] }> {
   let records: Array<{ record: Record<string, string>; info: { lines: number } }>;
   try {
-    records = parse(text, CSV_OPTIONS);
+    records = parse(text, REGISTRY_CSV);
   } catch (err) {
     throw new UsageError(`The source registry is not valid CSV: ${(err as Error).message}`);
   }

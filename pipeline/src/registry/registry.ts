@@ -8,6 +8,17 @@ import { findState } from '../geo/states.ts';
 import { credentialOf, type Env } from '../sources/credential.ts';
 import { CONNECTORS, EVIDENCE, type Evidence, type SourceDef } from '../sources/source-def.ts';
 
+/** How the registry's CSV is read, by the reader and by `sources check`: `#` lines are comments. */
+export const REGISTRY_CSV = {
+  columns: true,
+  skip_empty_lines: true,
+  bom: true,
+  trim: true,
+  info: true,
+  relax_column_count: true,
+  comment: '#',
+} as const;
+
 export const REQUIRED_COLUMNS = ['id', 'utility', 'state', 'connector', 'url', 'interval_min', 'tier'] as const;
 /** `status` of a row: only active rows are polled; gated (needs credentials) and disabled rows say why in status_reason. */
 export const STATUSES = ['active', 'disabled', 'gated'] as const;
@@ -99,15 +110,7 @@ export function parseRegistry(
   const inactive: InactiveSource[] = [];
   let records: Array<{ record: Record<string, string>; info: { lines: number } }>;
   try {
-    records = parse(text, {
-      columns: true,
-      skip_empty_lines: true,
-      bom: true,
-      trim: true,
-      info: true,
-      relax_column_count: true,
-      comment: '#',
-    });
+    records = parse(text, REGISTRY_CSV);
   } catch (err) {
     throw new UsageError(`The source registry is not valid CSV: ${(err as Error).message}`);
   }
