@@ -4,10 +4,10 @@
 // function layer (scripts/package-function.sh) ships pipeline/ only and never serves these routes.
 import { Hono, type Context } from 'hono';
 import fs from 'node:fs';
-import zlib from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import type { DetailName } from '../../../site/src/map/topology.ts';
 import { CATALOGUE } from '../contract/catalogue.ts';
 import { CITATION } from '../contract/notice.ts';
 import { exampleUrl } from '../contract/urls.ts';
@@ -38,16 +38,17 @@ export async function landingPage(simulated: boolean, notice: string): Promise<s
 
 interface Asset {
   body: Buffer;
-  /** a gzip form made ahead (the geometry's, kept between starts); other codings come from the compression middleware */
+  /** coded forms made ahead (the geometry's, kept between starts); other assets are coded by the compression middleware */
   gzip?: Buffer;
+  br?: Buffer;
   etag: string;
   type: string;
   cache: string;
 }
 
-function makeAsset(body: Buffer, type: string, cache: string, gzip?: Buffer): Asset {
+function makeAsset(body: Buffer, type: string, cache: string, coded?: { gzip: Buffer; br: Buffer }): Asset {
   const etag = `"${createHash('sha1').update(body).digest('hex').slice(0, 20)}"`;
-  return { body, gzip, etag, type, cache };
+  return { body, ...coded, etag, type, cache };
 }
 
 /** Assets by name, kept once read; a promise, so concurrent first requests share one build. */
@@ -64,22 +65,21 @@ function once(key: string, load: () => Promise<Asset | null>): Promise<Asset | n
   return hit;
 }
 
-/** The geometry, built from us-atlas (or kept from an earlier start in `cacheDir`), with its gzip form. */
-async function geometry(cacheDir: string | undefined) {
-  return cachedGeometry(cacheDir, async () => {
-    const body = Buffer.from((await import('../../../site/src/map/topology.ts')).mapTopologyJson());
-    return { body, gzip: zlib.gzipSync(body, { level: 9 }) };
-  });
-}
+/** A geometry asset at its detail, built from us-atlas (or kept from an earlier start in `cacheDir`), with its codings. */
+const geometry = (name: string, detail: DetailName, cacheDir: string | undefined) =>
+  cachedGeometry(cacheDir, name, async () =>
+    Buffer.from((await import('../../../site/src/map/topology.ts')).mapTopologyJson(detail)),
+  );
 
-/** One map asset, read (or, for the geometry, built) on first request and kept with its gzip form. */
+/** One map asset, read (or, for the geometry, built) on first request and kept with its coded forms. */
 async function mapAsset(name: string, cacheDir: string | undefined): Promise<Asset | null> {
-  const { assetContentType, BROWSER_MODULES, TOPOLOGY_ASSET } = await siteAssets();
+  const { assetContentType, BROWSER_MODULES, TOPOLOGY_ASSETS } = await siteAssets();
   // The geometry never changes within a release; the modules may, so they revalidate sooner.
-  if (name === TOPOLOGY_ASSET)
+  const detail = Object.hasOwn(TOPOLOGY_ASSETS, name) ? TOPOLOGY_ASSETS[name] : undefined;
+  if (detail)
     return once(name, async () => {
-      const g = await geometry(cacheDir);
-      return makeAsset(g.body, assetContentType(name), 'public, max-age=86400', g.gzip);
+      const g = await geometry(name, detail, cacheDir);
+      return makeAsset(g.body, assetContentType(name), 'public, max-age=86400', g);
     });
   if (!(BROWSER_MODULES as readonly string[]).includes(name)) return null;
   return once(name, async () => {
@@ -110,8 +110,8 @@ async function swaggerAsset(name: string): Promise<Asset | null> {
 }
 
 /**
- * Sends an asset with its ETag, and 304 when the client has it (in the coding it asks for, see compress.ts). A gzip
- * form made ahead is sent as it is; otherwise the compression middleware codes the body (once per asset).
+ * Sends an asset with its ETag, and 304 when the client has it (in the coding it asks for, see compress.ts). A form
+ * made ahead in that coding is sent as it is; otherwise the compression middleware codes the body (once per asset).
  */
 function send(c: Context, a: Asset): Response {
   c.header('Content-Type', a.type);
@@ -119,12 +119,13 @@ function send(c: Context, a: Asset): Response {
   c.header('Cache-Control', a.cache);
   const coding = c.req.method === 'GET' ? negotiate(c.req.header('Accept-Encoding')).coding : 'identity';
   const held = matchedTag(c, a.etag, coding);
-  const ahead = coding === 'gzip' ? a.gzip : undefined;
-  c.header('ETag', held ?? (ahead ? codedEtag(a.etag, 'gzip') : a.etag));
+  const ahead = coding === 'identity' ? undefined : a[coding];
+  const coded = ahead && coding !== 'identity' ? { coding, body: ahead } : null;
+  c.header('ETag', held ?? (coded ? codedEtag(a.etag, coded.coding) : a.etag));
   if (held) return c.body(null, 304);
-  if (!ahead) return c.body(new Uint8Array(a.body));
-  c.header('Content-Encoding', 'gzip');
-  return c.body(new Uint8Array(ahead));
+  if (!coded) return c.body(new Uint8Array(a.body));
+  c.header('Content-Encoding', coded.coding);
+  return c.body(new Uint8Array(coded.body));
 }
 
 const html = (body: string) => makeAsset(Buffer.from(body), 'text/html; charset=utf-8', 'public, max-age=300');

@@ -1,9 +1,19 @@
-// The site's static assets, served under /map/ by both hosts: the browser modules and the county geometry.
+// The site's static assets, served under /map/ by both hosts: the browser modules and the county geometry (declared
+// here once: both hosts route MAP_ASSETS).
 import fs from 'node:fs';
 import { fromRoot } from '../../../pipeline/src/package-root.ts';
+import type { DetailName } from './topology.ts';
 
 export const MAP_ASSET_BASE = '/map';
+/** The county geometry in full detail: the maps zoomed to a state (state pages, embeds). */
 export const TOPOLOGY_ASSET = 'us-counties.topo.json';
+/** The national map's (`/`) lighter geometry: the file its first paint waits for. */
+export const NATIONAL_TOPOLOGY_ASSET = 'us-counties-national.topo.json';
+/** Each geometry asset and the detail it is built at (topology.ts DETAILS). */
+export const TOPOLOGY_ASSETS: Readonly<Record<string, DetailName>> = {
+  [NATIONAL_TOPOLOGY_ASSET]: 'national',
+  [TOPOLOGY_ASSET]: 'full',
+};
 /** The browser modules in site/src/map/browser/, as shipped (plain ES modules, no build step). */
 export const BROWSER_MODULES = [
   'main.js',
@@ -29,7 +39,7 @@ export const BROWSER_MODULES = [
   'place-search.js',
   'search-page.js',
 ] as const;
-export const MAP_ASSETS: readonly string[] = [...BROWSER_MODULES, TOPOLOGY_ASSET];
+export const MAP_ASSETS: readonly string[] = [...BROWSER_MODULES, ...Object.keys(TOPOLOGY_ASSETS)];
 
 export function assetContentType(name: string): string {
   if (name.endsWith('.css')) return 'text/css; charset=utf-8';

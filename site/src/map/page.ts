@@ -2,7 +2,7 @@
 // landing. Server-side it writes the markup, the palette and the legend; site/src/map/browser/ draws and refreshes.
 import { CATALOGUE } from '../../../pipeline/src/contract/catalogue.ts';
 import { BAND_THRESHOLDS_PCT } from '../../../pipeline/src/state/rules.ts';
-import { MAP_ASSET_BASE, modulePreloads, TOPOLOGY_ASSET } from './assets.ts';
+import { MAP_ASSET_BASE, modulePreloads, NATIONAL_TOPOLOGY_ASSET } from './assets.ts';
 import { fetchPreloads, navHtml, SITE_CSS } from '../site/layout.ts';
 import { SITE_PATHS, STATE_PAGES, sitePath } from '../../../pipeline/src/contract/site-pages.ts';
 
@@ -91,9 +91,11 @@ export function legendHtml(): string {
 }
 
 /**
- * What the first draw waits for, asked for with the page's head: the geometry (the largest, first), the modules
- * together rather than one import level at a time, and the three live documents (data.js's fetchLive) rather than
- * after the modules have run.
+ * What the first draw waits for, asked for with the page's head: the geometry (the largest, first), the map's five
+ * modules together rather than one import level at a time, and the three live documents (data.js's fetchLive) rather
+ * than after the modules have run. Nine requests: on HTTP/1.1's six connections the documents go as the first modules
+ * arrive, and all of it is in while the geometry still is; the modules run meanwhile. The modules around the map load
+ * after it is drawn (main.js).
  */
 const preloads = (config: { topology: string; paths: { map: string; summary: string; sources: string } }) =>
   `${fetchPreloads([config.topology])}${modulePreloads('main.js')}${fetchPreloads([config.paths.map, config.paths.summary, config.paths.sources])}`;
@@ -110,7 +112,7 @@ export function mapPage(opts: MapPageOptions = {}): string {
       archive: path('archive'),
       archiveMap: path('archive.map'),
     },
-    topology: `${MAP_ASSET_BASE}/${TOPOLOGY_ASSET}`,
+    topology: `${MAP_ASSET_BASE}/${NATIONAL_TOPOLOGY_ASSET}`,
     countyHref: SITE_PATHS.county,
     thresholds: BAND_THRESHOLDS_PCT,
     top: 25,

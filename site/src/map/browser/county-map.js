@@ -28,7 +28,7 @@ export class CountyMap {
     for (const shape of shapes.counties) {
       const path = el('path', { d: shape.d, class: 'county fill-none', 'data-fips': shape.fips });
       this.quiet.append(path);
-      this.counties.set(shape.fips, { shape, path, link: null });
+      this.counties.set(shape.fips, { shape, path, link: null, fill: 'fill-none' });
     }
     svg.append(this.quiet, el('path', { class: 'borders', d: shapes.borders, 'aria-hidden': 'true' }), this.out);
     this.listen();
@@ -41,7 +41,8 @@ export class CountyMap {
     const out = [];
     for (const c of this.counties.values()) {
       const { status, text } = describe(c.shape);
-      c.path.setAttribute('class', `county ${status.fill}`);
+      if (c.fill !== status.fill) c.path.setAttribute('class', `county ${status.fill}`); // most counties keep theirs
+      c.fill = status.fill;
       if (status.kind === 'out' || status.kind === 'untrusted') {
         c.link ??= el('a', { href: this.href(c.shape.fips), 'data-fips': c.shape.fips });
         c.link.setAttribute('aria-label', `${text.title}: ${text.rows.map(([k, v]) => `${k} ${v}`).join('; ')}`);

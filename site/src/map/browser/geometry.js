@@ -49,10 +49,12 @@ function meshPath(arcs, geometries) {
  */
 export function mapShapes(topo) {
   const arcs = decodeArcs(topo);
+  // A county's state is the state whose FIPS code begins its own (the file does not repeat it in every county).
+  const stateCode = new Map(topo.objects.states.geometries.map((g) => [String(g.id), g.properties.code]));
   const counties = topo.objects.counties.geometries.map((g) => ({
     fips: String(g.id),
     name: g.properties.name,
-    state: g.properties.state,
+    state: stateCode.get(String(g.id).slice(0, 2)) ?? '',
     d: geometryPath(arcs, g),
   }));
   // The animation's frames are state-level: it fills 51 state shapes, not 3,142 counties, so a frame paints fast.

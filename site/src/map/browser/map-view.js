@@ -10,10 +10,11 @@ export async function loadShapes(url, state) {
   if (!res.ok) throw new Error(`${url} answered HTTP ${res.status}`);
   const topo = await res.json();
   if (state) {
-    const c = topo.objects.counties;
-    c.geometries = c.geometries.filter((g) => g.properties.state === state);
     const s = topo.objects.states;
-    s.geometries = s.geometries.filter((g) => c.geometries.some((x) => String(x.id).startsWith(String(g.id))));
+    s.geometries = s.geometries.filter((g) => g.properties.code === state);
+    const fips = new Set(s.geometries.map((g) => String(g.id)));
+    const c = topo.objects.counties;
+    c.geometries = c.geometries.filter((g) => fips.has(String(g.id).slice(0, 2)));
   }
   return mapShapes(topo);
 }

@@ -51,11 +51,11 @@ export class PastMap {
     });
   }
 
-  /** Bounds the picker by the archive: its first quarter to now's quarter. */
-  async bound() {
+  /** Bounds the picker by the archive: its first quarter to now's quarter. `pending`: its index, already asked for. */
+  async bound(pending = fetch(this.paths.archive, { cache: 'no-cache', headers: { Accept: 'application/json' } })) {
     const { input, form, status } = this.ui;
     try {
-      const res = await fetch(this.paths.archive, { cache: 'no-cache', headers: { Accept: 'application/json' } });
+      const res = await pending;
       if (!res.ok) throw new Error(`${this.paths.archive} answered HTTP ${res.status}`);
       const first = (await res.json()).data?.first_quarter;
       if (!first) {
