@@ -23,7 +23,7 @@ import { Db } from './state/db.ts';
 import { writeHeartbeat } from './state/heartbeat.ts';
 import { advanceStatuses, watchedSources } from './state/next-status.ts';
 import { loadStatuses, type SourceStatus } from './state/status.ts';
-import { storeAndEvaluate, storePolls, type CycleWrites } from './state/store-cycle.ts';
+import { storeAndEvaluate, storedRows, storePolls, type CycleWrites } from './state/store-cycle.ts';
 import { syncSources, type PollOutcome } from './state/store.ts';
 
 export interface PipelineOptions {
@@ -50,6 +50,8 @@ export interface PipelineOptions {
 
 /** how often a cycle writes the state to the database file (state/db.ts checkpointEvery: memory stays flat) */
 const CHECKPOINT_EVERY_MS = 15 * 60_000;
+/** observation rows stored in one cycle from which it checkpoints before publishing (a storm's, not a calm day's) */
+const CHECKPOINT_AFTER_ROWS = 20_000;
 
 /** A polled cycle on its way: what it polled, what it stores, and when its polls started and ended. */
 interface Polled extends CycleWrites {
@@ -144,6 +146,9 @@ export class Pipeline {
       this.db,
       c.outcomes.filter((o) => o.changed && o.snapshot).map((o) => o.source.id),
     );
+    // A storm's store leaves its committed rows in DuckDB's memory until a checkpoint (~80 MB at 60,000 incidents):
+    // written to the file before the publish, whose own peak then does not stack on them.
+    if (storedRows(c.outcomes) >= CHECKPOINT_AFTER_ROWS) await this.db.checkpoint(now.getTime());
     const tStore = Date.now();
     this.evaluatedAt = now;
     this.unpublished = true;

@@ -53,7 +53,7 @@ describe('the place tables', () => {
 
   it('publishes each table under its name with the credit, as the PlaceIndex schema says', () => {
     for (const t of PLACE_TABLES) {
-      const doc = placeDoc(t);
+      const doc = placeDoc(t, tables);
       expect(Object.keys(doc).sort()).toEqual(['credit', 'table', t].sort());
       expect(doc.credit).toMatch(
         /Census Bureau 2010 ZCTA-to-county relationship.*public domain.*SimpleMaps.*CC BY 4\.0/,

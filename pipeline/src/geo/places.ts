@@ -39,12 +39,13 @@ const share = (s: string): number | null => (s === '' ? null : Number(s));
 const byShare = (a: CountyShare, b: CountyShare) =>
   (b[1] ?? -1) - (a[1] ?? -1) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 
-let cached: PlaceTables | undefined;
-
-/** The three tables, read once; only counties with a page, so every FIPS answered leads somewhere. */
-export function loadPlaceTables(files = { zcta: ZCTA_FILE, places: PLACES_FILE, population: POPULATION_FILE }) {
-  const isDefault = files.zcta === ZCTA_FILE && files.places === PLACES_FILE && files.population === POPULATION_FILE;
-  if (cached && isDefault) return cached;
+/**
+ * The three tables, read anew (~20 MB of arrays: each caller keeps what it derives, not the tables); only counties with
+ * a page, so every FIPS answered leads somewhere.
+ */
+export function loadPlaceTables(
+  files = { zcta: ZCTA_FILE, places: PLACES_FILE, population: POPULATION_FILE },
+): PlaceTables {
   const atlas = loadAtlas();
   const population = new Map(read(files.population).map((r) => [r.fips, Number(r.population) || 0]));
   const counties: CountyEntry[] = atlas.counties
@@ -69,7 +70,5 @@ export function loadPlaceTables(files = { zcta: ZCTA_FILE, places: PLACES_FILE, 
   }
   for (const p of places) p[3].sort(byShare);
 
-  const tables = { counties, places, zips };
-  if (isDefault) cached = tables;
-  return tables;
+  return { counties, places, zips };
 }

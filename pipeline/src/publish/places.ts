@@ -3,22 +3,27 @@
 // over (the unchanged basis).
 import { endpoint, PLACE_TABLES } from '../contract/catalogue.ts';
 import { fileFor } from '../contract/urls.ts';
-import { loadPlaceTables, PLACES_CREDIT } from '../geo/places.ts';
+import { loadPlaceTables, PLACES_CREDIT, type PlaceTables } from '../geo/places.ts';
 import { putJsonBasis } from './formats.ts';
 import type { TreeWriter } from './tree-writer.ts';
 
 export type PlaceTable = (typeof PLACE_TABLES)[number];
 
 /** The `data` of one table's document (without generated_at, which putJson adds). */
-export function placeDoc(table: PlaceTable): Record<string, unknown> {
-  return { table, credit: PLACES_CREDIT, [table]: loadPlaceTables()[table] };
+export function placeDoc(table: PlaceTable, tables: PlaceTables = loadPlaceTables()): Record<string, unknown> {
+  return { table, credit: PLACES_CREDIT, [table]: tables[table] };
 }
 
-const serialised = new Map<PlaceTable, Buffer>();
-const basisOf = (table: PlaceTable): Buffer =>
-  serialised.get(table) ?? serialised.set(table, Buffer.from(JSON.stringify(placeDoc(table)))).get(table)!;
+/** Each table's document serialised, from one read of the tables, which are then let go (the poller keeps the bytes). */
+let serialised: Map<PlaceTable, Buffer> | undefined;
+function bases(): Map<PlaceTable, Buffer> {
+  if (serialised) return serialised;
+  const tables = loadPlaceTables();
+  serialised = new Map(PLACE_TABLES.map((t) => [t, Buffer.from(JSON.stringify(placeDoc(t, tables)))]));
+  return serialised;
+}
 
 export function publishPlaces(w: TreeWriter): void {
   const e = endpoint('places');
-  for (const table of PLACE_TABLES) putJsonBasis(w, fileFor(e, {}, 'json', table), basisOf(table));
+  for (const [table, basis] of bases()) putJsonBasis(w, fileFor(e, {}, 'json', table), basis);
 }

@@ -16,6 +16,18 @@ describe('BodyCache', () => {
     expect(c.get('b', 'http://h/x')?.body).toBe('b-x');
   });
 
+  it('gives back the same text before and after the body is deflated, whatever its characters', async () => {
+    const c = new BodyCache();
+    const body = `{"town":"Añasco \u00e9\u4e2d\ud83d\udca1","out":${'7'.repeat(50_000)}}`;
+    c.set('a', 'http://h/x', entry(body));
+    const kept = c.get('a', 'http://h/x')!;
+    expect(kept.body).toBe(body);
+    await kept.packing;
+    expect(kept.body).toBe(body);
+    expect(kept.chars).toBe(body.length);
+    expect(c.bytes('a')).toBe(body.length);
+  });
+
   it("retain keeps only the URLs of the source's last poll, and touches no other source", () => {
     const c = new BodyCache();
     for (const u of ['head', 'gen-1/report', 'gen-1/tile']) c.set('a', `http://h/${u}`, entry(u));

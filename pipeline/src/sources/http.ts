@@ -207,7 +207,7 @@ export class HttpClient {
     for (const h of KEPT_HEADERS) if (typeof res.headers[h] === 'string') kept[h] = res.headers[h] as string;
     if (res.statusCode === 304 && cached) {
       await res.body.dump().catch(() => {});
-      budget.read(cached.body.length, url);
+      budget.read(cached.chars, url);
       return { url, body: cached.body, status: 304, notModified: true, bytes: 0, headers: kept };
     }
     if (res.statusCode < 200 || res.statusCode >= 300) {

@@ -113,6 +113,11 @@ export class Db {
    */
   async checkpointEvery(everyMs: number, now: number): Promise<void> {
     if (now - this.checkpointedAt < everyMs) return;
+    await this.checkpoint(now);
+  }
+
+  /** Writes what changed into the database file now (a large store: see checkpointEvery). */
+  async checkpoint(now: number): Promise<void> {
     await this.run('CHECKPOINT');
     this.checkpointedAt = now;
   }

@@ -24,6 +24,16 @@ export interface EvaluatedCycle extends CycleWrites {
   simulated: boolean;
 }
 
+/** The observation rows a cycle's changed snapshots store (counties, areas and incidents): the size of its store. */
+export const storedRows = (outcomes: readonly PollOutcome[]): number =>
+  outcomes.reduce(
+    (n, o) =>
+      o.changed && o.snapshot
+        ? n + o.snapshot.counties.length + o.snapshot.areas.length + o.snapshot.incidents.length
+        : n,
+    0,
+  );
+
 /** A quiet cycle's writes: the poll log and the statuses, nothing re-evaluated. */
 export async function storePolls(db: Db, { outcomes, toSave }: CycleWrites): Promise<void> {
   await db.transaction(async () => {
