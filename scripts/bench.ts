@@ -1,197 +1,65 @@
-// `npm run bench`: the live core at national scale. The simulator runs in its own process (frozen clock), the
-// pipeline here: full cycle (cold), unchanged cycle, files rewritten, peak RSS. Prints a table, writes JSON.
+// `npm run bench`: the live core at national scale, then the function layer, archive, connectors and charts. The
+// national step (bench-poller.ts: the pipeline's cycles and the bytes on the wire of its tree) runs first, built, in
+// a process of its own (scripts/run-built.mjs): its time and peak RSS are the deployment's poller's, not those of
+// this process, which runs through tsx and holds the other steps. Prints a table, writes bench-results/live.json.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { manualClock } from '../pipeline/src/clock.ts';
-import { loadRegistry } from '../pipeline/src/registry/registry.ts';
-import { Pipeline } from '../pipeline/src/pipeline.ts';
-import { LOOPBACK_HTTP } from '../pipeline/src/sources/http.ts';
-import { readManifest } from '../pipeline/src/publish/tree-parts.ts';
 import { benchArchive } from './bench-archive.ts';
 import { benchArchiveYear } from './bench-archive-year.ts';
 import { benchCountyDetail } from './bench-county-detail.ts';
 import { benchEvents } from './bench-events.ts';
-import { startSimulatorProcess } from './sim-process.ts';
 import { benchRegistry } from './bench-registry.ts';
 import { benchConnectors } from './bench-connectors.ts';
 import { benchCharts } from './bench-charts.ts';
 import { benchFirstMap } from './bench-first-map.ts';
-import { benchWire } from './bench-wire.ts';
-import { tuneHeap } from '../pipeline/src/heap.ts';
 
-// The heap sizing `outage` runs with (bin/outage.js), so the figures are the deployment's.
-tuneHeap();
-
-/** This process's peak resident set so far (MB): the kernel's high-water mark, never lowered. */
-const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
-
+type Row = { metric: string; value: string | number; target: string };
 const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
-const T0 = new Date('2026-09-01T08:00:00Z');
-const SOURCES = Number(process.env.BENCH_SOURCES ?? 1000);
-const AREAS = Number(process.env.BENCH_AREAS ?? 30);
 
-// Work inside the repository (gitignored): the same disk a deployment's checkout uses.
-fs.mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
-const dir = fs.mkdtempSync(path.join(ROOT, 'bench-results', 'work-'));
-const sim = await startSimulatorProcess({
-  registry: path.join(dir, 'sources.csv'),
-  now: T0,
-  simSources: SOURCES,
-  areas: AREAS,
-  seed: 1,
-  // Storms bring tens of thousands of incident points: the bench carries ≥ 50,000 (issue #12).
-  incidentSize: Number(process.env.BENCH_INCIDENT_SIZE ?? 10),
-  incidentCap: Number(process.env.BENCH_INCIDENT_CAP ?? 1500),
-}).catch((err: unknown) => {
-  fs.rmSync(dir, { recursive: true, force: true });
-  throw err;
+execFileSync(process.execPath, [path.join(ROOT, 'scripts/run-built.mjs'), 'scripts/bench-poller.ts'], {
+  cwd: ROOT,
+  stdio: 'inherit',
+  env: { ...process.env, UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '16' },
 });
-const out = path.join(dir, 'public');
-const time = async <T>(fn: () => Promise<T>) => {
-  const t = performance.now();
-  const v = await fn();
-  return { v, ms: Math.round(performance.now() - t) };
+const { rows, failures } = JSON.parse(fs.readFileSync(path.join(ROOT, 'bench-results', 'poller.json'), 'utf8')) as {
+  rows: Row[];
+  failures: unknown[];
 };
-try {
-  const { sources } = loadRegistry(sim.registry);
-  let peakHeap = 0;
-  const sampler = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 20);
-  const clock = manualClock(T0);
-  const p1 = await Pipeline.open({
-    stateDir: path.join(dir, 'state'),
-    outDir: out,
-    sources,
-    clock,
-    simulated: true,
-    http: LOOPBACK_HTTP,
+rows.push(...(await benchEvents()));
+rows.push(...(await benchRegistry()));
+rows.push(...(await benchCountyDetail()));
+rows.push(...(await benchArchive()));
+rows.push(...(await benchArchiveYear()));
+for (const c of await benchConnectors())
+  rows.push({
+    metric: `connector ${c.connector} (${c.payload}, ${c.bytes} B): parse+normalise / JSON.parse`,
+    value: `${c.ratio.toFixed(2)}×`,
+    target: '≤ 1.5×',
   });
-  const full = await time(() => p1.cycle({ all: true }));
-  const mem = (label: string) => {
-    const m = process.memoryUsage();
-    console.log(
-      `${label}: rss ${Math.round(m.rss / 1e6)} MB, heap ${Math.round(m.heapUsed / 1e6)} MB, external ${Math.round(m.external / 1e6)} MB`,
-    );
-  };
-  mem('after the full cycle');
-  console.log(`peak heap during the full cycle: ${Math.round(peakHeap / 1e6)} MB`);
-  const counts = (
-    await p1.db.all<{ areas: number; incidents: number; counties: number }>(
-      'SELECT (SELECT count(*) FROM obs_area)::INT AS areas, (SELECT count(*) FROM obs_incident)::INT AS incidents, (SELECT count(DISTINCT fips) FROM obs_county)::INT AS counties',
-    )
-  )[0];
-  // Thirty minutes on, the storm has moved: (nearly) every source has new data and the tree already exists.
-  clock.advance(30 * 60_000);
-  await sim.move(clock());
-  const stormAt = clock();
-  const changedCycle = await time(() => p1.cycle({ all: true }));
-  // The same upstream data a minute later, in the same process (as the poll loop runs): conditional requests answer 304.
-  clock.advance(60_000);
-  const unchanged = await time(() => p1.cycle({ all: true }));
-  mem('after the unchanged cycle');
-  // The poller's peak: its cycles so far ran in one process, as `outage poll` runs them. The restart below opens a
-  // second pipeline in this process, which a deployment never does (a restart is a new process).
-  const pollerRssMb = peakRssMb();
-  await p1.close();
-  // And after a restart: no validators yet, every source re-fetched and re-normalised, nothing changes.
-  const p2 = await Pipeline.open({
-    stateDir: path.join(dir, 'state'),
-    outDir: out,
-    sources,
-    clock,
-    simulated: true,
-    http: LOOPBACK_HTTP,
+for (const c of await benchCharts())
+  rows.push({
+    metric: `chart ${c.chart}: median / p90 / CPU median (ms, ${c.renders} renders)`,
+    value: `${c.median_ms} / ${c.p90_ms} / ${c.cpu_median_ms}`,
+    target: c.target,
   });
-  clock.advance(60_000);
-  const restarted = await time(() => p2.cycle({ all: true }));
-  await p2.close();
-  clearInterval(sampler);
-  const rssMb = peakRssMb();
-  const rows: Array<{ metric: string; value: string | number; target: string }> = [
-    { metric: 'sources polled', value: full.v.polled, target: '≥ 1000' },
+rows.push(...(await benchFirstMap()));
+console.table(rows);
+fs.mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
+fs.writeFileSync(
+  path.join(ROOT, 'bench-results', 'live.json'),
+  JSON.stringify(
     {
-      metric: 'counties published',
-      value: Object.keys(readManifest(out)!.files).filter((f) => /^api\/v1\/live\/counties\/\d{5}\.json$/.test(f))
-        .length,
-      target: '≥ 3143',
+      at: new Date().toISOString(),
+      node: process.version,
+      cpus: os.cpus().length,
+      rows,
+      failures,
     },
-    { metric: 'areas stored', value: counts.areas, target: '≥ 30000' },
-    { metric: 'incidents stored', value: counts.incidents, target: '≥ 50000' },
-    { metric: 'first cycle, empty tree (ms)', value: full.ms, target: '' },
-    { metric: 'full cycle, storm moved 30 min (ms)', value: changedCycle.ms, target: '≤ 5000' },
-    {
-      metric: 'full cycle sources changed / files written',
-      value: `${changedCycle.v.changed} / ${changedCycle.v.publish.written}`,
-      target: '',
-    },
-    {
-      metric: 'full cycle phases poll/store/publish (ms)',
-      value: `${changedCycle.v.phases.poll}/${changedCycle.v.phases.store}/${changedCycle.v.phases.publish}`,
-      target: '',
-    },
-    {
-      metric: 'first cycle phases poll/store/publish (ms)',
-      value: `${full.v.phases.poll}/${full.v.phases.store}/${full.v.phases.publish}`,
-      target: '',
-    },
-    {
-      metric: 'unchanged cycle phases poll/store/publish (ms)',
-      value: `${unchanged.v.phases.poll}/${unchanged.v.phases.store}/${unchanged.v.phases.publish}`,
-      target: '',
-    },
-    { metric: 'first cycle files written', value: full.v.publish.written, target: '' },
-    { metric: 'unchanged cycle (ms)', value: unchanged.ms, target: '≤ 1000' },
-    { metric: 'unchanged cycle sources changed', value: unchanged.v.changed, target: '0' },
-    {
-      metric: 'unchanged cycle files rewritten',
-      value: unchanged.v.publish.written,
-      target: '≤ 1', // live/sources: its updated_at is the fetch time
-    },
-    { metric: 'unchanged cycle after a restart (ms)', value: restarted.ms, target: '' },
-    { metric: 'unchanged cycle after a restart files rewritten', value: restarted.v.publish.written, target: '' },
-    { metric: 'peak RSS of the poller: first, storm and unchanged cycles (MB)', value: pollerRssMb, target: '≤ 512' },
-    { metric: 'peak RSS with the restart, a second pipeline in this process (MB)', value: rssMb, target: '' },
-  ];
-  // The pipeline's figures first: a later step that fails does not lose them.
-  console.table(rows);
-  rows.push(...(await benchWire(out, stormAt, changedCycle.v.publish)));
-  rows.push(...(await benchEvents()));
-  rows.push(...(await benchRegistry()));
-  rows.push(...(await benchCountyDetail()));
-  rows.push(...(await benchArchive()));
-  rows.push(...(await benchArchiveYear()));
-  for (const c of await benchConnectors())
-    rows.push({
-      metric: `connector ${c.connector} (${c.payload}, ${c.bytes} B): parse+normalise / JSON.parse`,
-      value: `${c.ratio.toFixed(2)}×`,
-      target: '≤ 1.5×',
-    });
-  for (const c of await benchCharts())
-    rows.push({
-      metric: `chart ${c.chart}: median / p90 / CPU median (ms, ${c.renders} renders)`,
-      value: `${c.median_ms} / ${c.p90_ms} / ${c.cpu_median_ms}`,
-      target: c.target,
-    });
-  rows.push(...(await benchFirstMap()));
-  console.table(rows);
-  fs.mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
-  fs.writeFileSync(
-    path.join(ROOT, 'bench-results', 'live.json'),
-    JSON.stringify(
-      {
-        at: new Date().toISOString(),
-        node: process.version,
-        cpus: os.cpus().length,
-        rows,
-        failures: full.v.failures.slice(0, 5),
-      },
-      null,
-      2,
-    ),
-  );
-  console.log(`written to bench-results/live.json`);
-} finally {
-  await sim.stop();
-  fs.rmSync(dir, { recursive: true, force: true });
-}
+    null,
+    2,
+  ),
+);
+console.log(`written to bench-results/live.json`);

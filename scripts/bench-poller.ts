@@ -1,0 +1,166 @@
+// The national step of `npm run bench` (scripts/bench.ts runs it first): the live core at national scale, as plain
+// JavaScript the way production runs it (scripts/run-built.mjs), in a process of its own, so its peak RSS is the
+// poller's. The simulator runs in its own process (frozen clock), the pipeline here: full cycle (cold), storm cycle,
+// unchanged cycle, files rewritten, peak RSS; then the bytes on the wire of the tree it published (bench-wire.ts).
+// Prints its table and writes bench-results/poller.json ({rows, failures}) for bench.ts.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { manualClock } from '../pipeline/src/clock.ts';
+import { loadRegistry } from '../pipeline/src/registry/registry.ts';
+import { Pipeline } from '../pipeline/src/pipeline.ts';
+import { LOOPBACK_HTTP } from '../pipeline/src/sources/http.ts';
+import { readManifest } from '../pipeline/src/publish/tree-parts.ts';
+import { startSimulatorProcess } from './sim-process.ts';
+import { benchWire } from './bench-wire.ts';
+import { tuneHeap } from '../pipeline/src/heap.ts';
+
+// The heap sizing `outage` runs with (bin/outage.js), so the figures are the deployment's.
+tuneHeap();
+
+/** This process's peak resident set so far (MB): the kernel's high-water mark, never lowered. */
+const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
+
+const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
+const T0 = new Date('2026-09-01T08:00:00Z');
+const SOURCES = Number(process.env.BENCH_SOURCES ?? 1000);
+const AREAS = Number(process.env.BENCH_AREAS ?? 30);
+
+// Work inside the repository (gitignored): the same disk a deployment's checkout uses.
+fs.mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
+const dir = fs.mkdtempSync(path.join(ROOT, 'bench-results', 'work-'));
+const sim = await startSimulatorProcess({
+  registry: path.join(dir, 'sources.csv'),
+  now: T0,
+  simSources: SOURCES,
+  areas: AREAS,
+  seed: 1,
+  // Storms bring tens of thousands of incident points: the bench carries ≥ 50,000 (issue #12).
+  incidentSize: Number(process.env.BENCH_INCIDENT_SIZE ?? 10),
+  incidentCap: Number(process.env.BENCH_INCIDENT_CAP ?? 1500),
+}).catch((err: unknown) => {
+  fs.rmSync(dir, { recursive: true, force: true });
+  throw err;
+});
+const out = path.join(dir, 'public');
+const time = async <T>(fn: () => Promise<T>) => {
+  const t = performance.now();
+  const v = await fn();
+  return { v, ms: Math.round(performance.now() - t) };
+};
+try {
+  const { sources } = loadRegistry(sim.registry);
+  let peakHeap = 0;
+  const sampler = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 20);
+  const clock = manualClock(T0);
+  const p1 = await Pipeline.open({
+    stateDir: path.join(dir, 'state'),
+    outDir: out,
+    sources,
+    clock,
+    simulated: true,
+    http: LOOPBACK_HTTP,
+  });
+  const full = await time(() => p1.cycle({ all: true }));
+  const fullRssMb = peakRssMb();
+  const mem = (label: string) => {
+    const m = process.memoryUsage();
+    console.log(
+      `${label}: rss ${Math.round(m.rss / 1e6)} MB, heap ${Math.round(m.heapUsed / 1e6)} MB, external ${Math.round(m.external / 1e6)} MB`,
+    );
+  };
+  mem('after the full cycle');
+  console.log(`peak heap during the full cycle: ${Math.round(peakHeap / 1e6)} MB`);
+  const counts = (
+    await p1.db.all<{ areas: number; incidents: number; counties: number }>(
+      'SELECT (SELECT count(*) FROM obs_area)::INT AS areas, (SELECT count(*) FROM obs_incident)::INT AS incidents, (SELECT count(DISTINCT fips) FROM obs_county)::INT AS counties',
+    )
+  )[0];
+  // Thirty minutes on, the storm has moved: (nearly) every source has new data and the tree already exists.
+  clock.advance(30 * 60_000);
+  await sim.move(clock());
+  const stormAt = clock();
+  const changedCycle = await time(() => p1.cycle({ all: true }));
+  const stormRssMb = peakRssMb();
+  // The same upstream data a minute later, in the same process (as the poll loop runs): conditional requests answer 304.
+  clock.advance(60_000);
+  const unchanged = await time(() => p1.cycle({ all: true }));
+  mem('after the unchanged cycle');
+  // The poller's peak: its cycles so far ran in one process, as `outage poll` runs them. The restart below opens a
+  // second pipeline in this process, which a deployment never does (a restart is a new process).
+  const pollerRssMb = peakRssMb();
+  await p1.close();
+  // And after a restart: no validators yet, every source re-fetched and re-normalised, nothing changes.
+  const p2 = await Pipeline.open({
+    stateDir: path.join(dir, 'state'),
+    outDir: out,
+    sources,
+    clock,
+    simulated: true,
+    http: LOOPBACK_HTTP,
+  });
+  clock.advance(60_000);
+  const restarted = await time(() => p2.cycle({ all: true }));
+  await p2.close();
+  clearInterval(sampler);
+  const rssMb = peakRssMb();
+  const rows: Array<{ metric: string; value: string | number; target: string }> = [
+    { metric: 'sources polled', value: full.v.polled, target: '≥ 1000' },
+    {
+      metric: 'counties published',
+      value: Object.keys(readManifest(out)!.files).filter((f) => /^api\/v1\/live\/counties\/\d{5}\.json$/.test(f))
+        .length,
+      target: '≥ 3143',
+    },
+    { metric: 'areas stored', value: counts.areas, target: '≥ 30000' },
+    { metric: 'incidents stored', value: counts.incidents, target: '≥ 50000' },
+    { metric: 'first cycle, empty tree (ms)', value: full.ms, target: '' },
+    { metric: 'full cycle, storm moved 30 min (ms)', value: changedCycle.ms, target: '≤ 5000' },
+    {
+      metric: 'full cycle sources changed / files written',
+      value: `${changedCycle.v.changed} / ${changedCycle.v.publish.written}`,
+      target: '',
+    },
+    {
+      metric: 'full cycle phases poll/store/publish (ms)',
+      value: `${changedCycle.v.phases.poll}/${changedCycle.v.phases.store}/${changedCycle.v.phases.publish}`,
+      target: '',
+    },
+    {
+      metric: 'first cycle phases poll/store/publish (ms)',
+      value: `${full.v.phases.poll}/${full.v.phases.store}/${full.v.phases.publish}`,
+      target: '',
+    },
+    {
+      metric: 'unchanged cycle phases poll/store/publish (ms)',
+      value: `${unchanged.v.phases.poll}/${unchanged.v.phases.store}/${unchanged.v.phases.publish}`,
+      target: '',
+    },
+    { metric: 'first cycle files written', value: full.v.publish.written, target: '' },
+    { metric: 'unchanged cycle (ms)', value: unchanged.ms, target: '≤ 1000' },
+    { metric: 'unchanged cycle sources changed', value: unchanged.v.changed, target: '0' },
+    {
+      metric: 'unchanged cycle files rewritten',
+      value: unchanged.v.publish.written,
+      target: '≤ 1', // live/sources: its updated_at is the fetch time
+    },
+    { metric: 'unchanged cycle after a restart (ms)', value: restarted.ms, target: '' },
+    { metric: 'unchanged cycle after a restart files rewritten', value: restarted.v.publish.written, target: '' },
+    { metric: 'peak RSS of the poller: first, storm and unchanged cycles (MB)', value: pollerRssMb, target: '≤ 512' },
+    {
+      metric: 'peak RSS by the end of the first / storm cycle (MB)',
+      value: `${fullRssMb} / ${stormRssMb}`,
+      target: '',
+    },
+    { metric: 'peak RSS with the restart, a second pipeline in this process (MB)', value: rssMb, target: '' },
+  ];
+  console.table(rows);
+  rows.push(...(await benchWire(out, stormAt, changedCycle.v.publish)));
+  fs.writeFileSync(
+    path.join(ROOT, 'bench-results', 'poller.json'),
+    JSON.stringify({ rows, failures: full.v.failures.slice(0, 5) }, null, 2),
+  );
+} finally {
+  await sim.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
