@@ -153,16 +153,24 @@ export class Db {
   }
 }
 
-/** The archive tables an earlier version keyed (schema.sql says why they have no key now), rebuilt without it once. */
-const UNKEYED = ['archive_county', 'archive_state', 'archive_source'];
+/**
+ * The never-pruned tables an earlier version keyed (schema.sql says why they have no key now), each with the order its
+ * rows are rebuilt in, without the key, once.
+ */
+const UNKEYED: Record<string, string> = {
+  archive_county: 'quarter_at',
+  archive_state: 'quarter_at',
+  archive_source: 'quarter_at',
+  incident_history: 'first_seen_at',
+};
 async function dropGrowingKeys(conn: DuckDBConnection): Promise<void> {
-  for (const t of UNKEYED) {
+  for (const [t, order] of Object.entries(UNKEYED)) {
     const keyed = await conn.runAndReadAll(
       `SELECT count(*) FROM duckdb_constraints() WHERE table_name = '${t}' AND constraint_type = 'PRIMARY KEY'`,
     );
     if (Number(keyed.getRows()[0][0]) === 0) continue;
     await conn.run(
-      `BEGIN; CREATE TABLE ${t}_unkeyed AS SELECT * FROM ${t} ORDER BY quarter_at; DROP TABLE ${t};
+      `BEGIN; CREATE TABLE ${t}_unkeyed AS SELECT * FROM ${t} ORDER BY ${order}; DROP TABLE ${t};
        ALTER TABLE ${t}_unkeyed RENAME TO ${t}; COMMIT;`,
     );
   }

@@ -19,11 +19,13 @@ export async function markLastSeen(db: Db): Promise<void> {
  * poll before this one (source_status is saved after the observations).
  */
 export async function recordSeen(db: Db): Promise<void> {
+  // One row per incident (the table has no key: schema.sql): an incident listed twice (in two counties) starts once.
   await db.run(
-    `INSERT OR IGNORE INTO incident_history
-     SELECT i.source_id, i.id, c.polled_at, c.polled_at, i.etr,
+    `INSERT INTO incident_history
+     SELECT DISTINCT ON (i.source_id, i.id) i.source_id, i.id, c.polled_at, c.polled_at, i.etr,
             CASE WHEN i.etr IS NULL THEN []::STRUCT(etr VARCHAR, seen_at VARCHAR)[] ELSE [{'etr': i.etr, 'seen_at': c.polled_at}] END
-       FROM obs_incident i JOIN changed_ids c ON c.id = i.source_id`,
+       FROM obs_incident i JOIN changed_ids c ON c.id = i.source_id
+      WHERE NOT EXISTS (SELECT 1 FROM incident_history h WHERE h.source_id = i.source_id AND h.id = i.id)`,
   );
   await db.run(
     `UPDATE incident_history SET last_seen_at = c.polled_at, etr = i.etr,
