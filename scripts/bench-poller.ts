@@ -53,14 +53,16 @@ try {
   let peakHeap = 0;
   const sampler = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 20);
   const clock = manualClock(T0);
-  const p1 = await Pipeline.open({
-    stateDir: path.join(dir, 'state'),
-    outDir: out,
-    sources,
-    clock,
-    simulated: true,
-    http: LOOPBACK_HTTP,
-  });
+  const open = () =>
+    Pipeline.open({
+      stateDir: path.join(dir, 'state'),
+      outDir: out,
+      sources,
+      clock,
+      simulated: true,
+      http: LOOPBACK_HTTP,
+    });
+  const p1 = await open();
   const full = await time(() => p1.cycle({ all: true }));
   const fullRssMb = peakRssMb();
   const mem = (label: string) => {
@@ -91,14 +93,7 @@ try {
   const pollerRssMb = peakRssMb();
   await p1.close();
   // And after a restart: no validators yet, every source re-fetched and re-normalised, nothing changes.
-  const p2 = await Pipeline.open({
-    stateDir: path.join(dir, 'state'),
-    outDir: out,
-    sources,
-    clock,
-    simulated: true,
-    http: LOOPBACK_HTTP,
-  });
+  const p2 = await open();
   clock.advance(60_000);
   const restarted = await time(() => p2.cycle({ all: true }));
   await p2.close();
