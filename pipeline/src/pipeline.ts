@@ -23,7 +23,7 @@ import { Db } from './state/db.ts';
 import { writeHeartbeat } from './state/heartbeat.ts';
 import { advanceStatuses, watchedSources } from './state/next-status.ts';
 import { loadStatuses, type SourceStatus } from './state/status.ts';
-import { storeAndEvaluate, storedRows, storePolls, type CycleWrites } from './state/store-cycle.ts';
+import { releaseSnapshots, storeAndEvaluate, storedRows, storePolls, type CycleWrites } from './state/store-cycle.ts';
 import { syncSources, type PollOutcome } from './state/store.ts';
 
 export interface PipelineOptions {
@@ -149,6 +149,7 @@ export class Pipeline {
     // A storm's store leaves its committed rows in DuckDB's memory until a checkpoint (~80 MB at 60,000 incidents):
     // written to the file before the publish, whose own peak then does not stack on them.
     if (storedRows(c.outcomes) >= CHECKPOINT_AFTER_ROWS) await this.db.checkpoint(now.getTime());
+    releaseSnapshots(c.outcomes);
     const tStore = Date.now();
     this.evaluatedAt = now;
     this.unpublished = true;

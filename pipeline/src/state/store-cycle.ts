@@ -34,6 +34,11 @@ export const storedRows = (outcomes: readonly PollOutcome[]): number =>
     0,
   );
 
+/** After the store nothing reads a cycle's snapshots again: let them go before the publish (a storm's ~60,000 incidents). */
+export function releaseSnapshots(outcomes: PollOutcome[]): void {
+  for (const o of outcomes) o.snapshot = null;
+}
+
 /** A quiet cycle's writes: the poll log and the statuses, nothing re-evaluated. */
 export async function storePolls(db: Db, { outcomes, toSave }: CycleWrites): Promise<void> {
   await db.transaction(async () => {
