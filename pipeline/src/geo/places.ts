@@ -39,13 +39,19 @@ const share = (s: string): number | null => (s === '' ? null : Number(s));
 const byShare = (a: CountyShare, b: CountyShare) =>
   (b[1] ?? -1) - (a[1] ?? -1) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 
+/** The default tables while anything still holds them: read once for callers close together, never kept alive. */
+let recent: WeakRef<PlaceTables> | undefined;
+
 /**
- * The three tables, read anew (~20 MB of arrays: each caller keeps what it derives, not the tables); only counties with
- * a page, so every FIPS answered leads somewhere.
+ * The three tables (~20 MB of arrays: each caller keeps what it derives, not the tables, and they are read again
+ * only once all are let go); only counties with a page, so every FIPS answered leads somewhere.
  */
 export function loadPlaceTables(
   files = { zcta: ZCTA_FILE, places: PLACES_FILE, population: POPULATION_FILE },
 ): PlaceTables {
+  const isDefault = files.zcta === ZCTA_FILE && files.places === PLACES_FILE && files.population === POPULATION_FILE;
+  const held = isDefault ? recent?.deref() : undefined;
+  if (held) return held;
   const atlas = loadAtlas();
   const population = new Map(read(files.population).map((r) => [r.fips, Number(r.population) || 0]));
   const counties: CountyEntry[] = atlas.counties
@@ -70,5 +76,7 @@ export function loadPlaceTables(
   }
   for (const p of places) p[3].sort(byShare);
 
-  return { counties, places, zips };
+  const tables = { counties, places, zips };
+  if (isDefault) recent = new WeakRef(tables);
+  return tables;
 }
