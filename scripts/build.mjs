@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// `npm run build`: bundles the CLI (dist/outage.js) and the server's thread (dist/worker.js) with esbuild, so the
-// production process runs plain JavaScript without tsx. Packages stay external (node_modules beside it). One flat
-// directory: the server's thread finds worker.js beside whichever chunk starts it. Atomic for a running process:
-// chunks are content-named and written before the entries, each entry is renamed into place, and chunks an older
-// build left are removed only after a day. bin/outage.js runs the build only while it is fresh.
+// `npm run build`: bundles the CLI (dist/outage.js), the server's thread (dist/worker.js) and the function layer's
+// threads (dist/function-thread.js) with esbuild, so the production process runs plain JavaScript without tsx.
+// Packages stay external (node_modules beside it). One flat directory: a thread finds its entry beside whichever
+// chunk starts it. Atomic for a running process: chunks are content-named and written before the entries, each entry
+// is renamed into place, and chunks an older build left are removed only after a day. bin/outage.js runs the build
+// only while it is fresh.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,7 +58,11 @@ export async function build(outDir = path.join(ROOT, 'dist')) {
   const seen = newestSource();
   const result = await esbuild({
     absWorkingDir: ROOT,
-    entryPoints: { outage: 'pipeline/src/cli/main.ts', worker: 'pipeline/src/serve/worker.ts' },
+    entryPoints: {
+      outage: 'pipeline/src/cli/main.ts',
+      worker: 'pipeline/src/serve/worker.ts',
+      'function-thread': 'pipeline/src/serve/function-thread.ts',
+    },
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -71,7 +76,7 @@ export async function build(outDir = path.join(ROOT, 'dist')) {
     logLevel: 'warning',
   });
   const files = result.outputFiles;
-  const entries = new Set(['outage.js', 'outage.js.map', 'worker.js', 'worker.js.map']);
+  const entries = new Set(['outage', 'worker', 'function-thread'].flatMap((name) => [`${name}.js`, `${name}.js.map`]));
   const isChunk = (f) => !entries.has(path.basename(f.path));
   fs.mkdirSync(outDir, { recursive: true });
   for (const f of files.filter(isChunk)) if (!fs.existsSync(f.path)) writeAtomic(f.path, f.contents);

@@ -178,7 +178,7 @@ describe('account requests over RPC', () => {
     expect(again.worker).toEqual(again.local);
     const mail = smtp.mails.filter((m) => m.to === email).at(-1);
     expect(mail).toBeDefined();
-    const code = /code is (\d{6})/.exec(mail!.text)![1];
+    const code = /code is (\d{8})/.exec(mail!.text)![1];
     const verified = await read(await fetch(`${worker.url}/api/v1/accounts/verify`, init('POST', { email, code })));
     expect(verified.status).toBe(200);
     const key = (verified.body as { data: { api_key: { key: string } } }).data.api_key.key;

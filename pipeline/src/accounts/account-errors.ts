@@ -62,15 +62,6 @@ export const err = {
   forbidden: (msg: string) => new ApiError({ status: 403, code: 'forbidden_scope', param: 'scope', message: msg }),
   unsafe: (param: string, why: string) =>
     new ApiError({ status: 400, code: 'unsafe_url', param, message: `\`${param}\` cannot be used: ${why}.` }),
-  rate: (s: number) =>
-    new ApiError(
-      {
-        status: 429,
-        code: 'rate_limited',
-        message: `A code was sent less than ${s} seconds ago; wait before asking again.`,
-      },
-      { 'Retry-After': String(s) },
-    ),
 };
 
 export function parse<T extends z.ZodTypeAny>(schema: T, body: unknown): z.infer<T> {

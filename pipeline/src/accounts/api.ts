@@ -33,7 +33,10 @@ async function jsonBody(c: Context): Promise<unknown> {
   }
 }
 
-/** `requester`: the client's address (rate-limit.ts's `clientOf`), against which wrong sign-in codes count. */
+/**
+ * `requester`: the client's address (rate-limit.ts's `clientOf`), whose network a sign-in code belongs to and against
+ * which guesses count (sign-in-network.ts).
+ */
 export async function accountRoute(
   c: Context,
   id: string,
@@ -55,7 +58,7 @@ export async function accountRoute(
   const a = account!;
   switch (id) {
     case 'accounts.create':
-      return ok(await svc.requestVerification(await jsonBody(c)), 202);
+      return ok(await svc.requestVerification(await jsonBody(c), requester), 202);
     case 'accounts.verify':
       return ok(await svc.verify((await jsonBody(c)) as Record<string, unknown>, requester));
     case 'accounts.verify.link':

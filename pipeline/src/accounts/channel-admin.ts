@@ -6,11 +6,15 @@ import { err, parse } from './account-errors.ts';
 import { iso, type Account, type AccountServiceOptions } from './account-types.ts';
 import { getRule } from './rule-store.ts';
 import { newSigningSecret } from './secrets.ts';
+import { MAX_RETIRED_SECRETS, secretsInGrace, tooManySecrets, type SecretColumns } from './signing-secrets.ts';
 
-/** A rotated-out signing secret stays valid this long by default (both are sent during the window). */
+/** A rotated-out signing secret stays valid this long by default (it is also signed with during the window). */
 export const ROTATION_GRACE_H = 24;
 
-/** New signing secret for a webhook channel; the old one stays valid (and is also signed with) for `grace_hours`. */
+/**
+ * New signing secret for a webhook channel; the one it replaces stays valid (and is also signed with) for
+ * `grace_hours`, and every secret rotated out before keeps the rest of its own grace (signing-secrets.ts).
+ */
 export async function rotateSecret(
   o: AccountServiceOptions,
   a: Account,
@@ -24,18 +28,25 @@ export async function rotateSecret(
   );
   await getRule(o, a, ruleId);
   const now = o.clock();
+  const expires = new Date(now.getTime() + grace_hours * 3_600_000);
   const secret = newSigningSecret();
-  const rows = await o.sql.query<{ id: string }>(
-    `UPDATE channels SET previous_secret = secret, previous_secret_expires_at = $3, secret = $4
-      WHERE id = $1 AND rule_id = $2 AND kind = 'webhook' RETURNING id`,
-    [channelId, ruleId, new Date(now.getTime() + grace_hours * 3_600_000), secret],
-  );
-  if (rows.length === 0) throw err.channel(channelId);
-  return {
-    channel_id: channelId,
-    secret,
-    previous_secret_expires_at: new Date(now.getTime() + grace_hours * 3_600_000).toISOString(),
-  };
+  await o.sql.transaction(async (tx) => {
+    const [row] = await tx.query<SecretColumns>(
+      `SELECT secret, previous_secret, previous_secret_expires_at, older_secrets FROM channels
+        WHERE id = $1 AND rule_id = $2 AND kind = 'webhook' FOR UPDATE`,
+      [channelId, ruleId],
+    );
+    if (!row) throw err.channel(channelId);
+    const inGrace = secretsInGrace(row, now);
+    if (inGrace.length >= MAX_RETIRED_SECRETS) throw tooManySecrets(inGrace);
+    // the previous secret joins the older ones; the current one becomes the previous, until `expires`
+    await tx.query(
+      `UPDATE channels SET older_secrets = $3::jsonb, previous_secret = secret, previous_secret_expires_at = $4,
+          secret = $5 WHERE id = $1 AND rule_id = $2`,
+      [channelId, ruleId, JSON.stringify(inGrace), expires, secret],
+    );
+  });
+  return { channel_id: channelId, secret, previous_secret_expires_at: expires.toISOString() };
 }
 
 /** Re-enables a channel that was disabled after sustained failure; held deliveries resume. */

@@ -20,8 +20,10 @@ const MARKDOWN = /[\\`*_~|>#[\]()<@-]/g;
 export const discordText = (s: string): string =>
   s.replace(MARKDOWN, (ch) => `\\${ch}`).replace(BROADCAST, '@\u2060$1');
 
-const HTML: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+// Only what makes a tag or an entity: quotes matter inside attribute values alone, which card text never is, and
+// Teams shows a numeric reference such as `&#39;` as written (issue 37: "Prince George&#39;s").
+const HTML: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
-/** Teams MessageCard text: HTML escaped (no `<at>`, no tags), then markdown escaped. */
+/** Teams MessageCard text: HTML escaped (no `<at>`, no tags, no entity of upstream's), then markdown escaped. */
 export const teamsText = (s: string): string =>
-  unmention(s.replace(/[&<>"']/g, (ch) => HTML[ch]).replace(/[\\`*_~[\]()#-]/g, (ch) => `\\${ch}`));
+  unmention(s.replace(/[&<>]/g, (ch) => HTML[ch]).replace(/[\\`*_~[\]()#-]/g, (ch) => `\\${ch}`));

@@ -182,7 +182,7 @@ function leaseDue(sql: Sql, now: Date, batch: number): Promise<Due[]> {
                        ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
           AND c.id = d.channel_id AND r.id = c.rule_id AND a.id = r.account_id
         RETURNING d.id, d.channel_id, d.kind, d.event_id, d.dedupe_key, d.payload, d.attempts, c.kind AS ch_kind, c.target, c.secret, c.previous_secret,
-          c.previous_secret_expires_at, a.id AS account_id, a.email, r.name AS rule_name`,
+          c.previous_secret_expires_at, c.older_secrets, a.id AS account_id, a.email, r.name AS rule_name`,
     [now, new Date(now.getTime() + LEASE_S * 1000), batch],
   );
 }

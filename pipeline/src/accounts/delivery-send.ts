@@ -7,6 +7,7 @@ import { MAX_REDIRECTS } from './delivery-policy.ts';
 import type { Mailer } from './mailer.ts';
 import { urlProblem, type SafetyOptions } from './safety.ts';
 import { signatureHeader, SIGNATURE_HEADER } from './signing.ts';
+import { signingSecrets, type RetiredSecret } from './signing-secrets.ts';
 
 const USER_AGENT = 'outage-data-webhooks/1 (+https://github.com/outage-data)';
 
@@ -24,6 +25,7 @@ export interface Due {
   secret: string | null;
   previous_secret: string | null;
   previous_secret_expires_at: string | null;
+  older_secrets: RetiredSecret[] | string | null;
   account_id: string;
   email: string;
   rule_name: string;
@@ -66,7 +68,7 @@ export async function sendDelivery(d: Due, o: SendOptions): Promise<Outcome> {
   }
 }
 
-/** The request's headers; a webhook's body is signed with its secret and, during a rotation, the previous one. */
+/** The request's headers; a webhook's body is signed with its secret and each rotated-out one still in its grace. */
 function deliveryHeaders(d: Due, now: Date): Record<string, string> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
@@ -77,12 +79,7 @@ function deliveryHeaders(d: Due, now: Date): Record<string, string> {
     'service-delivery-attempt': String(d.attempts + 1),
   };
   if (d.ch_kind === 'webhook' && d.secret) {
-    const secrets = [
-      d.secret,
-      ...(d.previous_secret && d.previous_secret_expires_at && new Date(d.previous_secret_expires_at) > now
-        ? [d.previous_secret]
-        : []),
-    ];
+    const secrets = signingSecrets(d, now);
     headers[SIGNATURE_HEADER.toLowerCase()] = signatureHeader(secrets, Math.floor(now.getTime() / 1000), d.payload);
   }
   return headers;

@@ -14,11 +14,19 @@ import {
 } from './delivery-policy.ts';
 import { SIGNATURE_TOLERANCE_S } from './signing.ts';
 import { MAX_BODY_BYTES } from './channels.ts';
-import { VERIFY_TTL_MIN } from './sign-in.ts';
 import { ROTATION_GRACE_H } from './channel-admin.ts';
-import { SIGN_IN_FAILURES_PER_HOUR, VERIFY_MAX_TOTAL_TRIES, VERIFY_MAX_TRIES } from './sign-in-limits.ts';
+import { CODE_DIGITS } from './secrets.ts';
+import {
+  CODES_PER_DAY,
+  FOREIGN_TRIES_PER_DAY,
+  GUESSES_PER_HOUR,
+  MAILS_PER_TTL,
+  VERIFY_MAX_TRIES,
+  VERIFY_RESEND_S,
+  VERIFY_TTL_MIN,
+} from './sign-in-limits.ts';
 import { MAX_RULES_PER_ACCOUNT, MAX_TARGETS_PER_ACCOUNT } from './rule-channels.ts';
-import { CONFIRM_TTL_DAYS } from './email-confirm.ts';
+import { CONFIRM_MAILS_PER_HOUR, CONFIRM_TTL_DAYS } from './email-confirm.ts';
 import { TARGET_PER_MINUTE } from './target-limit.ts';
 
 const env = (inner: Record<string, unknown>) => ({ type: 'object', required: ['data'], properties: { data: inner } });
@@ -75,6 +83,14 @@ const ruleDoc = {
     next_sync_at: nullableTime,
     channel_status: { type: 'array', items: channelStatus },
     definition: { type: 'object' },
+    confirmations: {
+      ...obj({
+        sent: { type: 'array', items: { type: 'string', format: 'email' } },
+        not_sent: { type: 'array', items: { type: 'string', format: 'email' } },
+        retry_at: nullableTime,
+      }),
+      description: `In the create and update answers only: the email channels' addresses (other than the account's own) sent a confirmation link by this save, and those not sent one because the account's ${CONFIRM_MAILS_PER_HOUR} confirmation emails an hour are spent — the rule is saved all the same; save it again after \`retry_at\` to ask them. An address asked within the last hour is in neither.`,
+    },
   },
 };
 
@@ -82,11 +98,23 @@ export const ACCOUNT_SCHEMAS: Record<string, unknown> = {
   AccountRequest: obj({ email: { type: 'string', format: 'email' } }),
   VerifyRequest: {
     oneOf: [
-      obj({ email: { type: 'string', format: 'email' }, code: { type: 'string', pattern: '^\\d{6}$' } }),
+      obj({
+        email: { type: 'string', format: 'email' },
+        code: { type: 'string', description: `The ${CODE_DIGITS}-digit code from the email.` },
+      }),
       obj({ token: str }),
     ],
   },
-  VerificationSent: env(obj({ account_id: str, expires_at: time })),
+  VerificationSent: env(
+    obj({
+      account_id: str,
+      expires_at: time,
+      code_sent: {
+        type: 'boolean',
+        description: `false past the account's ${CODES_PER_DAY} codes a day: the email then carries only the link.`,
+      },
+    }),
+  ),
   Verified: env(
     obj({
       account: obj({ id: str, email: str, created_at: time, verified_at: nullableTime }),
@@ -193,7 +221,7 @@ const signatureDoc = [
   `**Delivery.** At least once. Answer 2xx within ${DELIVERY_TIMEOUT_MS / 1000} s; anything else (or no answer) is retried after ${RETRY_SCHEDULE_S.map((s) => (s < 3600 ? `${s / 60} min` : `${s / 3600} h`)).join(', ')} (± 20 % jitter) — ${MAX_ATTEMPTS} attempts in all, then the delivery is marked failed. Redirects: only 307/308, at most ${MAX_REDIRECTS}, each target checked again. A channel failing ${DISABLE_AFTER_FAILURES} attempts in a row over at least ${DISABLE_AFTER_HOURS} h is disabled (its deliveries held, the account notified by notice and email) until re-enabled.`,
   '**Safety.** Webhook and chat URLs must be https and may not resolve (when saved, and at delivery time on the addresses DNS returned, for every redirect) to private, loopback, link-local, shared, multicast or reserved addresses, including cloud metadata services — nor to an IPv6 form carrying one (IPv4-mapped, IPv4-compatible, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`; Teredo and local-use NAT64 are refused). Host names are checked without a trailing dot.',
   "**Chat channels** (slack, discord, teams) receive their services' incoming-webhook formats (Slack `text` + `blocks`, Discord `content` + `embeds`, Teams `MessageCard`), unsigned; email channels a plain-text message. Upstream names and rule names are escaped for each: no mentions (`<!channel>`, `<!here>`, `<@…>`, `@everyone`, `@here`, Teams `<at>`), no masked links (`<url|text>`, `[text](url)`), no markup (Slack `&`, `<`, `>` escaped; Discord and Teams markdown escaped, Teams HTML escaped; Discord also `allowed_mentions: {parse: []}`). Rule matching: see RuleInput.",
-  `**Limits.** An event that several rules of one account match reaches each target (URL or address) once (coalesced; the delivery belongs to the first matching rule by id). At most ${TARGET_PER_MINUTE} deliveries a minute go to one target; the rest are deferred to the next minute, in order, never dropped (a deferral is not a failed attempt). Email channels to an address other than the account's own are \`pending\`, delivering nothing, until that address opens the confirmation link emailed to it (valid ${CONFIRM_TTL_DAYS} days).`,
+  `**Limits.** An event that several rules of one account match reaches each target (URL or address) once (coalesced; the delivery belongs to the first matching rule by id). At most ${TARGET_PER_MINUTE} deliveries a minute go to one target; the rest are deferred to the next minute, in order, never dropped (a deferral is not a failed attempt). Email channels to an address other than the account's own are \`pending\`, delivering nothing, until that address opens the confirmation link emailed to it (valid ${CONFIRM_TTL_DAYS} days; at most ${CONFIRM_MAILS_PER_HOUR} such emails an hour per account).`,
 ].join('\n\n');
 
 const exampleEvent = {
@@ -268,7 +296,14 @@ export function webhooksSection(): Record<string, unknown> {
   return out;
 }
 
+/** What the account endpoints' 429 also means, beside the per-client request bucket (publish/openapi.ts). */
+export const ACCOUNT_429_NOTES: Record<string, string> = {
+  'accounts.create': ` Also when a sign-in email was sent to this address less than ${VERIFY_RESEND_S} s ago, or ${MAILS_PER_TTL} in the last ${VERIFY_TTL_MIN} minutes (the newest one's link works).`,
+  'accounts.verify': ` Also past a sign-in limit: ${GUESSES_PER_HOUR} codes an hour from one network, ${VERIFY_MAX_TRIES} tries at a code from one network, or the account's ${FOREIGN_TRIES_PER_DAY} tries a day from networks other than the one that asked for the code. The emailed link is never refused for these.`,
+};
+
 export const ACCOUNTS_DESCRIPTION = [
-  '**Accounts and alert rules.** Read endpoints need no key. Alert rules belong to an account: POST /api/v1/accounts with an email address, then POST /api/v1/accounts/verify with the emailed six-digit code (or open the emailed link) to get an API key, shown once and stored only as a hash. Send it as `Authorization: Bearer <key>`.',
-  `Codes expire after ${VERIFY_TTL_MIN} minutes; a code is refused to a client after ${VERIFY_MAX_TRIES} wrong tries from it (its owner, asking from elsewhere, can still use it), and to everyone after ${VERIFY_MAX_TOTAL_TRIES} wrong tries in all; a client gets at most ${SIGN_IN_FAILURES_PER_HOUR} wrong codes an hour (429 \`rate_limited\`). An account has at most ${MAX_RULES_PER_ACCOUNT} rules and ${MAX_TARGETS_PER_ACCOUNT} distinct channel targets across them (403 \`account_limit\`). Keys can be listed (prefix, last use), added and revoked. Errors: 401 \`unauthorized\` (missing, unknown or revoked key), 400 \`invalid_body\`/\`invalid_email\`/\`invalid_code\`/\`invalid_scope\`/\`unsafe_url\`, 403 \`forbidden_scope\` (\`watch\` on a state or utility scope, or more than ${MAX_WATCHED_PER_ACCOUNT} watched counties), 404 \`unknown_rule\` (also for another account's rule), \`unknown_key\`, \`unknown_channel\`, 429 \`rate_limited\`.`,
+  `**Accounts and alert rules.** Read endpoints need no key. Alert rules belong to an account: POST /api/v1/accounts with an email address, then POST /api/v1/accounts/verify with the emailed ${CODE_DIGITS}-digit code (or open the emailed link) to get an API key, shown once and stored only as a hash. Send it as \`Authorization: Bearer <key>\`.`,
+  `**Signing in.** Codes and links expire after ${VERIFY_TTL_MIN} minutes; asking again never cancels one already sent. Every try is counted before it is answered. A client is its network (an IPv4 address, or an IPv6 /64). A code belongs to the network that asked for it, which gets ${VERIFY_MAX_TRIES} tries at it whatever anyone else does; a try from any other network counts against the account's ${FOREIGN_TRIES_PER_DAY} a day. A network gets at most ${VERIFY_MAX_TRIES} tries at one code and ${GUESSES_PER_HOUR} codes an hour. An address gets one sign-in email a minute and ${MAILS_PER_TTL} per ${VERIFY_TTL_MIN} minutes; past ${CODES_PER_DAY} codes a day the email carries only the link. Past a limit: 429 \`rate_limited\` with \`Retry-After\`. The link (192 random bits) is never refused for anyone's wrong codes, so a stranger cannot lock an owner out.`,
+  `An account has at most ${MAX_RULES_PER_ACCOUNT} rules and ${MAX_TARGETS_PER_ACCOUNT} distinct channel targets across them (403 \`account_limit\`), and sends at most ${CONFIRM_MAILS_PER_HOUR} confirmation emails an hour to its email channels' other addresses (past that the rule is saved, and \`confirmations.not_sent\` names the addresses not asked). Keys can be listed (prefix, last use), added and revoked. Errors: 401 \`unauthorized\` (missing, unknown or revoked key), 400 \`invalid_body\`/\`invalid_email\`/\`invalid_code\`/\`invalid_scope\`/\`unsafe_url\`, 403 \`forbidden_scope\` (\`watch\` on a state or utility scope, or more than ${MAX_WATCHED_PER_ACCOUNT} watched counties), 404 \`unknown_rule\` (also for another account's rule), \`unknown_key\`, \`unknown_channel\`, 429 \`rate_limited\`.`,
 ].join('\n\n');

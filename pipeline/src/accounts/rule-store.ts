@@ -1,6 +1,7 @@
 // Alert rules of an account: created, read, listed, updated and deleted (spec: Events — alert rules). A rule is
 // checked (rule-checks.ts) and saved with its channels under the account's caps (rule-channels.ts) in one
-// transaction; email channels to other addresses are asked to confirm after it (email-confirm.ts).
+// transaction; email channels to other addresses are asked to confirm after it (email-confirm.ts), and the create and
+// update answers say which were asked (`confirmations`).
 import { err, parse } from './account-errors.ts';
 import type { Account, AccountServiceOptions, ChannelRow, RuleRow } from './account-types.ts';
 import { requestConfirmations } from './email-confirm.ts';
@@ -45,8 +46,8 @@ export async function createRule(o: AccountServiceOptions, a: Account, body: unk
     );
     return replaceChannels(tx, a, id, input.channels);
   });
-  await requestConfirmations(o, a.id, pending);
-  return getRule(o, a, id, true);
+  const confirmations = await requestConfirmations(o, a.id, pending);
+  return { ...(await getRule(o, a, id, true)), confirmations };
 }
 
 /** A rule of the account (404 for another account's rule too: ids do not leak). `secrets`: include webhook secrets. */
@@ -89,8 +90,8 @@ export async function updateRule(o: AccountServiceOptions, a: Account, id: strin
     );
     return patch.channels ? replaceChannels(tx, a, id, merged.channels) : [];
   });
-  await requestConfirmations(o, a.id, pending);
-  return getRule(o, a, id, Boolean(patch.channels));
+  const confirmations = await requestConfirmations(o, a.id, pending);
+  return { ...(await getRule(o, a, id, Boolean(patch.channels))), confirmations };
 }
 
 export async function deleteRule(o: AccountServiceOptions, a: Account, id: string): Promise<void> {

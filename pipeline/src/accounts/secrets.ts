@@ -25,9 +25,12 @@ export function keyPrefix(key: string): string | null {
   return m ? m[1] : null;
 }
 
-/** A six-digit email code and a link token. */
+/** Digits of an emailed sign-in code: 10^8 codes keep a day of allowed guesses under 1 in a million (sign-in-limits.ts). */
+export const CODE_DIGITS = 8;
+
+/** An email code of CODE_DIGITS digits and a link token (192 random bits). */
 export function newVerification(): { code: string; token: string } {
-  return { code: String(randomInt(0, 1_000_000)).padStart(6, '0'), token: token(24) };
+  return { code: String(randomInt(0, 10 ** CODE_DIGITS)).padStart(CODE_DIGITS, '0'), token: token(24) };
 }
 
 /** A webhook signing secret (`whsec_…`), shown when the channel is created or rotated. */

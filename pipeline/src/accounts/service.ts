@@ -11,9 +11,9 @@ import { requestVerification, verify, type VerifyInput } from './sign-in.ts';
 export class AccountService {
   constructor(readonly o: AccountServiceOptions) {}
 
-  /** Creates the account if new, and sends a verification code and link. */
-  requestVerification(body: unknown) {
-    return requestVerification(this.o, body);
+  /** Creates the account if new, and sends a verification code and link. `requester`: the client's address. */
+  requestVerification(body: unknown, requester?: string) {
+    return requestVerification(this.o, body, requester);
   }
 
   /** Checks a code or link; issues an API key. `requester`: the client's address (sign-in-limits.ts). */

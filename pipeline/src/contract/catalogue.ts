@@ -2,6 +2,10 @@
 // OpenAPI document and the docs all derive from this list. spec: Endpoints.
 import { EVENTS_TOP } from './report-columns.ts';
 import type { Deprecation } from './v1-headers.ts';
+import { FIRST_YEAR, YEARS_AHEAD } from './dates.ts';
+
+/** The years a date in a query may name (contract/dates.ts), as the parameters' descriptions say it. */
+const DATE_WINDOW = `from ${FIRST_YEAR} to the current year + ${YEARS_AHEAD}`;
 
 export type Format = 'json' | 'csv' | 'geojson' | 'txt' | 'rss' | 'atom' | 'feedjson' | 'png' | 'parquet';
 export type CacheClass = 'live' | 'history' | 'static' | 'immutable';
@@ -86,7 +90,7 @@ const EVENT_FILTER_PARAMS = (defaultLimit: number, maxLimit: number): QueryParam
   },
   {
     name: 'since',
-    description: 'Only events at or after this ISO-8601 date or instant.',
+    description: 'Only events at or after this ISO-8601 date or instant (with its zone; a real calendar date).',
     schema: { type: 'string', format: 'date-time' },
   },
   {
@@ -503,7 +507,7 @@ export const CATALOGUE: readonly Endpoint[] = [
     functionParams: [
       {
         name: 'at',
-        description: 'An ISO-8601 time (e.g. `2026-09-01T10:15:00Z`); the quarter hour at or before it is answered.',
+        description: `An ISO-8601 time with its zone (e.g. \`2026-09-01T10:15:00Z\`), a real calendar date ${DATE_WINDOW}; the quarter hour at or before it is answered.`,
         schema: { type: 'string', format: 'date-time' },
       },
     ],
@@ -522,12 +526,12 @@ export const CATALOGUE: readonly Endpoint[] = [
     functionParams: [
       {
         name: 'from',
-        description: 'Start, ISO-8601 (default: 24 hours before `to`).',
+        description: `Start, ISO-8601 with its zone, ${DATE_WINDOW} (default: 24 hours before \`to\`).`,
         schema: { type: 'string', format: 'date-time' },
       },
       {
         name: 'to',
-        description: 'End, ISO-8601, exclusive (default: now).',
+        description: `End, ISO-8601 with its zone, exclusive, ${DATE_WINDOW} (default: now).`,
         schema: { type: 'string', format: 'date-time' },
       },
     ],
@@ -637,7 +641,7 @@ export const FUNCTION_ENDPOINTS: readonly FunctionEndpoint[] = [
     body: 'AccountRequest',
     summary: 'Create an account (or sign in again): sends a verification code and link by email',
     description:
-      'Body `{"email": "…"}`. Creates the account when the address is new and emails a six-digit code and a one-time link, valid 30 minutes (5 wrong tries from one client, 100 from all together; 20 wrong codes an hour per client). Verifying returns an API key. For an existing account this is how you get a new key. One request a minute per address (429 `rate_limited`).',
+      'Body `{"email": "…"}`. Creates the account when the address is new and emails an eight-digit code and a one-time link, valid 30 minutes; asking again never cancels a code already sent. Verifying returns an API key. For an existing account this is how you get a new key. One email a minute per address and 4 per 30 minutes (429 `rate_limited`); past 4 codes a day the email carries only the link (`code_sent: false`). Limits on guessing: see Signing in.',
   },
   {
     id: 'accounts.verify',
@@ -648,7 +652,7 @@ export const FUNCTION_ENDPOINTS: readonly FunctionEndpoint[] = [
     body: 'VerifyRequest',
     summary: 'Verify the email address with the code; returns an API key (shown once)',
     description:
-      'Body `{"email": "…", "code": "123456"}` or `{"token": "…"}` (the link\'s token). The key is shown only in this response: store it; the service keeps only its hash.',
+      'Body `{"email": "…", "code": "12345678"}` or `{"token": "…"}` (the link\'s token). The key is shown only in this response: store it; the service keeps only its hash. The code is checked against every open code of the address; past a sign-in limit (see Signing in) 429 `rate_limited`, and the link still works.',
   },
   {
     id: 'accounts.verify.link',
@@ -792,7 +796,7 @@ export const FUNCTION_ENDPOINTS: readonly FunctionEndpoint[] = [
     auth: true,
     summary: "Rotate a webhook channel's signing secret",
     description:
-      'Returns the new secret (once). Until `previous_secret_expires_at` (default 24 hours, `grace_hours` 0–168) every request is signed with both secrets.',
+      'Returns the new secret (once). Until `previous_secret_expires_at` (default 24 hours, `grace_hours` 0–168) every request is signed with both secrets; a secret rotated out before keeps the rest of its own grace (a second rotation inside the grace keeps the original valid). A channel signs with at most 4 secrets at once: a rotation that would keep more in their grace is 403 `account_limit`.',
   },
   {
     id: 'rules.enable',

@@ -28,6 +28,10 @@ export const ERROR_CODES = [
   'unsafe_url',
   'rate_limited',
   'accounts_unavailable',
+  // the function layer's own limits (issue 37)
+  'busy',
+  'headers_too_large',
+  'malformed_request',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -136,3 +140,13 @@ export const badTable = (value: string, allowed: readonly string[]): ApiError =>
     allowed: [...allowed],
     message: `Unknown \`table\` \`${value}\`; this endpoint offers ${allowed.join(', ')}.`,
   });
+
+/**
+ * 503 `busy` with Retry-After (issue 37): the function layer would not answer within its per-request budget (every
+ * thread held, or this query ran past it). `why` says which, and what to do besides waiting.
+ */
+export const busy = (why: string, retryAfterS: number): ApiError =>
+  new ApiError(
+    { status: 503, code: 'busy', message: `${why} Retry after ${retryAfterS} s.` },
+    { 'Retry-After': String(retryAfterS) },
+  );

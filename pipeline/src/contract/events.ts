@@ -5,6 +5,7 @@ import type { EventRow } from '../state/events.ts';
 import { findState } from '../geo/states.ts';
 import { loadAtlas } from '../geo/counties.ts';
 import { ApiError, badParam } from './errors.ts';
+import { parseInstant } from './dates.ts';
 import { STATE_PAGES, sitePath } from './site-pages.ts';
 
 export const EVENTS_DEFAULT_LIMIT = 100;
@@ -205,15 +206,7 @@ export function parseEventQuery(
     filters.min_customers = Number(min);
   }
   const since = q.get('since');
-  if (since !== null) {
-    const t = Date.parse(since);
-    if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/.test(since) || Number.isNaN(t))
-      throw badParam(
-        'since',
-        `Expected \`since\` to be an ISO-8601 date or instant such as 2026-09-28T18:00:00Z, got \`${since}\`.`,
-      );
-    filters.since = new Date(t).toISOString();
-  }
+  if (since !== null) filters.since = parseInstant('since', since).toISOString();
   const limitRaw = q.get('limit');
   let limit = opts.defaultLimit;
   if (limitRaw !== null) {

@@ -16,9 +16,12 @@ import { FEED_NOTE } from './feeds.ts';
 import { REPORT_FIRST_YEAR } from '../history/reports.ts';
 import { REPORT_RULES } from './reports.ts';
 import { MAX_RULES_PER_ACCOUNT, MAX_TARGETS_PER_ACCOUNT } from '../accounts/rule-channels.ts';
-import { ACCOUNT_SCHEMAS, ACCOUNTS_DESCRIPTION, webhooksSection } from '../accounts/openapi.ts';
+import { ACCOUNT_429_NOTES, ACCOUNT_SCHEMAS, ACCOUNTS_DESCRIPTION, webhooksSection } from '../accounts/openapi.ts';
 import { checkDeprecation, DEPRECATION_NOTICE_DAYS, type Deprecation } from '../contract/v1-headers.ts';
 import { limitClass, rateLimitsFromEnv, type LimitClass } from '../serve/rate-limit.ts';
+import { FUNCTION_DEFAULTS } from '../serve/function-pool.ts';
+import { FIRST_YEAR, YEARS_AHEAD } from '../contract/dates.ts';
+import { MAX_RETIRED_SECRETS } from '../accounts/signing-secrets.ts';
 
 const errorResponse = (description: string) => ({
   description,
@@ -70,6 +73,24 @@ function rateLimitResponse(cls: LimitClass, extra = '') {
     content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
   };
 }
+
+/** issue 37: the 503 of a function answer past its per-request budget (function-pool.ts; documented defaults). */
+function busyResponse() {
+  const s = Math.ceil(FUNCTION_DEFAULTS.budgetMs / 1000);
+  return {
+    description: `\`busy\`: the function layer would not answer within its per-request budget (by default ${s} s waiting for one of its ${FUNCTION_DEFAULTS.threads} threads, then ${s} s on it; more than ${FUNCTION_DEFAULTS.maxWaiting} waiting answer at once). A query past the budget is stopped. Wait \`Retry-After\` seconds, or narrow the query.`,
+    headers: {
+      'Retry-After': {
+        description: 'Whole seconds to wait before asking again.',
+        schema: { type: 'integer', minimum: 1 },
+      },
+    },
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+  };
+}
+
+/** What the strict date parser (contract/dates.ts) refuses, for the 400 of an endpoint with date parameters. */
+const DATES_400 = `A date or time that is not a real calendar date (\`2026-02-30\`), a time without its zone, or a year outside ${FIRST_YEAR} to the current year + ${YEARS_AHEAD} is a 400 \`invalid_parameter\` naming the parameter.`;
 
 /** What a text format promises about upstream text (issue 24): CSV cells never formulas, feed text never markup. */
 const textFormatNote = (f: Format): { description?: string } =>
@@ -185,10 +206,18 @@ function operation(e: Endpoint) {
       'Unknown `table` or `format` (`invalid_parameter` / `invalid_format`; the body lists the allowed values).',
     );
   } else if (e.key === 'fips') {
+    const dates = e.functionParams?.some((p) => p.schema.format === 'date-time') ? ` ${DATES_400}` : '';
     responses[400] = errorResponse(
-      '`fips` is not 5 digits, or `format` is not one this endpoint offers (the body lists them).',
+      `\`fips\` is not 5 digits, or \`format\` is not one this endpoint offers (the body lists them).${dates}`,
     );
     responses[404] = errorResponse('Well-formed FIPS code of no county.');
+  } else if (pp.includes('{date}')) {
+    responses[400] = errorResponse(
+      `\`{date}\` is not a calendar date \`YYYY-MM-DD\` from ${FIRST_YEAR} to the current year + ${YEARS_AHEAD} (\`invalid_parameter\`, param \`date\`), or \`format\` is not one this endpoint offers.`,
+    );
+    responses[404] = errorResponse('A well-formed day that is not archived (not finished, or not reached).');
+  } else if (e.id === 'archive.map') {
+    responses[400] = errorResponse(`\`at\` is missing or invalid. ${DATES_400}`);
   } else if (e.formats.length > 1 || e.functionParams?.length) {
     responses[400] = errorResponse(
       'A query parameter is invalid (the body names it and the allowed values): unknown `kind`, non-numeric `min_customers`, `limit` over the maximum, malformed `since`, unknown `utility`, or a cursor this API did not issue (`invalid_cursor`).',
@@ -204,6 +233,7 @@ function operation(e: Endpoint) {
       cls,
       ' Only query-filtered requests count; the prebuilt unfiltered files are not limited.',
     );
+  if (e.servedBy === 'function' || e.functionParams?.length) responses[503] = busyResponse();
   return {
     operationId: e.id.replace(/\./g, '_'),
     summary: e.summary,
@@ -272,12 +302,12 @@ export function buildOpenApi(simulated: boolean): Record<string, unknown> {
         responses[403] = errorResponse(
           `\`forbidden_scope\`: watch on a state or utility scope, or too many watched counties. \`account_limit\`: more than ${MAX_RULES_PER_ACCOUNT} rules, or more than ${MAX_TARGETS_PER_ACCOUNT} distinct channel targets (URLs and email addresses) across the account's rules.`,
         );
-      const cls = limitClass(f.id);
-      if (cls)
-        responses[429] = rateLimitResponse(
-          cls,
-          f.id === 'accounts.create' ? ' Also when a code was sent to this address less than a minute ago.' : '',
+      if (f.id === 'rules.rotate')
+        responses[403] = errorResponse(
+          `\`account_limit\`: ${MAX_RETIRED_SECRETS} rotated-out secrets of the channel are still in their grace (a channel signs with at most ${MAX_RETIRED_SECRETS + 1} at once); the message says when the first ends.`,
         );
+      const cls = limitClass(f.id);
+      if (cls) responses[429] = rateLimitResponse(cls, ACCOUNT_429_NOTES[f.id] ?? '');
       responses[503] = errorResponse('`accounts_unavailable`: no account database on this deployment.');
     }
     paths[f.path] = {
@@ -326,6 +356,8 @@ export function buildOpenApi(simulated: boolean): Record<string, unknown> {
         `**Deprecation.** An operation due to go is marked \`deprecated: true\` here at least ${DEPRECATION_NOTICE_DAYS} days before its sunset, and every response of it carries \`Deprecation\` (RFC 9745, \`@<unix seconds>\`), \`Sunset\` (RFC 8594, an HTTP-date) and \`Link: <…>; rel="deprecation"\` naming the replacement. It keeps answering until the sunset.`,
         '',
         `**Rate limits.** The function layer (query-filtered requests; the account endpoints) allows each client, by default, ${LIMIT_DEFAULTS.query.perMinute} filtered queries a minute in bursts of ${LIMIT_DEFAULTS.query.burst}, and ${LIMIT_DEFAULTS.account.perMinute} account requests a minute in bursts of ${LIMIT_DEFAULTS.account.burst} (a deployment may configure others); past that it answers 429 \`rate_limited\` with \`Retry-After\`. Prebuilt files (every request without a filter) are not limited.`,
+        '',
+        `**Request limits.** Dates and times are parsed strictly: a real calendar date, every time with its zone (\`Z\` or an offset), a year from ${FIRST_YEAR} to the current year + ${YEARS_AHEAD}; anything else is a 400 \`invalid_parameter\` naming the parameter, and a path parameter that is not of its form is a 400 too. A range is checked against its documented maximum before anything is read. Function answers run under a per-request budget (by default ${Math.ceil(FUNCTION_DEFAULTS.budgetMs / 1000)} s to get one of the function layer's threads, then ${Math.ceil(FUNCTION_DEFAULTS.budgetMs / 1000)} s on it): past it, 503 \`busy\` with \`Retry-After\`. A request line and headers over 16 KB get 431 \`headers_too_large\`, a request that is not HTTP 400 \`malformed_request\`, both in the error envelope.`,
         '',
         '**CORS.** `Access-Control-Allow-Origin: *`; OPTIONS preflight answers 204.',
         '',

@@ -4,16 +4,9 @@ import { Hono, type Context } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import { CACHE_CONTROL, CATALOGUE, CONTENT_TYPE, FUNCTION_ENDPOINTS, type Format } from '../contract/catalogue.ts';
 import { fileFor, matchFunction, matchRoute } from '../contract/urls.ts';
-import {
-  ApiError,
-  badFips,
-  badFormat,
-  badTable,
-  errorEnvelope,
-  methodNotAllowed,
-  notFound,
-} from '../contract/errors.ts';
+import { ApiError, badFormat, badTable, errorEnvelope, methodNotAllowed, notFound } from '../contract/errors.ts';
 import { checkReportPath } from './report-path.ts';
+import { pathParamError } from '../contract/path-params.ts';
 import { ACCOUNT_IDS, accountRoute } from '../accounts/api.ts';
 import type { AccountService } from '../accounts/service.ts';
 import { dataNotice } from '../contract/notice.ts';
@@ -22,7 +15,7 @@ import { landingRoutes } from './landing.ts';
 import { geometryCacheDir } from './topology-cache.ts';
 import { healthLimitsFromEnv, healthOf } from './health.ts';
 import { readHeartbeat } from '../state/heartbeat.ts';
-import type { FunctionLayer } from './functions.ts';
+import { inlineRunner, loadFunctions, type FunctionRunner } from './function-runner.ts';
 import { headLength } from './conditional.ts';
 import { compression, matchedTag } from './compress.ts';
 import { codedEtag, negotiate } from '../contract/encodings.ts';
@@ -38,11 +31,7 @@ import {
   type RateLimitConfig,
 } from './rate-limit.ts';
 
-/**
- * The answers that need the publisher's modules (functions.ts), loaded on first use or by `warmFunctions`: the
- * prebuilt tree and the page are served before they are loaded.
- */
-const loadFunctions = () => import('./functions.ts');
+/** Loads the function layer's modules in this thread (inlineRunner's), before its first request. */
 export const warmFunctions = async (): Promise<void> => void (await loadFunctions());
 
 const ALLOW_HEADERS = 'Content-Type, Authorization, If-None-Match';
@@ -67,6 +56,11 @@ export interface AppOptions {
    * GeoJSON `metadata.url`), which are cached, so never the request's Host (default: the CLI's default base URL)
    */
   baseUrl?: string;
+  /**
+   * where function answers are computed: startServer passes its threads' (function-pool.ts, under the per-request
+   * budget); without it, in this thread (in-process tests)
+   */
+  functions?: FunctionRunner;
 }
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
@@ -92,7 +86,6 @@ export function resolve(method: string, pathname: string, query: URLSearchParams
   if (method !== 'GET' && method !== 'HEAD')
     return { kind: 'error', error: methodNotAllowed(method, ['GET', 'HEAD', 'OPTIONS']) };
   const e = m.endpoint;
-  if (e.key === 'fips' && !/^\d{5}$/.test(m.params.fips)) return { kind: 'error', error: badFips(m.params.fips) };
   const report = checkReportPath(m.params);
   if (report === 'redirect') {
     const q = query.toString();
@@ -102,6 +95,8 @@ export function resolve(method: string, pathname: string, query: URLSearchParams
     };
   }
   if (report) return { kind: 'error', error: report };
+  const param = pathParamError(m.params);
+  if (param) return { kind: 'error', error: param };
   const format = query.get('format');
   if (format !== null && !e.formats.includes(format as Format))
     return { kind: 'error', error: badFormat(format, e.formats) };
@@ -118,9 +113,8 @@ export function resolve(method: string, pathname: string, query: URLSearchParams
 
 export function createApp(opts: AppOptions): Hono {
   const tree = new PublishedTree(opts.outDir);
-  let layer: Promise<FunctionLayer> | undefined;
   const baseUrl = (opts.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
-  const functions = () => (layer ??= loadFunctions().then((m) => new m.FunctionLayer(tree, baseUrl)));
+  const functions = opts.functions ?? inlineRunner(tree, baseUrl);
   const app = new Hono();
   const notice = () => dataNotice(tree.current()?.simulated ?? false);
   const limits = opts.rateLimits ?? rateLimitsFromEnv(process.env);
@@ -208,12 +202,12 @@ export function createApp(opts: AppOptions): Hono {
       c.header('Cache-Control', 'no-store');
       return c.json({ data: health }, health.ready ? 200 : 503);
     }
-    if (r.kind === 'function') return (await functions()).answer(c, r.id, url);
+    if (r.kind === 'function') return functions.answer(c, r.id, url);
     // A GET in brotli or gzip gets the file's precompressed sibling (HEAD: the identity headers, see compress.ts);
     // a file without one goes as it is and the compression middleware codes it.
     const coding = method === 'GET' ? negotiate(c.req.header('Accept-Encoding')).coding : 'identity';
     const file = tree.read(r.file, coding);
-    if (!file) return (await functions()).missingFile(c, url, r.format);
+    if (!file) return functions.missingFile(c, url, r.format);
     const e = matchRoute(url.pathname)!.endpoint;
     c.header('Content-Type', CONTENT_TYPE[r.format]);
     c.header('Cache-Control', CACHE_CONTROL[e.cache]);

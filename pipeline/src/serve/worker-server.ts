@@ -1,21 +1,19 @@
 // The local server on a worker thread (used by `outage start`): the same app and socket as `startServer`, but its
 // requests are answered while the main thread runs a poll cycle (long synchronous stretches of polling and
 // publishing). Only the account service stays in the main thread, served to the worker over RPC (rpc.ts).
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { AccountService } from '../accounts/service.ts';
 import type { AppOptions } from './app.ts';
+import type { FunctionLimits } from './function-pool.ts';
 import { fromWire, serveRpc } from './rpc.ts';
-import { fromRoot, RUNS_BUILT } from '../package-root.ts';
+import { bootScript } from './thread-boot.ts';
 import type { ServerWorkerCommand, ServerWorkerMessage, ServerWorkerOptions } from './worker.ts';
 
-export type WorkerServerOptions = Omit<AppOptions, 'clock' | 'accounts'> & {
+export type WorkerServerOptions = Omit<AppOptions, 'clock' | 'accounts' | 'functions'> & {
   port: number;
   host?: string;
   accounts?: AccountService | Promise<AccountService>;
+  functionLimits?: FunctionLimits;
 };
 export interface RunningServer {
   url: string;
@@ -24,22 +22,6 @@ export interface RunningServer {
 
 /** How long a closing server may take to finish its requests before the thread is stopped anyway. */
 const CLOSE_GRACE_MS = 5_000;
-
-/**
- * What the thread runs: the built worker when this process runs the build (scripts/build.mjs writes worker.js beside
- * every chunk), else the TypeScript.
- */
-function bootScript(): string {
-  if (RUNS_BUILT) return `import(${JSON.stringify(new URL('./worker.js', import.meta.url).href)});`;
-  // From the sources, the thread registers tsx first, as bin/outage.js does (loader hooks are per thread on Node 20).
-  // tsx's ESM entry is found through its package.json: require.resolve would give the CommonJS one, which cannot
-  // register when imported.
-  const tsxPkg = createRequire(import.meta.url).resolve('tsx/package.json');
-  const api = JSON.parse(fs.readFileSync(tsxPkg, 'utf8')).exports['./esm/api'].import.default;
-  const tsxApi = pathToFileURL(path.join(path.dirname(tsxPkg), api)).href;
-  const entry = pathToFileURL(fromRoot('pipeline/src/serve/worker.ts')).href;
-  return `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
-}
 
 /**
  * The server's thread. It starts loading the app when made (bin/outage.js makes it for `start` while the CLI's own
@@ -52,7 +34,7 @@ export class ServerWorker {
   private readonly exited: Promise<void>;
 
   constructor() {
-    this.worker = new Worker(bootScript(), { eval: true });
+    this.worker = new Worker(bootScript('worker'), { eval: true });
     this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
     // A thread that fails (a module that does not load, a crash while serving) is reported; the poll loop goes on.
     this.worker.on('error', (err) => {
@@ -77,6 +59,7 @@ export class ServerWorker {
       port: opts.port,
       host: opts.host,
       rateLimits: opts.rateLimits,
+      functionLimits: opts.functionLimits,
       baseUrl: opts.baseUrl,
       accounts: rpc?.port2 ?? null,
     };

@@ -4,6 +4,7 @@
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import type { AccountService } from '../accounts/service.ts';
 import { warmFunctions } from './app.ts';
+import { functionLimitsFromEnv, type FunctionLimits } from './function-pool.ts';
 import { warmLanding } from './landing.ts';
 import type { RateLimitConfig } from './rate-limit.ts';
 import { rpcClient, toWire, type WireError } from './rpc.ts';
@@ -17,6 +18,8 @@ export interface ServerWorkerOptions {
   port: number;
   host?: string;
   rateLimits?: RateLimitConfig;
+  /** the function layer's threads and budget (default: the OUTAGE_FUNCTION_* environment) */
+  functionLimits?: FunctionLimits;
   /** `--base-url`: the origin of the function layer's absolute links */
   baseUrl?: string;
   /** the account service's RPC port; null when the server has no account database (503 accounts_unavailable) */
@@ -47,6 +50,7 @@ async function listen(o: ServerWorkerOptions): Promise<void> {
       port: o.port,
       host: o.host,
       rateLimits: o.rateLimits,
+      functionLimits: o.functionLimits,
       baseUrl: o.baseUrl,
       accounts: accounts ? rpcClient<AccountService>(accounts) : undefined,
     });
@@ -56,10 +60,13 @@ async function listen(o: ServerWorkerOptions): Promise<void> {
   }
 }
 
-/** The page's modules and geometry first (the first map needs them), then the function layer's modules. */
+/**
+ * The page's modules and geometry first (the first map needs them), then the function layer's modules when they run
+ * in this thread (OUTAGE_FUNCTION_THREADS=0; otherwise each function thread loads its own).
+ */
 async function warm(stateDir: string | undefined): Promise<void> {
   await warmLanding(geometryCacheDir(stateDir));
-  await warmFunctions();
+  if (functionLimitsFromEnv(process.env).threads === 0) await warmFunctions();
 }
 
 async function close(): Promise<void> {
