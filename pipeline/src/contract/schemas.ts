@@ -420,6 +420,7 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
           customers_served: nullableInt,
           pct_out: pct,
           unmatched_names: int,
+          unreadable_records: int,
         }),
       },
       connector_coverage: obj({

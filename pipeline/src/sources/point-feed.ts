@@ -7,6 +7,7 @@ import { findState } from '../geo/states.ts';
 import { placedCounties } from './checks.ts';
 import type { SourceDef } from './source-def.ts';
 import { type CoverageClass, emptySnapshot, type Incident, type Snapshot } from './snapshot.ts';
+import { recordCount, unreadableSum } from './unreadable.ts';
 
 /** A point an outage can be placed by. */
 export interface Point {
@@ -62,12 +63,22 @@ export class PointFeed {
   }
 
   /**
+   * An outage's count (recordCount): null, noted in the snapshot's `unreadable`, when it cannot be read; the caller
+   * then adds no incident for it.
+   */
+  count(v: unknown, field: string, record: string): number | null {
+    return recordCount(v, field, record, this.snap.unreadable);
+  }
+
+  /**
    * The snapshot: the placed incidents summed per county (the unplaced make one `unmatched` line, `<noun>(s) not
    * placed …`), customers out the feed's `headline` or else the incidents' sum. County grade when an incident is
    * placed or none is listed; otherwise `unplaced` (a feed whose headline stands without counties says so).
    */
   finish(noun: string, headline: number | null = null, unplaced: CoverageClass = 'outage_only'): Snapshot {
     const { snap } = this;
+    // A sum that left out an unreadable outage would be a total the utility never showed (unreadable.ts).
+    if (headline === null && snap.unreadable.length) throw unreadableSum(snap.utility, snap.unreadable);
     snap.counties = placedCounties(snap.incidents, snap.unmatched, noun);
     snap.customers_out = headline ?? snap.incidents.reduce((s, i) => s + i.customers_out, 0);
     const placed = snap.counties.length > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips);

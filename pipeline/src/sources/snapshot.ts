@@ -53,6 +53,11 @@ export interface Snapshot {
   incidents: Incident[];
   /** names the connector could not place in a county, kept for the poll log */
   unmatched: string[];
+  /**
+   * records whose count could not be read (sources/unreadable.ts): left out of every sum, never read as 0; one note
+   * each, naming the record and the field. Beside a headline the feed published; else the poll fails.
+   */
+  unreadable: string[];
   notice: string | null;
   /** how the feed sees the utility (spec: `connector_coverage` classes) */
   basis: CoverageClass;
@@ -72,6 +77,7 @@ export interface HeldSnapshot {
   customers_out: number | null;
   customers_served: number | null;
   unmatched: number;
+  unreadable: number;
   notice: string | null;
   basis: CoverageClass;
   by_utility?: Record<string, number>;
@@ -79,7 +85,8 @@ export interface HeldSnapshot {
 
 export function heldSnapshot(s: Snapshot): HeldSnapshot {
   const { unit, customers_out, customers_served, notice, basis, by_utility } = s;
-  return { unit, customers_out, customers_served, unmatched: s.unmatched.length, notice, basis, by_utility };
+  const unmatched = s.unmatched.length;
+  return { unit, customers_out, customers_served, unmatched, unreadable: s.unreadable.length, notice, basis, by_utility };
 }
 
 export function emptySnapshot(utility: string, unit: Snapshot['unit'] = 'customers'): Snapshot {
@@ -92,6 +99,7 @@ export function emptySnapshot(utility: string, unit: Snapshot['unit'] = 'custome
     areas: [],
     incidents: [],
     unmatched: [],
+    unreadable: [],
     notice: null,
     basis: 'outage_only',
   };

@@ -17,6 +17,8 @@ CREATE TABLE IF NOT EXISTS source_status (
 -- Reconciliation with ODIN (added later: appended so existing state databases keep their column order).
 ALTER TABLE source_status ADD COLUMN IF NOT EXISTS odin_delta_pct DOUBLE;
 ALTER TABLE source_status ADD COLUMN IF NOT EXISTS odin_disagree_cycles INTEGER DEFAULT 0;
+-- Records of the last good poll whose count could not be read (issue 36: unknown is never zero).
+ALTER TABLE source_status ADD COLUMN IF NOT EXISTS unreadable INTEGER DEFAULT 0;
 
 CREATE SEQUENCE IF NOT EXISTS poll_seq;
 CREATE TABLE IF NOT EXISTS polls (

@@ -3,9 +3,10 @@
 import type { SourceDef } from '../source-def.ts';
 import type { Incident, Snapshot } from '../snapshot.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
-import { type AnswerTimes, DisplayTimes, countOf, decimalOf, newIncident } from '../checks.ts';
+import { type AnswerTimes, DisplayTimes, decimalOf, newIncident } from '../checks.ts';
+import { optHeadlineCount } from '../unreadable.ts';
 import { PointFeed, pointAt } from '../point-feed.ts';
-import { HOST_DIVISION, divisionOf, readAnswer, readRaw, type TepOutage } from './schema.ts';
+import { HOST_DIVISION, WHAT, divisionOf, readAnswer, readRaw, type TepOutage } from './schema.ts';
 
 /** No planned flag was seen (`event` is Active or Unplanned); an event that says "planned" is taken as one. */
 const PLANNED = /(^|[^a-z])planned/i;
@@ -22,11 +23,13 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const zone = zoneFor(source.states, source.options.time_zone);
   const clock = times.of(zone, refMs, (text) => etrOf(text, zone, refMs));
   const feed = new PointFeed(source);
-  for (const o of data.outages) {
-    if (divisionTag(o) === division && !isPlanned(o)) feed.add(incidentOf(o, feed, clock));
-  }
+  data.outages.forEach((o, i) => {
+    if (divisionTag(o) !== division || isPlanned(o)) return;
+    const out = feed.count(o.customersOut, 'customersOut', `outage ${i}`);
+    if (out !== null) feed.add(incidentOf(o, out, feed, clock));
+  });
   // The division's own headline; the incidents' sum stands in when the answer has none for it.
-  return feed.finish('point', countOf(data.headline));
+  return feed.finish('point', optHeadlineCount(data.headline, `AffectedCustomers${division}`, WHAT));
 }
 
 /** A resolved ETR further than this from the answer's date is refused rather than put in a guessed year. */
@@ -57,13 +60,13 @@ function textOf(v: string | null | undefined): string | null {
 const coord = (v: number | string | null | undefined): number | null =>
   typeof v === 'number' ? v : typeof v === 'string' && v.trim() ? decimalOf(v.trim()) : null;
 
-function incidentOf(o: TepOutage, feed: PointFeed, clock: AnswerTimes): Incident {
+function incidentOf(o: TepOutage, out: number, feed: PointFeed, clock: AnswerTimes): Incident {
   const point = pointAt(coord(o.bounds?.coordLatCenter), coord(o.bounds?.coordLngCenter));
   return newIncident({
     // The feed has no outage ids: an outage's point stays put while it lasts.
     id: feed.id(point ? `${point.lat},${point.lon}` : 'outage'),
     fips: feed.county(point),
-    customers_out: countOf(o.customersOut) ?? 0,
+    customers_out: out,
     etr: clock.at(o.formattedEstimatedRestoration),
     crew_status: null,
     cause: textOf(o.updatedCause),

@@ -41,7 +41,7 @@ export function divisionOf(options: Record<string, unknown>): string {
   return v.trim().toUpperCase();
 }
 
-const WHAT = 'TEP mapfeed answer';
+export const WHAT = 'TEP mapfeed answer';
 
 function checkOutage(v: unknown, at: string, i: number): void {
   const o = objectAt(WHAT, v, at, i);
