@@ -38,6 +38,11 @@ export interface Incident {
   lat: number | null;
   lon: number | null;
   city: string | null;
+  /**
+   * planned (scheduled) work the feed flags: counted in customers_out while in progress, as the utility's headline
+   * and EAGLE-I count it (issue 36 part 3); one not yet begun is listed with its start and not counted
+   */
+  planned: boolean;
 }
 
 export type CoverageClass = 'county' | 'utility_total' | 'outage_only';
@@ -48,6 +53,8 @@ export interface Snapshot {
   /** utility-wide totals as published (null when the feed has none) */
   customers_out: number | null;
   customers_served: number | null;
+  /** of customers_out, those out for planned work; null when the feed does not tell planned from unplanned */
+  planned_out: number | null;
   counties: CountyCount[];
   areas: AreaCount[];
   incidents: Incident[];
@@ -95,6 +102,7 @@ export function emptySnapshot(utility: string, unit: Snapshot['unit'] = 'custome
     unit,
     customers_out: null,
     customers_served: null,
+    planned_out: null,
     counties: [],
     areas: [],
     incidents: [],

@@ -2,7 +2,7 @@
 // with each count the connector reads made unreadable (missing, null, empty, "unknown", "many", "N/A", negative, not
 // finite): the connector must either keep the feed's unmutated headline (the record noted in `unreadable`, no new 0
 // anywhere) or fail the poll with reason `schema` naming the field. A count is found, not declared: a whole-number
-// leaf of the answer is one when adding 1 to it moves a published count, so a new connector gets the check for free.
+// leaf of the answer is one when adding 1 to it raises a published count, so a new connector gets the check for free.
 import { expect } from 'vitest';
 import { SourceError } from '../../errors.ts';
 import type { SourceDef } from '../source-def.ts';
@@ -54,8 +54,15 @@ function leavesOf(raw: unknown): Leaf[] {
 }
 
 const sum = (xs: ReadonlyArray<{ customers_out: number }>): number => xs.reduce((s, x) => s + x.customers_out, 0);
-const fingerprint = (s: Snapshot): string =>
-  [s.customers_out, sum(s.counties), sum(s.areas), sum(s.incidents), s.incidents.length].join('|');
+/** The published sums: the headline, and customers out over the counties, areas and incidents. */
+const sums = (s: Snapshot): number[] => [s.customers_out ?? 0, sum(s.counties), sum(s.areas), sum(s.incidents)];
+const fingerprint = (s: Snapshot): string => [s.customers_out, ...sums(s).slice(1), s.incidents.length].join('|');
+/** One more at the leaf raised a published sum and lowered none: a count (an id or a FIPS moved elsewhere). */
+function raised(base: Snapshot, more: Snapshot): boolean {
+  const a = sums(base);
+  const b = sums(more);
+  return b.some((n, k) => n > a[k]) && b.every((n, k) => n >= a[k]);
+}
 const zeros = (s: Snapshot): number =>
   [...s.counties, ...s.areas, ...s.incidents].filter((x) => x.customers_out === 0).length;
 
@@ -78,21 +85,21 @@ function withLeaf(run: () => Snapshot, leaf: Leaf, v: unknown): Outcome {
   }
 }
 
-/** The leaves whose value the connector counts: one more there moves a published count. */
+/** The leaves whose value the connector counts: one more there raises a published count. */
 function countLeaves(run: () => Snapshot, base: Snapshot, raw: unknown): Leaf[] {
   const found: Leaf[] = [];
-  const was = fingerprint(base);
   for (const leaf of leavesOf(raw)) {
     const v = (leaf.holder as Record<string | number, unknown>)[leaf.key];
     const n = wholeCount(v) as number;
     const o = withLeaf(run, leaf, typeof v === 'number' ? n + 1 : String(n + 1));
-    if ('snap' in o && fingerprint(o.snap) !== was) found.push(leaf);
+    if ('snap' in o && raised(base, o.snap)) found.push(leaf);
     if (found.length >= MAX_COUNT_LEAVES) break;
   }
   return found;
 }
 
-const shown = (v: unknown): string => (v === DELETE ? 'missing' : typeof v === 'string' ? JSON.stringify(v) : String(v));
+const shown = (v: unknown): string =>
+  v === DELETE ? 'missing' : typeof v === 'string' ? JSON.stringify(v) : String(v);
 
 /** What is wrong with one mutation's outcome, or null when it is one of the two allowed. */
 function wrongOutcome(o: Outcome, base: Snapshot, leaf: Leaf): string | null {
