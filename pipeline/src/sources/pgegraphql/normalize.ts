@@ -3,7 +3,8 @@
 import type { SourceDef } from '../source-def.ts';
 import { addCounty, emptySnapshot, type CountyCount, type Snapshot } from '../snapshot.ts';
 import { matchCounty } from '../../geo/match.ts';
-import { countOf, sortedCounties } from '../checks.ts';
+import { sortedCounties } from '../checks.ts';
+import { recordCount, unreadableSum } from '../unreadable.ts';
 import { readRaw } from './schema.ts';
 
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
@@ -14,17 +15,16 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   let total = 0;
   for (const row of rows) {
     const name = row.county.trim() || '(blank county)';
-    const out = countOf(row.totalCustomersImpacted);
-    if (out === null) {
-      snap.unmatched.push(`${name} (unreadable count)`);
-      continue;
-    }
+    const out = recordCount(row.totalCustomersImpacted, 'totalCustomersImpacted', name, snap.unreadable);
+    if (out === null) continue;
     // A name that places nowhere still counts in the utility's total: its customers are out all the same.
     total += out;
     const fips = countyOf(states, name);
     if (fips) addCounty(counties, fips, out, null);
     else snap.unmatched.push(`${name} (${out} customers out)`);
   }
+  // The total is the county rows' sum: one left out would be a figure PGE never showed.
+  if (snap.unreadable.length) throw unreadableSum('PGE getOutagesByCounty', snap.unreadable);
   snap.counties = sortedCounties(counties);
   snap.customers_out = total;
   snap.basis = 'county';
