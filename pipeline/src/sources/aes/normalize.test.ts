@@ -67,6 +67,7 @@ describe.skipIf(!hasSharedData)('aes normalize, the peer samples', () => {
         lat: 39.89,
         lon: -86,
         city: null,
+        planned: false,
       },
       expect.objectContaining({ id: '2', fips: '18097', customers_out: 8, etr: null, lat: 39.83, lon: -85.99 }),
     ]);
@@ -102,6 +103,7 @@ describe.skipIf(!hasSharedData)('aes normalize, the peer samples', () => {
       lat: 39.82,
       lon: -84,
       city: null,
+      planned: false,
     });
     expect(snap.incidents[1]).toMatchObject({ id: '1787160', fips: '39057', etr: '2026-06-24T23:00:00.000Z' });
   });
