@@ -140,7 +140,7 @@ describe('aes normalize, made-up answers', () => {
     expect(snap.incidents[4]).toMatchObject({ lat: null, lon: null });
   });
 
-  it('Indiana: one marker is a list of one; repeated and missing ids stay distinct; planned work is left out', () => {
+  it('Indiana: one marker is a list of one; repeated and missing ids stay distinct; planned work counts, flagged', () => {
     const one = `<OutageData><TotalCustAffected>5</TotalCustAffected><Incidents>${marker({
       IncidentId: '77',
       CustAffected: '5',
@@ -156,9 +156,15 @@ describe('aes normalize, made-up answers', () => {
       marker({ IncidentId: '10', CustAffected: '50', Lat: '39.77', Long: '-86.16', outageType: 'PLANNED' }),
     ].join('')}</Incidents></OutageData>`;
     const snap = normalize(raw('indiana', many), indiana);
-    expect(snap.incidents.map((i) => i.id)).toEqual(['9', '9#2', '39.8,-86.1', 'marker']);
-    expect(snap.customers_out).toBe(1206);
-    expect(snap.counties).toEqual([{ fips: '18097', customers_out: 1205, customers_served: null }]);
+    expect(snap.incidents.map((i) => [i.id, i.planned])).toEqual([
+      ['9', false],
+      ['9#2', false],
+      ['39.8,-86.1', false],
+      ['marker', false],
+      ['10', true],
+    ]);
+    expect([snap.customers_out, snap.planned_out]).toEqual([1256, 50]);
+    expect(snap.counties).toEqual([{ fips: '18097', customers_out: 1255, customers_served: null }]);
     expect(snap.unmatched).toEqual(['1 marker(s) not placed in a county (1 customers out)']);
   });
 
