@@ -19,7 +19,7 @@ interface Leaf {
   holder: Holder;
   key: string | number;
   path: string;
-  at?: { start: number; end: number; name: string };
+  at?: { start: number; end: number; names: string[] };
 }
 
 const DELETE = Symbol('delete');
@@ -39,7 +39,9 @@ function textLeaves(holder: Holder, key: string | number, path: string, text: st
   const leaves: Leaf[] = [];
   for (const m of text.matchAll(TEXT_COUNT)) {
     const start = (m.index ?? 0) + m[0].length - m[2].length;
-    leaves.push({ holder, key, path: `${path}@${m[1]}`, at: { start, end: start + m[2].length, name: m[1] } });
+    // The words just before name it (`<Data name="EstCustomersOut"><value>50`): a failure may name any of them.
+    const names = text.slice(Math.max(0, start - 100), start).match(/[A-Za-z_][\w.:-]+/g) ?? [m[1]];
+    leaves.push({ holder, key, path: `${path}@${m[1]}`, at: { start, end: start + m[2].length, names } });
     if (leaves.length >= MAX_TEXT_LEAVES) break;
   }
   return leaves;
@@ -129,10 +131,11 @@ const shown = (v: unknown): string =>
 
 /** What is wrong with one mutation's outcome, or null when it is one of the two allowed. */
 function wrongOutcome(o: Outcome, base: Snapshot, leaf: Leaf): string | null {
-  const field = leaf.at?.name ?? String(leaf.key);
+  const names = leaf.at?.names ?? [String(leaf.key)];
+  const field = names.at(-1) as string;
   if ('error' in o) {
     const e = o.error;
-    if (e instanceof SourceError && e.reason === 'schema' && e.message.includes(field)) return null;
+    if (e instanceof SourceError && e.reason === 'schema' && names.some((n) => e.message.includes(n))) return null;
     return `failed without naming ${field} as a schema failure: ${e instanceof Error ? e.message : String(e)}`;
   }
   const s = o.snap;
