@@ -7,7 +7,7 @@ import { findState } from '../geo/states.ts';
 import { placedCounties } from './checks.ts';
 import type { SourceDef } from './source-def.ts';
 import { type CoverageClass, emptySnapshot, type Incident, type Snapshot } from './snapshot.ts';
-import { recordCount, unreadableSum } from './unreadable.ts';
+import { recordCount } from './unreadable.ts';
 
 /** A point an outage can be placed by. */
 export interface Point {
@@ -77,8 +77,6 @@ export class PointFeed {
    */
   finish(noun: string, headline: number | null = null, unplaced: CoverageClass = 'outage_only'): Snapshot {
     const { snap } = this;
-    // A sum that left out an unreadable outage would be a total the utility never showed (unreadable.ts).
-    if (headline === null && snap.unreadable.length) throw unreadableSum(snap.utility, snap.unreadable);
     snap.counties = placedCounties(snap.incidents, snap.unmatched, noun);
     snap.customers_out = headline ?? snap.incidents.reduce((s, i) => s + i.customers_out, 0);
     const placed = snap.counties.length > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips);

@@ -1,7 +1,8 @@
 // Unknown is never zero (conventions 17; issue 36 part 1). A record whose count cannot be read (missing, null, empty,
 // "unknown", negative, not finite) is never read as 0: the normaliser leaves it out of every sum and notes it in the
-// snapshot's `unreadable`. The feed's own headline then stands beside the note; where nothing we would publish can be
-// read (the headline itself, or a total that is only the records' sum), the poll fails with reason `schema` naming
+// snapshot's `unreadable`, and the figures stand on the records it could read (the feed's own headline, where it has
+// one, stands as published). Where nothing we would publish can be read (the headline itself, or every record of a
+// count field: a renamed field, a feed that sends "unknown" everywhere), the poll fails with reason `schema` naming
 // the field, so the last good value goes stale under the stale rule and no outage closes.
 import { SourceError } from '../errors.ts';
 import { countOf } from './checks.ts';
@@ -20,14 +21,38 @@ function quoted(v: unknown): string {
 export const unreadableNote = (record: string, field: string, v: unknown): string =>
   `${record}: ${field} ${quoted(v)}`;
 
+/** What one poll read of each count field: how many records it could read, and the first it could not. */
+interface FieldTally {
+  readable: number;
+  unreadable: number;
+  first: string;
+}
+/** By the snapshot's note list (one per poll), so every connector's reads are tallied without passing a tally. */
+const tallies = new WeakMap<string[], Map<string, FieldTally>>();
+
+function tally(notes: string[], field: string): FieldTally {
+  let byField = tallies.get(notes);
+  if (!byField) tallies.set(notes, (byField = new Map()));
+  let t = byField.get(field);
+  if (!t) byField.set(field, (t = { readable: 0, unreadable: 0, first: '' }));
+  return t;
+}
+
 /**
- * A record's count: `countOf(v)`, or null with a note in `notes` naming the record and the field when it cannot be
- * read. The caller leaves a null out of every sum (and out of its lists: an incident without a count is no incident
- * we can publish).
+ * A record's count: `countOf(v)`, or null with a note in `notes` (the snapshot's `unreadable`) naming the record and
+ * the field when it cannot be read. The caller leaves a null out of every sum (and out of its lists: an incident
+ * without a count is no incident we can publish). requireReadable fails the poll when no record of a field could be
+ * read.
  */
 export function recordCount(v: unknown, field: string, record: string, notes: string[]): number | null {
   const n = countOf(v);
-  if (n === null) notes.push(unreadableNote(record, field, v));
+  const t = tally(notes, field);
+  if (n !== null) t.readable += 1;
+  else {
+    const note = unreadableNote(record, field, v);
+    if (t.unreadable++ === 0) t.first = note;
+    notes.push(note);
+  }
   return n;
 }
 
@@ -44,25 +69,25 @@ export function optHeadlineCount(v: unknown, field: string, what: string): numbe
   return v === undefined || v === null ? null : headlineCount(v, field, what);
 }
 
-/**
- * The failure for a total that is only its records' sum when some record cannot be read: a sum that leaves a record
- * out would publish a figure the utility never showed.
- */
-export function unreadableSum(what: string, notes: readonly string[]): SourceError {
-  const more = notes.length > 1 ? ` (and ${notes.length - 1} more)` : '';
+/** The failure for a count field none of whose records could be read. */
+function unreadableField(what: string, field: string, t: FieldTally): SourceError {
+  const more = t.unreadable > 1 ? ` (and ${t.unreadable - 1} more)` : '';
   return new SourceError(
     'schema',
-    `${what}: ${notes.length} record(s) have no readable count and the feed gives no headline total to stand: ${notes[0]}${more}`,
+    `${what}: no record's ${field} can be read as a count (${t.unreadable} record(s), e.g. ${t.first}${more}); the field may have been renamed or emptied, so nothing is published from this answer`,
   );
 }
 
 /**
- * The rule every poll passes, after its connector (poll, probe, parse and the test kit call it): unreadable records
- * are tolerated only beside a headline the feed published. Connectors that derive a total from their records throw
- * `unreadableSum` themselves before deriving it; this is the net under the ones that leave the total unset.
+ * The rule every poll passes, after its connector (poll, probe, parse and the test kit call it): some records
+ * unreadable are noted beside figures that stand on the rest; a count field none of whose records could be read
+ * fails the poll naming it, as does an answer that notes unreadable records and gives no total at all.
  */
 export function requireReadable(snap: Snapshot): Snapshot {
-  if (snap.unreadable.length > 0 && snap.customers_out === null) throw unreadableSum(snap.utility, snap.unreadable);
+  if (snap.unreadable.length === 0) return snap;
+  for (const [field, t] of tallies.get(snap.unreadable) ?? [])
+    if (t.unreadable > 0 && t.readable === 0) throw unreadableField(snap.utility, field, t);
+  if (snap.customers_out === null) throw unreadableField(snap.utility, 'count', { readable: 0, unreadable: snap.unreadable.length, first: snap.unreadable[0] });
   return snap;
 }
 

@@ -10,7 +10,7 @@ import { CountyTally, countOf, decimalOf, newIncident, placedCounties, servedSum
 import { PointFeed, pointAt } from '../point-feed.ts';
 import { centreOf } from '../snopud/normalize.ts';
 import { readRaw, type MobileCounty, type MobileOutage } from './schema.ts';
-import { optHeadlineCount, recordCount, unreadableSum } from '../unreadable.ts';
+import { optHeadlineCount, recordCount } from '../unreadable.ts';
 
 const NAME = { cap: TEXT_CAPS.name, multiline: false };
 const sum = (xs: Array<{ customers_out: number }>) => xs.reduce((s, x) => s + x.customers_out, 0);
@@ -30,8 +30,6 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
     ? countiesOf(answer.counties, source.states, snap)
     : placedCounties(snap.incidents, snap.unmatched, 'outage');
   const totalOut = optHeadlineCount(answer.outages?.totalOut, 'TotalCustAffected', 'Milsoft GetAllOutages');
-  // Without the service's headline the total is a sum, which an unreadable record would make untrue.
-  if (totalOut === null && snap.unreadable.length) throw unreadableSum('Milsoft mobile service', snap.unreadable);
   const totalServed = countOf(answer.outages?.totalServed);
   snap.customers_out = totalOut ?? (answer.counties ? sum(snap.counties) : sum(snap.incidents));
   snap.customers_served = totalServed ?? (answer.counties ? servedSum(snap.counties) : null);

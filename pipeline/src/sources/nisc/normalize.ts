@@ -7,9 +7,8 @@ import { emptySnapshot, toIso, type Incident, type Snapshot } from '../snapshot.
 import { locatePoint, matchCounty } from '../../geo/match.ts';
 import { SourceError } from '../../errors.ts';
 import { CountyTally, remembered, newIncident, placedCounties } from '../checks.ts';
-import { recordCount, unreadableSum } from '../unreadable.ts';
+import { recordCount } from '../unreadable.ts';
 import {
-  WHAT,
   isCountySet,
   partsOf,
   readExtent,
@@ -37,16 +36,11 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   snap.customers_served = data.totalServed ?? null;
   if (set) {
     // The county set is the count: an outage without a readable count only leaves the incident list.
-    const noted = snap.unreadable.length;
     snap.counties = regionCounties(set, source.states, snap);
-    if (snap.unreadable.length > noted) throw unreadableSum(WHAT, snap.unreadable.slice(noted));
     snap.customers_out = snap.counties.reduce((s, c) => s + c.customers_out, 0);
     snap.basis = snap.counties.length > 0 ? 'county' : snap.customers_served !== null ? 'utility_total' : 'outage_only';
     return snap;
   }
-  // No county set: the outages' points are the county counts (every unplanned outage has a point to place), and
-  // an outage whose count cannot be read leaves a sum that is no figure of the utility's.
-  if (snap.unreadable.length) throw unreadableSum(WHAT, snap.unreadable);
   snap.counties = placedCounties(snap.incidents, snap.unmatched, 'outage');
   snap.customers_out = snap.incidents.reduce((s, i) => s + i.customers_out, 0);
   snap.basis = 'county';

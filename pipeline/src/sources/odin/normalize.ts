@@ -8,7 +8,7 @@ import { loadAtlas } from '../../geo/counties.ts';
 import { odinRecords, recordUtility, utilityKey } from './schema.ts';
 import { odinUtilities } from './utilities.ts';
 import { sortedCounties } from '../checks.ts';
-import { recordCount, unreadableSum } from '../unreadable.ts';
+import { recordCount } from '../unreadable.ts';
 
 export const ODIN_NOTICE = 'ODIN counts are meters (service points) reported to ORNL, not customers.';
 
@@ -48,8 +48,6 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
     }
     addCounty(counties, fips, meters, null);
   }
-  // The total is the records' sum: one left out would be a figure ODIN never reported.
-  if (snap.unreadable.length) throw unreadableSum('ODIN answer', snap.unreadable);
   snap.counties = sortedCounties(counties);
   snap.customers_out = snap.counties.reduce((s, c) => s + c.customers_out, 0);
   snap.basis = 'county';

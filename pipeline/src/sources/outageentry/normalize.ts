@@ -6,7 +6,7 @@ import { locatePoint } from '../../geo/match.ts';
 import { readMarkers, type OutageEntryMarker } from './schema.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
 import { decimalOf, sortedCounties, newIncident } from '../checks.ts';
-import { recordCount, unreadableSum } from '../unreadable.ts';
+import { recordCount } from '../unreadable.ts';
 
 /** A coordinate sent as text ("38.494") or number; null for blanks, junk and the 0,0 placeholder (a blank text
  * reads as 0, so the placeholder test refuses it too). */
@@ -80,8 +80,6 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
       lost.outsideOut += out;
     }
   }
-  // The total is the markers' sum: one left out would be a figure the utility never showed.
-  if (snap.unreadable.length) throw unreadableSum('OutageEntry markers', snap.unreadable);
   if (lost.noPoint)
     snap.unmatched.push(`${lost.noPoint} marker(s) without a usable lat/lon (${lost.noPointOut} customers out)`);
   if (lost.outside)

@@ -6,7 +6,7 @@ import { addCounty, emptySnapshot, type CountyCount, type Incident, type Snapsho
 import { locatePoint, matchCounty } from '../../geo/match.ts';
 import { zoneFor } from '../local-time.ts';
 import { type AnswerTimes, DisplayTimes, remembered3, sortedCounties, newIncident } from '../checks.ts';
-import { optHeadlineCount, recordCount, unreadableSum } from '../unreadable.ts';
+import { optHeadlineCount, recordCount } from '../unreadable.ts';
 import { pointAt, takeId } from '../point-feed.ts';
 import { readRaw, type PacifiCorpList, type PacifiCorpPoint } from './schema.ts';
 import { timeReader, wallText } from './times.ts';
@@ -54,7 +54,6 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
     const ctx: StateContext = { state, ids, times: times.of(zone, refMs, read) };
     const fromList = Array.isArray(entry.list?.counties);
     let sum = 0;
-    const noted = snap.unreadable.length;
     const lost = { n: 0, out: 0 };
     for (const [i, p] of (entry.map.outages ?? []).entries()) {
       const out = recordCount(p.custOut, 'custOut', `${state} point ${i}`, snap.unreadable);
@@ -77,8 +76,6 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
     // totalState counts planned points too (it equals the sum of every point's custOut); without it the points' sum
     // stands in, and only when every point could be read.
     const headline = optHeadlineCount(entry.map.totalState, 'totalState', `PacifiCorp map${state}.json`);
-    if (headline === null && snap.unreadable.length > noted)
-      throw unreadableSum(`PacifiCorp map${state}.json`, snap.unreadable.slice(noted));
     total += headline ?? sum;
   }
   snap.counties = sortedCounties(counties);

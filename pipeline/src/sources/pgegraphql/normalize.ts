@@ -4,7 +4,7 @@ import type { SourceDef } from '../source-def.ts';
 import { addCounty, emptySnapshot, type CountyCount, type Snapshot } from '../snapshot.ts';
 import { matchCounty } from '../../geo/match.ts';
 import { sortedCounties } from '../checks.ts';
-import { recordCount, unreadableSum } from '../unreadable.ts';
+import { recordCount } from '../unreadable.ts';
 import { readRaw } from './schema.ts';
 
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
@@ -23,8 +23,6 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
     if (fips) addCounty(counties, fips, out, null);
     else snap.unmatched.push(`${name} (${out} customers out)`);
   }
-  // The total is the county rows' sum: one left out would be a figure PGE never showed.
-  if (snap.unreadable.length) throw unreadableSum('PGE getOutagesByCounty', snap.unreadable);
   snap.counties = sortedCounties(counties);
   snap.customers_out = total;
   snap.basis = 'county';

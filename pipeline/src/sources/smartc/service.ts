@@ -9,7 +9,7 @@ import { zoneFor } from '../local-time.ts';
 import { serviceSchema, type ServiceEvent, type ServiceRaw } from './schema.ts';
 import { coordinate, localIso, matchIn, offsetIso } from './places.ts';
 import { newIncident } from '../checks.ts';
-import { recordCount, unreadableSum } from '../unreadable.ts';
+import { recordCount } from '../unreadable.ts';
 
 const textOrNull = (v: string | null | undefined) => (v?.trim() && v.trim() !== 'NA' ? v.trim() : null);
 
@@ -48,8 +48,6 @@ export function normalizeService(raw: unknown, source: SourceDef): Snapshot {
     }
   }
   if (unplaced.n) snap.unmatched.push(`${unplaced.n} event(s) not placed in a county (${unplaced.out} customers out)`);
-  // customers_out is the events' sum: an event left out would make a total OPPD never showed.
-  if (snap.unreadable.length) throw unreadableSum('SmartC ServiceAPI alloutages', snap.unreadable);
   if (list) listCounties(list, source.states, counties, snap);
   snap.counties = [...counties.values()].sort((a, b) => a.fips.localeCompare(b.fips));
   snap.customers_out = snap.incidents.reduce((s, i) => s + i.customers_out, 0);

@@ -9,7 +9,7 @@ import { takeId } from '../point-feed.ts';
 import { widgetSchema } from './schema.ts';
 import { coordinate, localIso } from './places.ts';
 import { newIncident } from '../checks.ts';
-import { recordCount, unreadableSum } from '../unreadable.ts';
+import { recordCount } from '../unreadable.ts';
 
 export function normalizeWidget(raw: unknown, source: SourceDef): Snapshot {
   const data = parseUpstream(widgetSchema, raw, 'SmartC WidgetAPI PreloginGetOutageData answer').result.Data;
@@ -53,8 +53,6 @@ export function normalizeWidget(raw: unknown, source: SourceDef): Snapshot {
       lost.out += out;
     }
   }
-  // The total is the outages' sum: one left out would be a figure MG&E never showed.
-  if (snap.unreadable.length) throw unreadableSum('SmartC WidgetAPI outages', snap.unreadable);
   if (lost.n) snap.unmatched.push(`${lost.n} outage(s) without a point in a US county (${lost.out} customers out)`);
   snap.counties = [...counties.values()].sort((a, b) => a.fips.localeCompare(b.fips));
   snap.customers_out = total;

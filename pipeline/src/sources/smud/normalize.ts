@@ -5,7 +5,7 @@ import { addCounty, emptySnapshot, type AreaCount, type CountyCount, type Snapsh
 import { locatePoint } from '../../geo/match.ts';
 import { findState } from '../../geo/states.ts';
 import { decimalOf, sortedCounties } from '../checks.ts';
-import { headlineCount, recordCount, unreadableSum } from '../unreadable.ts';
+import { headlineCount, recordCount } from '../unreadable.ts';
 import { readRaw, type SmudRow } from './schema.ts';
 
 /** The system row's title; the peer's adapter matches it trimmed and in any case. */
@@ -40,7 +40,6 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   // SMUD's own total (its system row must be readable); the communities' sum stands in only for an answer without
   // one, and then only when every community could be read.
   const headline = system ? headlineCount(system.CustomersImpacted, 'CustomersImpacted', 'SMUD system row') : null;
-  if (headline === null && snap.unreadable.length) throw unreadableSum('SMUD communities', snap.unreadable);
   snap.customers_out = headline ?? snap.areas.reduce((s, a) => s + a.customers_out, 0);
   // Every community out lies in a county by its point, so the county sums are complete; only communities that all
   // miss a county leave a bare total.

@@ -106,7 +106,7 @@ export class ConnectorKit<R, H> {
     expectWellFormed(snap);
     // Unknown is never zero: the same answer with each count it holds made unreadable (mutations.ts).
     this.countLeaves.push(...expectUnreadableNeverZero(this.connector, raw, c.source));
-    if (process.env.KIT_DEBUG) console.log("KITLEAVES", this.row.connector, this.countLeaves.length, typeof raw);
+    if (process.env.KIT_DEBUG) console.log('KITLEAVES', this.row.connector, this.countLeaves.length, typeof raw);
     return { raw, snap, source: c.source };
   }
 }

@@ -1,8 +1,10 @@
 // Connector test kit: unknown is never zero (issue 36 part 1). Every poll the kit makes also replays its raw answer
 // with each count the connector reads made unreadable (missing, null, empty, "unknown", "many", "N/A", negative, not
-// finite): the connector must either keep the feed's unmutated headline (the record noted in `unreadable`, no new 0
-// anywhere) or fail the poll with reason `schema` naming the field. A count is found, not declared: a whole-number
-// leaf of the answer is one when adding 1 to it raises a published count, so a new connector gets the check for free.
+// finite), first in one record, then in every record of its list (a renamed or emptied field). One record: the poll
+// fails with reason `schema` naming the field, or the record is noted in `unreadable` and left out (the headline
+// unmoved, or less by exactly that record's count), with no new 0 anywhere. Every record: the poll fails naming the
+// field. A count is found, not declared: a whole-number leaf of the answer is one when adding 1 to it raises a
+// published count and lowers none, so a new connector gets the check for free.
 import { expect } from 'vitest';
 import { SourceError } from '../../errors.ts';
 import type { SourceDef } from '../source-def.ts';
@@ -20,6 +22,27 @@ interface Leaf {
   key: string | number;
   path: string;
   at?: { start: number; end: number; names: string[] };
+  /** the same field in every record of the nearest list the leaf's record is in (itself included) */
+  siblings: Holder[];
+}
+
+/** Where a value sits below the nearest list: the list, and the keys from its item down to the value. */
+interface InList {
+  list: unknown[];
+  keys: Array<string | number>;
+}
+
+/** The holders at `keys` below each item of the list: the same place in every record. */
+function siblingsOf(inList: InList | undefined): Holder[] {
+  if (!inList) return [];
+  const out: Holder[] = [];
+  for (const item of inList.list) {
+    let v: unknown = item;
+    for (const k of inList.keys)
+      v = typeof v === 'object' && v !== null ? (v as Record<string | number, unknown>)[k] : undefined;
+    if (typeof v === 'object' && v !== null) out.push(v as Holder);
+  }
+  return out;
 }
 
 const DELETE = Symbol('delete');
@@ -41,7 +64,7 @@ function textLeaves(holder: Holder, key: string | number, path: string, text: st
     const start = (m.index ?? 0) + m[0].length - m[2].length;
     // The words just before name it (`<Data name="EstCustomersOut"><value>50`): a failure may name any of them.
     const names = text.slice(Math.max(0, start - 100), start).match(/[A-Za-z_][\w.:-]+/g) ?? [m[1]];
-    leaves.push({ holder, key, path: `${path}@${m[1]}`, at: { start, end: start + m[2].length, names } });
+    leaves.push({ holder, key, path: `${path}@${m[1]}`, at: { start, end: start + m[2].length, names }, siblings: [] });
     if (leaves.length >= MAX_TEXT_LEAVES) break;
   }
   return leaves;
@@ -57,9 +80,10 @@ const wholeCount = (v: unknown): number | null =>
 /** Each array's first three items and its last, breadth first: headlines before records. */
 function leavesOf(raw: unknown): Leaf[] {
   const leaves: Leaf[] = [];
-  const queue: Array<{ v: unknown; path: string }> = [{ v: raw, path: '' }];
+  type Step = { v: unknown; path: string; inList?: InList };
+  const queue: Step[] = [{ v: raw, path: '' }];
   while (queue.length && leaves.length < MAX_LEAVES) {
-    const { v, path } = queue.shift() as { v: unknown; path: string };
+    const { v, path, inList } = queue.shift() as Step;
     if (typeof v !== 'object' || v === null || ArrayBuffer.isView(v)) continue;
     const keys: Array<string | number> = Array.isArray(v)
       ? [...new Set([0, 1, 2, v.length - 1])].filter((i) => i >= 0 && i < v.length)
@@ -67,9 +91,15 @@ function leavesOf(raw: unknown): Leaf[] {
     for (const key of keys) {
       const child = (v as Record<string | number, unknown>)[key];
       const at = path ? `${path}.${key}` : String(key);
-      if (wholeCount(child) !== null) leaves.push({ holder: v as Holder, key, path: at });
+      if (wholeCount(child) !== null)
+        leaves.push({ holder: v as Holder, key, path: at, siblings: Array.isArray(v) ? [] : siblingsOf(inList) });
       else if (typeof child === 'string' && child.length > 20) leaves.push(...textLeaves(v as Holder, key, at, child));
-      else queue.push({ v: child, path: at });
+      else {
+        const below = Array.isArray(v)
+          ? { list: v, keys: [] }
+          : inList && { list: inList.list, keys: [...inList.keys, key] };
+        queue.push({ v: child, path: at, inList: below });
+      }
     }
   }
   return leaves;
@@ -113,6 +143,25 @@ function withLeaf(run: () => Snapshot, leaf: Leaf, v: unknown): Outcome {
   }
 }
 
+/** The outcome with the field set to `v` in every record of the leaf's list, the answer put back after. */
+function withEvery(run: () => Snapshot, leaf: Leaf, v: unknown): Outcome {
+  const each = leaf.siblings.filter((h) => Object.hasOwn(h, leaf.key));
+  const apply = (k: number): Outcome =>
+    k === each.length ? withOutcome(run) : withLeaf(() => unwrap(apply(k + 1)), { ...leaf, holder: each[k] }, v);
+  return apply(0);
+}
+const withOutcome = (run: () => Snapshot): Outcome => {
+  try {
+    return { snap: run() };
+  } catch (error) {
+    return { error };
+  }
+};
+const unwrap = (o: Outcome): Snapshot => {
+  if ('error' in o) throw o.error;
+  return o.snap;
+};
+
 /** The leaves whose value the connector counts: one more there raises a published count. */
 function countLeaves(run: () => Snapshot, base: Snapshot, raw: unknown): Leaf[] {
   const found: Leaf[] = [];
@@ -141,11 +190,18 @@ function wrongOutcome(o: Outcome, base: Snapshot, leaf: Leaf): string | null {
   const s = o.snap;
   // Nothing published moved (a fallback the feed allows gave the same figures): nothing wrong was said.
   if (fingerprint(s) === fingerprint(base) && zeros(s) === zeros(base)) return null;
-  if (base.customers_out === null) return `published ${fingerprint(s)} with no headline to stand`;
-  if (s.customers_out !== base.customers_out) return `headline ${base.customers_out} became ${s.customers_out}`;
   if (s.unreadable.length <= base.unreadable.length) return 'the record is not noted in unreadable';
   if (zeros(s) > zeros(base)) return 'a count of 0 was published for it';
+  // The headline stands, or the figures stand on the other records: the record left out, never read as more.
+  if ((s.customers_out ?? 0) > (base.customers_out ?? 0))
+    return `headline ${base.customers_out} became ${s.customers_out}`;
   return null;
+}
+
+/** What is wrong when the field is unreadable in every record: only a `schema` failure naming it is right. */
+function wrongEverywhere(o: Outcome, base: Snapshot, leaf: Leaf): string | null {
+  if ('error' in o) return wrongOutcome(o, base, leaf);
+  return `every record's ${String(leaf.key)} unreadable, yet the poll published ${fingerprint(o.snap)}`;
 }
 
 /**
@@ -168,6 +224,9 @@ export function expectUnreadableNeverZero<R>(
     for (const v of UNREADABLE_VALUES) {
       const problem = wrongOutcome(withLeaf(run, leaf, v), base, leaf);
       if (problem) wrong.push(`${leaf.path} = ${shown(v)}: ${problem}`);
+      if (leaf.siblings.length < 2) continue;
+      const everywhere = wrongEverywhere(withEvery(run, leaf, v), base, leaf);
+      if (everywhere) wrong.push(`every ${leaf.path} = ${shown(v)}: ${everywhere}`);
     }
   expect(wrong, `${source.connector}: an unreadable count is never read as 0`).toEqual([]);
   return leaves.map((l) => l.path);

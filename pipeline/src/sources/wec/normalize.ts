@@ -8,7 +8,7 @@ import { readRaw, type WecEvent, type WecSlice } from './schema.ts';
 import { timeReader } from './times.ts';
 import { type AnswerTimes, DisplayTimes, remembered3, sortedCounties, newIncident } from '../checks.ts';
 import { pointAt, takeId } from '../point-feed.ts';
-import { recordCount, unreadableSum } from '../unreadable.ts';
+import { recordCount } from '../unreadable.ts';
 
 /** No planned flag was seen in the feed; a cause or crew status that says "planned" is taken as one. */
 const PLANNED = /(^|[^a-z])planned/i;
@@ -52,8 +52,6 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   }
   if (lost.n) snap.unmatched.push(`${lost.n} slice(s) not placed in a county (${lost.out} customers out)`);
   snap.unmatched.push(...unmatched);
-  // The total is the events' sum: an event left out would be a figure We Energies never showed.
-  if (snap.unreadable.length) throw unreadableSum('WEC OutageEventJSON', snap.unreadable);
   snap.counties = sortedCounties(counties);
   snap.customers_out = snap.incidents.reduce((s, i) => s + i.customers_out, 0);
   snap.basis =
