@@ -1,10 +1,13 @@
 // Point-list normalize: each listed outage is an incident placed in a county by its point (counties of the row's states
 // only), else by its county name; customers out is the feed's headline when it names one, else the incidents' sum.
+// An outage whose count cannot be read is no incident (noted in `unreadable`, never 0): beside a headline it is only
+// noted, else the poll fails naming the field (PointFeed.finish); a headline present but unreadable fails it too.
 import type { SourceDef } from '../source-def.ts';
 import type { Incident, Snapshot } from '../snapshot.ts';
 import { matchCounty } from '../../geo/match.ts';
 import { zoneFor } from '../local-time.ts';
 import { countOf, decimalOf, newIncident } from '../checks.ts';
+import { optHeadlineCount } from '../unreadable.ts';
 import { type Point, PointFeed, pointAt } from '../point-feed.ts';
 import { specOf, type PointSpec } from './options.ts';
 import { fieldsOf, figureOf, outagesOf, type OutageFields } from './schema.ts';
@@ -25,9 +28,13 @@ export function normalizePoints(raw: unknown, source: SourceDef, spec: PointSpec
   const feed = new PointFeed(source);
   for (let i = 0; i < outages.length; i++) {
     const f = fieldsOf(spec, outages[i], i);
-    if (f.planned !== true) feed.add(incidentOf(f, { spec, source, feed, zone, refMs }));
+    if (f.planned === true) continue;
+    const out = feed.count(f.count, spec.count.join('.'), `${spec.noun} ${textOf(f.id) ?? i}`);
+    if (out !== null) feed.add(incidentOf(f, out, { spec, source, feed, zone, refMs }));
   }
-  const headline = countOf(figureOf(spec, raw, spec.total));
+  const headline = spec.total
+    ? optHeadlineCount(figureOf(spec, raw, spec.total), spec.total.join('.'), spec.what)
+    : null;
   // A headline with no outage placed is still the utility's own total.
   const snap = feed.finish(spec.noun, headline, headline !== null ? 'utility_total' : 'outage_only');
   snap.customers_served = countOf(figureOf(spec, raw, spec.served));
@@ -81,12 +88,12 @@ function idOf(f: OutageFields, point: Point | null): string {
 const flagged = (f: OutageFields, spec: PointSpec): boolean =>
   !spec.etrFlag || f.etrFlag === true || (typeof f.etrFlag === 'string' && f.etrFlag.trim().toLowerCase() === 'true');
 
-function incidentOf(f: OutageFields, c: Context): Incident {
+function incidentOf(f: OutageFields, out: number, c: Context): Incident {
   const point = pointOf(f);
   return newIncident({
     id: c.feed.id(idOf(f, point)),
     fips: placeOf(f, point, c),
-    customers_out: countOf(f.count) ?? 0,
+    customers_out: out,
     etr: flagged(f, c.spec) ? readEtr(f.etr, c.spec.etrFormat, c.zone, c.refMs) : null,
     crew_status: textOf(f.crewStatus),
     cause: textOf(f.cause),
