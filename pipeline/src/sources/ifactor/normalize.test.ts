@@ -165,7 +165,12 @@ describe('ifactor normalize: other trees', () => {
   });
 
   it('a count that cannot be read is never 0: noted beside the headline, else the poll fails naming it', () => {
-    const node = (name: string, cust_a: unknown, areas?: unknown[]) => ({ area_name: name, cust_a, cust_s: 100, areas });
+    const node = (name: string, cust_a: unknown, areas?: unknown[]) => ({
+      area_name: name,
+      cust_a,
+      cust_s: 100,
+      areas,
+    });
     const tree = (bad: unknown) => ({
       file_data: {
         areas: [

@@ -66,6 +66,7 @@ function normalizeReports(reports: unknown[], source: SourceDef, floor: number):
     const report = parseReport(body, what);
     for (const [k, top] of report.file_data.areas.entries()) {
       const root = nameOf(top) || `${what}, root ${k + 1}`;
+      // Read only without data.json's headline, and then a root noted here fails the poll (normalize).
       out += recordReadCount(top.cust_a, floor, 'cust_a', root, summed.notes)?.out ?? 0;
       const s = readServed(top.cust_s);
       served = served === null || s === null ? null : served + s;
