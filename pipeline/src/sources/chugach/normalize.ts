@@ -21,7 +21,7 @@ const numberOf = (v: number | string | null | undefined): number | null =>
  * null, noted in `notes`, when its customers out cannot be read.
  */
 function sectionRow(s: ChugachSection, notes: string[]): TownRow | null {
-  const out = recordCount(s.CUST_OUT, 'CUST_OUT', `section ${s.SECTIONMAP}`, notes);
+  const out = recordCount(s.CUST_OUT, 'CUST_OUT', `section ${s.SECTIONMAP.trim()}`, notes);
   if (out === null) return null;
   return {
     name: s.SECTIONMAP.trim(),

@@ -10,7 +10,7 @@ import { readRaw, type GmpTown, WHAT } from './schema.ts';
 
 /** A town as the town list helper reads it; null, noted in `unreadable`, when its count cannot be read (never 0). */
 function rowOf(t: GmpTown, unreadable: string[]): TownRow | null {
-  const out = recordCount(t.customers_affected, 'customers_affected', `town ${t.town_name}`, unreadable);
+  const out = recordCount(t.customers_affected, 'customers_affected', `town ${t.town_name.trim()}`, unreadable);
   return out === null ? null : { name: t.town_name.trim(), state: null, out, served: countOf(t.total_customers) };
 }
 

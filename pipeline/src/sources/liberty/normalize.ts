@@ -11,7 +11,7 @@ import { readRaw, type LibertyCity, WHAT } from './schema.ts';
 
 /** A city as the town list helper reads it; null, noted in `unreadable`, when its count cannot be read (never 0). */
 function rowOf(c: LibertyCity, unreadable: string[]): TownRow | null {
-  const out = recordCount(c.customer_affected, 'customer_affected', `city ${c.city}`, unreadable);
+  const out = recordCount(c.customer_affected, 'customer_affected', `city ${c.city.trim()}`, unreadable);
   if (out === null) return null;
   return { name: c.city.trim(), state: c.state?.trim() || null, out, served: countOf(c.customer_served) };
 }
