@@ -135,8 +135,26 @@ describe('avangrid normalize, made-up answers', () => {
       cmp,
     );
     expect(snap.counties).toEqual([{ fips: '23011', customers_out: 5, customers_served: null }]);
-    expect(snap.unmatched).toEqual(['ODD (unreadable count)', '1 town(s) not placed in a county (4 customers out)']);
+    expect(snap.unmatched).toEqual(['1 town(s) not placed in a county (4 customers out)']);
+    expect(snap.unreadable).toEqual(['town YORK, ODD: Outages "n/a"']);
+    expect(snap.areas.map((a) => a.name)).toEqual(['AUGUSTA', 'NOWHERE', 'SEA']);
     expect([snap.customers_out, snap.customers_served]).toEqual([9, 10]);
+  });
+
+  it('a row whose count cannot be read is never 0: noted beside the headline, else the poll fails naming it', () => {
+    for (const bad of [null, undefined, '', 'unknown', -5]) {
+      const rows = fc([
+        town({ county: 'YORK', town: 'YORK', Outages: 3 }),
+        town({ county: 'YORK', town: 'KITTERY', Outages: bad }),
+      ]);
+      const snap = normalize({ county: fc([], { customers: 10, outages: 9 }), town: rows }, cmp);
+      expect(snap.areas.map((a) => [a.name, a.customers_out])).toEqual([['YORK', 3]]);
+      expect(snap.unreadable).toHaveLength(1);
+      expect(snap.customers_out).toBe(9);
+      expect(() => normalize({ county: {}, town: rows }, cmp)).toThrow(/town YORK, KITTERY: Outages/);
+    }
+    // The headline itself must be readable.
+    expect(() => normalize({ county: { outages: 'N/A' }, town: fc([]) }, cmp)).toThrow(/headline total outages/);
   });
 
   it('sums the towns without county totals; a quiet day has neither', () => {

@@ -75,4 +75,22 @@ describe('chugach normalize, made-up answers in the sample’s shape', () => {
       /grids\.Items\.0\.SECTIONMAP/,
     );
   });
+
+  it('a count that cannot be read is never 0: an incident is noted beside the sections’ total; else the poll fails', () => {
+    const at = { LATITUDE: 61.58, LONGITUDE: -149.44 };
+    const sections = list([{ SECTIONMAP: 'Eagle River', CUST_OUT: 7, CUST_SERVED: 900 }]);
+    const incidents = list([
+      { ...at, CUSTOMERS_AFFECTED: 7 },
+      { ...at, CUSTOMERS_AFFECTED: 'unknown' },
+    ]);
+    const snap = normalize({ grids: sections, incidents }, chugach);
+    expect(snap.customers_out).toBe(7);
+    expect(snap.incidents.map((i) => i.customers_out)).toEqual([7]);
+    expect(snap.unreadable).toEqual(['incident 1: CUSTOMERS_AFFECTED "unknown"']);
+    // No sections: the total is the incidents' sum, which cannot leave one out.
+    expect(() => normalize({ grids: list([]), incidents }, chugach)).toThrow(/incident 1: CUSTOMERS_AFFECTED/);
+    // A section is part of the total.
+    const bad = list([{ SECTIONMAP: 'Eagle River', CUST_OUT: null, CUST_SERVED: 900 }]);
+    expect(() => normalize({ grids: bad, incidents }, chugach)).toThrow(/section Eagle River: CUST_OUT null/);
+  });
 });

@@ -124,6 +124,34 @@ describe('datacapable normalize', () => {
       'HARRIS / FORT BEND',
     ]);
   });
+  it('an event whose count cannot be read is never 0: the answer has no headline, so the poll fails naming it', () => {
+    const area = [{ property: 'AREA_COUNTY', value: ['HARRIS'] }];
+    for (const bad of [undefined, null, '', 'unknown', -5]) {
+      const events = [
+        { id: 1, numPeople: 4, additionalProperties: area },
+        { id: 2, numPeople: bad, additionalProperties: area },
+      ];
+      expect(() => normalize(events, houston)).toThrow(/no readable count.*event 2: numPeople/);
+    }
+    // A planned event is not counted, so its count is not read.
+    const planned = { id: 3, status: 'Planned Outage', numPeople: 'unknown', additionalProperties: area };
+    expect(normalize([planned], houston).unreadable).toEqual([]);
+  });
+  it('a county row read for its count and unreadable is left out and noted, never a county at 0', () => {
+    const snap = normalize(
+      {
+        events: [{ id: 1, numPeople: 9 }],
+        counties: [
+          { type: 'COUNTY', name: 'HARRIS', customersAffected: 9, customersServed: 100 },
+          { type: 'COUNTY', name: 'FORT BEND', customersAffected: 'N/A', customersServed: 50 },
+        ],
+      },
+      houston,
+    );
+    expect(snap.counties).toEqual([{ fips: '48201', customers_out: 9, customers_served: 100 }]);
+    expect(snap.unreadable).toEqual(['county FORT BEND: customersAffected "N/A"']);
+    expect(snap.customers_out).toBe(9);
+  });
   it('tells planned from unplanned by status, type, title or cause', () => {
     const e = (over: object) => ({ id: 1, ...over });
     expect(

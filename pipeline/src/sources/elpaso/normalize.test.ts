@@ -79,6 +79,48 @@ describe('elpaso normalize, made-up answers', () => {
     expect(normalize({}, epe)).toMatchObject({ customers_out: 0, incidents: [], basis: 'county' });
   });
 
+  it('a ZIP whose count cannot be read is never 0: noted beside the headline, else the poll fails naming it', () => {
+    const zips = (bad: unknown) => [
+      { zipcode: '88001', customersAffected: 5 },
+      { zipcode: '79901', customersAffected: bad },
+    ];
+    const outages = [
+      { outageNo: 1, zipcode: '88001', latitude: 32.31, longitude: -106.78 },
+      { outageNo: 2, zipcode: '79901', latitude: 31.76, longitude: -106.49 },
+    ];
+    for (const bad of [undefined, null, '', 'unknown', -5]) {
+      const snap = normalize({ totalCustAffected: 9, customersAffectedPerZipcode: zips(bad), outages }, epe);
+      expect(snap.counties).toEqual([{ fips: '35013', customers_out: 5, customers_served: null }]);
+      expect(snap.unreadable).toHaveLength(1);
+      expect(snap.unreadable[0]).toMatch(/^ZIP 79901: customersAffected/);
+      expect(snap.customers_out).toBe(9);
+      expect(() => normalize({ customersAffectedPerZipcode: zips(bad), outages }, epe)).toThrow(
+        /no readable count.*ZIP 79901: customersAffected/,
+      );
+    }
+    expect(() => normalize({ totalCustAffected: 'N/A' }, epe)).toThrow(/headline total totalCustAffected/);
+  });
+
+  it('a ZIP code that cannot be read places nothing, and is noted', () => {
+    const snap = normalize(
+      {
+        totalCustAffected: 7,
+        customersAffectedPerZipcode: [
+          { zipcode: 'unknown', customersAffected: 5 },
+          { zipcode: '88001', customersAffected: 2 },
+        ],
+        outages: [
+          { outageNo: 1, zipcode: null, latitude: 32.31, longitude: -106.78 },
+          { outageNo: 2, zipcode: '88001', latitude: 32.31, longitude: -106.78 },
+        ],
+      },
+      epe,
+    );
+    expect(snap.counties).toEqual([{ fips: '35013', customers_out: 2, customers_served: null }]);
+    expect(snap.unreadable).toEqual(['outage 1: zipcode null', 'ZIP row 0: zipcode "unknown"']);
+    expect(snap.customers_out).toBe(7);
+  });
+
   it('names the field of an unexpected shape', () => {
     expect(() => normalize({ outages: {} }, epe)).toThrow(/outages: expected array/);
     expect(() => normalize({ outages: [{ latitude: '31.8' }] }, epe)).toThrow(/outages\.0\.latitude/);

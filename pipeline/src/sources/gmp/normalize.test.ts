@@ -67,12 +67,11 @@ describe('gmp normalize, made-up answers in the sample’s shape', () => {
     expect(snap.customers_served).toBe(8000 + 3000 + 100);
   });
 
-  it('hostile names are cleaned for the look-up; a repeated town is numbered; an unreadable count is listed', () => {
+  it('hostile names are cleaned for the look-up; a repeated town is numbered', () => {
     const snap = normalize(
       [
         { town_name: 'Fair\u202elee\u0000', customers_affected: 5, total_customers: null },
         { town_name: 'Fairlee', customers_affected: 2, total_customers: 10 },
-        { town_name: 'Barre', customers_affected: 'n/a', total_customers: 9000 },
       ],
       gmp,
     );
@@ -81,9 +80,19 @@ describe('gmp normalize, made-up answers in the sample’s shape', () => {
       [fairlee, ['Fair\u202elee\u0000']],
       [fairlee, ['Fairlee']],
     ]);
-    expect(snap.unmatched).toEqual(['Barre (unreadable count)']);
+    expect(snap.unmatched).toEqual([]);
     expect(snap.customers_served).toBeNull(); // a town without a served figure
     expect(snap.counties.find((c) => c.fips === fairlee)?.customers_out).toBe(7);
+  });
+
+  it('a town whose count cannot be read is never 0: the list has no headline, so the poll fails naming the field', () => {
+    for (const bad of ['n/a', null, undefined, -3]) {
+      const towns = [
+        { town_name: 'Fairlee', customers_affected: 2, total_customers: 10 },
+        { town_name: 'Barre', customers_affected: bad, total_customers: 9000 },
+      ];
+      expect(() => normalize(towns, gmp)).toThrow(/no readable count.*town Barre: customers_affected/);
+    }
   });
 
   it('an empty list is a calm county snapshot; anything but a list of named towns fails the poll', () => {

@@ -90,6 +90,19 @@ describe('gridvu normalize', () => {
     expect(snap.unmatched).toEqual(['3 point(s) not placed in a county (15 customers out)']);
   });
 
+  it('an outage whose count cannot be read is never 0: the feed has no headline, so the poll fails naming it', () => {
+    for (const bad of [undefined, null, '', 'unknown', -5]) {
+      const outageLst = [
+        { idf: 'a', custAffected: 2, lat: 42.73, lon: -84.55 },
+        { idf: 'b', custAffected: bad, lat: 42.73, lon: -84.55 },
+      ];
+      expect(() => normalize({ outageLst }, bwl)).toThrow(/no readable count.*outage b: custAffected/);
+    }
+    // Planned work is not counted, so its count is not read.
+    const planned = { idf: 'p', custAffected: 'unknown', planned: true };
+    expect(normalize({ outageLst: [planned] }, bwl)).toMatchObject({ customers_out: 0, unreadable: [] });
+  });
+
   it('reads ETR texts with an offset as instants and refuses other shapes', () => {
     const zone = 'America/Detroit';
     expect(etrOf('2026-01-15T08:30:15', zone)).toBe('2026-01-15T13:30:15.000Z'); // EST

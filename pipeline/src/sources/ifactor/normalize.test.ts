@@ -164,6 +164,61 @@ describe('ifactor normalize: other trees', () => {
     expect(readCount('n/a', 5)).toBeNull();
   });
 
+  it('a count that cannot be read is never 0: noted beside the headline, else the poll fails naming it', () => {
+    const node = (name: string, cust_a: unknown, areas?: unknown[]) => ({
+      area_name: name,
+      cust_a,
+      cust_s: 100,
+      areas,
+    });
+    const tree = (bad: unknown) => ({
+      file_data: {
+        areas: [
+          {
+            cust_a: { val: 7 },
+            cust_s: 300,
+            areas: [
+              node('BRONX', { val: 4 }, [node('NORTH BRONX', { val: 4 }), node('SOUTH BRONX', bad)]),
+              node('QUEENS', bad, [node('ASTORIA', { val: 3 })]),
+            ],
+          },
+        ],
+      },
+    });
+    const summary = { summaryFileData: { total_cust_a: { val: 7 }, total_cust_s: 300 } };
+    for (const bad of [undefined, null, { val: null }, { val: 'unknown' }, 'N/A', -5]) {
+      const snap = normalize({ summary, reports: [tree(bad)] }, coned);
+      expect(snap.customers_out).toBe(7);
+      expect(snap.counties.map((c) => [c.fips, c.customers_out])).toEqual([['36005', 4]]); // no Queens at 0
+      expect(snap.areas.map((a) => a.path.join('/'))).toEqual(['BRONX/NORTH BRONX', 'QUEENS/ASTORIA']);
+      expect(snap.unreadable.map((n) => n.split(':')[0])).toEqual(['BRONX / SOUTH BRONX', 'QUEENS']);
+    }
+    // Without data.json the total is the report roots' sum: a root that cannot be read fails the poll.
+    const root = { file_data: { areas: [{ cust_a: { val: 'unknown' }, cust_s: 300, areas: [] }] } };
+    expect(() => normalize({ reports: [root] }, coned)).toThrow(/no readable count.*root 1: cust_a\.val "unknown"/);
+    // data.json's headline itself must be readable.
+    const bad = { summaryFileData: { total_cust_a: { val: 'unknown' }, total_cust_s: 300 } };
+    expect(() => normalize({ summary: bad, reports: [tree({ val: 1 })] }, coned)).toThrow(
+      /headline total total_cust_a\.val cannot be read/,
+    );
+  });
+
+  it('thematic: a county whose count cannot be read makes no county; with no headline the poll fails', () => {
+    const thematic = {
+      file_data: [
+        { title: 'NC-WAKE', desc: [{ cust_a: '12', cust_s: '1,000' }] },
+        { title: 'NC-DURHAM', desc: [{ cust_a: 'unknown', cust_s: '900' }] },
+      ],
+    };
+    const ncsc = sourceDef({ connector: 'ifactor' as never, states: ['NC', 'SC'] });
+    expect(() => normalize({ thematic }, ncsc)).toThrow(/no readable count.*NC-DURHAM: cust_a "unknown"/);
+    const summary = { summaryFileData: { total_cust_a: { val: 20 }, total_cust_s: 1900 } };
+    const snap = normalize({ summary, thematic }, ncsc);
+    expect(snap.counties.map((c) => [c.fips, c.customers_out])).toEqual([['37183', 12]]);
+    expect(snap.unreadable).toEqual(['NC-DURHAM: cust_a "unknown"']);
+    expect(snap.customers_out).toBe(20);
+  });
+
   it('rejects a payload of the wrong shape as a schema failure', () => {
     expect(() => normalize({ reports: [{ file_data: { areas: 'nope' } }] }, coned)).toThrow(
       /unexpected shape: file_data\.areas/,

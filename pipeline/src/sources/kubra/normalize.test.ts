@@ -142,4 +142,53 @@ describe('kubra cluster layer', () => {
       },
     ]);
   });
+
+  it('a count that cannot be read is never 0: noted beside a headline, else the poll fails naming it', () => {
+    const node = (name: string, cust_a: unknown, areas?: unknown[]) => ({ name, cust_a, cust_s: 100, areas });
+    const report = (bad: unknown, totals?: unknown) => ({
+      file_data: {
+        areas: [
+          node('Virginia', { val: 9 }, [
+            node('Fairfax', { val: 5 }, [node('Vienna', { val: 5 }), node('Reston', bad)]),
+            node('Arlington', bad),
+          ]),
+        ],
+        totals,
+      },
+    });
+    for (const bad of [undefined, null, { val: null }, { val: -5 }, { val: Number.POSITIVE_INFINITY }]) {
+      const snap = normalize({ report: report(bad, { cust_a: { val: 9 }, cust_s: 300 }) }, kubra());
+      expect(snap.customers_out).toBe(9);
+      expect(snap.counties.map((c) => [c.fips, c.customers_out])).toEqual([['51059', 5]]); // no Arlington at 0
+      expect(snap.areas.map((a) => a.name)).toEqual(['Vienna']);
+      expect(snap.unreadable.map((n) => n.split(':')[0])).toEqual([
+        'Virginia / Arlington',
+        'Virginia / Fairfax / Reston',
+      ]);
+      // No totals: the counties' sum is the total, and Arlington is in it.
+      expect(() => normalize({ report: report(bad) }, kubra())).toThrow(/no readable count.*Virginia \/ Arlington/);
+    }
+    // A headline present but unreadable fails the poll, naming it.
+    expect(() => normalize({ report: report({ val: 1 }, { cust_a: { val: null } }) }, kubra())).toThrow(
+      /headline total cust_a\.val/,
+    );
+    const summary = { summaryFileData: { totals: [{ total_cust_a: { val: -1 }, total_cust_s: 10 }] } };
+    expect(() => normalize({ summary, clusters: [] }, kubra())).toThrow(/headline total total_cust_a\.val/);
+  });
+
+  it('a cluster record whose count cannot be read is no incident; without a headline the poll fails', () => {
+    const rec = (inc_id: number, cust_a: unknown) => ({ desc: { inc_id, n_out: 1, cust_a }, lat: 38.25, lon: -85.76 });
+    const clusters = [rec(1, { val: 7 }), rec(2, { val: null }), rec(3, { val: 4, mask: 5 })];
+    const summary = { summaryFileData: { totals: [{ total_cust_a: { val: 12 }, total_cust_s: 1000 }] } };
+    const snap = normalize({ summary, clusters }, kubra({ states: ['KY'] }));
+    expect(snap.incidents.map((i) => [i.id, i.customers_out])).toEqual([
+      ['1', 7],
+      ['3', 1], // masked: its lower bound
+    ]);
+    expect(snap.unreadable).toEqual(['outage 2: cust_a.val null']);
+    expect(snap.customers_out).toBe(12);
+    expect(() => normalize({ clusters, summary: { summaryFileData: { totals: [{}] } } }, kubra())).toThrow(
+      /no readable count.*outage 2: cust_a\.val null/,
+    );
+  });
 });

@@ -62,6 +62,16 @@ describe('liberty normalize, made-up answers in the sample’s shape', () => {
     expect(snap.customers_out).toBe(309);
   });
 
+  it('a city whose count cannot be read is never 0: the summary has no headline, so the poll fails naming the field', () => {
+    for (const bad of ['unknown', '', null, undefined]) {
+      const data = [
+        { state: 'MO', city: 'JOPLIN', customer_affected: '300', customer_served: '25000' },
+        { state: 'MO', city: 'CARTHAGE', customer_affected: bad, customer_served: '6000' },
+      ];
+      expect(() => normalize(answer(data), empire)).toThrow(/no readable count.*city CARTHAGE: customer_affected/);
+    }
+  });
+
   it('no data is a calm county snapshot; a misfit field or a refusal fails the poll', () => {
     expect(normalize(answer(null), empire)).toMatchObject({ customers_out: 0, counties: [], basis: 'county' });
     expect(() => normalize(answer([{ state: 'MO', city: null }]), empire)).toThrow(/data\.0\.city/);

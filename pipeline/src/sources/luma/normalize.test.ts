@@ -64,7 +64,7 @@ describe('luma normalize, made-up answers', () => {
     totalClients: served,
   });
 
-  it('reads counts sent as text, keeps repeated names apart and lists unreadable counts', () => {
+  it('reads counts sent as text, keeps repeated names apart and notes unreadable counts beside the total', () => {
     const snap = normalize(
       {
         totals: { totalClientsWithoutService: '1,210', totalClients: '1,468,000' },
@@ -84,7 +84,21 @@ describe('luma normalize, made-up answers', () => {
       ['Ponce', ['Ponce'], 0, 180000],
       ['Ponce', ['Ponce #2'], 10, null],
     ]);
-    expect(snap.unmatched).toEqual(['Caguas (unreadable count)']);
+    expect(snap.unmatched).toEqual([]);
+    expect(snap.unreadable).toEqual([
+      'Caguas: totalClientsWithoutService "n/a"',
+      'Arecibo: totalClientsWithoutService null',
+    ]);
+  });
+
+  it('without a total, a region that cannot be read fails the poll naming the field; so does an unreadable total', () => {
+    const regions = [region('Carolina', 7, 100), region('San Juan', 'unknown', 200)];
+    expect(() => normalize({ totals: {}, regions }, luma)).toThrow(
+      /no readable count.*San Juan: totalClientsWithoutService/,
+    );
+    expect(() => normalize({ totals: { totalClientsWithoutService: 'N/A' }, regions: [] }, luma)).toThrow(
+      /headline total totals\.totalClientsWithoutService/,
+    );
   });
 
   it('sums the regions for customers out without a readable total, but never for customers served', () => {

@@ -53,24 +53,30 @@ describe('midamerican normalize', () => {
     expect(snap.customers_out).toBe(7 + 2 + 1204 + 40 + 5);
     expect(snap.unmatched).toEqual([]);
   });
-  it('counts unplaced rows in customers_out but in no county, and reports unreadable counts', () => {
+  it('counts unplaced rows in customers_out but in no county', () => {
     const snap = normalize(
       [
         { CountyNam: 'POLK', NumOutages: 10, PremiseCount: 300_000 },
         { CountyNam: 'ATLANTIS', NumOutages: 3, PremiseCount: 50 },
         { CountyNam: null, NumOutages: 2 },
-        { CountyNam: 'TAYLOR', NumOutages: 'n/a', PremiseCount: 5_000 },
       ],
       mid,
     );
     expect(snap.customers_out).toBe(15);
     expect(snap.counties).toEqual([{ fips: FIPS.POLK, customers_out: 10, customers_served: 300_000 }]);
-    expect(snap.unmatched).toEqual([
-      '2 county row(s) not placed (5 customers out)',
-      'ATLANTIS',
-      '(no county name)',
-      'TAYLOR (unreadable count)',
-    ]);
+    expect(snap.unmatched).toEqual(['2 county row(s) not placed (5 customers out)', 'ATLANTIS', '(no county name)']);
+  });
+  it('a row whose count cannot be read is never 0: the feed has no headline, so the poll fails naming it', () => {
+    for (const bad of ['n/a', '', 'unknown', null, -5]) {
+      const rows = [
+        { CountyNam: 'POLK', NumOutages: 10, PremiseCount: 300_000 },
+        { CountyNam: 'TAYLOR', NumOutages: bad, PremiseCount: 5_000 },
+      ];
+      // null, like a missing count, is a schema failure naming the field (schema.ts requires it)
+      expect(() => normalize(rows, mid)).toThrow(/NumOutages/);
+    }
+    const rows = [{ CountyNam: 'TAYLOR', NumOutages: 'n/a' }];
+    expect(() => normalize(rows, mid)).toThrow(/no readable count.*county TAYLOR: NumOutages "n\/a"/);
   });
   it('reads an empty list as nothing out', () => {
     expect(normalize([], mid)).toMatchObject({ customers_out: 0, counties: [], unmatched: [], basis: 'county' });

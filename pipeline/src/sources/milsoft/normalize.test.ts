@@ -74,6 +74,24 @@ describe.skipIf(!hasSharedData)('milsoft normalize: Flint EMC outages.json (real
     expect(snap.unmatched).toEqual([`outage ${list[1].outageRecID} at 0,0`]);
     expect(snap.counties).toEqual([]);
   });
+  it('an outage whose count cannot be read is noted, never 0: beside the summary, else the poll fails', () => {
+    const list = outages();
+    const odd = list[3];
+    odd.customersOutNow = 'unknown' as never;
+    const snap = normalize({ summary: summary(), outages: list }, flint);
+    expect(snap.customers_out).toBe(summary().customersOutNow);
+    expect(snap.incidents.some((i) => i.id === odd.outageRecID)).toBe(false);
+    expect(snap.unreadable).toEqual([`outage ${odd.outageRecID}: customersOutNow "unknown"`]);
+    expect(snap.unmatched.some((u) => u.includes('unreadable'))).toBe(false);
+    // The bare file: the total is the outages' sum, which cannot leave one out.
+    expect(() => normalize(list, flint)).toThrow(/no readable count.*customersOutNow "unknown"/);
+    // A planned outage whose count cannot be read: the summary may hold planned customers, so the sum stands, and
+    // the unreadable one is not in it.
+    odd.isPlanned = true;
+    const planned = normalize({ summary: summary(), outages: list }, flint);
+    expect(planned.customers_out).toBe(sum(planned.incidents.map((i) => i.customers_out)));
+    expect(planned.unreadable).toHaveLength(1);
+  });
 });
 
 describe('milsoft normalize: Flint EMC boundaries.json (real)', () => {
@@ -105,12 +123,13 @@ describe('milsoft normalize: Flint EMC boundaries.json (real)', () => {
     expect(snap.customers_served).toBe(sum(rows.map((b) => b.customersServed)));
   });
   it('reports a county it cannot place, and tries every state of the source', () => {
+    // A layer without customersOutNow at all is read by its customersAffected.
     const groups = [
       {
         name: 'Counties',
         nameField: 'NAME',
         boundaries: [
-          { name: 'Atlantis', customersOutNow: 3, customersServed: 9 },
+          { name: 'Atlantis', customersAffected: 3, customersServed: 9 },
           { name: 'Russell', customersAffected: 4, customersServed: 10 },
         ],
       },
@@ -118,6 +137,34 @@ describe('milsoft normalize: Flint EMC boundaries.json (real)', () => {
     const snap = normalize(groups, sourceDef({ connector: 'milsoft' as never, states: ['GA', 'AL'] }));
     expect(snap.unmatched).toEqual(['Atlantis']);
     expect(snap.counties).toEqual([{ fips: '01113', customers_out: 4, customers_served: 10 }]);
+  });
+  it('a county whose count cannot be read is never 0: noted beside the summary, else the poll fails naming it', () => {
+    const alga = sourceDef({ connector: 'milsoft' as never, states: ['GA', 'AL'] });
+    for (const bad of [undefined, null, '', 'unknown', -5]) {
+      const groups = [
+        {
+          name: 'Counties',
+          nameField: 'NAME',
+          boundaries: [
+            { name: 'Lee', customersOutNow: 3, customersAffected: 3, customersServed: 9 },
+            // the layer carries customersOutNow: customersAffected is not read in its place
+            { name: 'Russell', customersOutNow: bad, customersAffected: 4, customersServed: 10 },
+          ],
+        },
+      ];
+      const snap = normalize({ summary: { customersOutNow: 8, customersServed: 19 }, boundaries: groups }, alga);
+      expect(snap.counties.map((c) => [c.fips, c.customers_out])).toEqual([['13177', 3]]);
+      expect(snap.unreadable).toHaveLength(1);
+      expect(snap.unreadable[0]).toMatch(/^county Russell: customersOutNow/);
+      expect(snap.customers_out).toBe(8);
+      expect(() => normalize(groups, alga)).toThrow(/no readable count.*county Russell: customersOutNow/);
+    }
+    // The summary's own headline must be readable; a body that is not the summary is still no summary.
+    const groups = [{ name: 'Counties', boundaries: [{ name: 'Lee', customersOutNow: 3, customersServed: 9 }] }];
+    expect(() => normalize({ summary: { customersServed: 19 }, boundaries: groups }, alga)).toThrow(
+      /headline total customersOutNow cannot be read/,
+    );
+    expect(normalize({ summary: { message: 'Not found' }, boundaries: groups }, alga).customers_out).toBe(3);
   });
   it('a feed without a county layer is a total from the summary, or a config error without one', () => {
     const groups = [
