@@ -93,7 +93,16 @@ export interface HeldSnapshot {
 export function heldSnapshot(s: Snapshot): HeldSnapshot {
   const { unit, customers_out, customers_served, notice, basis, by_utility } = s;
   const unmatched = s.unmatched.length;
-  return { unit, customers_out, customers_served, unmatched, unreadable: s.unreadable.length, notice, basis, by_utility };
+  return {
+    unit,
+    customers_out,
+    customers_served,
+    unmatched,
+    unreadable: s.unreadable.length,
+    notice,
+    basis,
+    by_utility,
+  };
 }
 
 export function emptySnapshot(utility: string, unit: Snapshot['unit'] = 'customers'): Snapshot {

@@ -7,7 +7,7 @@ import { findState } from '../geo/states.ts';
 import { cleanText, noCleaning, TEXT_CAPS } from './clean-text.ts';
 import { CountyTally } from './checks.ts';
 import type { AreaCount, Snapshot } from './snapshot.ts';
-import { unreadableSum } from './unreadable.ts';
+import {} from './unreadable.ts';
 
 export interface TownRow {
   /** the name as published: the area's name and path */
@@ -53,11 +53,10 @@ export function addTowns(snap: Snapshot, rows: TownRow[], states: string[], coun
 /**
  * A town list's snapshot: its towns as areas and counties (addTowns); the list has no headline, so the utility's
  * customers out and served are the towns' sums. `county` basis unless customers are out and no town could be placed.
- * The sums are the whole total: a town noted in `snap.unreadable` (its count left out of `rows`) fails the poll
- * (`what` names the answer), as a sum without it would be a figure the utility never showed.
+ * A town noted in `snap.unreadable` (its count left out of `rows`) is left out of the sums and noted beside them;
+ * a list none of whose towns could be read fails the poll (requireReadable).
  */
-export function townSnapshot(snap: Snapshot, rows: TownRow[], states: string[], what: string): Snapshot {
-  if (snap.unreadable.length) throw unreadableSum(what, snap.unreadable);
+export function townSnapshot(snap: Snapshot, rows: TownRow[], states: string[]): Snapshot {
   addTowns(snap, rows, states, true);
   const totals = townTotals(rows);
   snap.customers_out = totals.out;

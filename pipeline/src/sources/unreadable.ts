@@ -18,8 +18,7 @@ function quoted(v: unknown): string {
 }
 
 /** One note: `<record>: <field> <value>`, e.g. `outage 1234: customersOut "unknown"`. */
-export const unreadableNote = (record: string, field: string, v: unknown): string =>
-  `${record}: ${field} ${quoted(v)}`;
+export const unreadableNote = (record: string, field: string, v: unknown): string => `${record}: ${field} ${quoted(v)}`;
 
 /** What one poll read of each count field: how many records it could read, and the first it could not. */
 interface FieldTally {
@@ -46,14 +45,33 @@ function tally(notes: string[], field: string): FieldTally {
  */
 export function recordCount(v: unknown, field: string, record: string, notes: string[]): number | null {
   const n = countOf(v);
+  tallyRead(notes, field, n === null ? unreadableNote(record, field, v) : null);
+  return n;
+}
+
+/**
+ * One record's read of `field`, tallied into the poll's notes: `note` when it could not be read (pushed), null when
+ * it could. For connectors with their own count readers (masked counts, value objects); recordCount calls it.
+ */
+export function tallyRead(notes: string[], field: string, note: string | null): void {
   const t = tally(notes, field);
-  if (n !== null) t.readable += 1;
+  if (note === null) t.readable += 1;
   else {
-    const note = unreadableNote(record, field, v);
     if (t.unreadable++ === 0) t.first = note;
     notes.push(note);
   }
-  return n;
+}
+
+/** Notes kept apart while a connector read (`from`) added to the poll's (`into`), with their tallies. */
+export function addNotes(into: string[], from: string[], first = false): void {
+  if (first) into.unshift(...from);
+  else into.push(...from);
+  for (const [field, t] of tallies.get(from) ?? []) {
+    const u = tally(into, field);
+    u.readable += t.readable;
+    if (u.unreadable === 0) u.first = t.first;
+    u.unreadable += t.unreadable;
+  }
 }
 
 /** A feed's headline total, which must be readable: else the poll fails naming the field. */
@@ -87,7 +105,12 @@ export function requireReadable(snap: Snapshot): Snapshot {
   if (snap.unreadable.length === 0) return snap;
   for (const [field, t] of tallies.get(snap.unreadable) ?? [])
     if (t.unreadable > 0 && t.readable === 0) throw unreadableField(snap.utility, field, t);
-  if (snap.customers_out === null) throw unreadableField(snap.utility, 'count', { readable: 0, unreadable: snap.unreadable.length, first: snap.unreadable[0] });
+  if (snap.customers_out === null)
+    throw unreadableField(snap.utility, 'count', {
+      readable: 0,
+      unreadable: snap.unreadable.length,
+      first: snap.unreadable[0],
+    });
   return snap;
 }
 

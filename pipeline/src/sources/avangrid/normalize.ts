@@ -8,7 +8,7 @@ import { locatePoint, matchCounty } from '../../geo/match.ts';
 import { findState } from '../../geo/states.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
 import { CountyTally, countOf, newIncident } from '../checks.ts';
-import { optHeadlineCount, recordCount, unreadableSum } from '../unreadable.ts';
+import { optHeadlineCount, recordCount } from '../unreadable.ts';
 import { pointOf, readRaw, type AvangridFeature, type AvangridProps, WHAT } from './schema.ts';
 
 interface Context {
@@ -129,8 +129,6 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   if (seen.lost) snap.unmatched.push(`${seen.lost} town(s) not placed in a county (${seen.lostOut} customers out)`);
   snap.counties = answer.counties?.length ? countiesOf(answer.counties, ctx, snap) : towns.sorted();
   const headline = optHeadlineCount(answer.outages, 'outages', WHAT);
-  // Without the opco's headline the total is the towns' sum, which cannot leave a row out.
-  if (headline === null && snap.unreadable.length) throw unreadableSum(WHAT, snap.unreadable);
   snap.customers_out = headline ?? snap.areas.reduce((s, a) => s + a.customers_out, 0);
   snap.customers_served = countOf(answer.customers);
   snap.basis = 'county';

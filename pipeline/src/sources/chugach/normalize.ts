@@ -10,8 +10,8 @@ import { parseLocal, zoneFor } from '../local-time.ts';
 import { countOf, decimalOf, newIncident, placedCounties } from '../checks.ts';
 import { PointFeed, pointAt } from '../point-feed.ts';
 import { addTowns, townTotals, type TownRow } from '../town-list.ts';
-import { recordCount, unreadableSum } from '../unreadable.ts';
-import { readRaw, type ChugachIncident, type ChugachSection, WHAT } from './schema.ts';
+import { addNotes, recordCount } from '../unreadable.ts';
+import { readRaw, type ChugachIncident, type ChugachSection } from './schema.ts';
 
 const numberOf = (v: number | string | null | undefined): number | null =>
   typeof v === 'number' ? v : typeof v === 'string' && v.trim() ? decimalOf(v.trim()) : null;
@@ -45,8 +45,7 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   // The sections' sum is the total: one the sum would leave out makes it a figure Chugach never showed.
   const sectionNotes: string[] = [];
   const sections = (grids.Items ?? []).flatMap((s) => sectionRow(s, sectionNotes) ?? []);
-  if (sectionNotes.length) throw unreadableSum(WHAT, sectionNotes);
-  if (!sections.length && snap.unreadable.length) throw unreadableSum(WHAT, snap.unreadable);
+  addNotes(snap.unreadable, sectionNotes);
   addTowns(snap, sections, source.states, false);
   const totals = townTotals(sections);
   snap.customers_out = sections.length ? totals.out : snap.incidents.reduce((s, i) => s + i.customers_out, 0);

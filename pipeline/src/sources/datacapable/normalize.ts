@@ -7,9 +7,9 @@ import type { SourceDef } from '../source-def.ts';
 import { addCounty, emptySnapshot, toIso, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
 import { loadAtlas } from '../../geo/counties.ts';
 import { newIncident, remembered, sortedCounties } from '../checks.ts';
-import { recordCount, unreadableSum } from '../unreadable.ts';
+import { recordCount } from '../unreadable.ts';
 import { countyRows, placeEvent, saysWhere } from './places.ts';
-import { readRaw, type DataCapableEvent, WHAT } from './schema.ts';
+import { readRaw, type DataCapableEvent } from './schema.ts';
 
 /** "Planned Outage" (status), PLANNED / PLANNED_OUTAGE (type), "Planned maintenance" (cause) — not "Unplanned". */
 const PLANNED = /(^|[^a-z])planned/i;
@@ -59,8 +59,6 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
       }),
     );
   }
-  // The events' sum is the total: one it would leave out makes a figure the utility never showed.
-  if (snap.unreadable.length) throw unreadableSum(WHAT, snap.unreadable);
   // Counties from the answer's own out counts only when no event carries a place (they include planned outages).
   const fromAnswer = data.counties !== null && !located;
   const answer = data.counties

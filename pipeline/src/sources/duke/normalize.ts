@@ -7,8 +7,8 @@ import { emptySnapshot, type Snapshot } from '../snapshot.ts';
 import { matchCounty } from '../../geo/match.ts';
 import { findState } from '../../geo/states.ts';
 import { CountyTally, countOf, nullish } from '../checks.ts';
-import { recordCount, unreadableSum } from '../unreadable.ts';
-import { readRaw, type DukeCounty, type DukeSummary, WHAT } from './schema.ts';
+import { recordCount } from '../unreadable.ts';
+import { readRaw, type DukeCounty, type DukeSummary } from './schema.ts';
 
 /** `NC - Alamance` → [`NC`, `Alamance`]: the name carries the state when the row's `state` field does not. */
 const NAMED = /^\s*([A-Za-z]{2})\s+-\s+(.+?)\s*$/;
@@ -76,8 +76,6 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
       lost.out += n;
     }
   }
-  // The rows' sum is the total: one it would leave out makes a figure Duke never showed.
-  if (snap.unreadable.length) throw unreadableSum(WHAT, snap.unreadable);
   if (lost.rows) snap.unmatched.unshift(`${lost.rows} county row(s) not placed (${lost.out} customers out)`);
   snap.counties = tally.sorted();
   snap.customers_out = out;

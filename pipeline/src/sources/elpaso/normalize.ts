@@ -9,7 +9,7 @@ import { zoneFor } from '../local-time.ts';
 import { countOf, newIncident, sortedCounties } from '../checks.ts';
 import { PointFeed, pointAt } from '../point-feed.ts';
 import { readEtr } from '../pointlist/etr.ts';
-import { optHeadlineCount, recordCount, unreadableNote, unreadableSum } from '../unreadable.ts';
+import { addNotes, optHeadlineCount, recordCount, unreadableNote } from '../unreadable.ts';
 import { readRaw, type ElPasoOutage, WHAT } from './schema.ts';
 
 /** El Paso keeps Mountain time; Texas, the row's first state, would say Central. */
@@ -86,9 +86,7 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
     }
   });
   const headline = optHeadlineCount(answer.totalCustAffected, 'totalCustAffected', WHAT);
-  // Without EPE's headline the total is the ZIPs' sum, which cannot leave one out.
-  if (headline === null && countNotes.length) throw unreadableSum(WHAT, countNotes);
-  snap.unreadable.push(...countNotes);
+  addNotes(snap.unreadable, countNotes);
   if (lost.zips) snap.unmatched.push(`${lost.zips} ZIP code(s) not placed in a county (${lost.out} customers out)`);
   snap.counties = sortedCounties(counties);
   snap.customers_out = headline ?? sum;

@@ -6,7 +6,7 @@ import { emptySnapshot, type Snapshot } from '../snapshot.ts';
 import { countOf } from '../checks.ts';
 import { townSnapshot, type TownRow } from '../town-list.ts';
 import { recordCount } from '../unreadable.ts';
-import { readRaw, type GmpTown, WHAT } from './schema.ts';
+import { readRaw, type GmpTown } from './schema.ts';
 
 /** A town as the town list helper reads it; null, noted in `unreadable`, when its count cannot be read (never 0). */
 function rowOf(t: GmpTown, unreadable: string[]): TownRow | null {
@@ -17,5 +17,5 @@ function rowOf(t: GmpTown, unreadable: string[]): TownRow | null {
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const snap = emptySnapshot(source.utility);
   const rows = readRaw(raw).flatMap((t) => rowOf(t, snap.unreadable) ?? []);
-  return townSnapshot(snap, rows, source.states, WHAT);
+  return townSnapshot(snap, rows, source.states);
 }

@@ -1,6 +1,6 @@
 // iFactor counts: numbers, comma strings, and masked small counts ("Less than 5", "<5", or {val, masked: true}).
 import { countOf } from '../checks.ts';
-import { headlineCount, unreadableNote } from '../unreadable.ts';
+import { headlineCount, tallyRead, unreadableNote } from '../unreadable.ts';
 import type { IfactorCount } from './schema.ts';
 
 export interface ReadCount {
@@ -48,7 +48,7 @@ export function recordReadCount(
   notes: string[],
 ): ReadCount | null {
   const c = readCount(v, floor);
-  if (c === null) notes.push(unreadableNote(record, ...named(v, field)));
+  tallyRead(notes, field, c === null ? unreadableNote(record, ...named(v, field)) : null);
   return c;
 }
 

@@ -8,7 +8,7 @@ import type { SourceDef } from '../source-def.ts';
 import { emptySnapshot, toIso, type AreaCount, type Snapshot } from '../snapshot.ts';
 import { SourceError } from '../../errors.ts';
 import { readHeadline, readServed, recordReadCount, type ReadCount, type Summed } from './count.ts';
-import { unreadableSum } from '../unreadable.ts';
+import { addNotes } from '../unreadable.ts';
 import { countyLevel, isPlaceholder, nameOf } from './places.ts';
 import { parseReport, readSummary, type IfactorArea, type IfactorRaw } from './schema.ts';
 import { CountyTally, remembered } from '../checks.ts';
@@ -42,8 +42,8 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
       : normalizeReports(r.reports ?? [], source, floor);
   const headline = readHeadline(summary?.total_cust_a, floor, 'iFactor data.json');
   if (headline) snap.customers_out = headline.out;
-  // Without the headline the total is that sum, which cannot leave a record out.
-  else if (summed.notes.length) throw unreadableSum(summed.what, summed.notes);
+  // Without the headline the records' sum stands, and the records it could not read are noted beside it.
+  else addNotes(snap.unreadable, summed.notes);
   const served = readServed(summary?.total_cust_s);
   if (served !== null) snap.customers_served = served;
   snap.notice = noticeOf(summary?.page_mode);

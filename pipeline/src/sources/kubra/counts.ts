@@ -1,6 +1,6 @@
 // Kubra counts and their masking: `cust_a.masked: true`, the sentinel 999999, or (cluster tiles) a `val` under
 // `cust_a.mask` means "fewer than the floor"; such a count shows `<floor` and counts as its lower bound.
-import { headlineCount, unreadableNote } from '../unreadable.ts';
+import { headlineCount, tallyRead, unreadableNote } from '../unreadable.ts';
 import type { KubraCountValue } from './schema.ts';
 
 export const MASK_SENTINEL = 999999;
@@ -38,7 +38,7 @@ export function notedCount(
   notes: string[],
 ): KubraCount | null {
   const c = readCount(v, floor);
-  if (c === null) notes.push(unreadableNote(record, ...named(v, field)));
+  tallyRead(notes, field, c === null ? unreadableNote(record, ...named(v, field)) : null);
   return c;
 }
 

@@ -12,7 +12,7 @@ import { findState } from '../../geo/states.ts';
 import { CountyTally, isObj, servedSum } from '../checks.ts';
 import { readReport, readThematic, type KubraArea } from './schema.ts';
 import { headlineOut, notedCount, type KubraCount } from './counts.ts';
-import { unreadableSum } from '../unreadable.ts';
+import { addNotes } from '../unreadable.ts';
 import { countPoints, incidentsOf, readClusters } from './incidents.ts';
 import { readSummary, summaryNotice } from './summary.ts';
 
@@ -38,7 +38,7 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const given = top !== null;
   const snap =
     from === 'thematic'
-      ? normalizeThematic(parts.thematic, source, floor, given)
+      ? normalizeThematic(parts.thematic, source, floor)
       : from === 'report'
         ? normalizeReport(raw, source, floor, given)
         : emptySnapshot(source.utility);
@@ -46,8 +46,7 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   if (points) {
     const notes: string[] = [];
     snap.incidents = incidentsOf(readClusters(parts.clusters, 'Kubra clusters'), notes);
-    if (from === 'points' && !given && notes.length) throw unreadableSum('Kubra clusters', notes);
-    snap.unreadable.push(...notes);
+    addNotes(snap.unreadable, notes);
   }
   if (from === 'points' && points) countPoints(snap);
   if (summary) {
@@ -112,8 +111,7 @@ function normalizeReport(raw: unknown, source: SourceDef, floor: number, given: 
   const totals = report.file_data.totals;
   // The summary's headline replaces the report's totals: they are read only when it is not given.
   const totalOut = given ? null : headlineOut(totals?.cust_a, floor, 'cust_a', 'Kubra report totals');
-  if (!given && totalOut === null && countyNotes.length) throw unreadableSum('Kubra report', countyNotes);
-  snap.unreadable.unshift(...countyNotes);
+  addNotes(snap.unreadable, countyNotes, true);
   snap.counties = counties.sorted();
   snap.customers_out = totalOut ?? snap.counties.reduce((s, c) => s + c.customers_out, 0);
   snap.customers_served = totals?.cust_s ?? servedSum(snap.counties);
@@ -147,7 +145,7 @@ function bboxOf(b: unknown[] | null | undefined): [number, number, number, numbe
 }
 
 /** The thematic counties; their sum is the total unless the summary's headline is `given`. */
-function normalizeThematic(raw: unknown, source: SourceDef, floor: number, given: boolean): Snapshot {
+function normalizeThematic(raw: unknown, source: SourceDef, floor: number): Snapshot {
   const snap = emptySnapshot(source.utility);
   const data = readThematic(raw, 'Kubra thematic areas');
   const counties = new CountyTally();
@@ -162,7 +160,6 @@ function normalizeThematic(raw: unknown, source: SourceDef, floor: number, given
     }
     counties.add(fips, count.out, item.desc.cust_s ?? null);
   }
-  if (!given && snap.unreadable.length) throw unreadableSum('Kubra thematic areas', snap.unreadable);
   snap.counties = counties.sorted();
   snap.customers_out = snap.counties.reduce((s, c) => s + c.customers_out, 0);
   snap.customers_served = servedSum(snap.counties);

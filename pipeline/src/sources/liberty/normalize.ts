@@ -7,7 +7,7 @@ import { emptySnapshot, type Snapshot } from '../snapshot.ts';
 import { countOf } from '../checks.ts';
 import { townSnapshot, type TownRow } from '../town-list.ts';
 import { recordCount } from '../unreadable.ts';
-import { readRaw, type LibertyCity, WHAT } from './schema.ts';
+import { readRaw, type LibertyCity } from './schema.ts';
 
 /** A city as the town list helper reads it; null, noted in `unreadable`, when its count cannot be read (never 0). */
 function rowOf(c: LibertyCity, unreadable: string[]): TownRow | null {
@@ -19,5 +19,5 @@ function rowOf(c: LibertyCity, unreadable: string[]): TownRow | null {
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const snap = emptySnapshot(source.utility);
   const rows = readRaw(raw).flatMap((c) => rowOf(c, snap.unreadable) ?? []);
-  return townSnapshot(snap, rows, source.states, WHAT);
+  return townSnapshot(snap, rows, source.states);
 }

@@ -5,7 +5,7 @@
 import type { SourceDef } from '../source-def.ts';
 import { emptySnapshot, type AreaCount, type Snapshot } from '../snapshot.ts';
 import { countOf } from '../checks.ts';
-import { optHeadlineCount, recordCount, unreadableSum } from '../unreadable.ts';
+import { optHeadlineCount, recordCount } from '../unreadable.ts';
 import { readRaw, WHAT } from './schema.ts';
 
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
@@ -21,7 +21,6 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   // LUMA's own totals. Without one, the regions' sum stands in for customers out (a region with nobody out adds
   // nothing), but not for customers served: the list need not name every region.
   const headline = optHeadlineCount(totals.totalClientsWithoutService, 'totals.totalClientsWithoutService', WHAT);
-  if (headline === null && snap.unreadable.length) throw unreadableSum(WHAT, snap.unreadable);
   const regionsOut = snap.areas.reduce((s, a) => s + a.customers_out, 0);
   snap.customers_out = headline ?? (snap.areas.length ? regionsOut : null);
   snap.customers_served = countOf(totals.totalClients);

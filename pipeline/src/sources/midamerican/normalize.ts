@@ -5,8 +5,8 @@ import type { SourceDef } from '../source-def.ts';
 import { addCounty, emptySnapshot, type CountyCount, type Snapshot } from '../snapshot.ts';
 import { matchCounty } from '../../geo/match.ts';
 import { countOf, sortedCounties } from '../checks.ts';
-import { recordCount, unreadableSum } from '../unreadable.ts';
-import { readRaw, WHAT } from './schema.ts';
+import { recordCount } from '../unreadable.ts';
+import { readRaw } from './schema.ts';
 
 /** FIPS of `name` in the first of `states` that has such a county, else undefined. */
 function countyIn(states: string[], name: string): string | undefined {
@@ -37,8 +37,6 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
       lost.out += n;
     }
   }
-  // The rows' sum is the total: one it would leave out makes a figure MidAmerican never showed.
-  if (snap.unreadable.length) throw unreadableSum(WHAT, snap.unreadable);
   if (lost.out > 0) snap.unmatched.unshift(`${lost.rows} county row(s) not placed (${lost.out} customers out)`);
   snap.counties = sortedCounties(counties);
   // Every row's customers are out, placed or not; the feed has no headline of its own.

@@ -8,7 +8,7 @@ import { addCounty, emptySnapshot, type CountyCount, type Snapshot } from '../sn
 import { SourceError } from '../../errors.ts';
 import { matchCounty } from '../../geo/match.ts';
 import { CountyTally, countOf, isObj, servedSum, sortedCounties } from '../checks.ts';
-import { headlineCount, recordCount, unreadableSum } from '../unreadable.ts';
+import { headlineCount, recordCount } from '../unreadable.ts';
 import { readBoundaries, readOutagesFile, readSummary, type BoundaryGroup } from './schema.ts';
 import { readOutages } from './outages.ts';
 
@@ -90,8 +90,6 @@ function fromBoundaries(groups: BoundaryGroup[], head: Headline, source: SourceD
     if (!fips) snap.unmatched.push(name);
     else counties.add(fips, out, served);
   }
-  // Without the summary the total is the counties' sum, which cannot leave one out.
-  if (head.out === null && snap.unreadable.length) throw unreadableSum('Milsoft boundaries.json', snap.unreadable);
   snap.counties = counties.sorted();
   snap.customers_out = head.out ?? snap.counties.reduce((s, c) => s + c.customers_out, 0);
   snap.customers_served = head.served ?? servedSum(snap.counties);
@@ -112,7 +110,6 @@ function fromOutages(data: unknown, head: Headline, source: SourceDef): Snapshot
   // The summary cannot be split into planned and unplanned, so with planned outages out (or perhaps out: a planned
   // count that cannot be read) our own sum is the headline; that sum cannot leave out an unplanned outage.
   const summaryStands = head.out !== null && read.plannedOut === 0 && read.plannedUnread === 0;
-  if (!summaryStands && read.unplannedUnread > 0) throw unreadableSum('Milsoft outages.json', read.unreadable);
   snap.customers_out = summaryStands ? (head.out as number) : unplanned;
   snap.customers_served = head.served;
   snap.basis = 'county';

@@ -34,7 +34,9 @@ export function normalizePoints(raw: unknown, source: SourceDef, spec: PointSpec
     if (f.planned === true) plannedOut += out;
     feed.add(incidentOf(f, out, { spec, source, feed, zone, refMs }));
   }
-  const headline = spec.total ? optHeadlineCount(figureOf(spec, raw, spec.total), spec.total.join('.'), spec.what) : null;
+  const headline = spec.total
+    ? optHeadlineCount(figureOf(spec, raw, spec.total), spec.total.join('.'), spec.what)
+    : null;
   // A headline with no outage placed is still the utility's own total.
   const snap = feed.finish(spec.noun, headline, headline !== null ? 'utility_total' : 'outage_only');
   snap.customers_served = countOf(figureOf(spec, raw, spec.served));
