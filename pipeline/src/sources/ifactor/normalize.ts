@@ -19,6 +19,8 @@ interface Walk {
   counties: CountyTally;
   states: string[];
   floor: number;
+  /** the report being walked: its counties are tallied apart, so one report none of whose counties can be read fails the poll */
+  report: number;
 }
 
 /** ETR text → ISO, kept across polls: a storm repeats a few ETRs over thousands of areas, poll after poll, and
@@ -57,6 +59,7 @@ function normalizeReports(reports: unknown[], source: SourceDef, floor: number):
     counties: new CountyTally(),
     states: source.states,
     floor,
+    report: 0,
   };
   const summed: Summed = { what: 'iFactor reports', notes: [] };
   let out = 0;
@@ -71,6 +74,7 @@ function normalizeReports(reports: unknown[], source: SourceDef, floor: number):
       const s = readServed(top.cust_s);
       served = served === null || s === null ? null : served + s;
     }
+    w.report = i + 1;
     walkGroup(w, report.file_data.areas, []);
   }
   const snap = w.snap;
@@ -91,7 +95,13 @@ function walkGroup(w: Walk, nodes: IfactorArea[], path: string[]): void {
     else if (level?.has(node)) {
       const fips = level.get(node)!;
       // A county whose own count cannot be read is no county (its areas are still listed).
-      const count = recordReadCount(node.cust_a, w.floor, 'cust_a', [...path, name].join(' / '), w.snap.unreadable);
+      const count = recordReadCount(
+        node.cust_a,
+        w.floor,
+        `report ${w.report} county cust_a`,
+        [...path, name].join(' / '),
+        w.snap.unreadable,
+      );
       if (count) w.counties.add(fips, count.out, readServed(node.cust_s));
       walkAreas(w, node.areas ?? [], [...path, name], fips);
     } else if (node.areas?.length) walkGroup(w, node.areas, [...path, name]);

@@ -4,7 +4,7 @@ import { locatePoint } from '../../geo/match.ts';
 import { arrayAt, isObj, misfit, newIncident, optNumber, placedCounties } from '../checks.ts';
 import { toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import type { ClusterRecord } from './clusters.ts';
-import { unreadableNote } from '../unreadable.ts';
+import { tallyRead, unreadableNote } from '../unreadable.ts';
 import { recordOut } from './counts.ts';
 
 /** The records fetch (or a recording) hands over, checked in place for what incidentOf reads. */
@@ -67,11 +67,11 @@ export function incidentsOf(records: ClusterRecord[], unreadable: string[]): Inc
     const n = (seen.get(id) ?? 0) + 1;
     seen.set(id, n);
     const count = recordOut(r.desc.cust_a, r.desc.n_out);
-    if (count === null) {
-      const cust = r.desc.cust_a;
-      const [field, v] = cust && typeof cust === 'object' ? ['cust_a.val', cust.val] : ['cust_a', cust];
-      unreadable.push(unreadableNote(`outage ${id}`, field, v));
-    } else out.push(incidentOf(r, n === 1 ? id : `${id}#${n}`, count));
+    const cust = r.desc.cust_a;
+    const [field, v] = cust && typeof cust === 'object' ? ['cust_a.val', cust.val] : ['cust_a', cust];
+    // Tallied as one field, masked or not: a layer none of whose records can be read fails the poll.
+    tallyRead(unreadable, 'cluster cust_a', count === null ? unreadableNote(`outage ${id}`, field, v) : null);
+    if (count !== null) out.push(incidentOf(r, n === 1 ? id : `${id}#${n}`, count));
   }
   return out.sort((a, b) => a.id.localeCompare(b.id));
 }

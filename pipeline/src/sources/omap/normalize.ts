@@ -32,7 +32,7 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
     else if (out !== null) counties.add(fips, out, tc);
     for (const m of row.mun ?? []) {
       const path = [name, m.nm.trim()];
-      const mOut = recordCount(m.nc, 'nc', path.join(' / '), snap.unreadable);
+      const mOut = recordCount(m.nc, 'municipality nc', path.join(' / '), snap.unreadable);
       if (mOut === null) continue;
       snap.areas.push({
         fips,

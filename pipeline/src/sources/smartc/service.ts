@@ -94,7 +94,7 @@ function listCounties(
   for (const r of rows) {
     const fips = matchIn(states, r.location);
     // A county row without a readable count is left out of the counties and noted; the events' total stands.
-    const out = recordCount(r.affectedCount, 'affectedCount', `county ${r.location}`, snap.unreadable);
+    const out = recordCount(r.affectedCount, 'county list affectedCount', `county ${r.location}`, snap.unreadable);
     if (!fips) snap.unmatched.push(r.location);
     else if (out !== null && out > 0) addCounty(counties, fips, out, null);
   }

@@ -2,8 +2,8 @@
 // with each count the connector reads made unreadable (missing, null, empty, "unknown", "many", "N/A", negative, not
 // finite), first in one record, then in every record of its list (a renamed or emptied field). One record: the poll
 // fails with reason `schema` naming the field, or the record is noted in `unreadable` and left out (the headline
-// unmoved, or less by exactly that record's count), with no new 0 anywhere. Every record: the poll fails naming the
-// field. A count is found, not declared: a whole-number leaf of the answer is one when adding 1 to it raises a
+// never raised), with no new 0 anywhere. Every record: the poll fails naming the field, or the figures still stand
+// on other records; never a sum that had customers out published as none. A count is found, not declared: a whole-number leaf of the answer is one when adding 1 to it raises a
 // published count and lowers none, so a new connector gets the check for free.
 import { expect } from 'vitest';
 import { SourceError } from '../../errors.ts';
@@ -145,22 +145,22 @@ function withLeaf(run: () => Snapshot, leaf: Leaf, v: unknown): Outcome {
 
 /** The outcome with the field set to `v` in every record of the leaf's list, the answer put back after. */
 function withEvery(run: () => Snapshot, leaf: Leaf, v: unknown): Outcome {
-  const each = leaf.siblings.filter((h) => Object.hasOwn(h, leaf.key));
-  const apply = (k: number): Outcome =>
-    k === each.length ? withOutcome(run) : withLeaf(() => unwrap(apply(k + 1)), { ...leaf, holder: each[k] }, v);
-  return apply(0);
-}
-const withOutcome = (run: () => Snapshot): Outcome => {
+  const each = leaf.siblings.filter((h) => Object.hasOwn(h, leaf.key)) as Array<Record<string | number, unknown>>;
+  const was = each.map((h) => h[leaf.key]);
+  for (const h of each) {
+    if (v === DELETE && !Array.isArray(h)) delete h[leaf.key];
+    else h[leaf.key] = v === DELETE ? undefined : v;
+  }
   try {
     return { snap: run() };
   } catch (error) {
     return { error };
+  } finally {
+    each.forEach((h, k) => {
+      h[leaf.key] = was[k];
+    });
   }
-};
-const unwrap = (o: Outcome): Snapshot => {
-  if ('error' in o) throw o.error;
-  return o.snap;
-};
+}
 
 /** The leaves whose value the connector counts: one more there raises a published count. */
 function countLeaves(run: () => Snapshot, base: Snapshot, raw: unknown): Leaf[] {
@@ -198,10 +198,20 @@ function wrongOutcome(o: Outcome, base: Snapshot, leaf: Leaf): string | null {
   return null;
 }
 
-/** What is wrong when the field is unreadable in every record: only a `schema` failure naming it is right. */
+/**
+ * What is wrong when the field is unreadable in every record of the list: a `schema` failure naming it, or figures
+ * that still stand on other records (a list that is not the whole count, a fallback the feed allows). Never a
+ * published sum that had customers out and now has none: that reads as "every outage restored".
+ */
 function wrongEverywhere(o: Outcome, base: Snapshot, leaf: Leaf): string | null {
   if ('error' in o) return wrongOutcome(o, base, leaf);
-  return `every record's ${String(leaf.key)} unreadable, yet the poll published ${fingerprint(o.snap)}`;
+  const was = sums(base);
+  const now = sums(o.snap);
+  if (was.some((n, k) => n > 0 && now[k] === 0))
+    return `every record's ${String(leaf.key)} unreadable, yet the poll published ${fingerprint(o.snap)}`;
+  if ((o.snap.customers_out ?? 0) > (base.customers_out ?? 0))
+    return `headline ${base.customers_out} became ${o.snap.customers_out}`;
+  return null;
 }
 
 /**
