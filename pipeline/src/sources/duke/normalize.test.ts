@@ -8,6 +8,7 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { normalize } from './normalize.ts';
 import { recordedRaw } from './recorded.ts';
+import { normalizeReadable } from '../unreadable.ts';
 import { hasSharedData, sharedJson, sharedPath, sourceDef } from '../../../test/shared-data.ts';
 
 type Flat = Record<string, unknown> & { state: string; countyName: string; customersServed: number | null };
@@ -167,16 +168,26 @@ describe('duke normalize, made-up answers', () => {
     });
   });
 
-  it('a county whose count cannot be read is never 0: the answer has no headline, so the poll fails naming it', () => {
+  it('a county whose count cannot be read is never 0: noted and left out, the sum stands on the rest; with none readable the poll fails', () => {
     const active = { activeEventsCount: 3, firstReportedDate: '2026-06-24T13:49:40.000+00:00' };
     for (const bad of [undefined, null, '', 'n/a', -5]) {
       const summary = { ...active, maxCustomersAffected: bad };
       const data = [row({}), row({ areaOfInterestSummary: summary, areaOfInterestName: 'NC - Odd' })];
-      expect(() => normalize({ data }, carolinas)).toThrow(/no readable count.*county NC - Odd: maxCustomersAffected/);
+      const snap = normalizeReadable({ normalize }, { data }, carolinas);
+      expect(snap.customers_out).toBe(data[0].areaOfInterestSummary.maxCustomersAffected);
+      expect(snap.counties.map((c) => c.customers_out)).toEqual([data[0].areaOfInterestSummary.maxCustomersAffected]);
+      expect(snap.unreadable).toEqual([expect.stringMatching(/^county NC - Odd: maxCustomersAffected/)]);
+      const none = [
+        row({ areaOfInterestSummary: summary }),
+        row({ areaOfInterestSummary: summary, areaOfInterestName: 'NC - Odd' }),
+      ];
+      expect(() => normalizeReadable({ normalize }, { data: none }, carolinas)).toThrow(
+        /no record's maxCustomersAffected can be read.*county NC - Wake: maxCustomersAffected/,
+      );
     }
-    expect(() => normalize({ data: [row({ customersAffectedOverride: 'many' })] }, carolinas)).toThrow(
-      /customersAffectedOverride "many"/,
-    );
+    expect(() =>
+      normalizeReadable({ normalize }, { data: [row({ customersAffectedOverride: 'many' })] }, carolinas),
+    ).toThrow(/no record's customersAffectedOverride can be read.*customersAffectedOverride "many"/);
     // A quiet county, as Duke sends one: every summary field null (or no summary) is none out.
     const nulls = {
       areaOfInterestId: 465,

@@ -3,6 +3,7 @@
 // finds for that ZIP's outage points; a ZIP without a point is unplaced.
 import { describe, expect, it } from 'vitest';
 import { normalize } from './normalize.ts';
+import { normalizeReadable } from '../unreadable.ts';
 import { hasSharedData, sharedJson, sourceDef } from '../../../test/shared-data.ts';
 import { countyContaining } from '../../../test/county-lookup.ts';
 
@@ -52,6 +53,7 @@ describe.skipIf(!hasSharedData)('elpaso normalize, the peer sample', () => {
         lat: raw.outages[0].latitude,
         lon: raw.outages[0].longitude,
         city: null,
+        planned: false,
       },
     ]);
   });
@@ -79,7 +81,7 @@ describe('elpaso normalize, made-up answers', () => {
     expect(normalize({}, epe)).toMatchObject({ customers_out: 0, incidents: [], basis: 'county' });
   });
 
-  it('a ZIP whose count cannot be read is never 0: noted beside the headline, else the poll fails naming it', () => {
+  it('a ZIP whose count cannot be read is never 0: noted and left out, the figures stand on the rest; with none readable the poll fails', () => {
     const zips = (bad: unknown) => [
       { zipcode: '88001', customersAffected: 5 },
       { zipcode: '79901', customersAffected: bad },
@@ -94,8 +96,15 @@ describe('elpaso normalize, made-up answers', () => {
       expect(snap.unreadable).toHaveLength(1);
       expect(snap.unreadable[0]).toMatch(/^ZIP 79901: customersAffected/);
       expect(snap.customers_out).toBe(9);
-      expect(() => normalize({ customersAffectedPerZipcode: zips(bad), outages }, epe)).toThrow(
-        /no readable count.*ZIP 79901: customersAffected/,
+      // Without the headline, the total is the sum of the ZIPs that can be read.
+      const summed = normalizeReadable({ normalize }, { customersAffectedPerZipcode: zips(bad), outages }, epe);
+      expect(summed.counties).toEqual([{ fips: '35013', customers_out: 5, customers_served: null }]);
+      expect(summed.unreadable).toEqual([expect.stringMatching(/^ZIP 79901: customersAffected/)]);
+      expect(summed.customers_out).toBe(zips(bad)[0].customersAffected);
+      // No ZIP readable: the poll fails naming the field.
+      const none = zips(bad).map((z) => ({ ...z, customersAffected: bad }));
+      expect(() => normalizeReadable({ normalize }, { customersAffectedPerZipcode: none, outages }, epe)).toThrow(
+        /no record's customersAffected can be read.*ZIP 88001: customersAffected/,
       );
     }
     expect(() => normalize({ totalCustAffected: 'N/A' }, epe)).toThrow(/headline total totalCustAffected/);

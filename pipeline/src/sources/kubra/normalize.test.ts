@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalize, readCount } from './normalize.ts';
+import { normalizeReadable } from '../unreadable.ts';
 import { hasSharedData, sharedJson, sourceDef } from '../../../test/shared-data.ts';
 
 const kubra = (over = {}) =>
@@ -139,11 +140,12 @@ describe('kubra cluster layer', () => {
         lat: 38.25,
         lon: -85.76,
         city: null,
+        planned: false,
       },
     ]);
   });
 
-  it('a count that cannot be read is never 0: noted beside a headline, else the poll fails naming it', () => {
+  it('a count that cannot be read is never 0: noted beside the figures standing on the rest; with none readable the poll fails', () => {
     const node = (name: string, cust_a: unknown, areas?: unknown[]) => ({ name, cust_a, cust_s: 100, areas });
     const report = (bad: unknown, totals?: unknown) => ({
       file_data: {
@@ -165,8 +167,24 @@ describe('kubra cluster layer', () => {
         'Virginia / Arlington',
         'Virginia / Fairfax / Reston',
       ]);
-      // No totals: the counties' sum is the total, and Arlington is in it.
-      expect(() => normalize({ report: report(bad) }, kubra())).toThrow(/no readable count.*Virginia \/ Arlington/);
+      // No totals: the total is the sum of the counties that can be read, Arlington noted and left out.
+      const summed = normalizeReadable({ normalize }, { report: report(bad) }, kubra());
+      expect(summed.counties.map((c) => [c.fips, c.customers_out])).toEqual([['51059', 5]]);
+      expect(summed.customers_out).toBe(5); // Fairfax's own count
+      expect(summed.areas.map((a) => a.name)).toEqual(['Vienna']);
+      expect(summed.unreadable.map((n) => n.split(':')[0])).toEqual([
+        'Virginia / Arlington',
+        'Virginia / Fairfax / Reston',
+      ]);
+      // No record readable: the poll fails naming the field.
+      const none = {
+        file_data: {
+          areas: [node('Virginia', bad, [node('Fairfax', bad, [node('Vienna', bad)]), node('Arlington', bad)])],
+        },
+      };
+      expect(() => normalizeReadable({ normalize }, { report: none }, kubra())).toThrow(
+        /no record's cust_a can be read as a count \(3 record\(s\), e\.g\. Virginia \/ Fairfax \/ Vienna: cust_a/,
+      );
     }
     // A headline present but unreadable fails the poll, naming it.
     expect(() => normalize({ report: report({ val: 1 }, { cust_a: { val: null } }) }, kubra())).toThrow(
@@ -176,9 +194,10 @@ describe('kubra cluster layer', () => {
     expect(() => normalize({ summary, clusters: [] }, kubra())).toThrow(/headline total total_cust_a\.val/);
   });
 
-  it('a cluster record whose count cannot be read is no incident; without a headline the poll fails', () => {
+  it('a cluster record whose count cannot be read is no incident; with none readable the poll fails', () => {
     const rec = (inc_id: number, cust_a: unknown) => ({ desc: { inc_id, n_out: 1, cust_a }, lat: 38.25, lon: -85.76 });
-    const clusters = [rec(1, { val: 7 }), rec(2, { val: null }), rec(3, { val: 4, mask: 5 })];
+    const seven = { val: 7 };
+    const clusters = [rec(1, seven), rec(2, { val: null }), rec(3, { val: 4, mask: 5 })];
     const summary = { summaryFileData: { totals: [{ total_cust_a: { val: 12 }, total_cust_s: 1000 }] } };
     const snap = normalize({ summary, clusters }, kubra({ states: ['KY'] }));
     expect(snap.incidents.map((i) => [i.id, i.customers_out])).toEqual([
@@ -187,8 +206,16 @@ describe('kubra cluster layer', () => {
     ]);
     expect(snap.unreadable).toEqual(['outage 2: cust_a.val null']);
     expect(snap.customers_out).toBe(12);
-    expect(() => normalize({ clusters, summary: { summaryFileData: { totals: [{}] } } }, kubra())).toThrow(
-      /no readable count.*outage 2: cust_a\.val null/,
+    // Without a headline the total is the sum of the readable records (the masked one at its lower bound).
+    const noHeadline = { summaryFileData: { totals: [{}] } };
+    const summed = normalizeReadable({ normalize }, { clusters, summary: noHeadline }, kubra());
+    expect(summed.customers_out).toBe(seven.val + 1);
+    expect(summed.incidents.map((i) => i.id)).toEqual(['1', '3']);
+    expect(summed.unreadable).toEqual(['outage 2: cust_a.val null']);
+    // No record readable: the poll fails naming the field.
+    const none = [rec(1, { val: null }), rec(2, undefined)];
+    expect(() => normalizeReadable({ normalize }, { clusters: none, summary: noHeadline }, kubra())).toThrow(
+      /no record's cluster cust_a can be read.*outage 1: cust_a\.val null/,
     );
   });
 });

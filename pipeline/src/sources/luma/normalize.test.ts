@@ -2,6 +2,7 @@
 // values made up; field names as the peer's adapter reads them (no real LUMA answer was recorded). Parsing only.
 import { describe, expect, it } from 'vitest';
 import { normalize } from './normalize.ts';
+import { normalizeReadable } from '../unreadable.ts';
 import { hasSharedData, sharedJson, sourceDef } from '../../../test/shared-data.ts';
 
 interface Counts {
@@ -91,10 +92,15 @@ describe('luma normalize, made-up answers', () => {
     ]);
   });
 
-  it('without a total, a region that cannot be read fails the poll naming the field; so does an unreadable total', () => {
+  it('without a total, a region that cannot be read is noted and left out of the sum; none readable, or an unreadable total, fails the poll', () => {
     const regions = [region('Carolina', 7, 100), region('San Juan', 'unknown', 200)];
-    expect(() => normalize({ totals: {}, regions }, luma)).toThrow(
-      /no readable count.*San Juan: totalClientsWithoutService/,
+    const snap = normalizeReadable({ normalize }, { totals: {}, regions }, luma);
+    expect(snap.customers_out).toBe(regions[0].totalClientsWithoutService);
+    expect(snap.areas.map((a) => [a.name, a.customers_out])).toEqual([['Carolina', 7]]);
+    expect(snap.unreadable).toEqual(['San Juan: totalClientsWithoutService "unknown"']);
+    const none = [region('Carolina', null, 100), region('San Juan', 'unknown', 200)];
+    expect(() => normalizeReadable({ normalize }, { totals: {}, regions: none }, luma)).toThrow(
+      /no record's totalClientsWithoutService can be read.*Carolina: totalClientsWithoutService null/,
     );
     expect(() => normalize({ totals: { totalClientsWithoutService: 'N/A' }, regions: [] }, luma)).toThrow(
       /headline total totals\.totalClientsWithoutService/,

@@ -98,6 +98,7 @@ describe.skipIf(!hasSharedData)('tep normalize, the peer samples', () => {
         lat: 32.2,
         lon: -110.9,
         city: null,
+        planned: false,
       },
       {
         id: '32.3,-111',
@@ -110,6 +111,7 @@ describe.skipIf(!hasSharedData)('tep normalize, the peer samples', () => {
         lat: 32.3,
         lon: -111,
         city: null,
+        planned: false,
       },
     ]);
     // the bare answer (no date) has no year for its ETRs
