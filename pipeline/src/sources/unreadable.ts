@@ -64,6 +64,7 @@ export function tallyRead(notes: string[], field: string, note: string | null): 
 
 /** Notes kept apart while a connector read (`from`) added to the poll's (`into`), with their tallies. */
 export function addNotes(into: string[], from: string[], first = false): void {
+  if (into === from) return;
   if (first) into.unshift(...from);
   else into.push(...from);
   for (const [field, t] of tallies.get(from) ?? []) {

@@ -183,7 +183,7 @@ describe('kubra cluster layer', () => {
         },
       };
       expect(() => normalizeReadable({ normalize }, { report: none }, kubra())).toThrow(
-        /no record's cust_a can be read as a count \(3 record\(s\), e\.g\. Virginia \/ Fairfax \/ Vienna: cust_a/,
+        /no record's (county )?cust_a can be read as a count \(\d record\(s\), e\.g\. Virginia \/ .*cust_a/,
       );
     }
     // A headline present but unreadable fails the poll, naming it.

@@ -85,7 +85,7 @@ function normalizeReport(raw: unknown, source: SourceDef, floor: number, given: 
     const label = () => extend(path, name).join(' / ') || '(no name)';
     if (fips) {
       // A county whose own count cannot be read is no county (its areas are still listed), never one at 0.
-      const count = notedCount(area.cust_a, floor, 'cust_a', label(), countyNotes);
+      const count = notedCount(area.cust_a, floor, 'county cust_a', label(), countyNotes);
       if (count) counties.add(fips, count.out, area.cust_s ?? null);
       if (children.length === 0) return;
       const here = extend(path, name);

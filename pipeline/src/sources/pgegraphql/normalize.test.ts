@@ -2,6 +2,7 @@
 // rounded/edited; field names as the peer's adapter reads them. Expected totals are summed here from the file itself.
 import { describe, expect, it } from 'vitest';
 import { normalize } from './normalize.ts';
+import { normalizeReadable } from '../unreadable.ts';
 import { hasSharedData, sharedJson, sourceDef } from '../../../test/shared-data.ts';
 
 interface Row {
@@ -60,13 +61,15 @@ describe('pgegraphql normalize', () => {
     ]);
     expect(snap.customers_out).toBe(1215);
     expect(snap.unmatched).toEqual(['ATLANTIS (3 customers out)']);
-    // A row whose count cannot be read fails the poll naming the field: the total is only the rows' sum.
+    // A row whose count cannot be read is noted and left out, never 0; with no row readable the poll fails.
     const unreadable = [...list, { county: 'POLK', totalCustomersImpacted: 'n/a' }];
-    expect(() => normalize(answer(unreadable), pge)).toThrow(
-      expect.objectContaining({
-        reason: 'schema',
-        message: expect.stringMatching(/POLK: totalCustomersImpacted "n\/a"/),
-      }),
+    expect(normalize(answer(unreadable), pge)).toMatchObject({
+      customers_out: 1215,
+      unreadable: ['POLK: totalCustomersImpacted "n/a"'],
+    });
+    const none = answer([{ county: 'POLK', totalCustomersImpacted: '' }]);
+    expect(() => normalizeReadable({ normalize }, none, pge)).toThrow(
+      expect.objectContaining({ reason: 'schema', message: expect.stringMatching(/totalCustomersImpacted/) }),
     );
     // Columbia is a county in WA and in OR: the first state listed wins
     const both = sourceDef({ connector: 'pgegraphql' as never, states: ['WA', 'OR'] });

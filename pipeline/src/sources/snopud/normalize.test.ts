@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { centreOf, normalize } from './normalize.ts';
+import { normalizeReadable } from '../unreadable.ts';
 import { hasSharedData, sharedPath, sourceDef } from '../../../test/shared-data.ts';
 import { countyContaining } from '../../../test/county-lookup.ts';
 
@@ -24,20 +25,20 @@ function placemarksOf(xml: string): Array<{ name: string; out: number; lon: numb
 }
 
 describe.skipIf(!hasSharedData)('snopud normalize, the recorded test answers', () => {
-  it.each(FILES)('%s: every placemark an incident at its centre; a -1 placeholder fails the poll', (file) => {
+  it.each(FILES)('%s: every placemark an incident at its centre; a -1 placeholder is noted, never 0', (file) => {
     const xml = read(file);
     const marks = placemarksOf(xml);
     expect(marks.length).toBeGreaterThan(0);
-    // -1 is "not yet estimated": unknown, never 0; the file has no headline to stand, so the poll fails naming it.
-    const placeholders = marks.filter((m) => m.out < 0);
-    if (placeholders.length) {
-      expect(() => normalize(xml, snopud)).toThrow(
-        expect.objectContaining({ reason: 'schema', message: expect.stringMatching(/EstCustomersOut "-1"/) }),
+    // -1 is "not yet estimated": unknown, never 0. Noted and left out; a file of placeholders only fails the poll.
+    const counted = marks.filter((m) => m.out >= 0);
+    if (counted.length === 0) {
+      expect(() => normalizeReadable({ normalize }, xml, snopud)).toThrow(
+        expect.objectContaining({ reason: 'schema', message: expect.stringMatching(/EstCustomersOut/) }),
       );
       return;
     }
-    const snap = normalize(xml, snopud);
-    const counted = marks;
+    const snap = normalizeReadable({ normalize }, xml, snopud);
+    expect(snap.unreadable).toHaveLength(marks.length - counted.length);
     const total = counted.reduce((s, m) => s + m.out, 0);
     expect(snap.customers_out).toBe(total);
     const byCounty = new Map<string, number>();
@@ -46,12 +47,11 @@ describe.skipIf(!hasSharedData)('snopud normalize, the recorded test answers', (
       if (m.out > 0) byCounty.set(fips, (byCounty.get(fips) ?? 0) + m.out);
     }
     expect(new Map(snap.counties.map((c) => [c.fips, c.customers_out]))).toEqual(byCounty);
-    expect(snap.incidents.map((i) => i.customers_out)).toEqual(marks.map((m) => m.out));
-    for (const [k, m] of marks.entries()) {
+    expect(snap.incidents.map((i) => i.customers_out)).toEqual(counted.map((m) => m.out));
+    for (const [k, m] of counted.entries()) {
       expect(snap.incidents[k].lon).toBeCloseTo(m.lon, 9);
       expect(snap.incidents[k].lat).toBeCloseTo(m.lat, 9);
     }
-    expect(snap.unreadable).toEqual([]);
   });
 
   it('reads the times .NET writes, the cause and the status; a name repeated in the second Document is numbered', () => {
@@ -106,8 +106,12 @@ describe('snopud normalize, made-up answers in the real feed’s shape', () => {
       ['m', 4, -122.205],
       ['p', 3, -122.205],
     ]);
-    // A placemark with no count is unknown, never 0: the poll fails naming the field.
-    expect(() => normalize(kml(multi + point('')), snopud)).toThrow(/area p: EstCustomersOut missing/);
+    // A placemark with no count is unknown, never 0: noted and left out; with no count readable the poll fails.
+    expect(normalize(kml(multi + point('')), snopud)).toMatchObject({
+      customers_out: 4,
+      unreadable: ['area p: EstCustomersOut missing'],
+    });
+    expect(() => normalizeReadable({ normalize }, kml(point('')), snopud)).toThrow(/EstCustomersOut/);
     expect(() => normalize('<html><body>Down</body></html>', snopud)).toThrow(/expected root element <kml>/);
     expect(() => normalize('<kml><Document>', snopud)).toThrow(/not well-formed XML/);
     expect(() => normalize({}, snopud)).toThrow(/expected the answer text/);
