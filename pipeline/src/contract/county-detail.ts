@@ -178,6 +178,7 @@ export const INCIDENT_COLUMNS = [
   'city',
   'first_seen_at',
   'etr_changes',
+  'planned',
 ] as const;
 
 export function toCsv(rows: object[], columns: readonly string[]): string {

@@ -420,6 +420,7 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
           customers_served: nullableInt,
           pct_out: pct,
           unmatched_names: int,
+          unreadable_records: int,
         }),
       },
       connector_coverage: obj({
@@ -518,6 +519,11 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
               lat: { type: ['number', 'null'] },
               lon: { type: ['number', 'null'] },
               city: { type: ['string', 'null'] },
+              planned: {
+                type: 'boolean',
+                description:
+                  'Planned (scheduled) work the utility flags. Counted in customers_out while in progress, as the utility and EAGLE-I count it; false where the feed does not tell planned from unplanned.',
+              },
               first_seen_at: {
                 ...nullableTime,
                 description: 'When this service first saw the incident listed (null before its history was kept).',

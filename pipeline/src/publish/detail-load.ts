@@ -98,6 +98,7 @@ export async function loadIncidents(
       lat: i.lat,
       lon: i.lon,
       city: i.city,
+      planned: i.planned ?? false,
       first_seen_at: i.first_seen_at ?? null,
       etr_changes: Math.max(0, (i.etr_history?.length ?? 0) - 1),
       etr_history: i.etr_history ?? [],

@@ -143,6 +143,7 @@ export function sourcesDoc(
       customers_served: st?.customers_served ?? s.customers ?? null,
       pct_out: utilityPct(s, st),
       unmatched_names: st?.unmatched ?? 0,
+      unreadable_records: st?.unreadable ?? 0,
       health: health.get(s.id) ?? null,
       odin_delta_pct: st?.odin_delta_pct ?? null,
       odin_flagged: odinFlagged(st),

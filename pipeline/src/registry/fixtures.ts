@@ -4,6 +4,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { connectorFor } from '../sources/connectors.ts';
+import { normalizeReadable } from '../sources/unreadable.ts';
 import { formatOf as aesFormatOf } from '../sources/aes/fetch.ts';
 import { recordedRaw as avangridRecorded } from '../sources/avangrid/recorded.ts';
 import { recordedRaw as dukeRecorded } from '../sources/duke/recorded.ts';
@@ -121,7 +122,7 @@ export function jsonFixtureParser(): FixtureParser {
 /** A fixture's raw through the row's connector: its counties, or why the connector cannot read it. */
 function parsedFixture(row: CheckRow & { source: SourceDef }, raw: unknown): FixtureResult {
   try {
-    const snap = connectorFor(row.source.connector).normalize(raw, row.source);
+    const snap = normalizeReadable(connectorFor(row.source.connector), raw, row.source);
     return { ok: true, message: `${snap.counties.length} counties`, counties: snap.counties.map((c) => c.fips) };
   } catch (err) {
     return {

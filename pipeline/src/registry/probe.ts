@@ -10,6 +10,7 @@ import { connectorFor } from '../sources/connectors.ts';
 import { HttpClient, type HttpOptions } from '../sources/http.ts';
 import { quarantine } from '../sources/quarantine.ts';
 import { capIncidents } from '../sources/incident-cap.ts';
+import { normalizeReadable } from '../sources/unreadable.ts';
 import type { SourceDef } from '../sources/source-def.ts';
 import type { Snapshot } from '../sources/snapshot.ts';
 import { SourceHttp, sourceHeaders, type FetchResult, type RequestSpec } from '../sources/source-http.ts';
@@ -61,7 +62,7 @@ export interface ProbeRun {
 /** The snapshot exactly as the pipeline stores it: normalize, the quarantine step, the incident cap (sources/poll.ts pollSource). */
 export function storedSnapshot(source: SourceDef, raw: unknown): Snapshot {
   try {
-    return capIncidents(quarantine(connectorFor(source.connector).normalize(raw, source), source));
+    return capIncidents(quarantine(normalizeReadable(connectorFor(source.connector), raw, source), source));
   } catch (err) {
     if (err instanceof SourceError) throw err;
     throw new SourceError(

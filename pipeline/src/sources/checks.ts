@@ -345,8 +345,9 @@ class IncidentRow implements Incident {
   lat: number | null;
   lon: number | null;
   city: string | null;
+  planned: boolean;
 
-  constructor(i: Incident) {
+  constructor(i: NewIncident) {
     this.id = i.id;
     this.fips = i.fips;
     this.customers_out = i.customers_out;
@@ -357,8 +358,12 @@ class IncidentRow implements Incident {
     this.lat = i.lat;
     this.lon = i.lon;
     this.city = i.city;
+    this.planned = i.planned ?? false;
   }
 }
 
+/** An incident as a normaliser writes it: `planned` only where the feed flags planned work. */
+export type NewIncident = Omit<Incident, 'planned'> & { planned?: boolean };
+
 /** The incident `i` as a normaliser returns it (see IncidentRow). */
-export const newIncident = (i: Incident): Incident => new IncidentRow(i);
+export const newIncident = (i: NewIncident): Incident => new IncidentRow(i);

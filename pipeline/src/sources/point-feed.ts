@@ -7,6 +7,7 @@ import { findState } from '../geo/states.ts';
 import { placedCounties } from './checks.ts';
 import type { SourceDef } from './source-def.ts';
 import { type CoverageClass, emptySnapshot, type Incident, type Snapshot } from './snapshot.ts';
+import { recordCount } from './unreadable.ts';
 
 /** A point an outage can be placed by. */
 export interface Point {
@@ -59,6 +60,14 @@ export class PointFeed {
 
   add(incident: Incident): void {
     this.snap.incidents.push(incident);
+  }
+
+  /**
+   * An outage's count (recordCount): null, noted in the snapshot's `unreadable`, when it cannot be read; the caller
+   * then adds no incident for it.
+   */
+  count(v: unknown, field: string, record: string): number | null {
+    return recordCount(v, field, record, this.snap.unreadable);
   }
 
   /**

@@ -70,6 +70,7 @@ describe('quarantine', () => {
                   lat: 1,
                   lon: 2,
                   city: null,
+                  planned: false,
                 },
               ]),
           ),
@@ -118,6 +119,7 @@ describe('quarantine', () => {
               lat: 95,
               lon: Number.NaN,
               city: null,
+              planned: false,
             },
           ]),
       ),
@@ -141,6 +143,7 @@ describe('quarantine', () => {
             lat: 1,
             lon: 2,
             city: null,
+            planned: false,
           },
         ];
       }),
@@ -183,6 +186,7 @@ describe('quarantine: clean text (issue 24)', () => {
         lat: null,
         lon: null,
         city: HOSTILE,
+        planned: false,
       }));
     });
 

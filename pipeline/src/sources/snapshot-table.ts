@@ -156,6 +156,12 @@ export function formatSnapshotTable(report: SnapshotReport): string {
     const rows = s.unmatched.map((u) => unmatchedReason(u, report.source.states)).map((u) => [u.name, u.reason]);
     out.push(...table(['name', 'reason'], rows, [false, false]).map((l) => `  ${l}`), '');
   } else out.push('unmatched: none', '');
+  if (s.unreadable.length) {
+    out.push(`unreadable_records (${s.unreadable.length}): left out of every count, never read as 0`);
+    out.push(...s.unreadable.slice(0, 20).map((u) => `  ${u}`));
+    if (s.unreadable.length > 20) out.push(`  … and ${s.unreadable.length - 20} more`);
+    out.push('');
+  } else out.push('unreadable_records: none', '');
   out.push(`notice: ${s.notice ?? 'none'}`);
   if (s.text_cleaned) out.push(cleaningNote(s.text_cleaned));
   return `${out.map(terminalText).join('\n')}\n`;

@@ -38,6 +38,11 @@ export interface Incident {
   lat: number | null;
   lon: number | null;
   city: string | null;
+  /**
+   * planned (scheduled) work the feed flags: counted in customers_out while in progress, as the utility's headline
+   * and EAGLE-I count it (issue 36 part 3); one not yet begun is listed with its start and not counted
+   */
+  planned: boolean;
 }
 
 export type CoverageClass = 'county' | 'utility_total' | 'outage_only';
@@ -48,11 +53,18 @@ export interface Snapshot {
   /** utility-wide totals as published (null when the feed has none) */
   customers_out: number | null;
   customers_served: number | null;
+  /** of customers_out, those out for planned work; null when the feed does not tell planned from unplanned */
+  planned_out: number | null;
   counties: CountyCount[];
   areas: AreaCount[];
   incidents: Incident[];
   /** names the connector could not place in a county, kept for the poll log */
   unmatched: string[];
+  /**
+   * records whose count could not be read (sources/unreadable.ts): left out of every sum, never read as 0; one note
+   * each, naming the record and the field. Beside a headline the feed published; else the poll fails.
+   */
+  unreadable: string[];
   notice: string | null;
   /** how the feed sees the utility (spec: `connector_coverage` classes) */
   basis: CoverageClass;
@@ -72,6 +84,7 @@ export interface HeldSnapshot {
   customers_out: number | null;
   customers_served: number | null;
   unmatched: number;
+  unreadable: number;
   notice: string | null;
   basis: CoverageClass;
   by_utility?: Record<string, number>;
@@ -79,7 +92,17 @@ export interface HeldSnapshot {
 
 export function heldSnapshot(s: Snapshot): HeldSnapshot {
   const { unit, customers_out, customers_served, notice, basis, by_utility } = s;
-  return { unit, customers_out, customers_served, unmatched: s.unmatched.length, notice, basis, by_utility };
+  const unmatched = s.unmatched.length;
+  return {
+    unit,
+    customers_out,
+    customers_served,
+    unmatched,
+    unreadable: s.unreadable.length,
+    notice,
+    basis,
+    by_utility,
+  };
 }
 
 export function emptySnapshot(utility: string, unit: Snapshot['unit'] = 'customers'): Snapshot {
@@ -88,10 +111,12 @@ export function emptySnapshot(utility: string, unit: Snapshot['unit'] = 'custome
     unit,
     customers_out: null,
     customers_served: null,
+    planned_out: null,
     counties: [],
     areas: [],
     incidents: [],
     unmatched: [],
+    unreadable: [],
     notice: null,
     basis: 'outage_only',
   };

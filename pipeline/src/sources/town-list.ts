@@ -1,11 +1,13 @@
 // Town lists (Green Mountain Power's towns, Liberty's cities, Chugach's sections): each named place with customers
 // out becomes an area placed in a county by the place table (geo/place-match.ts), and the placed towns are summed per
-// county, served too. Upstream names are hostile: a name is cleaned (clean-text.ts) before it is looked up.
+// county, served too. Upstream names are hostile: a name is cleaned (clean-text.ts) before it is looked up. A town
+// whose count cannot be read is no row at all (the caller notes it with recordCount, unreadable.ts): never a 0.
 import { placeCounty } from '../geo/place-match.ts';
 import { findState } from '../geo/states.ts';
 import { cleanText, noCleaning, TEXT_CAPS } from './clean-text.ts';
 import { CountyTally } from './checks.ts';
 import type { AreaCount, Snapshot } from './snapshot.ts';
+import {} from './unreadable.ts';
 
 export interface TownRow {
   /** the name as published: the area's name and path */
@@ -51,6 +53,8 @@ export function addTowns(snap: Snapshot, rows: TownRow[], states: string[], coun
 /**
  * A town list's snapshot: its towns as areas and counties (addTowns); the list has no headline, so the utility's
  * customers out and served are the towns' sums. `county` basis unless customers are out and no town could be placed.
+ * A town noted in `snap.unreadable` (its count left out of `rows`) is left out of the sums and noted beside them;
+ * a list none of whose towns could be read fails the poll (requireReadable).
  */
 export function townSnapshot(snap: Snapshot, rows: TownRow[], states: string[]): Snapshot {
   addTowns(snap, rows, states, true);

@@ -60,6 +60,7 @@ export function nextStatus(o: PollOutcome, prev: SourceStatus | undefined, now: 
     s.customers_out = o.held.customers_out;
     s.customers_served = o.held.customers_served;
     s.unmatched = o.held.unmatched;
+    s.unreadable = o.held.unreadable ?? 0;
   } else {
     s.last_reason = o.reason;
     s.last_error = o.message;

@@ -17,6 +17,8 @@ CREATE TABLE IF NOT EXISTS source_status (
 -- Reconciliation with ODIN (added later: appended so existing state databases keep their column order).
 ALTER TABLE source_status ADD COLUMN IF NOT EXISTS odin_delta_pct DOUBLE;
 ALTER TABLE source_status ADD COLUMN IF NOT EXISTS odin_disagree_cycles INTEGER DEFAULT 0;
+-- Records of the last good poll whose count could not be read (issue 36: unknown is never zero).
+ALTER TABLE source_status ADD COLUMN IF NOT EXISTS unreadable INTEGER DEFAULT 0;
 
 CREATE SEQUENCE IF NOT EXISTS poll_seq;
 CREATE TABLE IF NOT EXISTS polls (
@@ -40,6 +42,8 @@ CREATE TABLE IF NOT EXISTS obs_incident (
   source_id VARCHAR NOT NULL, id VARCHAR NOT NULL, fips VARCHAR, customers_out BIGINT NOT NULL, etr VARCHAR,
   crew_status VARCHAR, cause VARCHAR, started_at VARCHAR, lat DOUBLE, lon DOUBLE, city VARCHAR
 );
+-- Planned work the feed flags (issue 36 part 3; appended so existing state databases keep their column order).
+ALTER TABLE obs_incident ADD COLUMN IF NOT EXISTS planned BOOLEAN DEFAULT false;
 
 -- State-level severity frames behind /live/timeline (one per state per 15-minute bucket).
 CREATE TABLE IF NOT EXISTS state_frames (

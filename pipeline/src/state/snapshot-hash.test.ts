@@ -19,6 +19,7 @@ function storm(n: number): Snapshot {
     lat: 35.7 + i / 1e5,
     lon: -78.6,
     city: 'Raleigh',
+    planned: false,
   }));
   return s;
 }

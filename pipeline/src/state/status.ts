@@ -19,6 +19,8 @@ export interface SourceStatus {
   customers_out: number | null;
   customers_served: number | null;
   unmatched: number;
+  /** records of the last good poll whose count could not be read (sources/unreadable.ts) */
+  unreadable: number;
   /** (deep − ODIN) / the larger of the two × 100, when both report the utility (state/reconcile.ts) */
   odin_delta_pct: number | null;
   /** consecutive reconciled cycles beyond the row's tolerance; flagged at 3 */
@@ -43,6 +45,7 @@ const COLUMNS = [
   'unmatched',
   'odin_delta_pct',
   'odin_disagree_cycles',
+  'unreadable',
 ] as const;
 const INT_COLUMNS = new Set<string>([
   'consecutive_failures',
@@ -50,6 +53,7 @@ const INT_COLUMNS = new Set<string>([
   'customers_served',
   'unmatched',
   'odin_disagree_cycles',
+  'unreadable',
 ]);
 
 export function blankStatus(id: string): SourceStatus {
@@ -71,6 +75,7 @@ export function blankStatus(id: string): SourceStatus {
     unmatched: 0,
     odin_delta_pct: null,
     odin_disagree_cycles: 0,
+    unreadable: 0,
   };
 }
 

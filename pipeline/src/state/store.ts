@@ -139,6 +139,7 @@ export async function writeOutcomes(db: Db, outcomes: PollOutcome[]): Promise<vo
       put(incidents, i.lat, 'real');
       put(incidents, i.lon, 'real');
       put(incidents, i.city);
+      put(incidents, i.planned, 'bool');
       incidents.endRow();
     }
     put(versions, id);
@@ -161,7 +162,7 @@ const OBS_COLUMNS = {
   ],
   obs_incident: [
     ...['source_id', 'id', 'fips', 'customers_out', 'etr', 'crew_status', 'cause', 'started_at', 'lat', 'lon'],
-    'city',
+    ...['city', 'planned'],
   ],
 } as const;
 const OBS_TABLES = Object.keys(OBS_COLUMNS) as Array<keyof typeof OBS_COLUMNS>;

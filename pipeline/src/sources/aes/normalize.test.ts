@@ -67,6 +67,7 @@ describe.skipIf(!hasSharedData)('aes normalize, the peer samples', () => {
         lat: 39.89,
         lon: -86,
         city: null,
+        planned: false,
       },
       expect.objectContaining({ id: '2', fips: '18097', customers_out: 8, etr: null, lat: 39.83, lon: -85.99 }),
     ]);
@@ -102,6 +103,7 @@ describe.skipIf(!hasSharedData)('aes normalize, the peer samples', () => {
       lat: 39.82,
       lon: -84,
       city: null,
+      planned: false,
     });
     expect(snap.incidents[1]).toMatchObject({ id: '1787160', fips: '39057', etr: '2026-06-24T23:00:00.000Z' });
   });
@@ -138,7 +140,7 @@ describe('aes normalize, made-up answers', () => {
     expect(snap.incidents[4]).toMatchObject({ lat: null, lon: null });
   });
 
-  it('Indiana: one marker is a list of one; repeated and missing ids stay distinct; planned work is left out', () => {
+  it('Indiana: one marker is a list of one; repeated and missing ids stay distinct; planned work counts, flagged', () => {
     const one = `<OutageData><TotalCustAffected>5</TotalCustAffected><Incidents>${marker({
       IncidentId: '77',
       CustAffected: '5',
@@ -154,9 +156,15 @@ describe('aes normalize, made-up answers', () => {
       marker({ IncidentId: '10', CustAffected: '50', Lat: '39.77', Long: '-86.16', outageType: 'PLANNED' }),
     ].join('')}</Incidents></OutageData>`;
     const snap = normalize(raw('indiana', many), indiana);
-    expect(snap.incidents.map((i) => i.id)).toEqual(['9', '9#2', '39.8,-86.1', 'marker']);
-    expect(snap.customers_out).toBe(1206);
-    expect(snap.counties).toEqual([{ fips: '18097', customers_out: 1205, customers_served: null }]);
+    expect(snap.incidents.map((i) => [i.id, i.planned])).toEqual([
+      ['9', false],
+      ['9#2', false],
+      ['39.8,-86.1', false],
+      ['marker', false],
+      ['10', true],
+    ]);
+    expect([snap.customers_out, snap.planned_out]).toEqual([1256, 50]);
+    expect(snap.counties).toEqual([{ fips: '18097', customers_out: 1255, customers_served: null }]);
     expect(snap.unmatched).toEqual(['1 marker(s) not placed in a county (1 customers out)']);
   });
 

@@ -4,7 +4,8 @@ import type { SourceDef } from '../source-def.ts';
 import { toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { matchCounty } from '../../geo/match.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
-import { countOf, decimalOf, newIncident, remembered } from '../checks.ts';
+import { decimalOf, newIncident, remembered } from '../checks.ts';
+import { optHeadlineCount } from '../unreadable.ts';
 import { PointFeed, pointAt } from '../point-feed.ts';
 import { readRaw, type AesFormat, type IndianaMarker, type OhioMarker } from './schema.ts';
 
@@ -60,13 +61,22 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
     feed: new PointFeed(source),
     unmatched: new Set(),
   };
-  const readings =
-    answer.format === 'indiana'
-      ? answer.markers.filter((m) => !PLANNED.test(m.outageType ?? '')).map(fromIndiana)
-      : answer.markers.map(fromOhio);
-  for (const r of readings) ctx.feed.add(incidentOf(r, ctx));
+  const indiana = answer.format === 'indiana';
+  const readings = indiana ? answer.markers.map(fromIndiana) : answer.markers.map(fromOhio);
+  const planned = indiana ? answer.markers.map((m) => PLANNED.test(m.outageType ?? '')) : [];
+  const field = indiana ? 'CustAffected' : 'TOTALCUSTS';
+  let plannedOut = 0;
+  readings.forEach((r, i) => {
+    const out = ctx.feed.count(r.out, field, `marker ${r.id ?? i}`);
+    if (out === null) return;
+    // Planned work in progress counts, as the file's own total counts it, and is flagged.
+    if (planned[i]) plannedOut += out;
+    ctx.feed.add(incidentOf(r, out, planned[i] === true, ctx));
+  });
   // The feed's own headline; the markers' sum stands in only for a file without one.
-  const snap = ctx.feed.finish('marker', countOf(answer.total));
+  const headField = indiana ? 'TotalCustAffected' : 'TotalOut';
+  const snap = ctx.feed.finish('marker', optHeadlineCount(answer.total, headField, `AES ${answer.format} file`));
+  snap.planned_out = indiana ? plannedOut : null;
   snap.unmatched.push(...ctx.unmatched);
   return snap;
 }
@@ -74,13 +84,13 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
 const blank = (v: string | undefined): boolean => !v || v === 'null';
 const coord = (v: string | undefined): number | null => (blank(v) ? null : decimalOf(v as string));
 
-function incidentOf(r: Reading, ctx: Context): Incident {
+function incidentOf(r: Reading, out: number, planned: boolean, ctx: Context): Incident {
   const point = pointAt(coord(r.lat), coord(r.lon));
   const base = blank(r.id) ? (point ? `${point.lat},${point.lon}` : 'marker') : (r.id as string);
   return newIncident({
     id: ctx.feed.id(base),
     fips: namedCounty(r.county, ctx) ?? ctx.feed.county(point),
-    customers_out: countOf(r.out) ?? 0,
+    customers_out: out,
     etr: timeOf(r.etr, ctx.zone),
     crew_status: null,
     cause: null,
@@ -88,6 +98,7 @@ function incidentOf(r: Reading, ctx: Context): Incident {
     lat: point?.lat ?? null,
     lon: point?.lon ?? null,
     city: null,
+    planned,
   });
 }
 

@@ -37,6 +37,7 @@ describe.skipIf(!hasSharedData)('anaheim normalize (peer sample)', () => {
       lat,
       lon,
       city: null,
+      planned: false,
     });
     expect(snap.counties).toEqual([{ fips: '06059', customers_out: snap.customers_out, customers_served: null }]);
     expect(snap.counties.every((c) => c.fips.startsWith('06'))).toBe(true);

@@ -6,6 +6,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalize } from './normalize.ts';
+import { normalizeReadable } from '../unreadable.ts';
+import { expectUnreadableNeverZero } from '../test-kit/mutations.ts';
 import { fetch } from './fetch.ts';
 import { HttpClient, LOOPBACK_HTTP } from '../http.ts';
 import { sourceHeaders } from '../source-http.ts';
@@ -35,16 +37,20 @@ describe.skipIf(!hasSharedData)("arcgis on registry rows' own captures", () => {
   it("DTE's outage-area layer, all five pages of the 4 July 2026 storm", () => {
     const features = DTE_PAGES.flatMap((p) => (sharedJson(p) as { features: GeoFeature[] }).features);
     expect(features).toHaveLength(4636);
-    const count = (f: GeoFeature) => (typeof f.properties.NUM_CUST === 'number' ? f.properties.NUM_CUST : 0);
-    const total = features.reduce((s, f) => s + count(f), 0);
-    const snap = normalize({ features }, dte);
+    // An area without a number in NUM_CUST has no count DTE published: unknown, never 0, left out and noted.
+    const counted = features.filter((f) => typeof f.properties.NUM_CUST === 'number');
+    const count = (f: GeoFeature) => f.properties.NUM_CUST as number;
+    const total = counted.reduce((s, f) => s + count(f), 0);
+    const snap = normalizeReadable({ normalize }, { features }, dte);
     expect(snap.customers_out).toBe(total);
+    expect(snap.unreadable).toHaveLength(features.length - counted.length);
+    expect(snap.unreadable.every((n) => /: NUM_CUST (missing|null)$/.test(n))).toBe(true);
     const exp = expectCountySums(
       snap,
-      features.map((f) => ({ lon: centre(f)[0], lat: centre(f)[1], out: count(f) })),
+      counted.map((f) => ({ lon: centre(f)[0], lat: centre(f)[1], out: count(f) })),
     );
-    expect(snap.incidents).toHaveLength(4636);
-    expect(new Set(snap.incidents.map((i) => i.id)).size).toBe(4636); // JOB_ID is unique
+    expect(snap.incidents).toHaveLength(counted.length);
+    expect(new Set(snap.incidents.map((i) => i.id)).size).toBe(counted.length); // JOB_ID is unique
     expect(exp.placed.size).toBeGreaterThan(5);
   });
 
@@ -70,14 +76,36 @@ describe.skipIf(!hasSharedData)("arcgis on registry rows' own captures", () => {
   it("PG&E's layer-8 outage areas of the same moment (polygons, f=geojson)", () => {
     const doc = sharedJson('payloads/pge/outagewatch-2026-07-09/outages_l8.geojson') as { features: GeoFeature[] };
     const out = (f: GeoFeature) => Number(f.properties.EST_CUSTOMERS);
-    const total = doc.features.reduce((s, f) => s + out(f), 0);
+    // One outage drawn as several polygons counts once (its first polygon places it): by OUTAGE_ID, as the points.
+    const first = new Map<string, GeoFeature>();
+    for (const f of doc.features)
+      if (!first.has(String(f.properties.OUTAGE_ID))) first.set(String(f.properties.OUTAGE_ID), f);
+    const outages = [...first.values()];
+    const total = outages.reduce((s, f) => s + out(f), 0);
     const snap = normalize(doc, sourceDef({ connector: 'arcgis', states: ['CA'] }));
     expect(doc.features.length).toBe(28);
+    expect([outages.length, total]).toEqual([25, 746]); // the layer-4 points' figures for the same moment
     expect(snap.customers_out).toBe(total);
+    expect(snap.incidents).toHaveLength(outages.length);
     expectCountySums(
       snap,
-      doc.features.map((f) => ({ lon: centre(f)[0], lat: centre(f)[1], out: out(f) })),
+      outages.map((f) => ({ lon: centre(f)[0], lat: centre(f)[1], out: out(f) })),
     );
+  });
+
+  it('an unreadable count is never read as 0, on the PG&E points and polygons (the kit’s mutations)', () => {
+    for (const file of ['outages_l4.geojson', 'outages_l8.geojson']) {
+      const doc = sharedJson(`payloads/pge/outagewatch-2026-07-09/${file}`);
+      const leaves = expectUnreadableNeverZero(
+        { normalize, fetch },
+        doc,
+        sourceDef({ connector: 'arcgis', states: ['CA'] }),
+      );
+      expect(
+        leaves.some((l) => l.endsWith('EST_CUSTOMERS')),
+        file,
+      ).toBe(true);
+    }
   });
 
   it("PG&E's two f=json answers ten minutes apart, in Web Mercator (wkid 102100)", () => {

@@ -17,6 +17,7 @@ import { locatePoint, matchCounty } from '../../geo/match.ts';
 import { readFeatures, type ArcgisFeature, type ArcgisRaw } from './schema.ts';
 import { isMercator, pointOf } from './geometry.ts';
 import { CountyTally, remembered, servedSum, sortedCounties, newIncident } from '../checks.ts';
+import { recordCount } from '../unreadable.ts';
 
 const DEFAULT_FIELDS: Record<string, string[]> = {
   id: ['OUTAGE_ID', 'F_OUTAGE_ID', 'IncidentId', 'identifier', 'OBJECTID', 'objectid'],
@@ -79,33 +80,63 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const names = namesOf(source.options, features[0] && attrsOf(features[0]));
   const mercator = isMercator((raw as ArcgisRaw).spatialReference);
   const mode = source.options.mode ?? 'incidents';
-  if (mode === 'counties') {
-    const counties = new CountyTally();
-    for (const f of features) countyFeature(f, names, source.states, counties, snap.unmatched);
-    snap.counties = counties.sorted();
-    snap.customers_out = snap.counties.reduce((s, c) => s + c.customers_out, 0);
-    snap.customers_served = servedSum(snap.counties);
-    snap.basis = 'county';
-  } else if (mode === 'incidents') {
-    const counties = new Map<string, CountyCount>();
-    let unplaced = 0;
-    for (const f of features) {
-      const incident = incidentOf(f, names, source.states[0], mercator);
-      snap.incidents.push(incident);
-      if (incident.fips) addCounty(counties, incident.fips, incident.customers_out, null);
-      else {
-        unplaced += incident.customers_out;
-        if (incident.customers_out > 0)
-          snap.unmatched.push(`incident ${str(pick(attrsOf(f), names.id)) ?? ''} outside every county`);
-      }
-    }
-    snap.counties = sortedCounties(counties);
-    snap.customers_out = snap.counties.reduce((s, c) => s + c.customers_out, 0) + unplaced;
-    snap.basis = 'outage_only';
-  } else {
-    throw new SourceError('config', `options.mode must be "incidents" or "counties", got ${JSON.stringify(mode)}`);
-  }
+  if (mode === 'counties') countyLayer(features, names, source.states, snap);
+  else if (mode === 'incidents') incidentLayer(features, names, source.states[0], mercator, snap);
+  else throw new SourceError('config', `options.mode must be "incidents" or "counties", got ${JSON.stringify(mode)}`);
   return snap;
+}
+
+/** A layer of one feature per county: the counties, their sums the utility's totals. */
+function countyLayer(features: ArcgisFeature[], names: Record<Key, string[]>, states: string[], snap: Snapshot): void {
+  const counties = new CountyTally();
+  for (const f of features) countyFeature(f, names, states, counties, snap);
+  snap.counties = counties.sorted();
+  snap.customers_out = snap.counties.reduce((s, c) => s + c.customers_out, 0);
+  snap.customers_served = servedSum(snap.counties);
+  snap.basis = 'county';
+}
+
+/**
+ * A layer of one feature per outage (a point, or an area at its centre): each outage counted once, however many
+ * features draw it (a polygon layer draws one outage as several polygons, each carrying the outage's whole count:
+ * PG&E's layer 8), into the county it lies in; customers out is the outages' sum, placed or not.
+ */
+function incidentLayer(
+  features: ArcgisFeature[],
+  names: Record<Key, string[]>,
+  state: string,
+  mercator: boolean,
+  snap: Snapshot,
+): void {
+  const byId = new Map<string, Incident>();
+  const field = names.customers_out[0];
+  for (const [k, f] of features.entries()) {
+    const a = attrsOf(f);
+    const out = recordCount(
+      pick(a, names.customers_out),
+      field,
+      `feature ${str(pick(a, names.id)) ?? k}`,
+      snap.unreadable,
+    );
+    if (out === null) continue;
+    const incident = incidentOf(f, out, names, state, mercator);
+    const seen = byId.get(incident.id);
+    if (!seen) byId.set(incident.id, incident);
+    else seen.customers_out = Math.max(seen.customers_out, out);
+  }
+  snap.incidents = [...byId.values()];
+  const counties = new Map<string, CountyCount>();
+  let unplaced = 0;
+  for (const incident of snap.incidents) {
+    if (incident.fips) addCounty(counties, incident.fips, incident.customers_out, null);
+    else {
+      unplaced += incident.customers_out;
+      if (incident.customers_out > 0) snap.unmatched.push(`incident ${incident.id} outside every county`);
+    }
+  }
+  snap.counties = sortedCounties(counties);
+  snap.customers_out = snap.counties.reduce((s, c) => s + c.customers_out, 0) + unplaced;
+  snap.basis = 'outage_only';
 }
 
 /** The feature's fields: `attributes` (f=json) or `properties` (f=geojson). */
@@ -117,15 +148,16 @@ function countyFeature(
   names: Record<Key, string[]>,
   states: string[],
   counties: CountyTally,
-  unmatched: string[],
+  snap: Snapshot,
 ): void {
   const a = attrsOf(f);
   const code = str(pick(a, names.county_fips));
   const name = str(pick(a, names.county)) ?? '';
   const fips = (code && matchIn(states, code)) || matchIn(states, name);
-  const out = toCount(pick(a, names.customers_out));
-  if (!fips || out === null) unmatched.push(name || code || '(unnamed feature)');
-  else counties.add(fips, out, toCount(pick(a, names.customers_served)));
+  const label = name || code || '(unnamed feature)';
+  const out = recordCount(pick(a, names.customers_out), names.customers_out[0], label, snap.unreadable);
+  if (!fips) snap.unmatched.push(label);
+  else if (out !== null) counties.add(fips, out, toCount(pick(a, names.customers_served)));
 }
 
 function matchIn(states: string[], name: string): string | undefined {
@@ -137,7 +169,13 @@ function matchIn(states: string[], name: string): string | undefined {
 }
 
 /** An outage point (or area, at its centre): placed by its geometry, else its lat/lon fields, else its county name. */
-function incidentOf(f: ArcgisFeature, names: Record<Key, string[]>, state: string, mercator: boolean): Incident {
+function incidentOf(
+  f: ArcgisFeature,
+  out: number,
+  names: Record<Key, string[]>,
+  state: string,
+  mercator: boolean,
+): Incident {
   const a = attrsOf(f);
   const [lon, lat] = pointOf(f, mercator) ?? [Number(pick(a, names.lon) ?? NaN), Number(pick(a, names.lat) ?? NaN)];
   const located = Number.isFinite(lon) && Number.isFinite(lat) && Math.abs(lon) <= 180 && Math.abs(lat) <= 90;
@@ -147,7 +185,7 @@ function incidentOf(f: ArcgisFeature, names: Record<Key, string[]>, state: strin
   return newIncident({
     id: str(pick(a, names.id)) ?? `${lon},${lat}`,
     fips,
-    customers_out: toCount(pick(a, names.customers_out)) ?? 0,
+    customers_out: out,
     etr: timeOf(pick(a, names.etr)),
     crew_status: str(pick(a, names.crew_status)),
     cause: str(pick(a, names.cause)),

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { etrOf, normalize } from './normalize.ts';
 import { recordedRaw } from './recorded.ts';
+import { normalizeReadable } from '../unreadable.ts';
 import { hasSharedData, sharedJson, sourceDef } from '../../../test/shared-data.ts';
 
 interface Town {
@@ -135,8 +136,38 @@ describe('avangrid normalize, made-up answers', () => {
       cmp,
     );
     expect(snap.counties).toEqual([{ fips: '23011', customers_out: 5, customers_served: null }]);
-    expect(snap.unmatched).toEqual(['ODD (unreadable count)', '1 town(s) not placed in a county (4 customers out)']);
+    expect(snap.unmatched).toEqual(['1 town(s) not placed in a county (4 customers out)']);
+    expect(snap.unreadable).toEqual(['town YORK, ODD: Outages "n/a"']);
+    expect(snap.areas.map((a) => a.name)).toEqual(['AUGUSTA', 'NOWHERE', 'SEA']);
     expect([snap.customers_out, snap.customers_served]).toEqual([9, 10]);
+  });
+
+  it('a row whose count cannot be read is never 0: noted and left out, the figures stand on the rest; with no row readable the poll fails naming it', () => {
+    for (const bad of [null, undefined, '', 'unknown', -5]) {
+      const rows = fc([
+        town({ county: 'YORK', town: 'YORK', Outages: 3 }),
+        town({ county: 'YORK', town: 'KITTERY', Outages: bad }),
+      ]);
+      const snap = normalize({ county: fc([], { customers: 10, outages: 9 }), town: rows }, cmp);
+      expect(snap.areas.map((a) => [a.name, a.customers_out])).toEqual([['YORK', 3]]);
+      expect(snap.unreadable).toHaveLength(1);
+      expect(snap.customers_out).toBe(9);
+      // Without a headline, the total is the sum of the readable rows, the unreadable one noted and left out.
+      const summed = normalizeReadable({ normalize }, { county: {}, town: rows }, cmp);
+      expect(summed.customers_out).toBe(3);
+      expect(summed.areas.map((a) => [a.name, a.customers_out])).toEqual([['YORK', 3]]);
+      expect(summed.unreadable).toEqual([expect.stringMatching(/town YORK, KITTERY: Outages/)]);
+      // No row readable: nothing to stand on, so the poll fails naming the field.
+      const none = fc([
+        town({ county: 'YORK', town: 'YORK', Outages: bad }),
+        town({ county: 'YORK', town: 'KITTERY', Outages: bad }),
+      ]);
+      expect(() => normalizeReadable({ normalize }, { county: {}, town: none }, cmp)).toThrow(
+        /no record's Outages can be read/,
+      );
+    }
+    // The headline itself must be readable.
+    expect(() => normalize({ county: { outages: 'N/A' }, town: fc([]) }, cmp)).toThrow(/headline total outages/);
   });
 
   it('sums the towns without county totals; a quiet day has neither', () => {

@@ -1,13 +1,15 @@
 // Avangrid normalize: town rows are areas placed by the county they name; street rows are incidents; counties come
 // from the county answer's features (out and served), or from the towns when that answer lists none. Totals are the
-// county answer's own (customers out and served for the whole opco).
+// county answer's own (customers out and served for the whole opco). A row whose count cannot be read is never 0: it
+// is left out and noted in `unreadable` beside that headline; without the headline (the towns' sum) it fails the poll.
 import type { SourceDef } from '../source-def.ts';
 import { emptySnapshot, type AreaCount, type Incident, type Snapshot } from '../snapshot.ts';
 import { locatePoint, matchCounty } from '../../geo/match.ts';
 import { findState } from '../../geo/states.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
 import { CountyTally, countOf, newIncident } from '../checks.ts';
-import { pointOf, readRaw, type AvangridFeature, type AvangridProps } from './schema.ts';
+import { optHeadlineCount, recordCount } from '../unreadable.ts';
+import { pointOf, readRaw, type AvangridFeature, type AvangridProps, WHAT } from './schema.ts';
 
 interface Context {
   states: string[];
@@ -33,12 +35,14 @@ export function etrOf(text: string | null | undefined, zone: string): string | n
   return t ? parseLocal(t, zone, 0) : null;
 }
 
-/** Customers out of a row; a count that is not a number is listed in `unmatched`, never guessed (read as null). */
-function outOf(p: AvangridProps, unmatched: string[]): number | null {
-  const n = countOf(p.Outages);
-  if (n === null && p.Outages !== null && p.Outages !== undefined)
-    unmatched.push(`${p.town ?? p.county ?? '(no name)'} (unreadable count)`);
-  return p.Outages === null || p.Outages === undefined ? 0 : n;
+/** Customers out of a row; null, noted in `unreadable`, when it cannot be read (never guessed, never 0). */
+function outOf(p: AvangridProps, level: string, unreadable: string[]): number | null {
+  const name =
+    [p.county, p.town, p.street]
+      .map((x) => x?.trim())
+      .filter(Boolean)
+      .join(', ') || '(no name)';
+  return recordCount(p.Outages, 'Outages', `${level} ${name}`, unreadable);
 }
 
 const levelOf = (p: AvangridProps): string =>
@@ -108,7 +112,7 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   for (const f of answer.towns) {
     const level = levelOf(f.properties);
     if (level !== 'town' && level !== 'street') continue; // a county row in the town answer: the county answer's
-    const out = outOf(f.properties, snap.unmatched);
+    const out = outOf(f.properties, level, snap.unreadable);
     if (out === null) continue;
     const fips = placeOf(f, ctx);
     if (level === 'street') {
@@ -123,23 +127,24 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
     }
   }
   if (seen.lost) snap.unmatched.push(`${seen.lost} town(s) not placed in a county (${seen.lostOut} customers out)`);
-  snap.counties = answer.counties?.length ? countiesOf(answer.counties, ctx, snap.unmatched) : towns.sorted();
-  const townsOut = snap.areas.reduce((s, a) => s + a.customers_out, 0);
-  snap.customers_out = countOf(answer.outages) ?? townsOut;
+  snap.counties = answer.counties?.length ? countiesOf(answer.counties, ctx, snap) : towns.sorted();
+  const headline = optHeadlineCount(answer.outages, 'outages', WHAT);
+  snap.customers_out = headline ?? snap.areas.reduce((s, a) => s + a.customers_out, 0);
   snap.customers_served = countOf(answer.customers);
   snap.basis = 'county';
   return snap;
 }
 
 /** The county answer's rows: each county's customers out and served, as the opco counts them. */
-function countiesOf(features: AvangridFeature[], ctx: Context, unmatched: string[]) {
+function countiesOf(features: AvangridFeature[], ctx: Context, snap: Snapshot) {
   const tally = new CountyTally();
   for (const f of features) {
-    const out = outOf(f.properties, unmatched);
+    const out = outOf(f.properties, 'county', snap.unreadable);
     if (out === null) continue;
     const fips = placeOf(f, ctx);
     if (fips) tally.add(fips, out, countOf(f.properties.customers));
-    else if (out > 0) unmatched.push(`county ${f.properties.county ?? '(no name)'} not placed (${out} customers out)`);
+    else if (out > 0)
+      snap.unmatched.push(`county ${f.properties.county ?? '(no name)'} not placed (${out} customers out)`);
   }
   return tally.sorted();
 }

@@ -40,7 +40,7 @@ export interface AvangridAnswer {
   outages: NumText;
 }
 
-const WHAT = 'Avangrid outagedata answer';
+export const WHAT = 'Avangrid outagedata answer';
 const TEXTS = ['level', 'county', 'town', 'hamlet', 'street', 'EstRest', 'crewstatus', 'cause'] as const;
 const COUNTS = ['customers', 'Outages', 'incidentnumber'] as const;
 

@@ -3,6 +3,7 @@
 // its own point-in-county (test/county-lookup.ts) and its own reading of the place table (test/place-lookup.ts).
 import { describe, expect, it } from 'vitest';
 import { normalize } from './normalize.ts';
+import { normalizeReadable } from '../unreadable.ts';
 import { hasSharedData, sharedJson, sourceDef } from '../../../test/shared-data.ts';
 import { countyContaining } from '../../../test/county-lookup.ts';
 import { townCounty } from '../../../test/place-lookup.ts';
@@ -73,6 +74,46 @@ describe('chugach normalize, made-up answers in the sample’s shape', () => {
     expect(() => normalize({ grids: list([]) }, chugach)).toThrow(/incidents/);
     expect(() => normalize({ grids: list([{ SECTIONMAP: 3 }]), incidents: list([]) }, chugach)).toThrow(
       /grids\.Items\.0\.SECTIONMAP/,
+    );
+  });
+
+  it('a count that cannot be read is never 0: noted and left out, the figures stand on the rest; with none readable the poll fails', () => {
+    const at = { LATITUDE: 61.58, LONGITUDE: -149.44 };
+    const sections = list([{ SECTIONMAP: 'Eagle River', CUST_OUT: 7, CUST_SERVED: 900 }]);
+    const incidents = list([
+      { ...at, CUSTOMERS_AFFECTED: 7 },
+      { ...at, CUSTOMERS_AFFECTED: 'unknown' },
+    ]);
+    const snap = normalize({ grids: sections, incidents }, chugach);
+    expect(snap.customers_out).toBe(7);
+    expect(snap.incidents.map((i) => i.customers_out)).toEqual([7]);
+    expect(snap.unreadable).toEqual(['incident 1: CUSTOMERS_AFFECTED "unknown"']);
+    // No sections: the total is the sum of the incidents that can be read, the other noted and left out.
+    const summed = normalizeReadable({ normalize }, { grids: list([]), incidents }, chugach);
+    expect(summed.customers_out).toBe(7);
+    expect(summed.incidents.map((i) => i.customers_out)).toEqual([7]);
+    expect(summed.unreadable).toEqual(['incident 1: CUSTOMERS_AFFECTED "unknown"']);
+    // No incident readable: the poll fails naming the field.
+    const none = list([
+      { ...at, CUSTOMERS_AFFECTED: 'unknown' },
+      { ...at, CUSTOMERS_AFFECTED: null },
+    ]);
+    expect(() => normalizeReadable({ normalize }, { grids: list([]), incidents: none }, chugach)).toThrow(
+      /no record's CUSTOMERS_AFFECTED can be read.*incident 0: CUSTOMERS_AFFECTED "unknown"/,
+    );
+    // A section that cannot be read is noted and left out; the sections' total stands on the readable ones.
+    const some = list([
+      { SECTIONMAP: 'Eagle River', CUST_OUT: 7, CUST_SERVED: 900 },
+      { SECTIONMAP: 'Anchorage - Hillside', CUST_OUT: null, CUST_SERVED: 500 },
+    ]);
+    const partial = normalizeReadable({ normalize }, { grids: some, incidents }, chugach);
+    expect(partial.customers_out).toBe(7);
+    expect(partial.areas.map((a) => a.name)).toEqual(['Eagle River']);
+    expect(partial.unreadable).toContain('section Anchorage - Hillside: CUST_OUT null');
+    // No section readable: the poll fails naming the field.
+    const bad = list([{ SECTIONMAP: 'Eagle River', CUST_OUT: null, CUST_SERVED: 900 }]);
+    expect(() => normalizeReadable({ normalize }, { grids: bad, incidents }, chugach)).toThrow(
+      /no record's CUST_OUT can be read.*section Eagle River: CUST_OUT null/,
     );
   });
 });

@@ -25,4 +25,5 @@ export type ChugachSection = z.infer<typeof sectionSchema>;
 export type ChugachIncident = z.infer<typeof incidentSchema>;
 
 /** What fetch returned, checked: anything else is a `schema` failure naming the field. */
-export const readRaw = (raw: unknown): ChugachRaw => parseUpstream(rawSchema, raw, 'Chugach Electric outage answers');
+export const WHAT = 'Chugach Electric outage answers';
+export const readRaw = (raw: unknown): ChugachRaw => parseUpstream(rawSchema, raw, WHAT);

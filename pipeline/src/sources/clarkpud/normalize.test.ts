@@ -56,6 +56,7 @@ describe.skipIf(!hasSharedData)('clarkpud normalize, the peer sample', () => {
       lat: raw.openOutages[0].lat,
       lon: raw.openOutages[0].lng,
       city: null,
+      planned: false,
     });
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isPlanned, normalize } from './normalize.ts';
+import { normalizeReadable } from '../unreadable.ts';
 import { hasSharedData, sharedJson, sourceDef } from '../../../test/shared-data.ts';
 
 interface Ev {
@@ -97,6 +98,7 @@ describe('datacapable normalize', () => {
         lat: 47.6,
         lon: -122.3,
         city: 'South Seattle',
+        planned: false,
       },
     ]);
     expect(snap.counties).toEqual([{ fips: '53033', customers_out: 12, customers_served: null }]);
@@ -123,6 +125,42 @@ describe('datacapable normalize', () => {
       'ATLANTIS',
       'HARRIS / FORT BEND',
     ]);
+  });
+  it('an event whose count cannot be read is never 0: noted and left out, the sum stands on the rest; with none readable the poll fails', () => {
+    const area = [{ property: 'AREA_COUNTY', value: ['HARRIS'] }];
+    for (const bad of [undefined, null, '', 'unknown', -5]) {
+      const events = [
+        { id: 1, numPeople: 4, additionalProperties: area },
+        { id: 2, numPeople: bad, additionalProperties: area },
+      ];
+      const snap = normalizeReadable({ normalize }, events, houston);
+      expect(snap.customers_out).toBe(events[0].numPeople);
+      expect(snap.incidents.map((i) => [i.id, i.customers_out])).toEqual([['1', 4]]);
+      expect(snap.counties.map((c) => c.customers_out)).toEqual([4]);
+      expect(snap.unreadable).toEqual([expect.stringMatching(/^event 2: numPeople/)]);
+      const none = events.map((e) => ({ ...e, numPeople: bad }));
+      expect(() => normalizeReadable({ normalize }, none, houston)).toThrow(
+        /no record's numPeople can be read.*event 1: numPeople/,
+      );
+    }
+    // A planned event is not counted, so its count is not read.
+    const planned = { id: 3, status: 'Planned Outage', numPeople: 'unknown', additionalProperties: area };
+    expect(normalize([planned], houston).unreadable).toEqual([]);
+  });
+  it('a county row read for its count and unreadable is left out and noted, never a county at 0', () => {
+    const snap = normalize(
+      {
+        events: [{ id: 1, numPeople: 9 }],
+        counties: [
+          { type: 'COUNTY', name: 'HARRIS', customersAffected: 9, customersServed: 100 },
+          { type: 'COUNTY', name: 'FORT BEND', customersAffected: 'N/A', customersServed: 50 },
+        ],
+      },
+      houston,
+    );
+    expect(snap.counties).toEqual([{ fips: '48201', customers_out: 9, customers_served: 100 }]);
+    expect(snap.unreadable).toEqual(['county FORT BEND: customersAffected "N/A"']);
+    expect(snap.customers_out).toBe(9);
   });
   it('tells planned from unplanned by status, type, title or cause', () => {
     const e = (over: object) => ({ id: 1, ...over });

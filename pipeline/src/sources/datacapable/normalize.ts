@@ -1,10 +1,13 @@
 // DataCapable normalize: unplanned events → incidents placed in counties (point, else AREA_COUNTY) and summed per
 // county; the county count answer adds customers served per county, and gives the counties itself when no event
-// says where it is. Planned outages share the events list: they are left out of incidents and customers_out.
+// says where it is. Planned outages share the events list: they are left out of incidents and customers_out. The
+// answer has no headline: customers out is the events' sum, so an event whose count cannot be read fails the poll
+// naming the field (never a 0); a county row read for its count and unreadable is left out and noted.
 import type { SourceDef } from '../source-def.ts';
 import { addCounty, emptySnapshot, toIso, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
 import { loadAtlas } from '../../geo/counties.ts';
-import { countOf, newIncident, remembered, sortedCounties } from '../checks.ts';
+import { newIncident, remembered, sortedCounties } from '../checks.ts';
+import { recordCount } from '../unreadable.ts';
 import { countyRows, placeEvent, saysWhere } from './places.ts';
 import { readRaw, type DataCapableEvent } from './schema.ts';
 
@@ -36,14 +39,16 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
       located ||= saysWhere(e);
       continue;
     }
+    const out = recordCount(e.numPeople, 'numPeople', `event ${e.id}`, snap.unreadable);
     const place = placeEvent(e, source.states, atlas);
     located ||= place.located;
+    if (out === null) continue;
     if (place.unmatchedName) unmatchedNames.add(place.unmatchedName);
     snap.incidents.push(
       newIncident({
         id: String(e.id),
         fips: place.fips,
-        customers_out: countOf(e.numPeople) ?? 0,
+        customers_out: out,
         etr: timeOf(e.etrTime),
         crew_status: textOrNull(e.status),
         cause: textOrNull(e.cause),
@@ -54,11 +59,16 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
       }),
     );
   }
-  const answer = data.counties ? countyRows(data.counties, source.states, snap.unmatched) : null;
   // Counties from the answer's own out counts only when no event carries a place (they include planned outages).
-  const fromAnswer = answer !== null && !located;
+  const fromAnswer = data.counties !== null && !located;
+  const answer = data.counties
+    ? countyRows(data.counties, source.states, snap.unmatched, fromAnswer ? snap.unreadable : null)
+    : null;
   const counties = new Map<string, CountyCount>();
-  for (const row of answer?.rows ?? []) addCounty(counties, row.fips, fromAnswer ? row.out : 0, row.served);
+  for (const row of answer?.rows ?? []) {
+    if (!fromAnswer) addCounty(counties, row.fips, 0, row.served);
+    else if (row.out !== null) addCounty(counties, row.fips, row.out, row.served);
+  }
   if (!fromAnswer) placeIncidents(snap.incidents, counties, snap.unmatched);
   snap.unmatched.push(...unmatchedNames);
   snap.counties = sortedCounties(counties);

@@ -2,6 +2,7 @@
 import { matchCounty } from '../../geo/match.ts';
 import type { CountyAtlas } from '../../geo/counties.ts';
 import { toCount } from '../snapshot.ts';
+import { recordCount } from '../unreadable.ts';
 import type { CountRow, DataCapableEvent } from './schema.ts';
 
 export interface Place {
@@ -86,15 +87,20 @@ export function placeEvent(e: DataCapableEvent, states: string[], atlas: CountyA
 
 export interface CountyRow {
   fips: string;
-  out: number;
+  /** customers out; null when it is not read (no `notes`) or cannot be read (noted) */
+  out: number | null;
   served: number | null;
 }
 
-/** The COUNTY rows of the count answer, matched to FIPS; names that match no county go to `unmatched`. */
+/**
+ * The COUNTY rows of the count answer, matched to FIPS; names that match no county go to `unmatched`. With `notes`,
+ * the rows' customers out are read, one that cannot be read noted there (recordCount) and left null, never 0.
+ */
 export function countyRows(
   rows: CountRow[],
   states: string[],
   unmatched: string[],
+  notes: string[] | null,
 ): { rows: CountyRow[]; served: number | null } {
   const out: CountyRow[] = [];
   let served: number | null = 0;
@@ -106,7 +112,10 @@ export function countyRows(
     served = served === null || s === null ? null : served + s;
     const fips = matchIn(states, r.name);
     if (!fips) unmatched.push(r.name);
-    else out.push({ fips, out: toCount(r.customersAffected) ?? 0, served: s });
+    else {
+      const n = notes ? recordCount(r.customersAffected, 'customersAffected', `county ${r.name}`, notes) : null;
+      out.push({ fips, out: n, served: s });
+    }
   }
   return { rows: out, served: seen > 0 ? served : null };
 }

@@ -36,7 +36,7 @@ export interface DataCapableRaw {
   counties?: unknown;
 }
 
-const WHAT = 'DataCapable map/events answer';
+export const WHAT = 'DataCapable map/events answer';
 const isProperties = (v: unknown): boolean =>
   optArray(v) && (!Array.isArray(v) || v.every((p) => isObj(p) && typeof p.property === 'string'));
 

@@ -8,6 +8,7 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { normalize } from './normalize.ts';
 import { recordedRaw } from './recorded.ts';
+import { normalizeReadable } from '../unreadable.ts';
 import { hasSharedData, sharedJson, sharedPath, sourceDef } from '../../../test/shared-data.ts';
 
 type Flat = Record<string, unknown> & { state: string; countyName: string; customersServed: number | null };
@@ -148,28 +149,58 @@ describe('duke normalize, made-up answers', () => {
     expect([snap.customers_out, snap.customers_served]).toEqual([52, 2600]);
   });
 
-  it('lists unplaced and unreadable rows; served is unknown when any row lacks it', () => {
+  it('lists unplaced rows; served is unknown when any row lacks it', () => {
     const snap = normalize(
       {
         data: [
           row({ state: 'NC', countyName: 'Atlantis', areaOfInterestName: 'NC - Atlantis' }),
-          row({ areaOfInterestSummary: { maxCustomersAffected: 'n/a' }, areaOfInterestName: 'NC - Odd' }),
           row({ customersServed: null }),
         ],
       },
       carolinas,
     );
-    expect(snap.unmatched).toEqual([
-      '1 county row(s) not placed (12 customers out)',
-      'NC - Atlantis',
-      'NC - Odd (unreadable count)',
-    ]);
+    expect(snap.unmatched).toEqual(['1 county row(s) not placed (12 customers out)', 'NC - Atlantis']);
     expect([snap.customers_out, snap.customers_served]).toEqual([24, null]);
     expect(normalize({ data: [] }, carolinas)).toMatchObject({
       customers_out: 0,
       customers_served: null,
       counties: [],
     });
+  });
+
+  it('a county whose count cannot be read is never 0: noted and left out, the sum stands on the rest; with none readable the poll fails', () => {
+    const active = { activeEventsCount: 3, firstReportedDate: '2026-06-24T13:49:40.000+00:00' };
+    for (const bad of [undefined, null, '', 'n/a', -5]) {
+      const summary = { ...active, maxCustomersAffected: bad };
+      const data = [row({}), row({ areaOfInterestSummary: summary, areaOfInterestName: 'NC - Odd' })];
+      const snap = normalizeReadable({ normalize }, { data }, carolinas);
+      expect(snap.customers_out).toBe(data[0].areaOfInterestSummary.maxCustomersAffected);
+      expect(snap.counties.map((c) => c.customers_out)).toEqual([data[0].areaOfInterestSummary.maxCustomersAffected]);
+      expect(snap.unreadable).toEqual([expect.stringMatching(/^county NC - Odd: maxCustomersAffected/)]);
+      const none = [
+        row({ areaOfInterestSummary: summary }),
+        row({ areaOfInterestSummary: summary, areaOfInterestName: 'NC - Odd' }),
+      ];
+      expect(() => normalizeReadable({ normalize }, { data: none }, carolinas)).toThrow(
+        /no record's maxCustomersAffected can be read.*county NC - Wake: maxCustomersAffected/,
+      );
+    }
+    expect(() =>
+      normalizeReadable({ normalize }, { data: [row({ customersAffectedOverride: 'many' })] }, carolinas),
+    ).toThrow(/no record's customersAffectedOverride can be read.*customersAffectedOverride "many"/);
+    // A quiet county, as Duke sends one: every summary field null (or no summary) is none out.
+    const nulls = {
+      areaOfInterestId: 465,
+      maxCustomersAffected: null,
+      activeEventsCount: null,
+      firstReportedDate: null,
+    };
+    const snap = normalize(
+      { data: [row({ areaOfInterestSummary: nulls }), row({ areaOfInterestSummary: null })] },
+      carolinas,
+    );
+    expect(snap.counties).toEqual([{ fips: '37183', customers_out: 0, customers_served: 2000 }]);
+    expect(snap.unreadable).toEqual([]);
   });
 
   it("names the field of an unexpected shape, and passes on Duke's own error messages", () => {

@@ -1,11 +1,14 @@
 // Duke normalize: each county row is that county's customers out (areaOfInterestSummary.maxCustomersAffected) and
 // served (customersServed), placed by the row's own state and county name. No outage points or ids: no incidents.
+// The answer has no headline: customers out is the rows' sum, so a row whose count cannot be read fails the poll
+// naming the field (never a 0). A quiet county's summary is all null, which is Duke's "none out", not unreadable.
 import type { SourceDef } from '../source-def.ts';
 import { emptySnapshot, type Snapshot } from '../snapshot.ts';
 import { matchCounty } from '../../geo/match.ts';
 import { findState } from '../../geo/states.ts';
 import { CountyTally, countOf, nullish } from '../checks.ts';
-import { readRaw, type DukeCounty } from './schema.ts';
+import { recordCount } from '../unreadable.ts';
+import { readRaw, type DukeCounty, type DukeSummary } from './schema.ts';
 
 /** `NC - Alamance` → [`NC`, `Alamance`]: the name carries the state when the row's `state` field does not. */
 const NAMED = /^\s*([A-Za-z]{2})\s+-\s+(.+?)\s*$/;
@@ -30,11 +33,23 @@ function countyOf(row: DukeCounty, states: string[]): string | undefined {
   return undefined;
 }
 
-/** Duke's manual figure when set (the map shows it instead), else the computed one; a null summary means none out. */
-function outOf(row: DukeCounty): number | null {
+/**
+ * A quiet county: no summary, or one whose every field is null (its id aside), as Duke sends a county with no outage
+ * in every capture. A summary with anything set (active events, a first report) and no count is unreadable instead.
+ */
+const quiet = (s: DukeSummary | null | undefined): boolean =>
+  !s || Object.entries(s).every(([k, v]) => k === 'areaOfInterestId' || nullish(v));
+
+/**
+ * Duke's manual figure when set (the map shows it instead), else the computed one; a quiet county has none out. Null,
+ * noted in `notes`, when the count cannot be read.
+ */
+function outOf(row: DukeCounty, label: string, notes: string[]): number | null {
   const override = row.customersAffectedOverride;
-  const given = nullish(override) ? row.areaOfInterestSummary?.maxCustomersAffected : override;
-  return nullish(given) ? 0 : countOf(given);
+  if (!nullish(override)) return recordCount(override, 'customersAffectedOverride', `county ${label}`, notes);
+  const summary = row.areaOfInterestSummary;
+  if (quiet(summary)) return 0;
+  return recordCount(summary?.maxCustomersAffected, 'maxCustomersAffected', `county ${label}`, notes);
 }
 const servedOf = (row: DukeCounty): number | null =>
   countOf(nullish(row.customersServedOverride) ? row.customersServed : row.customersServedOverride);
@@ -47,13 +62,9 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   let out = 0;
   let served: number | null = 0;
   for (const row of rows) {
-    const n = outOf(row);
     const label = row.areaOfInterestName?.trim() || row.countyName?.trim() || '(no county name)';
-    if (n === null) {
-      // A count that is not a number is reported, never guessed (nor read as 0 customers out).
-      snap.unmatched.push(`${label} (unreadable count)`);
-      continue;
-    }
+    const n = outOf(row, label, snap.unreadable);
+    if (n === null) continue;
     const s = servedOf(row);
     out += n;
     served = served === null || s === null ? null : served + s;

@@ -28,7 +28,7 @@ export interface DukeCounty {
   areaOfInterestSummary?: DukeSummary | null;
 }
 
-const WHAT = 'Duke Energy counties answer';
+export const WHAT = 'Duke Energy counties answer';
 
 function checkSummary(v: unknown, i: number): void {
   if (!optObj(v)) misfit(WHAT, 'data', i, 'areaOfInterestSummary', 'object', v);

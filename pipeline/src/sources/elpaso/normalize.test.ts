@@ -3,6 +3,7 @@
 // finds for that ZIP's outage points; a ZIP without a point is unplaced.
 import { describe, expect, it } from 'vitest';
 import { normalize } from './normalize.ts';
+import { normalizeReadable } from '../unreadable.ts';
 import { hasSharedData, sharedJson, sourceDef } from '../../../test/shared-data.ts';
 import { countyContaining } from '../../../test/county-lookup.ts';
 
@@ -52,6 +53,7 @@ describe.skipIf(!hasSharedData)('elpaso normalize, the peer sample', () => {
         lat: raw.outages[0].latitude,
         lon: raw.outages[0].longitude,
         city: null,
+        planned: false,
       },
     ]);
   });
@@ -77,6 +79,55 @@ describe('elpaso normalize, made-up answers', () => {
     expect(snap.customers_out).toBe(1007);
     expect(snap.unmatched).toEqual(['1 ZIP code(s) not placed in a county (1002 customers out)']);
     expect(normalize({}, epe)).toMatchObject({ customers_out: 0, incidents: [], basis: 'county' });
+  });
+
+  it('a ZIP whose count cannot be read is never 0: noted and left out, the figures stand on the rest; with none readable the poll fails', () => {
+    const zips = (bad: unknown) => [
+      { zipcode: '88001', customersAffected: 5 },
+      { zipcode: '79901', customersAffected: bad },
+    ];
+    const outages = [
+      { outageNo: 1, zipcode: '88001', latitude: 32.31, longitude: -106.78 },
+      { outageNo: 2, zipcode: '79901', latitude: 31.76, longitude: -106.49 },
+    ];
+    for (const bad of [undefined, null, '', 'unknown', -5]) {
+      const snap = normalize({ totalCustAffected: 9, customersAffectedPerZipcode: zips(bad), outages }, epe);
+      expect(snap.counties).toEqual([{ fips: '35013', customers_out: 5, customers_served: null }]);
+      expect(snap.unreadable).toHaveLength(1);
+      expect(snap.unreadable[0]).toMatch(/^ZIP 79901: customersAffected/);
+      expect(snap.customers_out).toBe(9);
+      // Without the headline, the total is the sum of the ZIPs that can be read.
+      const summed = normalizeReadable({ normalize }, { customersAffectedPerZipcode: zips(bad), outages }, epe);
+      expect(summed.counties).toEqual([{ fips: '35013', customers_out: 5, customers_served: null }]);
+      expect(summed.unreadable).toEqual([expect.stringMatching(/^ZIP 79901: customersAffected/)]);
+      expect(summed.customers_out).toBe(zips(bad)[0].customersAffected);
+      // No ZIP readable: the poll fails naming the field.
+      const none = zips(bad).map((z) => ({ ...z, customersAffected: bad }));
+      expect(() => normalizeReadable({ normalize }, { customersAffectedPerZipcode: none, outages }, epe)).toThrow(
+        /no record's customersAffected can be read.*ZIP 88001: customersAffected/,
+      );
+    }
+    expect(() => normalize({ totalCustAffected: 'N/A' }, epe)).toThrow(/headline total totalCustAffected/);
+  });
+
+  it('a ZIP code that cannot be read places nothing, and is noted', () => {
+    const snap = normalize(
+      {
+        totalCustAffected: 7,
+        customersAffectedPerZipcode: [
+          { zipcode: 'unknown', customersAffected: 5 },
+          { zipcode: '88001', customersAffected: 2 },
+        ],
+        outages: [
+          { outageNo: 1, zipcode: null, latitude: 32.31, longitude: -106.78 },
+          { outageNo: 2, zipcode: '88001', latitude: 32.31, longitude: -106.78 },
+        ],
+      },
+      epe,
+    );
+    expect(snap.counties).toEqual([{ fips: '35013', customers_out: 2, customers_served: null }]);
+    expect(snap.unreadable).toEqual(['outage 1: zipcode null', 'ZIP row 0: zipcode "unknown"']);
+    expect(snap.customers_out).toBe(7);
   });
 
   it('names the field of an unexpected shape', () => {

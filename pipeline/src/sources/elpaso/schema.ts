@@ -32,7 +32,7 @@ export interface Envelope {
   iv: string;
 }
 
-const WHAT = 'El Paso Electric GetOutages answer';
+export const WHAT = 'El Paso Electric GetOutages answer';
 
 export const isEnvelope = (v: unknown): v is Envelope =>
   typeof v === 'object' &&

@@ -3,6 +3,7 @@
 // test's own sums and its own reading of data/reference/places.csv (test/place-lookup.ts) for each town's county.
 import { describe, expect, it } from 'vitest';
 import { normalize } from './normalize.ts';
+import { normalizeReadable } from '../unreadable.ts';
 import { hasSharedData, sharedJson, sourceDef } from '../../../test/shared-data.ts';
 import { townCounty } from '../../../test/place-lookup.ts';
 
@@ -67,12 +68,11 @@ describe('gmp normalize, made-up answers in the sample’s shape', () => {
     expect(snap.customers_served).toBe(8000 + 3000 + 100);
   });
 
-  it('hostile names are cleaned for the look-up; a repeated town is numbered; an unreadable count is listed', () => {
+  it('hostile names are cleaned for the look-up; a repeated town is numbered', () => {
     const snap = normalize(
       [
         { town_name: 'Fair\u202elee\u0000', customers_affected: 5, total_customers: null },
         { town_name: 'Fairlee', customers_affected: 2, total_customers: 10 },
-        { town_name: 'Barre', customers_affected: 'n/a', total_customers: 9000 },
       ],
       gmp,
     );
@@ -81,9 +81,27 @@ describe('gmp normalize, made-up answers in the sample’s shape', () => {
       [fairlee, ['Fair\u202elee\u0000']],
       [fairlee, ['Fairlee']],
     ]);
-    expect(snap.unmatched).toEqual(['Barre (unreadable count)']);
+    expect(snap.unmatched).toEqual([]);
     expect(snap.customers_served).toBeNull(); // a town without a served figure
     expect(snap.counties.find((c) => c.fips === fairlee)?.customers_out).toBe(7);
+  });
+
+  it('a town whose count cannot be read is never 0: noted and left out, the sums stand on the rest; with none readable the poll fails', () => {
+    for (const bad of ['n/a', null, undefined, -3]) {
+      const towns = [
+        { town_name: 'Fairlee', customers_affected: 2, total_customers: 10 },
+        { town_name: 'Barre', customers_affected: bad, total_customers: 9000 },
+      ];
+      const snap = normalizeReadable({ normalize }, towns, gmp);
+      expect(snap.customers_out).toBe(towns[0].customers_affected);
+      expect(snap.areas.map((a) => [a.name, a.customers_out])).toEqual([['Fairlee', 2]]);
+      expect(snap.counties.map((c) => [c.fips, c.customers_out])).toEqual([[townCounty('VT', 'Fairlee'), 2]]);
+      expect(snap.unreadable).toEqual([expect.stringMatching(/^town Barre: customers_affected/)]);
+      const none = towns.map((t) => ({ ...t, customers_affected: bad }));
+      expect(() => normalizeReadable({ normalize }, none, gmp)).toThrow(
+        /no record's customers_affected can be read.*town Fairlee: customers_affected/,
+      );
+    }
   });
 
   it('an empty list is a calm county snapshot; anything but a list of named towns fails the poll', () => {

@@ -16,5 +16,7 @@ export const answerSchema = z.array(townSchema);
 
 export type GmpTown = z.infer<typeof townSchema>;
 
+export const WHAT = 'Green Mountain Power town list';
+
 /** The answer checked: anything but a list of towns with text names is a `schema` failure naming the field. */
-export const readRaw = (raw: unknown): GmpTown[] => parseUpstream(answerSchema, raw, 'Green Mountain Power town list');
+export const readRaw = (raw: unknown): GmpTown[] => parseUpstream(answerSchema, raw, WHAT);

@@ -2,6 +2,7 @@
 // field names as the peer's adapter reads them. Expected totals are computed here from the payload itself.
 import { describe, expect, it } from 'vitest';
 import { etrOf, normalize } from './normalize.ts';
+import { normalizeReadable } from '../unreadable.ts';
 import { hasSharedData, sharedJson, sourceDef } from '../../../test/shared-data.ts';
 
 interface Outage {
@@ -51,6 +52,7 @@ describe('gridvu normalize', () => {
       lat: first.lat,
       lon: first.lon,
       city: null,
+      planned: false,
     });
     expect(second.etr).toBeUndefined();
     expect(snap.incidents[1]).toMatchObject({ id: 'i-2', fips: INGHAM, customers_out: 0, etr: null });
@@ -88,6 +90,27 @@ describe('gridvu normalize', () => {
     ]);
     expect(snap.counties).toEqual([{ fips: INGHAM, customers_out: 1207, customers_served: null }]);
     expect(snap.unmatched).toEqual(['3 point(s) not placed in a county (15 customers out)']);
+  });
+
+  it('an outage whose count cannot be read is never 0: noted and left out, the sum stands on the rest; with none readable the poll fails', () => {
+    for (const bad of [undefined, null, '', 'unknown', -5]) {
+      const outageLst = [
+        { idf: 'a', custAffected: 2, lat: 42.73, lon: -84.55 },
+        { idf: 'b', custAffected: bad, lat: 42.73, lon: -84.55 },
+      ];
+      const snap = normalizeReadable({ normalize }, { outageLst }, bwl);
+      expect(snap.customers_out).toBe(outageLst[0].custAffected);
+      expect(snap.incidents.map((i) => i.customers_out)).toEqual([outageLst[0].custAffected]);
+      expect(snap.counties.map((c) => c.customers_out)).toEqual([outageLst[0].custAffected]);
+      expect(snap.unreadable).toEqual([expect.stringMatching(/^outage b: custAffected/)]);
+      const none = outageLst.map((o) => ({ ...o, custAffected: bad }));
+      expect(() => normalizeReadable({ normalize }, { outageLst: none }, bwl)).toThrow(
+        /no record's custAffected can be read.*outage a: custAffected/,
+      );
+    }
+    // Planned work is not counted, so its count is not read.
+    const planned = { idf: 'p', custAffected: 'unknown', planned: true };
+    expect(normalize({ outageLst: [planned] }, bwl)).toMatchObject({ customers_out: 0, unreadable: [] });
   });
 
   it('reads ETR texts with an offset as instants and refuses other shapes', () => {

@@ -1,9 +1,10 @@
 // GridVu normalize: each unplanned outage is an incident placed in a county by its point (Michigan only); the feed
-// has no headline, so customers_out is the incidents' sum, and customers_served is null.
+// has no headline, so customers_out is the incidents' sum, and customers_served is null. An outage whose count cannot
+// be read is never 0: it is noted in `unreadable` and the poll fails naming the field (PointFeed.finish).
 import type { SourceDef } from '../source-def.ts';
 import { toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
-import { countOf, newIncident, remembered } from '../checks.ts';
+import { newIncident, remembered } from '../checks.ts';
 import { type Point, PointFeed, pointAt } from '../point-feed.ts';
 import { readRaw, type GridVuOutage } from './schema.ts';
 
@@ -11,10 +12,13 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const outages = readRaw(raw);
   const zone = zoneFor(source.states, source.options.time_zone);
   const feed = new PointFeed(source);
-  for (const o of outages) {
+  outages.forEach((o, i) => {
     // Planned work is announced ahead and is not an outage customers are suffering now.
-    if (!flagged(o.planned)) feed.add(incidentOf(o, feed, zone));
-  }
+    if (flagged(o.planned)) return;
+    const own = o.idf === null || o.idf === undefined ? '' : String(o.idf).trim();
+    const out = feed.count(o.custAffected, 'custAffected', `outage ${own || i}`);
+    if (out !== null) feed.add(incidentOf(o, out, feed, zone));
+  });
   return feed.finish('point');
 }
 
@@ -58,13 +62,13 @@ function baseId(o: GridVuOutage, point: Point | null): string {
   return [circuit, where].filter(Boolean).join('@') || 'outage';
 }
 
-function incidentOf(o: GridVuOutage, feed: PointFeed, zone: string): Incident {
+function incidentOf(o: GridVuOutage, out: number, feed: PointFeed, zone: string): Incident {
   const point = pointAt(coord(o.lat), coord(o.lon));
   return newIncident({
     id: feed.id(baseId(o, point)),
     // BWL serves the Lansing area: a point outside the row's states is misplaced, not a county.
     fips: feed.county(point),
-    customers_out: countOf(o.custAffected) ?? 0,
+    customers_out: out,
     etr: etrOf(o.etr, zone),
     crew_status: null,
     cause: null,

@@ -80,6 +80,7 @@ describe.skipIf(!hasSharedData)('idahopower normalize, the peer sample', () => {
         lat: 44.1,
         lon: -115.9,
         city: 'CROUCH',
+        planned: false,
       },
       {
         id: 'X@43.7,-116.6',
@@ -92,6 +93,7 @@ describe.skipIf(!hasSharedData)('idahopower normalize, the peer sample', () => {
         lat: 43.7,
         lon: -116.6,
         city: 'MIDDLETON',
+        planned: false,
       },
     ]);
   });
@@ -127,24 +129,20 @@ describe('idahopower normalize, made-up answers', () => {
     expect(snap).toMatchObject({ customers_out: 75, basis: 'county' });
   });
 
-  it('reads the id, cause and status other clients name, and leaves a planned outage out', () => {
-    const snap = normalize(
-      {
-        object: {
-          outages: [
-            outage({ omsOutageId: 9001, probableCause: ' Equipment ', omsStatusDescription: 'Crew assigned' }),
-            outage({ omsOutageId: '9002', isPlannedOutage: true, omsCustomerCount: 99 }),
-            outage({ omsOutageId: '9003', isPlannedOutage: false, outageCity: [{ outageCityName: ' ' }] }),
-          ],
-        },
-      },
-      idaho,
-    );
-    expect(snap.incidents.map((i) => i.id)).toEqual(['9001', '9003']);
+  it('reads the id, cause and status other clients name, and counts a planned outage in progress, flagged', () => {
+    const outages = [
+      outage({ omsOutageId: 9001, probableCause: ' Equipment ', omsStatusDescription: 'Crew assigned' }),
+      outage({ omsOutageId: '9002', isPlannedOutage: true, omsCustomerCount: 99 }),
+      outage({ omsOutageId: '9003', isPlannedOutage: false, outageCity: [{ outageCityName: ' ' }] }),
+    ];
+    const snap = normalize({ object: { outages } }, idaho);
+    expect(snap.incidents.map((i) => i.id)).toEqual(['9001', '9002', '9003']);
+    expect(snap.incidents.map((i) => i.planned)).toEqual(outages.map((o) => o.isPlannedOutage === true));
     expect(snap.incidents[0]).toMatchObject({ cause: 'Equipment', crew_status: 'Crew assigned', fips: '16001' });
-    expect(snap.incidents[1].city).toBeNull();
-    expect(snap.customers_out).toBe(20);
-    expect(snap.counties).toEqual([{ fips: '16001', customers_out: 20, customers_served: null }]);
+    expect(snap.incidents[1]).toMatchObject({ customers_out: outages[1].omsCustomerCount, fips: '16001' });
+    expect(snap.incidents[2].city).toBeNull();
+    expect(snap.customers_out).toBe(sum(outages));
+    expect(snap.counties).toEqual([{ fips: '16001', customers_out: sum(outages), customers_served: null }]);
   });
 
   it('is outage_only when no point is placed, county grade for an empty answer', () => {

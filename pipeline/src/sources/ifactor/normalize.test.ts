@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { normalize } from './normalize.ts';
 import { readCount } from './count.ts';
+import { normalizeReadable } from '../unreadable.ts';
 import { hasSharedData, sharedJson, sourceDef } from '../../../test/shared-data.ts';
 
 interface Node {
@@ -162,6 +163,78 @@ describe('ifactor normalize: other trees', () => {
     expect(readCount('1,038', 5)?.out).toBe(1038);
     expect(readCount({ val: 0 }, 5)?.out).toBe(0);
     expect(readCount('n/a', 5)).toBeNull();
+  });
+
+  it('a count that cannot be read is never 0: noted beside the figures standing on the rest; with none readable the poll fails', () => {
+    const node = (name: string, cust_a: unknown, areas?: unknown[]) => ({
+      area_name: name,
+      cust_a,
+      cust_s: 100,
+      areas,
+    });
+    const tree = (bad: unknown) => ({
+      file_data: {
+        areas: [
+          {
+            cust_a: { val: 7 },
+            cust_s: 300,
+            areas: [
+              node('BRONX', { val: 4 }, [node('NORTH BRONX', { val: 4 }), node('SOUTH BRONX', bad)]),
+              node('QUEENS', bad, [node('ASTORIA', { val: 3 })]),
+            ],
+          },
+        ],
+      },
+    });
+    const summary = { summaryFileData: { total_cust_a: { val: 7 }, total_cust_s: 300 } };
+    for (const bad of [undefined, null, { val: null }, { val: 'unknown' }, 'N/A', -5]) {
+      const snap = normalize({ summary, reports: [tree(bad)] }, coned);
+      expect(snap.customers_out).toBe(7);
+      expect(snap.counties.map((c) => [c.fips, c.customers_out])).toEqual([['36005', 4]]); // no Queens at 0
+      expect(snap.areas.map((a) => a.path.join('/'))).toEqual(['BRONX/NORTH BRONX', 'QUEENS/ASTORIA']);
+      expect(snap.unreadable.map((n) => n.split(':')[0])).toEqual(['BRONX / SOUTH BRONX', 'QUEENS']);
+    }
+    // Without data.json the total is the sum of the report roots that can be read, the others noted and left out.
+    const root = { file_data: { areas: [{ cust_a: { val: 'unknown' }, cust_s: 300, areas: [] }] } };
+    const good = { file_data: { areas: [{ cust_a: { val: 6 }, cust_s: 200, areas: [] }] } };
+    const summed = normalizeReadable({ normalize }, { reports: [good, root] }, coned);
+    expect(summed.customers_out).toBe(good.file_data.areas[0].cust_a.val);
+    expect(summed.unreadable).toEqual([expect.stringMatching(/root 1: cust_a\.val "unknown"/)]);
+    // No root readable: the poll fails naming the field.
+    expect(() => normalizeReadable({ normalize }, { reports: [root] }, coned)).toThrow(
+      /no record's cust_a can be read.*root 1: cust_a\.val "unknown"/,
+    );
+    // data.json's headline itself must be readable.
+    const bad = { summaryFileData: { total_cust_a: { val: 'unknown' }, total_cust_s: 300 } };
+    expect(() => normalize({ summary: bad, reports: [tree({ val: 1 })] }, coned)).toThrow(
+      /headline total total_cust_a\.val cannot be read/,
+    );
+  });
+
+  it('thematic: a county whose count cannot be read makes no county; with none readable the poll fails', () => {
+    const thematic = {
+      file_data: [
+        { title: 'NC-WAKE', desc: [{ cust_a: '12', cust_s: '1,000' }] },
+        { title: 'NC-DURHAM', desc: [{ cust_a: 'unknown', cust_s: '900' }] },
+      ],
+    };
+    const ncsc = sourceDef({ connector: 'ifactor' as never, states: ['NC', 'SC'] });
+    // No headline: the total is the sum of the counties that can be read, the other noted and left out.
+    const summed = normalizeReadable({ normalize }, { thematic }, ncsc);
+    expect(summed.counties.map((c) => [c.fips, c.customers_out])).toEqual([['37183', 12]]);
+    expect(summed.customers_out).toBe(Number(thematic.file_data[0].desc[0].cust_a));
+    // No county readable: the poll fails naming the field.
+    const none = { file_data: thematic.file_data.map((r) => ({ ...r, desc: [{ ...r.desc[0], cust_a: 'unknown' }] })) };
+    expect(() => normalizeReadable({ normalize }, { thematic: none }, ncsc)).toThrow(
+      /no record's cust_a can be read.*NC-WAKE: cust_a "unknown"/,
+    );
+    const summary = { summaryFileData: { total_cust_a: { val: 20 }, total_cust_s: 1900 } };
+    const snap = normalize({ summary, thematic }, ncsc);
+    expect(snap.counties.map((c) => [c.fips, c.customers_out])).toEqual([['37183', 12]]);
+    expect(snap.unreadable).toEqual(['NC-DURHAM: cust_a "unknown"']);
+    expect(snap.customers_out).toBe(20);
+    // The note stands once without the headline too (the summed records' notes are not added to themselves).
+    expect(summed.unreadable).toEqual(['NC-DURHAM: cust_a "unknown"']);
   });
 
   it('rejects a payload of the wrong shape as a schema failure', () => {

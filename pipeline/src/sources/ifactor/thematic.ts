@@ -5,7 +5,7 @@
 import type { SourceDef } from '../source-def.ts';
 import { addCounty, emptySnapshot, type CountyCount, type Snapshot } from '../snapshot.ts';
 import { findState } from '../../geo/states.ts';
-import { readCount, readServed } from './count.ts';
+import { readServed, recordReadCount, type Summed } from './count.ts';
 import { countyIn } from './places.ts';
 import { parseThematic } from './schema.ts';
 
@@ -16,7 +16,8 @@ function splitTitle(title: string, states: string[]): { states: string[]; name: 
   return st ? { states: [st.code], name: m![2] } : { states, name: title };
 }
 
-export function normalizeThematic(raw: unknown, source: SourceDef, floor: number): Snapshot {
+/** The counties of the thematic areas; the total is their sum, so every record that cannot be read is in `summed`. */
+export function normalizeThematic(raw: unknown, source: SourceDef, floor: number): { snap: Snapshot; summed: Summed } {
   const data = parseThematic(raw, 'iFactor thematic_areas');
   const snap = emptySnapshot(source.utility);
   const counties = new Map<string, CountyCount>();
@@ -26,11 +27,13 @@ export function normalizeThematic(raw: unknown, source: SourceDef, floor: number
     if (!title || seen.has(title)) continue;
     seen.add(title);
     const desc = Array.isArray(item.desc) ? item.desc[0] : item.desc;
-    const count = readCount(desc?.cust_a, floor);
+    // A count that cannot be read makes no county, never one at 0: noted instead.
+    const count = recordReadCount(desc?.cust_a, floor, 'cust_a', title, snap.unreadable);
+    if (!count) continue;
     const { states, name } = splitTitle(title, source.states);
     const fips = countyIn(states, name);
-    if (!fips || !count) {
-      snap.unmatched.push(count ? title : `${title} (no readable count)`);
+    if (!fips) {
+      snap.unmatched.push(title);
       continue;
     }
     addCounty(counties, fips, count.out, readServed(desc?.cust_s));
@@ -40,5 +43,5 @@ export function normalizeThematic(raw: unknown, source: SourceDef, floor: number
   const served = snap.counties.map((c) => c.customers_served);
   snap.customers_served = served.length && served.every((v) => v !== null) ? served.reduce((s, v) => s! + v!, 0) : null;
   snap.basis = 'county';
-  return snap;
+  return { snap, summed: { what: 'iFactor thematic_areas', notes: snap.unreadable } };
 }

@@ -53,6 +53,7 @@ describe('kub normalize', () => {
       lat: first.y,
       lon: first.x,
       city: null,
+      planned: false,
     });
     expect(snap.incidents[1]).toMatchObject({ id: String(second.id), etr: null, fips: KNOX, customers_out: 16 });
     // a time sent without the flag is not an ETR

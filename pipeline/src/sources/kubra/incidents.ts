@@ -4,6 +4,7 @@ import { locatePoint } from '../../geo/match.ts';
 import { arrayAt, isObj, misfit, newIncident, optNumber, placedCounties } from '../checks.ts';
 import { toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import type { ClusterRecord } from './clusters.ts';
+import { tallyRead, unreadableNote } from '../unreadable.ts';
 import { recordOut } from './counts.ts';
 
 /** The records fetch (or a recording) hands over, checked in place for what incidentOf reads. */
@@ -38,12 +39,12 @@ function idOf(r: ClusterRecord): string {
   return `${r.geom?.p?.[0] ?? `${r.lat},${r.lon}`}-${r.desc.start_time ?? ''}`;
 }
 
-/** A cluster-layer record as an incident (the id made unique by incidentsOf). */
-function incidentOf(r: ClusterRecord, id: string): Incident {
+/** A cluster-layer record as an incident (the id made unique by incidentsOf), with its count. */
+function incidentOf(r: ClusterRecord, id: string, out: number): Incident {
   return newIncident({
     id,
     fips: r.lat !== null && r.lon !== null ? locatePoint(r.lon, r.lat) : null,
-    customers_out: recordOut(r.desc.cust_a, r.desc.n_out),
+    customers_out: out,
     etr: toIso(r.desc.etr),
     crew_status: text(r.desc.crew_status),
     cause: text(r.desc.cause),
@@ -54,15 +55,24 @@ function incidentOf(r: ClusterRecord, id: string): Incident {
   });
 }
 
-/** Every record as an incident, in id order; two outages at one point since one time get `#2`, `#3` … */
-export function incidentsOf(records: ClusterRecord[]): Incident[] {
+/**
+ * Every record as an incident, in id order; two outages at one point since one time get `#2`, `#3` … A record whose
+ * count cannot be read (not masked, no `cust_a.val` count) is no incident: it is noted in `unreadable`, never 0.
+ */
+export function incidentsOf(records: ClusterRecord[], unreadable: string[]): Incident[] {
   const seen = new Map<string, number>();
-  const out = records.map((r) => {
+  const out: Incident[] = [];
+  for (const r of records) {
     const id = idOf(r);
     const n = (seen.get(id) ?? 0) + 1;
     seen.set(id, n);
-    return incidentOf(r, n === 1 ? id : `${id}#${n}`);
-  });
+    const count = recordOut(r.desc.cust_a, r.desc.n_out);
+    const cust = r.desc.cust_a;
+    const [field, v] = cust && typeof cust === 'object' ? ['cust_a.val', cust.val] : ['cust_a', cust];
+    // Tallied as one field, masked or not: a layer none of whose records can be read fails the poll.
+    tallyRead(unreadable, 'cluster cust_a', count === null ? unreadableNote(`outage ${id}`, field, v) : null);
+    if (count !== null) out.push(incidentOf(r, n === 1 ? id : `${id}#${n}`, count));
+  }
   return out.sort((a, b) => a.id.localeCompare(b.id));
 }
 

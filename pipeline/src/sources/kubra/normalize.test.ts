@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalize, readCount } from './normalize.ts';
+import { normalizeReadable } from '../unreadable.ts';
 import { hasSharedData, sharedJson, sourceDef } from '../../../test/shared-data.ts';
 
 const kubra = (over = {}) =>
@@ -139,7 +140,82 @@ describe('kubra cluster layer', () => {
         lat: 38.25,
         lon: -85.76,
         city: null,
+        planned: false,
       },
     ]);
+  });
+
+  it('a count that cannot be read is never 0: noted beside the figures standing on the rest; with none readable the poll fails', () => {
+    const node = (name: string, cust_a: unknown, areas?: unknown[]) => ({ name, cust_a, cust_s: 100, areas });
+    const report = (bad: unknown, totals?: unknown) => ({
+      file_data: {
+        areas: [
+          node('Virginia', { val: 9 }, [
+            node('Fairfax', { val: 5 }, [node('Vienna', { val: 5 }), node('Reston', bad)]),
+            node('Arlington', bad),
+          ]),
+        ],
+        totals,
+      },
+    });
+    for (const bad of [undefined, null, { val: null }, { val: -5 }, { val: Number.POSITIVE_INFINITY }]) {
+      const snap = normalize({ report: report(bad, { cust_a: { val: 9 }, cust_s: 300 }) }, kubra());
+      expect(snap.customers_out).toBe(9);
+      expect(snap.counties.map((c) => [c.fips, c.customers_out])).toEqual([['51059', 5]]); // no Arlington at 0
+      expect(snap.areas.map((a) => a.name)).toEqual(['Vienna']);
+      expect(snap.unreadable.map((n) => n.split(':')[0])).toEqual([
+        'Virginia / Arlington',
+        'Virginia / Fairfax / Reston',
+      ]);
+      // No totals: the total is the sum of the counties that can be read, Arlington noted and left out.
+      const summed = normalizeReadable({ normalize }, { report: report(bad) }, kubra());
+      expect(summed.counties.map((c) => [c.fips, c.customers_out])).toEqual([['51059', 5]]);
+      expect(summed.customers_out).toBe(5); // Fairfax's own count
+      expect(summed.areas.map((a) => a.name)).toEqual(['Vienna']);
+      expect(summed.unreadable.map((n) => n.split(':')[0])).toEqual([
+        'Virginia / Arlington',
+        'Virginia / Fairfax / Reston',
+      ]);
+      // No record readable: the poll fails naming the field.
+      const none = {
+        file_data: {
+          areas: [node('Virginia', bad, [node('Fairfax', bad, [node('Vienna', bad)]), node('Arlington', bad)])],
+        },
+      };
+      expect(() => normalizeReadable({ normalize }, { report: none }, kubra())).toThrow(
+        /no record's (county )?cust_a can be read as a count \(\d record\(s\), e\.g\. Virginia \/ .*cust_a/,
+      );
+    }
+    // A headline present but unreadable fails the poll, naming it.
+    expect(() => normalize({ report: report({ val: 1 }, { cust_a: { val: null } }) }, kubra())).toThrow(
+      /headline total cust_a\.val/,
+    );
+    const summary = { summaryFileData: { totals: [{ total_cust_a: { val: -1 }, total_cust_s: 10 }] } };
+    expect(() => normalize({ summary, clusters: [] }, kubra())).toThrow(/headline total total_cust_a\.val/);
+  });
+
+  it('a cluster record whose count cannot be read is no incident; with none readable the poll fails', () => {
+    const rec = (inc_id: number, cust_a: unknown) => ({ desc: { inc_id, n_out: 1, cust_a }, lat: 38.25, lon: -85.76 });
+    const seven = { val: 7 };
+    const clusters = [rec(1, seven), rec(2, { val: null }), rec(3, { val: 4, mask: 5 })];
+    const summary = { summaryFileData: { totals: [{ total_cust_a: { val: 12 }, total_cust_s: 1000 }] } };
+    const snap = normalize({ summary, clusters }, kubra({ states: ['KY'] }));
+    expect(snap.incidents.map((i) => [i.id, i.customers_out])).toEqual([
+      ['1', 7],
+      ['3', 1], // masked: its lower bound
+    ]);
+    expect(snap.unreadable).toEqual(['outage 2: cust_a.val null']);
+    expect(snap.customers_out).toBe(12);
+    // Without a headline the total is the sum of the readable records (the masked one at its lower bound).
+    const noHeadline = { summaryFileData: { totals: [{}] } };
+    const summed = normalizeReadable({ normalize }, { clusters, summary: noHeadline }, kubra());
+    expect(summed.customers_out).toBe(seven.val + 1);
+    expect(summed.incidents.map((i) => i.id)).toEqual(['1', '3']);
+    expect(summed.unreadable).toEqual(['outage 2: cust_a.val null']);
+    // No record readable: the poll fails naming the field.
+    const none = [rec(1, { val: null }), rec(2, undefined)];
+    expect(() => normalizeReadable({ normalize }, { clusters: none, summary: noHeadline }, kubra())).toThrow(
+      /no record's cluster cust_a can be read.*outage 1: cust_a\.val null/,
+    );
   });
 });

@@ -3,6 +3,7 @@
 // own sums and its own reading of data/reference/places.csv (test/place-lookup.ts), in each city's own state.
 import { describe, expect, it } from 'vitest';
 import { normalize } from './normalize.ts';
+import { normalizeReadable } from '../unreadable.ts';
 import { hasSharedData, sharedJson, sourceDef } from '../../../test/shared-data.ts';
 import { townCounty } from '../../../test/place-lookup.ts';
 
@@ -60,6 +61,26 @@ describe('liberty normalize, made-up answers in the sample’s shape', () => {
     ]);
     expect(snap.unmatched).toEqual(['AUSTIN, TX (9 customers out)']);
     expect(snap.customers_out).toBe(309);
+  });
+
+  it('a city whose count cannot be read is never 0: noted and left out, the sums stand on the rest; with none readable the poll fails', () => {
+    for (const bad of ['unknown', '', null, undefined]) {
+      const data = [
+        { state: 'MO', city: 'JOPLIN', customer_affected: '300', customer_served: '25000' },
+        { state: 'MO', city: 'CARTHAGE', customer_affected: bad, customer_served: '6000' },
+      ];
+      const snap = normalizeReadable({ normalize }, answer(data), empire);
+      expect(snap.customers_out).toBe(Number(data[0].customer_affected));
+      expect(snap.areas.map((a) => [a.name, a.customers_out])).toEqual([['JOPLIN', Number(data[0].customer_affected)]]);
+      expect(snap.counties.map((c) => [c.fips, c.customers_out])).toEqual([
+        [townCounty('MO', 'Joplin'), Number(data[0].customer_affected)],
+      ]);
+      expect(snap.unreadable).toEqual([expect.stringMatching(/^city CARTHAGE: customer_affected/)]);
+      const none = data.map((c) => ({ ...c, customer_affected: bad }));
+      expect(() => normalizeReadable({ normalize }, answer(none), empire)).toThrow(
+        /no record's customer_affected can be read.*city JOPLIN: customer_affected/,
+      );
+    }
   });
 
   it('no data is a calm county snapshot; a misfit field or a refusal fails the poll', () => {

@@ -21,7 +21,7 @@ export const answerSchema = z.object({
 
 export type LibertyCity = z.infer<typeof citySchema>;
 
-const WHAT = 'Liberty city summary';
+export const WHAT = 'Liberty city summary';
 
 /** The answer's cities; an answer whose status says error fails the poll (`http_status`, with the status's code). */
 export function readRaw(raw: unknown): LibertyCity[] {

@@ -2,6 +2,7 @@
 // values made up; field names as the peer's adapter reads them (no real LUMA answer was recorded). Parsing only.
 import { describe, expect, it } from 'vitest';
 import { normalize } from './normalize.ts';
+import { normalizeReadable } from '../unreadable.ts';
 import { hasSharedData, sharedJson, sourceDef } from '../../../test/shared-data.ts';
 
 interface Counts {
@@ -64,7 +65,7 @@ describe('luma normalize, made-up answers', () => {
     totalClients: served,
   });
 
-  it('reads counts sent as text, keeps repeated names apart and lists unreadable counts', () => {
+  it('reads counts sent as text, keeps repeated names apart and notes unreadable counts beside the total', () => {
     const snap = normalize(
       {
         totals: { totalClientsWithoutService: '1,210', totalClients: '1,468,000' },
@@ -84,7 +85,26 @@ describe('luma normalize, made-up answers', () => {
       ['Ponce', ['Ponce'], 0, 180000],
       ['Ponce', ['Ponce #2'], 10, null],
     ]);
-    expect(snap.unmatched).toEqual(['Caguas (unreadable count)']);
+    expect(snap.unmatched).toEqual([]);
+    expect(snap.unreadable).toEqual([
+      'Caguas: totalClientsWithoutService "n/a"',
+      'Arecibo: totalClientsWithoutService null',
+    ]);
+  });
+
+  it('without a total, a region that cannot be read is noted and left out of the sum; none readable, or an unreadable total, fails the poll', () => {
+    const regions = [region('Carolina', 7, 100), region('San Juan', 'unknown', 200)];
+    const snap = normalizeReadable({ normalize }, { totals: {}, regions }, luma);
+    expect(snap.customers_out).toBe(regions[0].totalClientsWithoutService);
+    expect(snap.areas.map((a) => [a.name, a.customers_out])).toEqual([['Carolina', 7]]);
+    expect(snap.unreadable).toEqual(['San Juan: totalClientsWithoutService "unknown"']);
+    const none = [region('Carolina', null, 100), region('San Juan', 'unknown', 200)];
+    expect(() => normalizeReadable({ normalize }, { totals: {}, regions: none }, luma)).toThrow(
+      /no record's totalClientsWithoutService can be read.*Carolina: totalClientsWithoutService null/,
+    );
+    expect(() => normalize({ totals: { totalClientsWithoutService: 'N/A' }, regions: [] }, luma)).toThrow(
+      /headline total totals\.totalClientsWithoutService/,
+    );
   });
 
   it('sums the regions for customers out without a readable total, but never for customers served', () => {

@@ -20,7 +20,7 @@ export interface LumaAnswer {
   regions: LumaRegion[];
 }
 
-const WHAT = 'LUMA regionsWithoutService answer';
+export const WHAT = 'LUMA regionsWithoutService answer';
 const KEYS = ['totalClientsWithoutService', 'totalClients'] as const;
 
 /** The answer, checked in place (no copy): a hand check, as in the sibling connectors. */

@@ -2,6 +2,7 @@
 // (placeholder names and round numbers; field names as the peer's adapter reads them): it proves parsing only.
 import { describe, expect, it } from 'vitest';
 import { normalize } from './normalize.ts';
+import { normalizeReadable } from '../unreadable.ts';
 import { hasSharedData, sharedJson, sourceDef } from '../../../test/shared-data.ts';
 
 interface Row {
@@ -53,24 +54,45 @@ describe('midamerican normalize', () => {
     expect(snap.customers_out).toBe(7 + 2 + 1204 + 40 + 5);
     expect(snap.unmatched).toEqual([]);
   });
-  it('counts unplaced rows in customers_out but in no county, and reports unreadable counts', () => {
+  it('counts unplaced rows in customers_out but in no county', () => {
     const snap = normalize(
       [
         { CountyNam: 'POLK', NumOutages: 10, PremiseCount: 300_000 },
         { CountyNam: 'ATLANTIS', NumOutages: 3, PremiseCount: 50 },
         { CountyNam: null, NumOutages: 2 },
-        { CountyNam: 'TAYLOR', NumOutages: 'n/a', PremiseCount: 5_000 },
       ],
       mid,
     );
     expect(snap.customers_out).toBe(15);
     expect(snap.counties).toEqual([{ fips: FIPS.POLK, customers_out: 10, customers_served: 300_000 }]);
-    expect(snap.unmatched).toEqual([
-      '2 county row(s) not placed (5 customers out)',
-      'ATLANTIS',
-      '(no county name)',
-      'TAYLOR (unreadable count)',
-    ]);
+    expect(snap.unmatched).toEqual(['2 county row(s) not placed (5 customers out)', 'ATLANTIS', '(no county name)']);
+  });
+  it('a row whose count cannot be read is never 0: noted and left out, the sum stands on the rest; with none readable the poll fails', () => {
+    for (const bad of ['n/a', '', 'unknown', null, -5]) {
+      const rows = [
+        { CountyNam: 'POLK', NumOutages: 10, PremiseCount: 300_000 },
+        { CountyNam: 'TAYLOR', NumOutages: bad, PremiseCount: 5_000 },
+      ];
+      // null, like a missing count, is a schema failure naming the field (schema.ts requires it)
+      if (bad === null) {
+        expect(() => normalize(rows, mid)).toThrow(/1\.NumOutages/);
+        continue;
+      }
+      const snap = normalizeReadable({ normalize }, rows, mid);
+      expect(snap.customers_out).toBe(rows[0].NumOutages);
+      expect(snap.counties).toEqual([
+        { fips: FIPS.POLK, customers_out: rows[0].NumOutages, customers_served: 300_000 },
+      ]);
+      expect(snap.unreadable).toEqual([expect.stringMatching(/^county TAYLOR: NumOutages/)]);
+      const none = rows.map((r) => ({ ...r, NumOutages: bad }));
+      expect(() => normalizeReadable({ normalize }, none, mid)).toThrow(
+        /no record's NumOutages can be read.*county POLK: NumOutages/,
+      );
+    }
+    const rows = [{ CountyNam: 'TAYLOR', NumOutages: 'n/a' }];
+    expect(() => normalizeReadable({ normalize }, rows, mid)).toThrow(
+      /no record's NumOutages can be read.*county TAYLOR: NumOutages "n\/a"/,
+    );
   });
   it('reads an empty list as nothing out', () => {
     expect(normalize([], mid)).toMatchObject({ customers_out: 0, counties: [], unmatched: [], basis: 'county' });

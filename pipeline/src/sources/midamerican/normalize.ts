@@ -1,9 +1,11 @@
 // MidAmerican normalize: each county row is that county's customers out and served; names carry no state, so each
-// is looked up in the row's states in order (IA first). No outage points or ids: no incidents.
+// is looked up in the row's states in order (IA first). No outage points or ids: no incidents. The feed has no
+// headline: customers out is the rows' sum, so a row whose count cannot be read fails the poll naming the field.
 import type { SourceDef } from '../source-def.ts';
 import { addCounty, emptySnapshot, type CountyCount, type Snapshot } from '../snapshot.ts';
 import { matchCounty } from '../../geo/match.ts';
 import { countOf, sortedCounties } from '../checks.ts';
+import { recordCount } from '../unreadable.ts';
 import { readRaw } from './schema.ts';
 
 /** FIPS of `name` in the first of `states` that has such a county, else undefined. */
@@ -23,12 +25,9 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   let out = 0;
   for (const r of rows) {
     const name = r.CountyNam?.trim() || '(no county name)';
-    const n = countOf(r.NumOutages);
-    if (n === null) {
-      // A count that is not a number is reported, never guessed (nor counted as 0 customers out).
-      snap.unmatched.push(`${name} (unreadable count)`);
-      continue;
-    }
+    // A count that cannot be read is noted, never guessed (nor counted as 0 customers out).
+    const n = recordCount(r.NumOutages, 'NumOutages', `county ${name}`, snap.unreadable);
+    if (n === null) continue;
     out += n;
     const fips = countyIn(source.states, name);
     if (fips) addCounty(counties, fips, n, countOf(r.PremiseCount));

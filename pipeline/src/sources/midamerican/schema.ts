@@ -15,7 +15,7 @@ export interface CountyRow {
   [k: string]: unknown;
 }
 
-const WHAT = 'MidAmerican CountyInfo answer';
+export const WHAT = 'MidAmerican CountyInfo answer';
 
 /** The answer, checked in place (no copy): a list of rows, each field of the type normalize reads. */
 export function readRaw(raw: unknown): CountyRow[] {

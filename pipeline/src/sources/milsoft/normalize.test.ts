@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalize } from './normalize.ts';
+import { normalizeReadable } from '../unreadable.ts';
 import { hasSharedData, sharedJson, sourceDef } from '../../../test/shared-data.ts';
 
 type Outage = {
@@ -74,6 +75,33 @@ describe.skipIf(!hasSharedData)('milsoft normalize: Flint EMC outages.json (real
     expect(snap.unmatched).toEqual([`outage ${list[1].outageRecID} at 0,0`]);
     expect(snap.counties).toEqual([]);
   });
+  it('an outage whose count cannot be read is noted, never 0: the figures stand on the rest; with none readable the poll fails', () => {
+    const list = outages();
+    const odd = list[3];
+    const oddOut = odd.customersOutNow;
+    odd.customersOutNow = 'unknown' as never;
+    const snap = normalize({ summary: summary(), outages: list }, flint);
+    expect(snap.customers_out).toBe(summary().customersOutNow);
+    expect(snap.incidents.some((i) => i.id === odd.outageRecID)).toBe(false);
+    expect(snap.unreadable).toEqual([`outage ${odd.outageRecID}: customersOutNow "unknown"`]);
+    expect(snap.unmatched.some((u) => u.includes('unreadable'))).toBe(false);
+    // The bare file: the total is the sum of the outages that can be read (the list sums to the summary's headline).
+    const bare = normalizeReadable({ normalize }, list, flint);
+    expect(bare.customers_out).toBe(summary().customersOutNow - oddOut);
+    expect(bare.incidents.some((i) => i.id === odd.outageRecID)).toBe(false);
+    expect(bare.unreadable).toEqual([`outage ${odd.outageRecID}: customersOutNow "unknown"`]);
+    // No outage readable: the poll fails naming the field.
+    const none = list.map((o) => ({ ...o, customersOutNow: 'unknown' }));
+    expect(() => normalizeReadable({ normalize }, none, flint)).toThrow(
+      /no record's customersOutNow can be read.*customersOutNow "unknown"/,
+    );
+    // A planned outage whose count cannot be read: the summary may hold planned customers, so the sum stands, and
+    // the unreadable one is not in it.
+    odd.isPlanned = true;
+    const planned = normalize({ summary: summary(), outages: list }, flint);
+    expect(planned.customers_out).toBe(sum(planned.incidents.map((i) => i.customers_out)));
+    expect(planned.unreadable).toHaveLength(1);
+  });
 });
 
 describe('milsoft normalize: Flint EMC boundaries.json (real)', () => {
@@ -105,12 +133,13 @@ describe('milsoft normalize: Flint EMC boundaries.json (real)', () => {
     expect(snap.customers_served).toBe(sum(rows.map((b) => b.customersServed)));
   });
   it('reports a county it cannot place, and tries every state of the source', () => {
+    // A layer without customersOutNow at all is read by its customersAffected.
     const groups = [
       {
         name: 'Counties',
         nameField: 'NAME',
         boundaries: [
-          { name: 'Atlantis', customersOutNow: 3, customersServed: 9 },
+          { name: 'Atlantis', customersAffected: 3, customersServed: 9 },
           { name: 'Russell', customersAffected: 4, customersServed: 10 },
         ],
       },
@@ -118,6 +147,50 @@ describe('milsoft normalize: Flint EMC boundaries.json (real)', () => {
     const snap = normalize(groups, sourceDef({ connector: 'milsoft' as never, states: ['GA', 'AL'] }));
     expect(snap.unmatched).toEqual(['Atlantis']);
     expect(snap.counties).toEqual([{ fips: '01113', customers_out: 4, customers_served: 10 }]);
+  });
+  it('a county whose count cannot be read is never 0: noted beside the figures standing on the rest; with none readable the poll fails', () => {
+    const alga = sourceDef({ connector: 'milsoft' as never, states: ['GA', 'AL'] });
+    for (const bad of [undefined, null, '', 'unknown', -5]) {
+      const groups = [
+        {
+          name: 'Counties',
+          nameField: 'NAME',
+          boundaries: [
+            { name: 'Lee', customersOutNow: 3, customersAffected: 3, customersServed: 9 },
+            // the layer carries customersOutNow: customersAffected is not read in its place
+            { name: 'Russell', customersOutNow: bad, customersAffected: 4, customersServed: 10 },
+          ],
+        },
+      ];
+      const snap = normalize({ summary: { customersOutNow: 8, customersServed: 19 }, boundaries: groups }, alga);
+      expect(snap.counties.map((c) => [c.fips, c.customers_out])).toEqual([['13177', 3]]);
+      expect(snap.unreadable).toHaveLength(1);
+      expect(snap.unreadable[0]).toMatch(/^county Russell: customersOutNow/);
+      expect(snap.customers_out).toBe(8);
+      // Without the summary, the total is the sum of the counties that can be read.
+      const summed = normalizeReadable({ normalize }, groups, alga);
+      expect(summed.counties.map((c) => [c.fips, c.customers_out])).toEqual([['13177', 3]]);
+      expect(summed.customers_out).toBe(groups[0].boundaries[0].customersOutNow);
+      expect(summed.unreadable).toEqual([expect.stringMatching(/^county Russell: customersOutNow/)]);
+      // No county readable: the poll fails naming the field (a layer with no customersOutNow at all is read by
+      // customersAffected, so that is the field named when every customersOutNow is missing).
+      const none = [
+        {
+          ...groups[0],
+          boundaries: groups[0].boundaries.map((b) => ({ ...b, customersOutNow: bad, customersAffected: bad })),
+        },
+      ];
+      const field = bad === undefined ? 'customersAffected' : 'customersOutNow';
+      expect(() => normalizeReadable({ normalize }, none, alga)).toThrow(
+        new RegExp(`no record's ${field} can be read.*county Lee: ${field}`),
+      );
+    }
+    // The summary's own headline must be readable; a body that is not the summary is still no summary.
+    const groups = [{ name: 'Counties', boundaries: [{ name: 'Lee', customersOutNow: 3, customersServed: 9 }] }];
+    expect(() => normalize({ summary: { customersServed: 19 }, boundaries: groups }, alga)).toThrow(
+      /headline total customersOutNow cannot be read/,
+    );
+    expect(normalize({ summary: { message: 'Not found' }, boundaries: groups }, alga).customers_out).toBe(3);
   });
   it('a feed without a county layer is a total from the summary, or a config error without one', () => {
     const groups = [

@@ -1,10 +1,14 @@
 // Milsoft normalize: boundaries.json gives county counts from its county layer; outages.json gives incidents placed
-// in counties by their point. outageSummary.json, when fetched, gives the headline customers out and served.
+// in counties by their point. outageSummary.json, when fetched, gives the headline customers out and served. A count
+// that cannot be read is never 0: its county or incident is not made and it is noted in `unreadable` beside the
+// summary's headline; where the total is a sum (no summary), a record in it that cannot be read fails the poll naming
+// the field, as does a summary whose own customersOutNow cannot be read.
 import type { SourceDef } from '../source-def.ts';
 import { addCounty, emptySnapshot, type CountyCount, type Snapshot } from '../snapshot.ts';
 import { SourceError } from '../../errors.ts';
 import { matchCounty } from '../../geo/match.ts';
-import { CountyTally, countOf, servedSum, sortedCounties } from '../checks.ts';
+import { CountyTally, countOf, isObj, servedSum, sortedCounties } from '../checks.ts';
+import { headlineCount, recordCount } from '../unreadable.ts';
 import { readBoundaries, readOutagesFile, readSummary, type BoundaryGroup } from './schema.ts';
 import { readOutages } from './outages.ts';
 
@@ -32,10 +36,20 @@ function looksLikeBoundaries(first: unknown): boolean {
   return first !== null && typeof first === 'object' && Array.isArray((first as { boundaries?: unknown }).boundaries);
 }
 
-/** The summary is best-effort: anything that is not the summary shape counts as absent, never as a failed poll. */
+/** The keys outageSummary.json carries beside its headline: an object with none of them is not the summary. */
+const SUMMARY_KEYS = ['customersOutNow', 'customersServed', 'customersAffected', 'customersRestored', 'updateTime'];
+
+/**
+ * The summary is best-effort: anything that is not the summary shape (a 404, the site's HTML page, an object with
+ * none of its keys) counts as absent, never as a failed poll. A summary it is, its `customersOutNow` must be read.
+ */
 function headline(summary: unknown): Headline {
   const s = readSummary(summary);
-  return s ? { out: countOf(s.customersOutNow), served: countOf(s.customersServed) } : { out: null, served: null };
+  if (!s || !SUMMARY_KEYS.some((k) => isObj(summary) && k in summary)) return { out: null, served: null };
+  return {
+    out: headlineCount(s.customersOutNow, 'customersOutNow', 'Milsoft outageSummary.json'),
+    served: countOf(s.customersServed),
+  };
 }
 
 /** The layer whose name or name field says county ("Counties", nameField "COUNTY"). */
@@ -62,13 +76,18 @@ function fromBoundaries(groups: BoundaryGroup[], head: Headline, source: SourceD
     );
   }
   const counties = new CountyTally();
-  for (const b of group?.boundaries ?? []) {
+  const boundaries = group?.boundaries ?? [];
+  // The layer's count field: `customersOutNow`, or `customersAffected` in a layer that has no customersOutNow at all.
+  // A boundary without the field its layer carries is unreadable, not one to read another field of.
+  const field = boundaries.some((b) => b.customersOutNow !== undefined) ? 'customersOutNow' : 'customersAffected';
+  for (const b of boundaries) {
     const name = String(b.name);
-    const out = countOf(b.customersOutNow) ?? countOf(b.customersAffected);
+    const out = recordCount(b[field], field, `county ${name}`, snap.unreadable);
+    if (out === null) continue;
     const served = countOf(b.customersServed);
     if (out === 0 && (served === 0 || served === null)) continue; // unused polygon (the viewer skips these too)
     const fips = matchIn(source.states, name);
-    if (!fips || out === null) snap.unmatched.push(out === null ? `${name} (unreadable count)` : name);
+    if (!fips) snap.unmatched.push(name);
     else counties.add(fips, out, served);
   }
   snap.counties = counties.sorted();
@@ -83,12 +102,15 @@ function fromOutages(data: unknown, head: Headline, source: SourceDef): Snapshot
   const read = readOutages(readOutagesFile(data));
   snap.incidents = read.incidents;
   snap.unmatched = read.unmatched;
+  snap.unreadable = read.unreadable;
   const counties = new Map<string, CountyCount>();
   for (const i of read.incidents) if (i.fips) addCounty(counties, i.fips, i.customers_out, null);
   snap.counties = sortedCounties(counties);
   const unplanned = read.incidents.reduce((s, i) => s + i.customers_out, 0);
-  // The summary cannot be split into planned and unplanned, so with planned outages out our own sum is the headline.
-  snap.customers_out = head.out !== null && read.plannedOut === 0 ? head.out : unplanned;
+  // The summary cannot be split into planned and unplanned, so with planned outages out (or perhaps out: a planned
+  // count that cannot be read) our own sum is the headline; that sum cannot leave out an unplanned outage.
+  const summaryStands = head.out !== null && read.plannedOut === 0 && read.plannedUnread === 0;
+  snap.customers_out = summaryStands ? (head.out as number) : unplanned;
   snap.customers_served = head.served;
   snap.basis = 'county';
   return snap;

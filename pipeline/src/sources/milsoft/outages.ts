@@ -1,7 +1,8 @@
 // Milsoft outages.json records → incidents: placed by point, planned outages set aside, restored ones dropped.
 import { toIso, type Incident } from '../snapshot.ts';
 import { locatePoint } from '../../geo/match.ts';
-import { countOf, newIncident, remembered } from '../checks.ts';
+import { newIncident, remembered } from '../checks.ts';
+import { recordCount } from '../unreadable.ts';
 import type { MilsoftOutage } from './schema.ts';
 
 export interface ReadOutages {
@@ -9,7 +10,12 @@ export interface ReadOutages {
   incidents: Incident[];
   /** customers out in planned outages: not unplanned customers out, so kept out of incidents and counts */
   plannedOut: number;
+  /** planned outages whose count cannot be read: whether planned customers are out is then unknown */
+  plannedUnread: number;
   unmatched: string[];
+  /** outages whose `customersOutNow` cannot be read (noted, never 0); `unplannedUnread` of them unplanned */
+  unreadable: string[];
+  unplannedUnread: number;
 }
 
 /** Crew status as published: the work status text when set, else the crew flag. */
@@ -24,13 +30,21 @@ const isoOf = remembered((text: string) => toIso(text));
 const timeOf = (text: string | null | undefined): string | null => (text ? isoOf(text) : null);
 
 export function readOutages(list: MilsoftOutage[]): ReadOutages {
-  const result: ReadOutages = { incidents: [], plannedOut: 0, unmatched: [] };
+  const result: ReadOutages = {
+    incidents: [],
+    plannedOut: 0,
+    plannedUnread: 0,
+    unmatched: [],
+    unreadable: [],
+    unplannedUnread: 0,
+  };
   for (let n = 0; n < list.length; n++) {
     const o = list[n];
     const id = String(o.outageRecID ?? o.outageName ?? `#${n}`);
-    const out = countOf(o.customersOutNow);
+    const out = recordCount(o.customersOutNow, 'customersOutNow', `outage ${id}`, result.unreadable);
     if (out === null) {
-      result.unmatched.push(`outage ${id} (unreadable count)`);
+      if (o.isPlanned === true) result.plannedUnread += 1;
+      else result.unplannedUnread += 1;
       continue;
     }
     // `outageEndTime` is not read: the Flint capture has an ended outage still counting 70 out, and so does the summary.

@@ -10,6 +10,7 @@ import { CountyTally, countOf, decimalOf, newIncident, placedCounties, servedSum
 import { PointFeed, pointAt } from '../point-feed.ts';
 import { centreOf } from '../snopud/normalize.ts';
 import { readRaw, type MobileCounty, type MobileOutage } from './schema.ts';
+import { optHeadlineCount, recordCount } from '../unreadable.ts';
 
 const NAME = { cap: TEXT_CAPS.name, multiline: false };
 const sum = (xs: Array<{ customers_out: number }>) => xs.reduce((s, x) => s + x.customers_out, 0);
@@ -19,15 +20,16 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const feed = new PointFeed(source);
   const { snap } = feed;
   const zone = zoneFor(source.states, source.options.time_zone);
-  for (const o of answer.outages?.list ?? []) {
-    const incident = incidentOf(o, feed, zone);
-    if (incident.customers_out > 0) feed.add(incident);
+  for (const [i, o] of (answer.outages?.list ?? []).entries()) {
+    const field = o.CutomersAffected === undefined ? 'CustomersAffected' : 'CutomersAffected';
+    const out = feed.count(o.CutomersAffected ?? o.CustomersAffected, field, `outage ${o.CaseNumber?.trim() || i}`);
+    if (out) feed.add(incidentOf(o, out, feed, zone));
   }
   // A county list is the service's own breakdown; without one (a recorded GetAllOutages alone) the points are summed.
   snap.counties = answer.counties
-    ? countiesOf(answer.counties, source.states, snap.unmatched)
+    ? countiesOf(answer.counties, source.states, snap)
     : placedCounties(snap.incidents, snap.unmatched, 'outage');
-  const totalOut = countOf(answer.outages?.totalOut);
+  const totalOut = optHeadlineCount(answer.outages?.totalOut, 'TotalCustAffected', 'Milsoft GetAllOutages');
   const totalServed = countOf(answer.outages?.totalServed);
   snap.customers_out = totalOut ?? (answer.counties ? sum(snap.counties) : sum(snap.incidents));
   snap.customers_served = totalServed ?? (answer.counties ? servedSum(snap.counties) : null);
@@ -37,15 +39,15 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
 }
 
 /** The counties of the list with anyone served or out (0 and 0 is an outline the map draws empty), summed by FIPS. */
-function countiesOf(list: MobileCounty[], states: string[], unmatched: string[]): CountyCount[] {
+function countiesOf(list: MobileCounty[], states: string[], snap: Snapshot): CountyCount[] {
   const tally = new CountyTally();
   for (const c of list) {
-    const out = countOf(c.CustomersAffected) ?? 0;
+    const out = recordCount(c.CustomersAffected, 'CustomersAffected', `county ${c.CountyName}`, snap.unreadable);
     const served = countOf(c.CustomersServed);
-    if (out === 0 && !served) continue;
+    if (out === null || (out === 0 && !served)) continue;
     const fips = countyOf(c, states);
     if (fips) tally.add(fips, out, served);
-    else unmatched.push(`${c.CountyName} (${out} customers out)`);
+    else snap.unmatched.push(`${c.CountyName} (${out} customers out)`);
   }
   return tally.sorted();
 }
@@ -62,13 +64,13 @@ function countyOf(c: MobileCounty, states: string[]): string | null {
 
 const numberOf = (v: string | undefined): number | null => (v?.trim() ? decimalOf(v.trim()) : null);
 
-function incidentOf(o: MobileOutage, feed: PointFeed, zone: string): Incident {
+function incidentOf(o: MobileOutage, out: number, feed: PointFeed, zone: string): Incident {
   const point = pointAt(numberOf(o.Y), numberOf(o.X));
   const base = o.CaseNumber?.trim() || o.ElementName?.trim() || (point ? `${point.lat},${point.lon}` : 'outage');
   return newIncident({
     id: feed.id(base),
     fips: feed.county(point),
-    customers_out: countOf(o.CutomersAffected ?? o.CustomersAffected) ?? 0,
+    customers_out: out,
     // Both texts carry their year; `AssignedTo` (a crew member's name) is never read.
     etr: parseLocal(o.RestorationTime, zone, 0),
     crew_status: o.CaseStatus?.trim() || (/^true$/i.test(o.Assigned ?? '') ? 'Crew assigned' : null),

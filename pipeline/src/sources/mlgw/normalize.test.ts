@@ -49,7 +49,7 @@ describe.skipIf(!hasSharedData)('mlgw normalize, the peer sample', () => {
 
   it('reads each outage: OUTAGE_NO, CUR_CUST_AFF, the point, EST_REPAIR_TIME as Memphis wall clock', () => {
     const snap = normalize(sample(), mlgw);
-    const none = { crew_status: null, cause: null, started_at: null, city: null };
+    const none = { crew_status: null, cause: null, started_at: null, city: null, planned: false };
     // 06/24/2026 08:00:00 PM is CDT (UTC-5)
     expect(snap.incidents).toEqual([
       { id: '1', fips: SHELBY, customers_out: 141, etr: '2026-06-25T01:00:00.000Z', lat: 35.14, lon: -90.05, ...none },

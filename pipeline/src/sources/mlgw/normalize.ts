@@ -1,9 +1,10 @@
 // MLGW normalize: each GeoJSON feature is an outage, an incident placed in a county by its point (a polygon by the
-// average of its outer ring); the feed has no headline, so customers_out is the sum of the features.
+// average of its outer ring); the feed has no headline, so customers_out is the sum of the features (a feature
+// whose count cannot be read fails the poll: a sum without it would be a total MLGW never showed).
 import type { SourceDef } from '../source-def.ts';
 import { toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
-import { countOf, newIncident, remembered } from '../checks.ts';
+import { newIncident, remembered } from '../checks.ts';
 import { PointFeed, pointAt } from '../point-feed.ts';
 import { readRaw, type MlgwFeature, type MlgwGeometry, type Position } from './schema.ts';
 
@@ -14,7 +15,10 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const features = readRaw(raw).features;
   const zone = zoneFor(source.states, source.options.time_zone || DEFAULT_ZONE);
   const feed = new PointFeed(source);
-  for (const f of features) feed.add(incidentOf(f, feed, zone));
+  features.forEach((f, i) => {
+    const out = feed.count(f.properties.CUR_CUST_AFF, 'CUR_CUST_AFF', `feature ${i}`);
+    if (out !== null) feed.add(incidentOf(f, out, feed, zone));
+  });
   return feed.finish('point');
 }
 
@@ -69,7 +73,7 @@ function textOf(v: number | string | null | undefined): string | null {
   return t ? t : null;
 }
 
-function incidentOf(f: MlgwFeature, feed: PointFeed, zone: string): Incident {
+function incidentOf(f: MlgwFeature, out: number, feed: PointFeed, zone: string): Incident {
   const p = f.properties;
   const at = pointOf(f.geometry);
   const point = at && pointAt(at[1], at[0]);
@@ -78,7 +82,7 @@ function incidentOf(f: MlgwFeature, feed: PointFeed, zone: string): Incident {
     id: feed.id(textOf(p.OUTAGE_NO) ?? (point ? `${point.lat},${point.lon}` : 'outage')),
     // MLGW serves Shelby County, TN: a point outside the row's states is a misplaced point, not a county to count.
     fips: feed.county(point),
-    customers_out: countOf(p.CUR_CUST_AFF) ?? 0,
+    customers_out: out,
     etr: etrOf(p.EST_REPAIR_TIME, zone),
     crew_status: null,
     cause: null,

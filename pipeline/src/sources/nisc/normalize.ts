@@ -7,6 +7,7 @@ import { emptySnapshot, toIso, type Incident, type Snapshot } from '../snapshot.
 import { locatePoint, matchCounty } from '../../geo/match.ts';
 import { SourceError } from '../../errors.ts';
 import { CountyTally, remembered, newIncident, placedCounties } from '../checks.ts';
+import { recordCount } from '../unreadable.ts';
 import {
   isCountySet,
   partsOf,
@@ -28,27 +29,31 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   // `planned: true` is kept out unless the row says the tenant's flag is unreliable (options.include_planned).
   const outages = (data.outages ?? []).filter((o) => o.planned !== true || source.options.include_planned === true);
   const toPoint = pointReader(outages, set, readExtent(parts.config));
-  for (const o of outages) snap.incidents.push(incidentOf(o, toPoint));
+  for (const o of outages) {
+    const out = recordCount(o.nbrOut, 'nbrOut', `outage ${o.id}`, snap.unreadable);
+    if (out !== null) snap.incidents.push(incidentOf(o, out, toPoint));
+  }
   snap.customers_served = data.totalServed ?? null;
   if (set) {
-    snap.counties = regionCounties(set, source.states, snap.unmatched);
+    // The county set is the count: an outage without a readable count only leaves the incident list.
+    snap.counties = regionCounties(set, source.states, snap);
     snap.customers_out = snap.counties.reduce((s, c) => s + c.customers_out, 0);
     snap.basis = snap.counties.length > 0 ? 'county' : snap.customers_served !== null ? 'utility_total' : 'outage_only';
     return snap;
   }
-  // No county set: the outages' points are the county counts (every unplanned outage has a point to place).
   snap.counties = placedCounties(snap.incidents, snap.unmatched, 'outage');
   snap.customers_out = snap.incidents.reduce((s, i) => s + i.customers_out, 0);
   snap.basis = 'county';
   return snap;
 }
 
-function regionCounties(set: NiscRegionSet, states: string[], unmatched: string[]) {
+function regionCounties(set: NiscRegionSet, states: string[], snap: Snapshot) {
   const counties = new CountyTally();
   for (const r of set.regions) {
     const fips = countyOf(states, r.id);
-    if (fips) counties.add(fips, Math.max(0, Math.round(r.numberOut ?? 0)), r.numberServed ?? null);
-    else unmatched.push(r.id);
+    const out = recordCount(r.numberOut, 'numberOut', `region ${r.id}`, snap.unreadable);
+    if (!fips) snap.unmatched.push(r.id);
+    else if (out !== null) counties.add(fips, out, r.numberServed ?? null);
   }
   return counties.sorted();
 }
@@ -95,13 +100,13 @@ function countyOf(states: string[], name: string): string | undefined {
   return undefined;
 }
 
-function incidentOf(o: NiscOutage, toPoint: PointReader): Incident {
+function incidentOf(o: NiscOutage, out: number, toPoint: PointReader): Incident {
   const p = toPoint(o);
   const started = o.startTime ?? o.timeOff;
   return newIncident({
     id: String(o.id),
     fips: p ? (locatePoint(p.lon, p.lat) ?? null) : null,
-    customers_out: Math.max(0, Math.round(o.nbrOut ?? 0)),
+    customers_out: out,
     etr: o.estimateTime == null ? null : isoOf(o.estimateTime),
     crew_status: o.crewStatus ?? null,
     cause: o.cause?.trim() || null,

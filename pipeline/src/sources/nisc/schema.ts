@@ -46,7 +46,7 @@ export interface NiscSummary {
   regionDataSets?: NiscRegionSet[] | null;
 }
 
-const WHAT = 'NISC summary.json';
+export const WHAT = 'NISC summary.json';
 const isPoint = (v: unknown) =>
   v === null || v === undefined || (isObj(v) && typeof v.lat === 'number' && typeof v.lng === 'number');
 

@@ -68,6 +68,7 @@ describe('nisource normalize', () => {
       lat: 41.486644,
       lon: -87.348238,
       city: 'MERRILLVILLE',
+      planned: false,
     });
     // two Valparaiso outages reported the same minute, 2 m apart: two incidents, both in Porter
     expect(snap.incidents.filter((i) => i.started_at === '2026-06-30T16:33:00.000Z')).toMatchObject([

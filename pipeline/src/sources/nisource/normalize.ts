@@ -5,7 +5,7 @@ import type { Incident, Snapshot } from '../snapshot.ts';
 import { SourceError } from '../../errors.ts';
 import { locatePoint } from '../../geo/match.ts';
 import { zoneFor } from '../local-time.ts';
-import { countOf, newIncident, remembered3 } from '../checks.ts';
+import { newIncident, remembered3 } from '../checks.ts';
 import { PointFeed, pointAt } from '../point-feed.ts';
 import { readRaw, type NisourceAnswer, type NisourceOutage } from './schema.ts';
 import { wallTime } from './times.ts';
@@ -27,9 +27,11 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   checkDown(data);
   const zone = zoneFor(source.states, source.options.time_zone || NIPSCO_ZONE);
   const feed = new PointFeed(source);
-  for (const o of data.outageList) {
-    if (!isPlanned(o)) feed.add(incidentOf(o, feed, zone));
-  }
+  data.outageList.forEach((o, i) => {
+    if (isPlanned(o)) return;
+    const out = feed.count(o.affected, 'affected', `outage ${i}`);
+    if (out !== null) feed.add(incidentOf(o, out, feed, zone));
+  });
   // An empty list says nothing against county grade; points that all fall outside the county shapes do.
   return feed.finish('outage');
 }
@@ -47,7 +49,7 @@ function checkDown(data: NisourceAnswer): void {
 /** The feed has no outage ids: the point and the reported time stay put while an outage lasts. */
 const idOf = remembered3((lat: number | null, lon: number | null, reported: string) => `${lat},${lon}@${reported}`);
 
-function incidentOf(o: NisourceOutage, feed: PointFeed, zone: string): Incident {
+function incidentOf(o: NisourceOutage, out: number, feed: PointFeed, zone: string): Incident {
   const lat = o.lat ?? null;
   const lon = o.lng ?? null;
   const point = pointAt(lat, lon);
@@ -55,7 +57,7 @@ function incidentOf(o: NisourceOutage, feed: PointFeed, zone: string): Incident 
     id: feed.id(idOf(lat, lon, o.reported ?? '')),
     // Placed wherever the point lies: the feed's points are not held to the row's states.
     fips: point ? locatePoint(point.lon, point.lat) : null,
-    customers_out: countOf(o.affected) ?? 0,
+    customers_out: out,
     etr: wallTime(o.restore, zone),
     crew_status: textOrNull(o.status),
     cause: textOrNull(o.cause) ?? textOrNull(o.comment),

@@ -64,6 +64,7 @@ describe.skipIf(!hasSharedData)('novec normalize, the peer sample', () => {
         lat: 38.7,
         lon: -77.5,
         city: null,
+        planned: false,
       },
       expect.objectContaining({ id: '2026-06-24-1922', fips: '51059', customers_out: 2, etr: null, cause: null }),
     ]);

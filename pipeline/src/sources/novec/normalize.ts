@@ -3,7 +3,7 @@
 import type { SourceDef } from '../source-def.ts';
 import { toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
-import { countOf, decimalOf, newIncident, remembered } from '../checks.ts';
+import { decimalOf, newIncident, remembered } from '../checks.ts';
 import { PointFeed, pointAt } from '../point-feed.ts';
 import { readRaw, type NovecOutage } from './schema.ts';
 
@@ -38,7 +38,10 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
     feed: new PointFeed(source),
     unmatched: new Set(),
   };
-  for (const o of outages) ctx.feed.add(incidentOf(o, ctx));
+  outages.forEach((o, i) => {
+    const out = ctx.feed.count(o['@numOut'], 'numOut', `outage ${o['@id'] || i}`);
+    if (out !== null) ctx.feed.add(incidentOf(o, out, ctx));
+  });
   const snap = ctx.feed.finish('outage');
   snap.unmatched.push(...[...ctx.unmatched].map((c) => `county code ${c}`));
   return snap;
@@ -47,13 +50,13 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
 const blank = (v: string | undefined): boolean => !v?.trim() || v.trim() === 'null';
 const coord = (v: string | undefined): number | null => (blank(v) ? null : decimalOf((v as string).trim()));
 
-function incidentOf(o: NovecOutage, ctx: Context): Incident {
+function incidentOf(o: NovecOutage, out: number, ctx: Context): Incident {
   const point = pointAt(coord(o['@lat']), coord(o['@lng']));
   const base = blank(o['@id']) ? (point ? `${point.lat},${point.lon}` : 'outage') : (o['@id'] as string);
   return newIncident({
     id: ctx.feed.id(base),
     fips: codedCounty(o['@county'], ctx) ?? ctx.feed.county(point),
-    customers_out: countOf(o['@numOut']) ?? 0,
+    customers_out: out,
     etr: timeOf(o['@eTime'], ctx.zone),
     crew_status: null,
     cause: blank(o['@cause']) ? null : (o['@cause'] as string).trim(),

@@ -73,6 +73,7 @@ describe.skipIf(!hasSharedData)('nwe normalize, the peer sample', () => {
         lat: 47.5,
         lon: -111.3,
         city: 'Great Falls',
+        planned: false,
       },
       {
         id: 'Bozeman@45.68,-111.04',
@@ -85,6 +86,7 @@ describe.skipIf(!hasSharedData)('nwe normalize, the peer sample', () => {
         lat: 45.68,
         lon: -111.04,
         city: 'Bozeman',
+        planned: false,
       },
     ]);
   });

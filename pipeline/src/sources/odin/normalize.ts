@@ -8,6 +8,7 @@ import { loadAtlas } from '../../geo/counties.ts';
 import { odinRecords, recordUtility, utilityKey } from './schema.ts';
 import { odinUtilities } from './utilities.ts';
 import { sortedCounties } from '../checks.ts';
+import { recordCount } from '../unreadable.ts';
 
 export const ODIN_NOTICE = 'ODIN counts are meters (service points) reported to ORNL, not customers.';
 
@@ -34,12 +35,18 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
     const utility = recordUtility(r);
     if (utility !== null && skip.has(utility)) continue;
     const fips = (r.communitydescriptor ?? '').padStart(5, '0');
-    const meters = r.metersaffected;
-    if (!/^\d{5}$/.test(fips) || !atlas.byFips.has(fips) || typeof meters !== 'number' || meters < 0) {
+    const meters = recordCount(
+      r.metersaffected,
+      'metersaffected',
+      `${r.name ?? '?'} in ${r.county ?? '?'}`,
+      snap.unreadable,
+    );
+    if (meters === null) continue;
+    if (!/^\d{5}$/.test(fips) || !atlas.byFips.has(fips)) {
       snap.unmatched.push(`${r.name ?? '?'} in ${r.county ?? '?'} (${r.communitydescriptor ?? 'no FIPS'})`);
       continue;
     }
-    addCounty(counties, fips, Math.round(meters), null);
+    addCounty(counties, fips, meters, null);
   }
   snap.counties = sortedCounties(counties);
   snap.customers_out = snap.counties.reduce((s, c) => s + c.customers_out, 0);

@@ -3,6 +3,7 @@
 import type { SourceDef } from '../source-def.ts';
 import { emptySnapshot, type Snapshot } from '../snapshot.ts';
 import { CountyTally, countOf } from '../checks.ts';
+import { optHeadlineCount, recordCount } from '../unreadable.ts';
 import { matchCounty } from '../../geo/match.ts';
 import { parseTabular } from './schema.ts';
 
@@ -24,18 +25,15 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const counties = new CountyTally();
   for (const row of data.data) {
     const name = row.nm.trim();
-    const out = countOf(row.nc);
+    const out = recordCount(row.nc, 'nc', name, snap.unreadable);
     const tc = countOf(row.tc);
     const fips = countyIn(source.states, name) ?? null;
-    if (!fips || out === null) snap.unmatched.push(out === null ? `${name} (unreadable count)` : name);
-    else counties.add(fips, out, tc);
+    if (!fips) snap.unmatched.push(name);
+    else if (out !== null) counties.add(fips, out, tc);
     for (const m of row.mun ?? []) {
-      const mOut = countOf(m.nc);
       const path = [name, m.nm.trim()];
-      if (mOut === null) {
-        snap.unmatched.push(`${path.join(' / ')} (unreadable count)`);
-        continue;
-      }
+      const mOut = recordCount(m.nc, 'municipality nc', path.join(' / '), snap.unreadable);
+      if (mOut === null) continue;
       snap.areas.push({
         fips,
         name: path[1],
@@ -52,7 +50,9 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
     }
   }
   snap.counties = counties.sorted();
-  snap.customers_out = countOf(data.nc) ?? snap.counties.reduce((s, c) => s + c.customers_out, 0);
+  // The feed's headline; only without one are the counties summed, and then every county must be readable.
+  const headline = optHeadlineCount(data.nc, 'nc', 'OMAP Tabular headline');
+  snap.customers_out = headline ?? snap.counties.reduce((s, c) => s + c.customers_out, 0);
   // No utility-wide served figure, and the rows need not list every county: summing them would understate it.
   snap.customers_served = null;
   // An empty table is a county feed with no county out, not a feed without counties.

@@ -5,7 +5,8 @@ import { addCounty, emptySnapshot, type CountyCount, type Incident, type Snapsho
 import { locatePoint } from '../../geo/match.ts';
 import { readMarkers, type OutageEntryMarker } from './schema.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
-import { countOf, decimalOf, sortedCounties, newIncident } from '../checks.ts';
+import { decimalOf, sortedCounties, newIncident } from '../checks.ts';
+import { recordCount } from '../unreadable.ts';
 
 /** A coordinate sent as text ("38.494") or number; null for blanks, junk and the 0,0 placeholder (a blank text
  * reads as 0, so the placeholder test refuses it too). */
@@ -58,8 +59,10 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const lost = { noPoint: 0, noPointOut: 0, outside: 0, outsideOut: 0 };
   let total = 0;
   let located = 0;
-  for (const m of markers) {
-    const incident = incidentOf(m, clock);
+  for (const [i, m] of markers.entries()) {
+    const count = recordCount(m.consumers_affected, 'consumers_affected', `marker ${i}`, snap.unreadable);
+    if (count === null) continue;
+    const incident = incidentOf(m, count, clock);
     if (incident.lat !== null && incident.lon !== null) {
       located += 1;
       incident.fips = locatePoint(incident.lon, incident.lat);
@@ -88,7 +91,7 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   return snap;
 }
 
-function incidentOf(m: OutageEntryMarker, clock: Clock): Incident {
+function incidentOf(m: OutageEntryMarker, out: number, clock: Clock): Incident {
   const lat = coordinate(m.lat, 90);
   const lon = coordinate(m.lon, 180);
   const placed = lat !== null && lon !== null;
@@ -99,7 +102,7 @@ function incidentOf(m: OutageEntryMarker, clock: Clock): Incident {
   return newIncident({
     id,
     fips: null,
-    customers_out: countOf(m.consumers_affected) ?? 0,
+    customers_out: out,
     // estimated_restore_time carries the year; formatted_ert ("Mon, Jun 29, 01:37 pm") only the weekday.
     etr: timeIn(clock, m.estimated_restore_time) ?? timeIn(clock, m.formatted_ert),
     crew_status: null,

@@ -59,13 +59,16 @@ describe('pacificorp fetch', () => {
         ['UT', false],
         ['WY', true],
       ]);
-      const wyPlanned = sample.outages.filter((p) => p.icon === 'planned').reduce((s, p) => s + p.custOut, 0);
-      expect(snap.customers_out).toBe(peak.totalState + sample.totalState - wyPlanned);
-      expect(snap.incidents).toHaveLength(peak.outages.length + sample.outages.length - 1);
+      // Planned points count, as PacifiCorp's own headline (totalState) counts them.
+      expect(snap.customers_out).toBe(peak.totalState + sample.totalState);
+      expect(snap.incidents).toHaveLength(peak.outages.length + sample.outages.length);
       expect(snap.incidents[1].etr).toBe('2024-03-03T03:30:00.000Z');
-      // WY has no list: its one unplanned point (in Iron County, UT: the sample's coordinates) is placed by point
-      const listOut = peak.counties.reduce((s, c) => s + c.custOutUnplan, 0);
-      expect(snap.counties.reduce((s, c) => s + c.customers_out, 0)).toBe(listOut + sample.totalState - wyPlanned);
+      // WY has no list: its points (in Iron County, UT: the sample's coordinates) are placed by point
+      const listOut = peak.counties.reduce(
+        (s, c) => s + c.custOutUnplan + ((c as { custOutPlan?: number }).custOutPlan ?? 0),
+        0,
+      );
+      expect(snap.counties.reduce((s, c) => s + c.customers_out, 0)).toBe(listOut + sample.totalState);
     },
   );
   it.skipIf(!hasSharedData)('reads the map files only when options.lists is false', async () => {

@@ -97,32 +97,40 @@ describe('pacificorp normalize', () => {
     expect(snap.incidents.every((i) => i.etr === null && i.started_at === null)).toBe(true);
   });
   it.skipIf(!hasSharedData)(
-    'keeps planned points out of customers_out across the storm sequence; totalState is the sum of custOut',
+    'counts planned points as PacifiCorp’s headline does, flagged, across the storm sequence; totalState is the sum of custOut',
     () => {
       for (const n of ['0001', '0017', '0030', '0046', '0059']) {
         const f = frame(n);
         expect(f.totalState).toBe(sum(f.outages.map((p) => p.custOut)));
-        const unplanned = f.outages.filter((p) => p.icon !== 'planned');
+        const planned = f.outages.filter((p) => p.icon === 'planned');
         const snap = normalize({ captured_at: committed.get(n), states: [{ state: 'UT', map: f, list: f }] }, rmp);
-        expect(snap.customers_out).toBe(sum(unplanned.map((p) => p.custOut)));
-        expect(snap.incidents).toHaveLength(unplanned.length);
-        expect(sum(snap.counties.map((c) => c.customers_out))).toBe(sum(f.counties.map((c) => c.custOutUnplan)));
+        expect(snap.customers_out).toBe(f.totalState);
+        expect(snap.planned_out).toBe(sum(planned.map((p) => p.custOut)));
+        expect(snap.incidents).toHaveLength(f.outages.length);
+        expect(snap.incidents.filter((i) => i.planned)).toHaveLength(planned.length);
+        const listed = f.counties.map((c) => c.custOutUnplan + ((c as { custOutPlan?: number }).custOutPlan ?? 0));
+        expect(sum(snap.counties.map((c) => c.customers_out))).toBe(sum(listed));
         expect(snap.unmatched).toEqual([]);
       }
-      // frame 0017 has a 68-customer planned maintenance point (09:40 AM MST reported, before 02:00 PM)
+      // frame 0017 has a 68-customer planned maintenance point (09:40 AM MST reported, before 02:00 PM): in progress
       const f = frame('0017');
       expect(f.outages.filter((p) => p.icon === 'planned').map((p) => p.custOut)).toEqual([68]);
-      expect(normalize({ states: [{ state: 'UT', map: f, list: f }] }, rmp).customers_out).toBe(f.totalState - 68);
+      const snap = normalize({ states: [{ state: 'UT', map: f, list: f }] }, rmp);
+      expect([snap.customers_out, snap.planned_out]).toEqual([f.totalState, 68]);
     },
   );
   it.skipIf(!hasSharedData)(
-    'sums unplanned points per county when there is no list file (hand-made sample, parsing only)',
+    'sums points per county, planned included, when there is no list file (hand-made sample, parsing only)',
     () => {
       const sample = (sharedJson('payloads/pacificorp/sample.json') as { states: MapList[] }).states[0];
       const snap = normalize({ states: [{ state: 'UT', map: sample, list: null }] }, rmp);
-      expect(snap.customers_out).toBe(sample.totalState - 1);
-      expect(snap.counties).toEqual([{ fips: '49021', customers_out: 2, customers_served: null }]);
-      expect(snap.incidents.map((i) => i.customers_out)).toEqual([2]);
+      expect(snap.customers_out).toBe(sample.totalState);
+      const planned = sample.outages.filter((p) => p.icon === 'planned');
+      expect(snap.planned_out).toBe(sum(planned.map((p) => p.custOut)));
+      expect(snap.incidents.map((i) => [i.customers_out, i.planned])).toEqual(
+        sample.outages.map((p) => [p.custOut, p.icon === 'planned']),
+      );
+      expect(sum(snap.counties.map((c) => c.customers_out))).toBe(sample.totalState);
     },
   );
   it('adds states up and matches list county names in their own state', () => {

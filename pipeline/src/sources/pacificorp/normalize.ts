@@ -1,10 +1,12 @@
-// PacifiCorp normalize: per state, the map file's headline less its planned points is the customers out; the
-// list file's unplanned county counts give the counties (else the unplanned points summed by the county they lie in).
+// PacifiCorp normalize: per state, the map file's headline (planned points included, as PacifiCorp counts them) is
+// the customers out; the list file's county counts, planned and unplanned, give the counties (else the points summed
+// by the county they lie in). A point whose count cannot be read is noted and left out; the headline stands.
 import type { SourceDef } from '../source-def.ts';
 import { addCounty, emptySnapshot, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
 import { locatePoint, matchCounty } from '../../geo/match.ts';
 import { zoneFor } from '../local-time.ts';
-import { type AnswerTimes, DisplayTimes, countOf, remembered3, sortedCounties, newIncident } from '../checks.ts';
+import { type AnswerTimes, DisplayTimes, remembered3, sortedCounties, newIncident } from '../checks.ts';
+import { optHeadlineCount, recordCount } from '../unreadable.ts';
 import { pointAt, takeId } from '../point-feed.ts';
 import { readRaw, type PacifiCorpList, type PacifiCorpPoint } from './schema.ts';
 import { timeReader, wallText } from './times.ts';
@@ -43,6 +45,7 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const counties = new Map<string, CountyCount>();
   const ids = new Set<string>();
   let total = 0;
+  let plannedOut = 0;
   let placed = false;
   for (const entry of data.states) {
     const state = entry.state.toUpperCase();
@@ -50,16 +53,13 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
     const read = timeReader(zone, Number.isNaN(refMs) ? null : refMs);
     const ctx: StateContext = { state, ids, times: times.of(zone, refMs, read) };
     const fromList = Array.isArray(entry.list?.counties);
-    let planned = 0;
-    let unplanned = 0;
+    let sum = 0;
     const lost = { n: 0, out: 0 };
-    for (const p of entry.map.outages ?? []) {
-      const out = countOf(p.custOut) ?? 0;
-      if (isPlanned(p)) {
-        planned += out;
-        continue;
-      }
-      unplanned += out;
+    for (const [i, p] of (entry.map.outages ?? []).entries()) {
+      const out = recordCount(p.custOut, 'custOut', `${state} point ${i}`, snap.unreadable);
+      if (out === null) continue;
+      sum += out;
+      if (isPlanned(p)) plannedOut += out;
       const incident = incidentOf(p, out, ctx);
       snap.incidents.push(incident);
       placed ||= incident.fips !== null;
@@ -71,14 +71,16 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
       }
     }
     if (lost.n) snap.unmatched.push(`${lost.n} ${state} point(s) outside every US county (${lost.out} customers out)`);
-    if (fromList) listCounties(entry.list as PacifiCorpList, state, counties, snap.unmatched);
+    if (fromList) listCounties(entry.list as PacifiCorpList, state, counties, snap);
     placed ||= fromList;
-    // totalState counts planned points too (it equals the sum of every point's custOut).
-    const headline = countOf(entry.map.totalState);
-    total += headline === null ? unplanned : Math.max(0, headline - planned);
+    // totalState counts planned points too (it equals the sum of every point's custOut); without it the points' sum
+    // stands in, and only when every point could be read.
+    const headline = optHeadlineCount(entry.map.totalState, 'totalState', `PacifiCorp map${state}.json`);
+    total += headline ?? sum;
   }
   snap.counties = sortedCounties(counties);
   snap.customers_out = total;
+  snap.planned_out = plannedOut;
   // Points with coordinates or a county list make the feed county-grade; otherwise it still has a headline.
   snap.basis = placed || snap.incidents.length === 0 ? 'county' : 'utility_total';
   return snap;
@@ -99,20 +101,23 @@ function incidentOf(p: PacifiCorpPoint, out: number, ctx: StateContext): Inciden
     lat: point?.lat ?? null,
     lon: point?.lon ?? null,
     city: null,
+    planned: isPlanned(p),
   });
 }
 
-/** The list file's unplanned customers per county, matched in the file's own state; unknown names are reported. */
-function listCounties(
-  list: PacifiCorpList,
-  state: string,
-  counties: Map<string, CountyCount>,
-  unmatched: string[],
-): void {
+/**
+ * The list file's customers per county, planned and unplanned, matched in the file's own state; unknown names are
+ * reported, a county whose counts cannot be read is noted and left out (the state's headline stands).
+ */
+function listCounties(list: PacifiCorpList, state: string, counties: Map<string, CountyCount>, snap: Snapshot): void {
   for (const c of list.counties ?? []) {
-    const out = countOf(c.custOutUnplan) ?? 0;
+    const label = `${c.countyName} (${state})`;
+    const unplanned = recordCount(c.custOutUnplan, 'custOutUnplan', label, snap.unreadable);
+    // Older list files have no planned column: nothing planned there.
+    const planned = c.custOutPlan === undefined ? 0 : recordCount(c.custOutPlan, 'custOutPlan', label, snap.unreadable);
     const fips = matchCounty(state, c.countyName);
-    if (!fips) unmatched.push(`${c.countyName} (${state})`);
-    else if (out > 0) addCounty(counties, fips, out, null);
+    if (!fips) snap.unmatched.push(label);
+    else if (unplanned !== null && planned !== null && unplanned + planned > 0)
+      addCounty(counties, fips, unplanned + planned, null);
   }
 }

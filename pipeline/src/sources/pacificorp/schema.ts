@@ -25,7 +25,7 @@ export interface PacifiCorpMap {
 
 /** list{ST}.json: the same outages by county (and by ZIP, not read), split into planned and unplanned. */
 export interface PacifiCorpList {
-  counties?: Array<{ countyName: string; custOutUnplan?: Count }> | null;
+  counties?: Array<{ countyName: string; custOutUnplan?: Count; custOutPlan?: Count }> | null;
 }
 
 export interface PacifiCorpState {
@@ -63,6 +63,7 @@ function checkCounties(list: unknown, at: string): void {
     const c = objectAt(WHAT, rows[i], at, i);
     if (typeof c.countyName !== 'string') misfit(WHAT, at, i, 'countyName', 'string', c.countyName);
     if (!optNumOrText(c.custOutUnplan)) misfit(WHAT, at, i, 'custOutUnplan', 'number or string', c.custOutUnplan);
+    if (!optNumOrText(c.custOutPlan)) misfit(WHAT, at, i, 'custOutPlan', 'number or string', c.custOutPlan);
   }
 }
 

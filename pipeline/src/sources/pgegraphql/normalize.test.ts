@@ -2,6 +2,7 @@
 // rounded/edited; field names as the peer's adapter reads them. Expected totals are summed here from the file itself.
 import { describe, expect, it } from 'vitest';
 import { normalize } from './normalize.ts';
+import { normalizeReadable } from '../unreadable.ts';
 import { hasSharedData, sharedJson, sourceDef } from '../../../test/shared-data.ts';
 
 interface Row {
@@ -46,13 +47,12 @@ describe('pgegraphql normalize', () => {
     const text = answer(JSON.stringify(raw.data.getOutagesByCounty));
     expect(normalize(text, pge)).toEqual(normalize(raw, pge));
   });
-  it('sums repeated rows, tries the states in order, and reports names and counts it cannot use', () => {
+  it('sums repeated rows, tries the states in order, and reports names it cannot place', () => {
     const list = [
       { county: 'Multnomah', totalCustomersImpacted: '1,200' },
       { county: 'MULTNOMAH ', totalCustomersImpacted: 5 },
       { county: 'COLUMBIA', totalCustomersImpacted: 7 },
       { county: 'ATLANTIS', totalCustomersImpacted: 3 },
-      { county: 'POLK', totalCustomersImpacted: 'n/a' },
     ];
     const snap = normalize(answer(list), pge);
     expect(snap.counties).toEqual([
@@ -60,7 +60,17 @@ describe('pgegraphql normalize', () => {
       { fips: '41051', customers_out: 1205, customers_served: null },
     ]);
     expect(snap.customers_out).toBe(1215);
-    expect(snap.unmatched).toEqual(['ATLANTIS (3 customers out)', 'POLK (unreadable count)']);
+    expect(snap.unmatched).toEqual(['ATLANTIS (3 customers out)']);
+    // A row whose count cannot be read is noted and left out, never 0; with no row readable the poll fails.
+    const unreadable = [...list, { county: 'POLK', totalCustomersImpacted: 'n/a' }];
+    expect(normalize(answer(unreadable), pge)).toMatchObject({
+      customers_out: 1215,
+      unreadable: ['POLK: totalCustomersImpacted "n/a"'],
+    });
+    const none = answer([{ county: 'POLK', totalCustomersImpacted: '' }]);
+    expect(() => normalizeReadable({ normalize }, none, pge)).toThrow(
+      expect.objectContaining({ reason: 'schema', message: expect.stringMatching(/totalCustomersImpacted/) }),
+    );
     // Columbia is a county in WA and in OR: the first state listed wins
     const both = sourceDef({ connector: 'pgegraphql' as never, states: ['WA', 'OR'] });
     expect(normalize(answer(list), both).counties.map((c) => c.fips)).toEqual(['41051', '53013']);

@@ -3,7 +3,8 @@
 import type { SourceDef } from '../source-def.ts';
 import { addCounty, emptySnapshot, type CountyCount, type Snapshot } from '../snapshot.ts';
 import { matchCounty } from '../../geo/match.ts';
-import { countOf, sortedCounties } from '../checks.ts';
+import { sortedCounties } from '../checks.ts';
+import { recordCount } from '../unreadable.ts';
 import { readRaw } from './schema.ts';
 
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
@@ -14,11 +15,8 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   let total = 0;
   for (const row of rows) {
     const name = row.county.trim() || '(blank county)';
-    const out = countOf(row.totalCustomersImpacted);
-    if (out === null) {
-      snap.unmatched.push(`${name} (unreadable count)`);
-      continue;
-    }
+    const out = recordCount(row.totalCustomersImpacted, 'totalCustomersImpacted', name, snap.unreadable);
+    if (out === null) continue;
     // A name that places nowhere still counts in the utility's total: its customers are out all the same.
     total += out;
     const fips = countyOf(states, name);

@@ -144,16 +144,20 @@ describe('pointlist normalize, made-up answers', () => {
       ['a', douglas],
       ['b', '31025'],
       ['c', null],
+      ['d', douglas],
       ['e', null],
     ]);
-    expect(snap.incidents[3]).toMatchObject({
+    // Planned work in progress counts, as the utility's headline counts it, and is flagged.
+    expect(snap.incidents.map((i) => i.planned)).toEqual([false, false, false, true, false]);
+    expect(snap.planned_out).toBe(9);
+    expect(snap.incidents[4]).toMatchObject({
       lat: null,
       lon: null,
       cause: 'Tree',
       crew_status: 'Enroute',
       etr: '2026-10-07T16:00:00.000Z', // 11 a.m. CDT
     });
-    expect(snap.customers_out).toBe(3 + 1204 + 2 + 1);
+    expect(snap.customers_out).toBe(3 + 1204 + 2 + 9 + 1);
     expect(snap.unmatched).toEqual([
       'Atlantis (no such county in NE)',
       '2 point(s) not placed in a county (3 customers out)',

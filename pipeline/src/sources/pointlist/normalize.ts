@@ -5,6 +5,7 @@ import type { Incident, Snapshot } from '../snapshot.ts';
 import { matchCounty } from '../../geo/match.ts';
 import { zoneFor } from '../local-time.ts';
 import { countOf, decimalOf, newIncident } from '../checks.ts';
+import { optHeadlineCount } from '../unreadable.ts';
 import { type Point, PointFeed, pointAt } from '../point-feed.ts';
 import { specOf, type PointSpec } from './options.ts';
 import { fieldsOf, figureOf, outagesOf, type OutageFields } from './schema.ts';
@@ -23,14 +24,23 @@ export function normalizePoints(raw: unknown, source: SourceDef, spec: PointSpec
   const outages = outagesOf(spec, raw);
   const zone = zoneFor(source.states, source.options.time_zone || spec.timeZone);
   const feed = new PointFeed(source);
+  const countField = spec.count.join('.');
+  let plannedOut = 0;
   for (let i = 0; i < outages.length; i++) {
     const f = fieldsOf(spec, outages[i], i);
-    if (f.planned !== true) feed.add(incidentOf(f, { spec, source, feed, zone, refMs }));
+    const out = feed.count(f.count, countField, `${spec.noun} ${i}`);
+    if (out === null) continue;
+    // Planned work in progress counts, as the utility's headline counts it, and is flagged.
+    if (f.planned === true) plannedOut += out;
+    feed.add(incidentOf(f, out, { spec, source, feed, zone, refMs }));
   }
-  const headline = countOf(figureOf(spec, raw, spec.total));
+  const headline = spec.total
+    ? optHeadlineCount(figureOf(spec, raw, spec.total), spec.total.join('.'), spec.what)
+    : null;
   // A headline with no outage placed is still the utility's own total.
   const snap = feed.finish(spec.noun, headline, headline !== null ? 'utility_total' : 'outage_only');
   snap.customers_served = countOf(figureOf(spec, raw, spec.served));
+  snap.planned_out = spec.planned ? plannedOut : null;
   return snap;
 }
 
@@ -81,12 +91,12 @@ function idOf(f: OutageFields, point: Point | null): string {
 const flagged = (f: OutageFields, spec: PointSpec): boolean =>
   !spec.etrFlag || f.etrFlag === true || (typeof f.etrFlag === 'string' && f.etrFlag.trim().toLowerCase() === 'true');
 
-function incidentOf(f: OutageFields, c: Context): Incident {
+function incidentOf(f: OutageFields, out: number, c: Context): Incident {
   const point = pointOf(f);
   return newIncident({
     id: c.feed.id(idOf(f, point)),
     fips: placeOf(f, point, c),
-    customers_out: countOf(f.count) ?? 0,
+    customers_out: out,
     etr: flagged(f, c.spec) ? readEtr(f.etr, c.spec.etrFormat, c.zone, c.refMs) : null,
     crew_status: textOf(f.crewStatus),
     cause: textOf(f.cause),
@@ -94,5 +104,6 @@ function incidentOf(f: OutageFields, c: Context): Incident {
     lat: point?.lat ?? null,
     lon: point?.lon ?? null,
     city: textOf(f.city),
+    planned: f.planned === true,
   });
 }

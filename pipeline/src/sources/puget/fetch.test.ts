@@ -8,10 +8,16 @@ import { normalize } from './normalize.ts';
 const PATH = '/api/sitecore/OutageMap/AnonymoussMapListView';
 const REFERER = 'https://www.pse.com/en/outage/outage-map';
 // Without the shared data the upstream answers an empty map, and only the tests that need no recording run.
-const recorded = recordedJson<{ UnplannedOutageSummary: { CustomerAfftectedCount: number }; PseMap: unknown[] }>(
-  'payloads/puget/pse-outages-2026-03-13T2218Z.json',
-  { UnplannedOutageSummary: { CustomerAfftectedCount: 0 }, PseMap: [] },
-);
+type Summary = { CustomerAfftectedCount: number };
+const recorded = recordedJson<{
+  UnplannedOutageSummary: Summary;
+  PlannedOutageSummary?: Summary;
+  PSPSSummary?: Summary;
+  PseMap: unknown[];
+}>('payloads/puget/pse-outages-2026-03-13T2218Z.json', {
+  UnplannedOutageSummary: { CustomerAfftectedCount: 0 },
+  PseMap: [],
+});
 const kit = connectorKit(
   { fetch, normalize },
   { connector: 'puget', utility: 'Puget Sound Energy', states: ['WA'], options: { referer: REFERER } },
@@ -31,7 +37,9 @@ describe('puget fetch', () => {
       const { raw, snap } = await kit.poll(PATH);
       expect(kit.hits).toEqual([{ url: PATH, referer: REFERER }]);
       expect(raw).toEqual(recorded);
-      expect(snap.customers_out).toBe(recorded.UnplannedOutageSummary.CustomerAfftectedCount);
+      // PSE's headline in parts: unplanned, planned work and shutoffs, every customer without power.
+      const parts = [recorded.UnplannedOutageSummary, recorded.PlannedOutageSummary, recorded.PSPSSummary];
+      expect(snap.customers_out).toBe(parts.reduce((s, p) => s + (p?.CustomerAfftectedCount ?? 0), 0));
       expect(snap.incidents.length).toBeGreaterThan(0);
     },
   );

@@ -30,7 +30,7 @@ const titled = (list: Entry[], ...titles: string[]) =>
   list.filter((e) => titles.includes(e.DataProvider.PointOfInterest.Title));
 
 describe.skipIf(!hasSharedData)('puget normalize, real storm capture', () => {
-  it('reconciles the unplanned summary with the unplanned points, planned ones left out', () => {
+  it('reconciles the summaries with the points: planned work counted, as PSE counts it, and flagged', () => {
     const raw = storm();
     const unplanned = raw.PseMap.filter((e) => !e.DataProvider.PointOfInterest.PlannedOutage);
     const planned = raw.PseMap.filter((e) => e.DataProvider.PointOfInterest.PlannedOutage);
@@ -40,28 +40,32 @@ describe.skipIf(!hasSharedData)('puget normalize, real storm capture', () => {
     expect(sum(planned)).toBe(raw.PlannedOutageSummary.CustomerAfftectedCount);
     expect(planned).toHaveLength(raw.PlannedOutageSummary.OutageCount);
     const snap = normalize(raw, pse);
-    expect(snap.customers_out).toBe(raw.UnplannedOutageSummary.CustomerAfftectedCount);
+    expect(snap.customers_out).toBe(sum(raw.PseMap));
+    expect(snap.planned_out).toBe(sum(planned));
     expect(snap.customers_served).toBeNull();
     expect(snap.basis).toBe('county');
-    expect(snap.incidents.map((i) => i.id)).toEqual(unplanned.map((e) => attr(e, 'OutageEventId')));
-    expect(snap.incidents.map((i) => i.customers_out)).toEqual(unplanned.map(out));
+    expect(snap.incidents.map((i) => i.id)).toEqual(raw.PseMap.map((e) => attr(e, 'OutageEventId')));
+    expect(snap.incidents.map((i) => i.customers_out)).toEqual(raw.PseMap.map(out));
+    expect(snap.incidents.filter((i) => i.planned).map((i) => i.id)).toEqual(
+      planned.map((e) => attr(e, 'OutageEventId')),
+    );
   });
 
   it('places the points in Washington counties; the one off the coarse county shapes goes to the nearest (Vashon)', () => {
     const raw = storm();
-    const unplanned = raw.PseMap.filter((e) => !e.DataProvider.PointOfInterest.PlannedOutage);
+    const all = raw.PseMap;
     const snap = normalize(raw, pse);
     // Vashon Island is King County; the 1:10m shapes cut its shore, and the shoreline rule (SHORE_KM) places it.
     expect(snap.unmatched).toEqual([]);
     expect(snap.incidents.find((i) => i.id === 'INC1140111672')).toMatchObject({ fips: '53033', city: 'Vashon' });
-    expect(snap.counties.reduce((s, c) => s + c.customers_out, 0)).toBe(sum(unplanned));
+    expect(snap.counties.reduce((s, c) => s + c.customers_out, 0)).toBe(sum(all));
     expect(snap.counties.map((c) => c.fips)).toEqual(['53033', '53035', '53037', '53053', '53057', '53067', '53073']);
     expect(snap.counties.every((c) => c.customers_served === null)).toBe(true);
     // counties whose points all carry their own towns' names: the titles say the same as the shapes
     const county = (fips: string) => snap.counties.find((c) => c.fips === fips)?.customers_out;
-    expect(county('53057')).toBe(sum(titled(unplanned, 'Marblemount')));
-    expect(county('53067')).toBe(sum(titled(unplanned, 'Olympia', 'Tanglewilde')));
-    expect(county('53073')).toBe(sum(titled(unplanned, 'Point Roberts')));
+    expect(county('53057')).toBe(sum(titled(all, 'Marblemount')));
+    expect(county('53067')).toBe(sum(titled(all, 'Olympia', 'Tanglewilde')));
+    expect(county('53073')).toBe(sum(titled(all, 'Point Roberts')));
   });
 
   it('reads the Pacific point times against LastUpdated, and the texts as printed', () => {
@@ -78,11 +82,12 @@ describe.skipIf(!hasSharedData)('puget normalize, real storm capture', () => {
       lat: 47.3087,
       lon: -122.26802,
       city: 'Auburn',
+      planned: false,
     });
     // "To Be Determined" is no time
     expect(snap.incidents.find((i) => i.id === 'INC1140111547')).toMatchObject({ etr: null, customers_out: 882 });
     for (const planned of ['INC1140111687', 'INC1140106726', 'INC1140111467'])
-      expect(snap.incidents.some((i) => i.id === planned)).toBe(false);
+      expect(snap.incidents.find((i) => i.id === planned)?.planned).toBe(true);
   });
 });
 
@@ -99,10 +104,12 @@ const point = (id: string, n: number, lat: string, lon: string, extra: Record<st
 });
 
 describe('puget normalize, made-up answers', () => {
-  it('leaves planned and PSPS points out, and keeps out-of-state or pointless ones unplaced', () => {
+  it('counts planned and PSPS points (planned flagged), and keeps out-of-state or pointless ones unplaced', () => {
     const snap = normalize(
       {
         UnplannedOutageSummary: { CustomerAfftectedCount: 17, OutageCount: 3 },
+        PlannedOutageSummary: { CustomerAfftectedCount: 100, OutageCount: 1 },
+        PSPSSummary: { CustomerAfftectedCount: 200, OutageCount: 1 },
         LastUpdated: '2027-01-01T07:30:00+00:00',
         PseMap: [
           point('A', 5, '47.6', '-122.3'),
@@ -118,11 +125,14 @@ describe('puget normalize, made-up answers', () => {
       ['A', '53033'],
       ['B', null],
       ['C', null],
+      ['P', '53033'],
+      ['S', '53033'],
     ]);
+    expect(snap.incidents.map((i) => i.planned)).toEqual([false, false, false, true, false]);
     expect(snap.incidents[1]).toMatchObject({ lat: 45.52, lon: -122.68 });
-    expect(snap.counties).toEqual([{ fips: '53033', customers_out: 5, customers_served: null }]);
+    expect(snap.counties).toEqual([{ fips: '53033', customers_out: 305, customers_served: null }]);
     expect(snap.unmatched).toEqual(['2 point(s) not placed in a county (12 customers out)']);
-    expect(snap.customers_out).toBe(17);
+    expect([snap.customers_out, snap.planned_out]).toEqual([317, 100]);
     // across New Year: the year is the one nearest LastUpdated (Dec 31, 11:30 PM PST)
     expect(snap.incidents[0]).toMatchObject({
       started_at: '2027-01-01T06:00:00.000Z',
@@ -130,7 +140,8 @@ describe('puget normalize, made-up answers', () => {
     });
     expect(isPlanned({ PinType: 'Outage', FilterType: 'Outage', PlannedOutage: false })).toBe(false);
     expect(isPlanned({ FilterType: 'Unplanned' })).toBe(false);
-    expect(isPlanned({ MapType: 'PSPS event' })).toBe(true);
+    expect(isPlanned({ MapType: 'PSPS event' })).toBe(false);
+    expect(isPlanned({ FilterType: 'Planned' })).toBe(true);
   });
 
   it('reads display-label attributes, and without LastUpdated or a summary keeps times null and sums the points', () => {

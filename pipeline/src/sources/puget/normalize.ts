@@ -1,18 +1,18 @@
-// PSE normalize: each unplanned PseMap point is an incident placed in a county by its point; customers_out is the
-// answer's UnplannedOutageSummary. Planned and PSPS points share the list and are left out of both.
+// PSE normalize: each PseMap point is an incident placed in a county by its point; customers_out is the answer's
+// summaries (unplanned, planned work, power shutoffs: every customer without power, as EAGLE-I counts them). Planned
+// points are flagged; planned_out is the planned summary. A point whose count cannot be read is noted and left out.
 import type { SourceDef } from '../source-def.ts';
 import type { Incident, Snapshot } from '../snapshot.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
-import { type AnswerTimes, countOf, decimalOf, DisplayTimes, newIncident } from '../checks.ts';
+import { type AnswerTimes, decimalOf, DisplayTimes, newIncident } from '../checks.ts';
+import { headlineCount } from '../unreadable.ts';
 import { PointFeed, pointAt } from '../point-feed.ts';
-import { readRaw, type PseAttribute, type PseEntry, type PsePoint } from './schema.ts';
+import { readRaw, SUMMARIES, WHAT, type PseAnswer, type PseAttribute, type PseEntry, type PsePoint } from './schema.ts';
 
-/** FilterType "Planned" (with PlannedOutage true) in the capture, not "Unplanned"; "PSPS" is a guess: none was seen. */
-const SET_APART = /(^|[^a-z])planned|psps/i;
-const says = (t: string | null | undefined) => !!t && SET_APART.test(t);
-export function isPlanned(p: PsePoint | null | undefined): boolean {
-  return !!p && (p.PlannedOutage === true || says(p.FilterType) || says(p.PinType) || says(p.MapType));
-}
+/** Planned work: FilterType "Planned" with PlannedOutage true in the capture, not "Unplanned"; a PSPS shutoff is not. */
+const PLANNED = /(^|[^a-z])planned/i;
+export const isPlanned = (p: PsePoint | null | undefined): boolean =>
+  !!p && (p.PlannedOutage === true || [p.FilterType, p.PinType, p.MapType].some((t) => !!t && PLANNED.test(t)));
 
 type Field = 'id' | 'out' | 'status' | 'cause' | 'start' | 'etr';
 /** Each read attribute by RefName (2025-06 on) and by Name (the display label; the ETR's differs in case). */
@@ -38,11 +38,36 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const refMs = data.LastUpdated ? Date.parse(data.LastUpdated) : Number.NaN;
   const clock = times.of(zone, refMs, (text) => timeOf(text, zone, refMs));
   const feed = new PointFeed(source);
-  for (const entry of data.PseMap) {
-    if (!isPlanned(entry.DataProvider.PointOfInterest)) feed.add(incidentOf(entry, feed, clock));
+  let plannedOut = 0;
+  data.PseMap.forEach((entry, i) => {
+    const f = fieldsOf(entry.DataProvider.Attributes);
+    const out = feed.count(f.out, 'Customers impacted', `point ${i}`);
+    if (out === null) return;
+    const planned = isPlanned(entry.DataProvider.PointOfInterest);
+    if (planned) plannedOut += out;
+    feed.add(incidentOf(entry, f, out, planned, feed, clock));
+  });
+  // The summaries are PSE's own headline; the points' sum stands in only for an answer without them (pre-2025-06).
+  const snap = feed.finish('point', headlineOf(data));
+  snap.planned_out = data.PlannedOutageSummary
+    ? headlineCount(
+        data.PlannedOutageSummary.CustomerAfftectedCount,
+        'PlannedOutageSummary.CustomerAfftectedCount',
+        WHAT,
+      )
+    : plannedOut;
+  return snap;
+}
+
+/** The summaries' customers summed (each must be readable), or null for an answer without an unplanned summary. */
+function headlineOf(data: PseAnswer): number | null {
+  if (!data.UnplannedOutageSummary) return null;
+  let total = 0;
+  for (const name of SUMMARIES) {
+    const summary = data[name];
+    if (summary) total += headlineCount(summary.CustomerAfftectedCount, `${name}.CustomerAfftectedCount`, WHAT);
   }
-  // The summary is PSE's own headline; the points' sum stands in only for an answer without one (pre-2025-06).
-  return feed.finish('point', countOf(data.UnplannedOutageSummary?.CustomerAfftectedCount));
+  return total;
 }
 
 /** ISO UTC of a point time, or null without a dated answer or beyond the window ("To Be Determined" too). */
@@ -70,9 +95,15 @@ function fieldsOf(attrs: PseAttribute[] | null | undefined): Partial<Record<Fiel
 const coord = (v: number | string | null | undefined): number | null =>
   typeof v === 'number' ? v : typeof v === 'string' && v.trim() ? decimalOf(v.trim()) : null;
 
-function incidentOf(e: PseEntry, feed: PointFeed, clock: AnswerTimes): Incident {
+function incidentOf(
+  e: PseEntry,
+  f: Partial<Record<Field, PseAttribute['Value']>>,
+  out: number,
+  planned: boolean,
+  feed: PointFeed,
+  clock: AnswerTimes,
+): Incident {
   const poi = e.DataProvider.PointOfInterest;
-  const f = fieldsOf(e.DataProvider.Attributes);
   const point = pointAt(coord(poi?.Latitude), coord(poi?.Longitude));
   const lat = point?.lat ?? null;
   const lon = point?.lon ?? null;
@@ -80,7 +111,7 @@ function incidentOf(e: PseEntry, feed: PointFeed, clock: AnswerTimes): Incident 
     // The Outage ID (also the point's Id); the hand-made sample has neither, so the point stands in there.
     id: feed.id(textOf(f.id) ?? textOf(poi?.Id) ?? `${lat},${lon}`),
     fips: feed.county(point),
-    customers_out: countOf(f.out) ?? 0,
+    customers_out: out,
     etr: clock.at(textOf(f.etr)),
     crew_status: textOf(f.status),
     cause: textOf(f.cause),
@@ -88,5 +119,6 @@ function incidentOf(e: PseEntry, feed: PointFeed, clock: AnswerTimes): Incident 
     lat,
     lon,
     city: textOf(poi?.Title),
+    planned,
   });
 }

@@ -35,14 +35,19 @@ export interface PseSummary {
   OutageCount?: NumText;
 }
 
+/** The answer's summaries, PSE's own headline in parts (2025-06 on): unplanned, planned work, and power shutoffs. */
+export const SUMMARIES = ['UnplannedOutageSummary', 'PlannedOutageSummary', 'PSPSSummary'] as const;
+
 export interface PseAnswer {
   UnplannedOutageSummary?: PseSummary | null;
+  PlannedOutageSummary?: PseSummary | null;
+  PSPSSummary?: PseSummary | null;
   /** ISO UTC: the only dated time in the answer */
   LastUpdated?: Text;
   PseMap: PseEntry[];
 }
 
-const WHAT = 'PSE AnonymoussMapListView answer';
+export const WHAT = 'PSE AnonymoussMapListView answer';
 
 function checkAttributes(list: unknown, at: string): void {
   const attrs = arrayAt(WHAT, list, at);
@@ -77,11 +82,11 @@ function checkEntry(e: unknown, i: number): void {
 /** The answer, checked in place (no copy): a hand check, as zod copied every point with its polygon. */
 export function readRaw(raw: unknown): PseAnswer {
   const root = objectAt(WHAT, raw, '');
-  const summary = root.UnplannedOutageSummary;
-  if (!optObj(summary)) fail(WHAT, 'UnplannedOutageSummary', 'object', summary);
-  if (summary) {
-    const count = (summary as Record<string, unknown>).CustomerAfftectedCount;
-    if (!optNumOrText(count)) fail(WHAT, 'UnplannedOutageSummary.CustomerAfftectedCount', 'number or string', count);
+  for (const name of SUMMARIES) {
+    const summary = root[name];
+    if (!optObj(summary)) fail(WHAT, name, 'object', summary);
+    const count = (summary as Record<string, unknown> | null | undefined)?.CustomerAfftectedCount;
+    if (!optNumOrText(count)) fail(WHAT, `${name}.CustomerAfftectedCount`, 'number or string', count);
   }
   if (!optText(root.LastUpdated)) fail(WHAT, 'LastUpdated', 'string', root.LastUpdated);
   const points = arrayAt(WHAT, root.PseMap, 'PseMap');

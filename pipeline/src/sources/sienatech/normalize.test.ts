@@ -58,6 +58,7 @@ describe.skipIf(!hasSharedData)('sienatech normalize, the peer sample', () => {
         lat: 40.1574,
         lon: -104.9996,
         city: null,
+        planned: false,
       },
     ]);
   });

@@ -3,7 +3,7 @@
 import type { SourceDef } from '../source-def.ts';
 import { toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
-import { countOf, decimalOf, newIncident, remembered } from '../checks.ts';
+import { decimalOf, newIncident, remembered } from '../checks.ts';
 import { type Point, PointFeed, pointAt } from '../point-feed.ts';
 import { readRaw, type SienaCase } from './schema.ts';
 
@@ -11,7 +11,12 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const cases = readRaw(raw);
   const zone = zoneFor(source.states, source.options.time_zone || 'America/Denver');
   const feed = new PointFeed(source);
-  for (const c of cases) feed.add(incidentOf(c, feed, zone));
+  cases.forEach((c, i) => {
+    // A case whose current count is blank still has the customers it opened with.
+    const field = blank(c.CURCUST) ? 'INITCUST' : 'CURCUST';
+    const out = feed.count(blank(c.CURCUST) ? c.INITCUST : c.CURCUST, field, `case ${c.SERIAL?.trim() || i}`);
+    if (out !== null) feed.add(incidentOf(c, out, feed, zone));
+  });
   return feed.finish('case');
 }
 
@@ -24,13 +29,12 @@ function idOf(c: SienaCase, point: Point | null): string {
   return serial || (point ? `${point.lat},${point.lon}` : 'case');
 }
 
-function incidentOf(c: SienaCase, feed: PointFeed, zone: string): Incident {
+function incidentOf(c: SienaCase, out: number, feed: PointFeed, zone: string): Incident {
   const point = pointAt(coord(c.AVGLAT), coord(c.AVGLONG));
   return newIncident({
     id: feed.id(idOf(c, point)),
     fips: feed.county(point),
-    // A case whose current count is blank still has the customers it opened with.
-    customers_out: countOf(blank(c.CURCUST) ? c.INITCUST : c.CURCUST) ?? 0,
+    customers_out: out,
     etr: timeOf(c.RESTORETIM, zone),
     crew_status: null,
     cause: blank(c.DESC_CAUSE) ? null : (c.DESC_CAUSE as string).trim(),

@@ -124,6 +124,7 @@ describe('smartc normalize (WidgetAPI, MG&E)', () => {
           lat: 43.05,
           lon: -89.4,
           city: 'Madison',
+          planned: false,
         },
       ]);
       expect(snap.basis).toBe('county');

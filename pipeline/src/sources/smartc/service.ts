@@ -8,6 +8,8 @@ import { locatePoint } from '../../geo/match.ts';
 import { zoneFor } from '../local-time.ts';
 import { serviceSchema, type ServiceEvent, type ServiceRaw } from './schema.ts';
 import { coordinate, localIso, matchIn, offsetIso } from './places.ts';
+import { newIncident } from '../checks.ts';
+import { recordCount } from '../unreadable.ts';
 
 const textOrNull = (v: string | null | undefined) => (v?.trim() && v.trim() !== 'NA' ? v.trim() : null);
 
@@ -34,7 +36,9 @@ export function normalizeService(raw: unknown, source: SourceDef): Snapshot {
   const list = data.counties?.data ?? null;
   const unplaced = { n: 0, out: 0 };
   for (const e of data.events.data ?? []) {
-    const incident = incidentOf(e, source.states, zone, snap.unmatched);
+    const out = recordCount(e.affectedCount, 'affectedCount', `event ${e.incidentId}`, snap.unreadable);
+    if (out === null) continue;
+    const incident = incidentOf(e, out, source.states, zone, snap.unmatched);
     snap.incidents.push(incident);
     if (list || incident.customers_out === 0) continue;
     if (incident.fips) addCounty(counties, incident.fips, incident.customers_out, null);
@@ -44,7 +48,7 @@ export function normalizeService(raw: unknown, source: SourceDef): Snapshot {
     }
   }
   if (unplaced.n) snap.unmatched.push(`${unplaced.n} event(s) not placed in a county (${unplaced.out} customers out)`);
-  if (list) listCounties(list, source.states, counties, snap.unmatched);
+  if (list) listCounties(list, source.states, counties, snap);
   snap.counties = [...counties.values()].sort((a, b) => a.fips.localeCompare(b.fips));
   snap.customers_out = snap.incidents.reduce((s, i) => s + i.customers_out, 0);
   snap.customers_served = toCount(data.accounts?.data?.count);
@@ -53,7 +57,7 @@ export function normalizeService(raw: unknown, source: SourceDef): Snapshot {
   return snap;
 }
 
-function incidentOf(e: ServiceEvent, states: string[], zone: string, unmatched: string[]): Incident {
+function incidentOf(e: ServiceEvent, out: number, states: string[], zone: string, unmatched: string[]): Incident {
   const lat = coordinate(e.lat, 90);
   const lon = coordinate(e.lon, 180);
   const point = lat !== null && lon !== null;
@@ -64,10 +68,10 @@ function incidentOf(e: ServiceEvent, states: string[], zone: string, unmatched: 
     fips = matchIn(states, name) ?? null;
     if (!fips) unmatched.push(name);
   }
-  return {
+  return newIncident({
     id: String(e.incidentId),
     fips,
-    customers_out: toCount(e.affectedCount) ?? 0,
+    customers_out: out,
     // restorationTime when it carries a zone; else OutageAttribute1, the local ETR text the map shows ("Wed, 10/07/2026, 11:00 AM").
     etr: offsetIso(e.restorationTime) ?? localIso(e.extension?.OutageAttribute1, zone),
     // startTime ("10/07/2026 08:52:53") states no zone, and the same API prints lastUpdateTime in UTC: not guessed.
@@ -77,7 +81,7 @@ function incidentOf(e: ServiceEvent, states: string[], zone: string, unmatched: 
     lat: point ? lat : null,
     lon: point ? lon : null,
     city: null,
-  };
+  });
 }
 
 /** The county list view's rows, matched in the row's states; names that match no county are reported. */
@@ -85,12 +89,13 @@ function listCounties(
   rows: NonNullable<NonNullable<ServiceRaw['counties']>['data']>,
   states: string[],
   counties: Map<string, CountyCount>,
-  unmatched: string[],
+  snap: Snapshot,
 ): void {
   for (const r of rows) {
     const fips = matchIn(states, r.location);
-    const out = toCount(r.affectedCount) ?? 0;
-    if (!fips) unmatched.push(r.location);
-    else if (out > 0) addCounty(counties, fips, out, null);
+    // A county row without a readable count is left out of the counties and noted; the events' total stands.
+    const out = recordCount(r.affectedCount, 'county list affectedCount', `county ${r.location}`, snap.unreadable);
+    if (!fips) snap.unmatched.push(r.location);
+    else if (out !== null && out > 0) addCounty(counties, fips, out, null);
   }
 }

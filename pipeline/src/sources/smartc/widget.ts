@@ -8,6 +8,8 @@ import { zoneFor } from '../local-time.ts';
 import { takeId } from '../point-feed.ts';
 import { widgetSchema } from './schema.ts';
 import { coordinate, localIso } from './places.ts';
+import { newIncident } from '../checks.ts';
+import { recordCount } from '../unreadable.ts';
 
 export function normalizeWidget(raw: unknown, source: SourceDef): Snapshot {
   const data = parseUpstream(widgetSchema, raw, 'SmartC WidgetAPI PreloginGetOutageData answer').result.Data;
@@ -19,8 +21,9 @@ export function normalizeWidget(raw: unknown, source: SourceDef): Snapshot {
   const lost = { n: 0, out: 0 };
   let total = 0;
   let placed = false;
-  for (const o of data.listOutageResultSetTwo ?? []) {
-    const out = toCount(o.CustomerAffected) ?? 0;
+  for (const [i, o] of (data.listOutageResultSetTwo ?? []).entries()) {
+    const out = recordCount(o.CustomerAffected, 'CustomerAffected', `outage ${i}`, snap.unreadable);
+    if (out === null) continue;
     const lat = coordinate(o.Latitude, 90);
     const lon = coordinate(o.Longitude, 180);
     const point = lat !== null && lon !== null;
@@ -28,18 +31,20 @@ export function normalizeWidget(raw: unknown, source: SourceDef): Snapshot {
     placed ||= fips !== null;
     // The list carries no outage id: the point is the id (with #2, #3 … when two outages share it).
     const id = takeId(ids, `${o.Latitude},${o.Longitude}`);
-    snap.incidents.push({
-      id,
-      fips,
-      customers_out: out,
-      etr: localIso(o.ETR, zone),
-      crew_status: null,
-      cause: null,
-      started_at: null,
-      lat: point ? lat : null,
-      lon: point ? lon : null,
-      city: o.City?.trim() || null,
-    });
+    snap.incidents.push(
+      newIncident({
+        id,
+        fips,
+        customers_out: out,
+        etr: localIso(o.ETR, zone),
+        crew_status: null,
+        cause: null,
+        started_at: null,
+        lat: point ? lat : null,
+        lon: point ? lon : null,
+        city: o.City?.trim() || null,
+      }),
+    );
     total += out;
     if (fips) {
       if (out > 0) addCounty(counties, fips, out, null);

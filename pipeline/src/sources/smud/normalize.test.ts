@@ -106,10 +106,9 @@ describe('smud normalize, made-up answers', () => {
       ['Reno', null, 2],
       ['Zero Island', null, 5],
     ]);
-    expect(snap.unmatched).toEqual([
-      '3 community(ies) not placed in a county (18 customers out)',
-      'Garbled (unreadable count)',
-    ]);
+    expect(snap.unmatched).toEqual(['3 community(ies) not placed in a county (18 customers out)']);
+    // Noted beside the system row's total, which stands; never read as 0.
+    expect(snap.unreadable).toEqual(['Garbled: CustomersImpacted "n/a"']);
     expect(snap.incidents).toEqual([]);
     expect(snap.basis).toBe('county');
   });

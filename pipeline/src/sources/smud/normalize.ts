@@ -4,7 +4,8 @@ import type { SourceDef } from '../source-def.ts';
 import { addCounty, emptySnapshot, type AreaCount, type CountyCount, type Snapshot } from '../snapshot.ts';
 import { locatePoint } from '../../geo/match.ts';
 import { findState } from '../../geo/states.ts';
-import { countOf, decimalOf, nullish, sortedCounties } from '../checks.ts';
+import { decimalOf, sortedCounties } from '../checks.ts';
+import { headlineCount, recordCount } from '../unreadable.ts';
 import { readRaw, type SmudRow } from './schema.ts';
 
 /** The system row's title; the peer's adapter matches it trimmed and in any case. */
@@ -24,8 +25,7 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
       system = row;
       continue;
     }
-    const out = countOf(row.CustomersImpacted);
-    if (out === null && !nullish(row.CustomersImpacted)) snap.unmatched.push(`${title} (unreadable count)`);
+    const out = recordCount(row.CustomersImpacted, 'CustomersImpacted', title, snap.unreadable);
     if (!out) continue;
     const fips = placeOf(row, states);
     snap.areas.push(areaOf(title, uniquePath(title, paths), fips, out));
@@ -37,8 +37,10 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   }
   if (lost.n) snap.unmatched.unshift(`${lost.n} community(ies) not placed in a county (${lost.out} customers out)`);
   snap.counties = sortedCounties(counties);
-  // SMUD's own total; the communities' sum stands in only when the answer has no readable system row.
-  snap.customers_out = countOf(system?.CustomersImpacted) ?? snap.areas.reduce((s, a) => s + a.customers_out, 0);
+  // SMUD's own total (its system row must be readable); the communities' sum stands in only for an answer without
+  // one, and then only when every community could be read.
+  const headline = system ? headlineCount(system.CustomersImpacted, 'CustomersImpacted', 'SMUD system row') : null;
+  snap.customers_out = headline ?? snap.areas.reduce((s, a) => s + a.customers_out, 0);
   // Every community out lies in a county by its point, so the county sums are complete; only communities that all
   // miss a county leave a bare total.
   snap.basis = snap.areas.length === 0 || counties.size > 0 ? 'county' : 'utility_total';

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { centreOf, normalize } from './normalize.ts';
+import { normalizeReadable } from '../unreadable.ts';
 import { hasSharedData, sharedPath, sourceDef } from '../../../test/shared-data.ts';
 import { countyContaining } from '../../../test/county-lookup.ts';
 
@@ -24,12 +25,20 @@ function placemarksOf(xml: string): Array<{ name: string; out: number; lon: numb
 }
 
 describe.skipIf(!hasSharedData)('snopud normalize, the recorded test answers', () => {
-  it.each(FILES)('%s: every placemark an incident at its centre; -1 counts none', (file) => {
+  it.each(FILES)('%s: every placemark an incident at its centre; a -1 placeholder is noted, never 0', (file) => {
     const xml = read(file);
     const marks = placemarksOf(xml);
     expect(marks.length).toBeGreaterThan(0);
-    const snap = normalize(xml, snopud);
+    // -1 is "not yet estimated": unknown, never 0. Noted and left out; a file of placeholders only fails the poll.
     const counted = marks.filter((m) => m.out >= 0);
+    if (counted.length === 0) {
+      expect(() => normalizeReadable({ normalize }, xml, snopud)).toThrow(
+        expect.objectContaining({ reason: 'schema', message: expect.stringMatching(/EstCustomersOut/) }),
+      );
+      return;
+    }
+    const snap = normalizeReadable({ normalize }, xml, snopud);
+    expect(snap.unreadable).toHaveLength(marks.length - counted.length);
     const total = counted.reduce((s, m) => s + m.out, 0);
     expect(snap.customers_out).toBe(total);
     const byCounty = new Map<string, number>();
@@ -38,27 +47,17 @@ describe.skipIf(!hasSharedData)('snopud normalize, the recorded test answers', (
       if (m.out > 0) byCounty.set(fips, (byCounty.get(fips) ?? 0) + m.out);
     }
     expect(new Map(snap.counties.map((c) => [c.fips, c.customers_out]))).toEqual(byCounty);
-    expect(snap.incidents.map((i) => i.customers_out)).toEqual(marks.map((m) => Math.max(m.out, 0)));
-    for (const [k, m] of marks.entries()) {
+    expect(snap.incidents.map((i) => i.customers_out)).toEqual(counted.map((m) => m.out));
+    for (const [k, m] of counted.entries()) {
       expect(snap.incidents[k].lon).toBeCloseTo(m.lon, 9);
       expect(snap.incidents[k].lat).toBeCloseTo(m.lat, 9);
     }
-    const placeholders = marks.length - counted.length;
-    expect(snap.unmatched).toEqual(
-      placeholders ? [`${placeholders} area(s) published without a customer count (EstCustomersOut -1)`] : [],
-    );
-  });
-
-  it('the -1 placeholder keeps its area, with no customers and none of its placeholder times', () => {
-    const snap = normalize(read(FILES[0]), snopud);
-    expect(snap.incidents).toHaveLength(1);
-    expect(snap.incidents[0]).toMatchObject({ id: '6207', customers_out: 0, etr: null, started_at: null });
-    expect(snap.counties).toEqual([]);
-    expect(snap.basis).toBe('county');
   });
 
   it('reads the times .NET writes, the cause and the status; a name repeated in the second Document is numbered', () => {
-    const snap = normalize(read(FILES[1]), snopud);
+    // The file's -1 placeholder (area 6207 of the first Document) would fail the poll: given a count here.
+    const xml = read(FILES[1]).replace('<value>-1</value>', '<value>7</value>');
+    const snap = normalize(xml, snopud);
     expect(snap.incidents.map((i) => i.id)).toEqual(['6207', '8431', '6207#2', '8431#2']);
     expect(snap.incidents[3]).toMatchObject({
       started_at: '2025-01-15T14:30:15.000Z',
@@ -100,12 +99,19 @@ describe('snopud normalize, made-up answers in the real feed’s shape', () => {
   it('reads an empty document, a MultiGeometry and a point; refuses what is not KML', () => {
     expect(normalize(kml(''), snopud)).toMatchObject({ customers_out: 0, incidents: [], basis: 'county' });
     const multi = `<Placemark><name>m</name><ExtendedData><Data name="EstCustomersOut"><value>4</value></Data></ExtendedData><MultiGeometry><Polygon><outerBoundaryIs><LinearRing><coordinates>${EVERETT}</coordinates></LinearRing></outerBoundaryIs></Polygon></MultiGeometry></Placemark>`;
-    const point = '<Placemark><name>p</name><Point><coordinates>-122.205,47.985,0</coordinates></Point></Placemark>';
-    const snap = normalize(kml(multi + point), snopud);
+    const point = (out: string) =>
+      `<Placemark><name>p</name><ExtendedData>${out}</ExtendedData><Point><coordinates>-122.205,47.985,0</coordinates></Point></Placemark>`;
+    const snap = normalize(kml(multi + point('<Data name="EstCustomersOut"><value>3</value></Data>')), snopud);
     expect(snap.incidents.map((i) => [i.id, i.customers_out, i.lon])).toEqual([
       ['m', 4, -122.205],
-      ['p', 0, -122.205],
+      ['p', 3, -122.205],
     ]);
+    // A placemark with no count is unknown, never 0: noted and left out; with no count readable the poll fails.
+    expect(normalize(kml(multi + point('')), snopud)).toMatchObject({
+      customers_out: 4,
+      unreadable: ['area p: EstCustomersOut missing'],
+    });
+    expect(() => normalizeReadable({ normalize }, kml(point('')), snopud)).toThrow(/EstCustomersOut/);
     expect(() => normalize('<html><body>Down</body></html>', snopud)).toThrow(/expected root element <kml>/);
     expect(() => normalize('<kml><Document>', snopud)).toThrow(/not well-formed XML/);
     expect(() => normalize({}, snopud)).toThrow(/expected the answer text/);

@@ -3,7 +3,7 @@
 // EstCustomersOut -1 is SnoPUD's placeholder for an area it has not counted yet: 0 customers, its times none.
 import type { SourceDef } from '../source-def.ts';
 import { toIso, type Incident, type Snapshot } from '../snapshot.ts';
-import { countOf, decimalOf, newIncident } from '../checks.ts';
+import { decimalOf, newIncident } from '../checks.ts';
 import { PointFeed, pointAt } from '../point-feed.ts';
 import { readRaw, type Area } from './schema.ts';
 
@@ -39,29 +39,26 @@ export function centreOf(coordinates: string | null): [number, number] | null {
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const areas = readRaw(raw);
   const feed = new PointFeed(source);
-  let uncounted = 0;
-  for (const a of areas) {
-    if (a.data.get('EstCustomersOut')?.trim() === '-1') uncounted += 1;
-    feed.add(incidentOf(a, feed));
-  }
-  if (uncounted)
-    feed.snap.unmatched.push(`${uncounted} area(s) published without a customer count (EstCustomersOut -1)`);
-  // The file has no headline: customers out is the areas' sum.
+  areas.forEach((a, i) => {
+    // -1 is the file's "not yet estimated": unknown, never 0 (noted, and the area is no incident we can count).
+    const out = feed.count(a.data.get('EstCustomersOut'), 'EstCustomersOut', `area ${a.name ?? i}`);
+    if (out !== null) feed.add(incidentOf(a, out, feed));
+  });
+  // The file has no headline: customers out is the areas' sum, so an area without a count fails the poll.
   return feed.finish('area');
 }
 
-function incidentOf(a: Area, feed: PointFeed): Incident {
+function incidentOf(a: Area, out: number, feed: PointFeed): Incident {
   const centre = centreOf(a.coordinates);
   const point = centre && pointAt(centre[1], centre[0]);
-  const placeholder = a.data.get('EstCustomersOut')?.trim() === '-1';
   return newIncident({
     id: feed.id(a.name ?? (point ? `${point.lat},${point.lon}` : 'area')),
     fips: feed.county(point),
-    customers_out: placeholder ? 0 : (countOf(a.data.get('EstCustomersOut')) ?? 0),
-    etr: placeholder ? null : timeOf(a.data.get('EstimatedRestorationUTC')),
+    customers_out: out,
+    etr: timeOf(a.data.get('EstimatedRestorationUTC')),
     crew_status: textOf(a.data.get('OutageStatus')),
     cause: textOf(a.data.get('Cause')),
-    started_at: placeholder ? null : timeOf(a.data.get('StartUTC')),
+    started_at: timeOf(a.data.get('StartUTC')),
     lat: point?.lat ?? null,
     lon: point?.lon ?? null,
     city: null,

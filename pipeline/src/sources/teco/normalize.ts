@@ -3,7 +3,8 @@
 import type { SourceDef } from '../source-def.ts';
 import { toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
-import { countOf, decimalOf, newIncident, remembered } from '../checks.ts';
+import { decimalOf, newIncident, remembered } from '../checks.ts';
+import { optHeadlineCount } from '../unreadable.ts';
 import { PointFeed, pointAt } from '../point-feed.ts';
 import { readRaw, type TecoIncident } from './schema.ts';
 
@@ -11,9 +12,19 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const answer = readRaw(raw);
   const zone = zoneFor(source.states, source.options.time_zone);
   const feed = new PointFeed(source);
-  for (const hit of answer.hits.hits) feed.add(incidentOf(hit._source, feed, zone));
+  answer.hits.hits.forEach((hit, i) => {
+    const out = feed.count(hit._source.customerCount, 'customerCount', `incident ${i}`);
+    if (out !== null) feed.add(incidentOf(hit._source, out, feed, zone));
+  });
   // The aggregation counts every hit in the box, also those past the returned page; the sum stands in without it.
-  const snap = feed.finish('point', countOf(answer.aggregations?.customerCountSum?.value));
+  const snap = feed.finish(
+    'point',
+    optHeadlineCount(
+      answer.aggregations?.customerCountSum?.value,
+      'aggregations.customerCountSum.value',
+      'TECO search answer',
+    ),
+  );
   const total = answer.hits.total?.value;
   if (typeof total === 'number' && total > answer.hits.hits.length)
     snap.notice = `incident list cut: ${answer.hits.hits.length} of ${total} returned; customers_out is the aggregation's`;
@@ -50,14 +61,14 @@ function textOf(v: number | string | null | undefined): string | null {
 const coord = (v: number | string | undefined): number | null =>
   typeof v === 'number' ? v : typeof v === 'string' && v.trim() ? decimalOf(v.trim()) : null;
 
-function incidentOf(s: TecoIncident, feed: PointFeed, zone: string): Incident {
+function incidentOf(s: TecoIncident, out: number, feed: PointFeed, zone: string): Incident {
   // polygonCenter is [lon, lat] (GeoJSON order).
   const point = pointAt(coord(s.polygonCenter?.[1]), coord(s.polygonCenter?.[0]));
   return newIncident({
     id: feed.id(textOf(s.incidentId) ?? (point ? `${point.lat},${point.lon}` : 'incident')),
     // The box reaches past Florida only over the Gulf; a point in another state's county is not Tampa Electric's.
     fips: feed.county(point),
-    customers_out: countOf(s.customerCount) ?? 0,
+    customers_out: out,
     etr: etrOf(s.estimatedTimeOfRestoration, zone),
     crew_status: null,
     cause: textOf(s.reason),

@@ -2,7 +2,7 @@
 import { type FetchContext, urlPath } from '../connector.ts';
 import { parseJson } from '../parse.ts';
 import { SourceError } from '../../errors.ts';
-import { divisionOf, type TepRaw } from './schema.ts';
+import { divisionsOf, type TepRaw } from './schema.ts';
 
 const PATH = /^\/OutageApp\/mapfeed\/?$/i;
 
@@ -11,7 +11,7 @@ export async function fetch(ctx: FetchContext): Promise<TepRaw> {
   if (!PATH.test(urlPath(url))) {
     throw new SourceError('config', `TEP url must be https://apps.tep.com/OutageApp/mapfeed; got ${url}`);
   }
-  divisionOf(options); // a bad division fails before any request
+  divisionsOf(options); // a bad division fails before any request
   const answer = await ctx.http.get(url, ctx.priority, {
     method: 'POST',
     body: '',

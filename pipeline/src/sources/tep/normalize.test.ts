@@ -98,6 +98,7 @@ describe.skipIf(!hasSharedData)('tep normalize, the peer samples', () => {
         lat: 32.2,
         lon: -110.9,
         city: null,
+        planned: false,
       },
       {
         id: '32.3,-111',
@@ -110,6 +111,7 @@ describe.skipIf(!hasSharedData)('tep normalize, the peer samples', () => {
         lat: 32.3,
         lon: -111,
         city: null,
+        planned: false,
       },
     ]);
     // the bare answer (no date) has no year for its ETRs
@@ -166,7 +168,7 @@ describe('tep normalize, made-up answers', () => {
     ...over,
   });
 
-  it('counts untagged outages as TEP, leaves planned work and other divisions out, places AZ points only', () => {
+  it('counts untagged outages as TEP and planned work (flagged), leaves other divisions out, places AZ points only', () => {
     const answer = {
       AffectedCustomersTEP: '1,267',
       outages: [
@@ -189,25 +191,54 @@ describe('tep normalize, made-up answers', () => {
       ['31.34,-110.94', '04023', 7],
       ['32.27,-107.76', null, 5],
       ['outage', null, 3],
-      ['32.2,-110.9', PIMA, 11],
+      ['32.2,-110.9', PIMA, 9],
+      ['32.2,-110.9#2', PIMA, 11],
     ]);
+    expect(snap.incidents.map((i) => i.planned)).toEqual([false, false, false, false, false, true, false]);
+    expect(snap.planned_out).toBe(9);
     expect(snap.counties).toEqual([
-      { fips: PIMA, customers_out: 1051, customers_served: null },
+      { fips: PIMA, customers_out: 1060, customers_served: null },
       { fips: '04023', customers_out: 7, customers_served: null },
     ]);
     expect(snap.unmatched).toEqual(['2 point(s) not placed in a county (8 customers out)']);
     const use = normalize(answer, { ...uns, options: { division: 'use' } });
     expect(use).toMatchObject({ customers_out: 50, counties: [{ fips: '04015', customers_out: 50 }] });
+    // a utility the feed splits in divisions reads every one of them, its headlines summed
+    const both = normalize(
+      { ...answer, AffectedCustomersUSE: '50', AffectedCustomersUEE: '2' },
+      {
+        ...uns,
+        options: { division: ['USE', 'UEE'] },
+      },
+    );
+    expect(both.customers_out).toBe(52);
+    expect(both.incidents.map((i) => i.customers_out)).toEqual([50, 2]);
     // an empty list is a quiet county feed
     expect(normalize({ data: { outages: [] } }, tep)).toMatchObject({ customers_out: 0, basis: 'county' });
   });
 
   it('rejects a division option that is no division code', () => {
-    for (const division of ['', 'T-E-P', 7, ['USE']]) {
+    for (const division of ['', 'T-E-P', 7, [], ['USE', 7]]) {
       expect(() => normalize({ outages: [] }, { ...tep, options: { division } })).toThrow(
         expect.objectContaining({ reason: 'config', message: expect.stringMatching(/options\.division/) }),
       );
     }
+  });
+
+  it('places an outage by its own coordLat/coordLng before its box, and by them alone when it has no box', () => {
+    const own = { customersOut: '4', coordLat: '31.34', coordLng: '-110.94' }; // Nogales, Santa Cruz County
+    const snap = normalize(
+      {
+        AffectedCustomersTEP: '10',
+        outages: [own, { ...own, customersOut: '6', bounds: { coordLatCenter: '32.25', coordLngCenter: '-110.95' } }],
+      },
+      tep,
+    );
+    expect(snap.incidents.map((i) => [i.fips, i.customers_out])).toEqual([
+      ['04023', 4],
+      ['04023', 6],
+    ]);
+    expect(snap.counties).toEqual([{ fips: '04023', customers_out: 10, customers_served: null }]);
   });
 
   it('reads year-less Phoenix ETRs near the capture, across New Year, and refuses the rest', () => {

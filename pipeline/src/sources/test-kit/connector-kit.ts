@@ -10,7 +10,9 @@ import { HttpClient, LOOPBACK_HTTP } from '../http.ts';
 import type { ConnectorName, SourceDef } from '../source-def.ts';
 import type { Snapshot } from '../snapshot.ts';
 import { sourceHeaders } from '../source-http.ts';
+import { normalizeReadable } from '../unreadable.ts';
 import { expectWellFormed } from './expect-snapshot.ts';
+import { expectUnreadableNeverZero } from './mutations.ts';
 import { Upstream, type UpstreamSpec } from './upstream.ts';
 
 /** The connector folder's two functions (its index.ts). */
@@ -33,6 +35,8 @@ export interface PollHow {
 
 export class ConnectorKit<R, H> {
   readonly upstream: Upstream<H>;
+  /** the answers' count fields the unreadable mutations reached, poll after poll (mutations.ts) */
+  readonly countLeaves: string[] = [];
   private http: HttpClient | null = null;
 
   constructor(
@@ -91,12 +95,18 @@ export class ConnectorKit<R, H> {
     return this.connector.fetch(this.ctx(target, how));
   }
 
-  /** One poll: fetch, then normalise; the snapshot is checked well formed before it is returned. */
+  /**
+   * One poll: fetch, then normalise; the snapshot is checked well formed, and its answer replayed with each count
+   * made unreadable (never a 0, always the headline or a failure naming the field), before it is returned.
+   */
   async poll(target: Target, how: PollHow = {}): Promise<{ raw: R; snap: Snapshot; source: SourceDef }> {
     const c = this.ctx(target, how);
     const raw = await this.connector.fetch(c);
-    const snap = this.connector.normalize(raw, c.source);
+    const snap = normalizeReadable(this.connector, raw, c.source);
     expectWellFormed(snap);
+    // Unknown is never zero: the same answer with each count it holds made unreadable (mutations.ts).
+    this.countLeaves.push(...expectUnreadableNeverZero(this.connector, raw, c.source));
+    if (process.env.KIT_DEBUG) console.log('KITLEAVES', this.row.connector, this.countLeaves.length, typeof raw);
     return { raw, snap, source: c.source };
   }
 }

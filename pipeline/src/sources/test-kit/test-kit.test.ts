@@ -68,6 +68,7 @@ describe('connector test kit: a well-formed snapshot', () => {
     lat: null,
     lon: null,
     city: null,
+    planned: false,
   });
 
   it('passes counties in FIPS order with whole counts and unique incident ids', () => {

@@ -8,6 +8,7 @@ import { readRaw, type WecEvent, type WecSlice } from './schema.ts';
 import { timeReader } from './times.ts';
 import { type AnswerTimes, DisplayTimes, remembered3, sortedCounties, newIncident } from '../checks.ts';
 import { pointAt, takeId } from '../point-feed.ts';
+import { recordCount } from '../unreadable.ts';
 
 /** No planned flag was seen in the feed; a cause or crew status that says "planned" is taken as one. */
 const PLANNED = /(^|[^a-z])planned/i;
@@ -32,12 +33,14 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   let candidates = candidatesBySource.get(source);
   if (!candidates) candidatesBySource.set(source, (candidates = new Map()));
   const lost = { n: 0, out: 0 };
-  for (const e of data.events) {
+  for (const [k, e] of data.events.entries()) {
     if (isPlanned(e)) continue;
-    const incident = incidentOf(e, ids, clock);
+    const counts = sliceCounts(e, `event ${k}`, snap.unreadable);
+    if (!counts) continue;
+    const incident = incidentOf(e, counts, ids, clock);
     snap.incidents.push(incident);
-    for (const s of e.Slices ?? []) {
-      const out = toCount(s.AffectedCusts) ?? 0;
+    for (const [j, s] of (e.Slices ?? []).entries()) {
+      const out = counts[j];
       const name = s.County?.trim();
       const fips = name ? countyOf(source.states, candidates, name, incident.fips, unmatched) : undefined;
       if (fips) addSlice(counties, fips, out, toCount(s.CountyCusts));
@@ -99,16 +102,24 @@ function countyOf(
   return undefined;
 }
 
-function incidentOf(e: WecEvent, ids: Set<string>, clock: AnswerTimes): Incident {
+/** Each slice's customers out, or null (each unreadable one noted) when any slice's count cannot be read. */
+function sliceCounts(e: WecEvent, label: string, notes: string[]): number[] | null {
+  const counts = (e.Slices ?? []).map((s, j) =>
+    recordCount(s.AffectedCusts, 'AffectedCusts', `${label} slice ${j}`, notes),
+  );
+  return counts.every((n) => n !== null) ? (counts as number[]) : null;
+}
+
+function incidentOf(e: WecEvent, counts: number[], ids: Set<string>, clock: AnswerTimes): Incident {
   const lat = e.Latitude ?? null;
   const lon = e.Longitude ?? null;
   const point = pointAt(lat, lon);
   let out = 0;
   let largest: WecSlice | null = null;
-  for (const s of e.Slices ?? []) {
-    const n = toCount(s.AffectedCusts) ?? 0;
-    out += n;
-    if (!largest || n > (toCount(largest.AffectedCusts) ?? 0)) largest = s;
+  let most = -1;
+  for (const [j, s] of (e.Slices ?? []).entries()) {
+    out += counts[j];
+    if (counts[j] > most) [largest, most] = [s, counts[j]];
   }
   return newIncident({
     id: takeId(ids, idOf(lat, lon, e.OffTime ?? '')),
