@@ -420,7 +420,16 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
           customers_served: nullableInt,
           pct_out: pct,
           unmatched_names: int,
-          unreadable_records: int,
+          unreadable_records: {
+            ...int,
+            description:
+              'Records of the last good poll whose count could not be read (missing, empty, "unknown", negative): left out of every figure, never read as 0. A feed none of whose records can be read fails its poll instead (last_error reason schema).',
+          },
+          planned_out: {
+            ...nullableInt,
+            description:
+              'Of customers_out, those out for planned (scheduled) work in progress, counted as the utility counts them; null where the feed does not tell planned from unplanned.',
+          },
         }),
       },
       connector_coverage: obj({

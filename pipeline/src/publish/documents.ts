@@ -140,6 +140,7 @@ export function sourcesDoc(
       unit: st?.unit ?? null,
       notice: st?.notice ?? null,
       customers_out: st?.customers_out ?? null,
+      planned_out: st?.planned_out ?? null,
       customers_served: st?.customers_served ?? s.customers ?? null,
       pct_out: utilityPct(s, st),
       unmatched_names: st?.unmatched ?? 0,

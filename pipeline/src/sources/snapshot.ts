@@ -85,18 +85,20 @@ export interface HeldSnapshot {
   customers_served: number | null;
   unmatched: number;
   unreadable: number;
+  planned_out: number | null;
   notice: string | null;
   basis: CoverageClass;
   by_utility?: Record<string, number>;
 }
 
 export function heldSnapshot(s: Snapshot): HeldSnapshot {
-  const { unit, customers_out, customers_served, notice, basis, by_utility } = s;
+  const { unit, customers_out, customers_served, planned_out, notice, basis, by_utility } = s;
   const unmatched = s.unmatched.length;
   return {
     unit,
     customers_out,
     customers_served,
+    planned_out,
     unmatched,
     unreadable: s.unreadable.length,
     notice,

@@ -61,6 +61,7 @@ export function nextStatus(o: PollOutcome, prev: SourceStatus | undefined, now: 
     s.customers_served = o.held.customers_served;
     s.unmatched = o.held.unmatched;
     s.unreadable = o.held.unreadable ?? 0;
+    s.planned_out = o.held.planned_out ?? null;
   } else {
     s.last_reason = o.reason;
     s.last_error = o.message;

@@ -19,6 +19,8 @@ ALTER TABLE source_status ADD COLUMN IF NOT EXISTS odin_delta_pct DOUBLE;
 ALTER TABLE source_status ADD COLUMN IF NOT EXISTS odin_disagree_cycles INTEGER DEFAULT 0;
 -- Records of the last good poll whose count could not be read (issue 36: unknown is never zero).
 ALTER TABLE source_status ADD COLUMN IF NOT EXISTS unreadable INTEGER DEFAULT 0;
+-- Of customers_out, those out for planned work, where the feed tells them apart (issue 36 part 3).
+ALTER TABLE source_status ADD COLUMN IF NOT EXISTS planned_out BIGINT;
 
 CREATE SEQUENCE IF NOT EXISTS poll_seq;
 CREATE TABLE IF NOT EXISTS polls (

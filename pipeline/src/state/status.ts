@@ -21,6 +21,8 @@ export interface SourceStatus {
   unmatched: number;
   /** records of the last good poll whose count could not be read (sources/unreadable.ts) */
   unreadable: number;
+  /** of customers_out, those out for planned work; null when the feed does not tell planned from unplanned */
+  planned_out: number | null;
   /** (deep − ODIN) / the larger of the two × 100, when both report the utility (state/reconcile.ts) */
   odin_delta_pct: number | null;
   /** consecutive reconciled cycles beyond the row's tolerance; flagged at 3 */
@@ -46,6 +48,7 @@ const COLUMNS = [
   'odin_delta_pct',
   'odin_disagree_cycles',
   'unreadable',
+  'planned_out',
 ] as const;
 const INT_COLUMNS = new Set<string>([
   'consecutive_failures',
@@ -54,6 +57,7 @@ const INT_COLUMNS = new Set<string>([
   'unmatched',
   'odin_disagree_cycles',
   'unreadable',
+  'planned_out',
 ]);
 
 export function blankStatus(id: string): SourceStatus {
@@ -76,6 +80,7 @@ export function blankStatus(id: string): SourceStatus {
     odin_delta_pct: null,
     odin_disagree_cycles: 0,
     unreadable: 0,
+    planned_out: null,
   };
 }
 
