@@ -1,7 +1,7 @@
 // NISC normalize: the county region data set ("omscounty" or any set whose id/description says county) gives
 // per-county out and served; `outages` give incidents (ETR as epoch ms). A summary without a county set (Mohave
 // Electric's) is counted from its outages instead, each placed in its county by its point: `outagePoint` when given,
-// else x/y decoded from config.json's map extent. Planned outages are kept out of incidents and counts.
+// else x/y decoded from config.json's map extent. Planned outages count (flagged), as the utility's map counts them.
 import type { SourceDef } from '../source-def.ts';
 import { emptySnapshot, toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { locatePoint, matchCounty } from '../../geo/match.ts';
@@ -26,13 +26,16 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const data = readSummary(parts.summary);
   const snap = emptySnapshot(source.utility);
   const set = data.regionDataSets?.find(isCountySet);
-  // `planned: true` is kept out unless the row says the tenant's flag is unreliable (options.include_planned).
-  const outages = (data.outages ?? []).filter((o) => o.planned !== true || source.options.include_planned === true);
+  // Planned work in progress leaves customers without power: counted, as EAGLE-I counts it, and flagged. (Mohave's
+  // real capture flags its 92-customer WEATHER outage, "Crews are responding", planned: counted, it is 93 as NISC's
+  // map shows, not 1.)
+  const outages = data.outages ?? [];
   const toPoint = pointReader(outages, set, readExtent(parts.config));
   for (const o of outages) {
     const out = recordCount(o.nbrOut, 'nbrOut', `outage ${o.id}`, snap.unreadable);
     if (out !== null) snap.incidents.push(incidentOf(o, out, toPoint));
   }
+  snap.planned_out = snap.incidents.reduce((s, i) => s + (i.planned ? i.customers_out : 0), 0);
   snap.customers_served = data.totalServed ?? null;
   if (set) {
     // The county set is the count: an outage without a readable count only leaves the incident list.
@@ -114,5 +117,6 @@ function incidentOf(o: NiscOutage, out: number, toPoint: PointReader): Incident 
     lat: p?.lat ?? null,
     lon: p?.lon ?? null,
     city: null,
+    planned: o.planned === true,
   });
 }

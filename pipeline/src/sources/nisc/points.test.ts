@@ -21,12 +21,12 @@ function lonLat(extent: number[], x: number, y: number): [number, number] {
 }
 
 describe.skipIf(!hasSharedData)('nisc: a summary without a county region set (Mohave Electric)', () => {
-  it('places each unplanned outage in its county from the decoded x/y; planned outages stay out', () => {
+  it('places every outage in its county from the decoded x/y; planned work counts, flagged (Mohave: 93, not 1)', () => {
     const { summary, config } = mohave();
     const extent = config.mapSettings.boundaryExtent;
     const expected = new Map<string, number>();
     let out = 0;
-    for (const o of summary.outages.filter((o) => o.planned !== true)) {
+    for (const o of summary.outages) {
       const [lon, lat] = lonLat(extent, o.x, o.y);
       const fips = countyContaining(lon, lat);
       expect(fips, `outage ${o.id} at ${lon},${lat}`).toBeDefined();
@@ -39,23 +39,16 @@ describe.skipIf(!hasSharedData)('nisc: a summary without a county region set (Mo
     expect(snap.customers_served).toBe(summary.totalServed);
     expect(snap.basis).toBe('county');
     expect(snap.unmatched).toEqual([]);
-    const planned = summary.outages.filter((o) => o.planned === true).map((o) => o.id);
+    const planned = summary.outages.filter((o) => o.planned === true);
     expect(planned.length).toBeGreaterThan(0);
-    expect(snap.incidents.map((i) => i.id).filter((id) => planned.includes(id))).toEqual([]);
+    expect(snap.incidents.filter((i) => i.planned).map((i) => i.id)).toEqual(planned.map((o) => o.id));
+    expect(snap.planned_out).toBe(planned.reduce((s, o) => s + o.nbrOut, 0));
     for (const i of snap.incidents) {
       const o = summary.outages.find((o) => o.id === i.id)!;
       const [lon, lat] = lonLat(extent, o.x, o.y);
       expect(i.lon).toBeCloseTo(lon, 5);
       expect(i.lat).toBeCloseTo(lat, 5);
     }
-  });
-
-  it('counts planned outages too where the row says the flag is unreliable (options.include_planned)', () => {
-    const { summary, config } = mohave();
-    const all = summary.outages.reduce((s, o) => s + o.nbrOut, 0);
-    const snap = normalize({ summary, config }, { ...source, options: { include_planned: true } });
-    expect(snap.customers_out).toBe(all);
-    expect(snap.incidents).toHaveLength(summary.outages.length);
   });
 
   it('decodes with fullExtent when the config has no boundaryExtent', () => {
