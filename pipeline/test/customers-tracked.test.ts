@@ -4,6 +4,8 @@
 // tables, never copied from output.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { parse } from 'csv-parse/sync';
 import { fromRoot } from '../src/package-root.ts';
 import { loadRegistry } from '../src/registry/registry.ts';
@@ -13,7 +15,7 @@ import { computeLive } from '../src/state/rollup.ts';
 import { recordArchive } from '../src/state/archive.ts';
 import { blankStatus, type SourceStatus } from '../src/state/status.ts';
 import { loadCountyModel } from '../src/geo/county-model.ts';
-import { STATES } from '../src/geo/states.ts';
+import { makeTempDir, removeTempDir } from './clean-machine.ts';
 
 const now = new Date('2026-09-01T10:07:00Z');
 const sources = loadRegistry(fromRoot('data/sources.csv')).sources;
@@ -127,33 +129,35 @@ describe('customers_tracked with one FPL row polled', () => {
 describe('customers_tracked and freshness', () => {
   it("drops a stale source's counties; none fresh is null, not 0", async () => {
     await observe([]);
-    const fresh = new Map([
-      [fpl.id, status(fpl, 1)],
-      [cobb.id, status(cobb, 24 * 60)], // a day since Cobb EMC's last good poll: stale
-    ]);
-    const live = await computeLive(db, sources, fresh, model, now);
     const fplShares = expectedShares(fpl);
+    const florida = [...fplShares].reduce((n, [f, v]) => n + published(v, f), 0);
     const cobbCounties = territoryOf(cobb);
     expect(cobbCounties.length).toBeGreaterThan(0);
-    const byFips = new Map(live.counties.map((c) => [c.fips, c]));
-    for (const f of cobbCounties) expect(byFips.get(f)!.customers_tracked, f).toBeNull();
-    const florida = [...fplShares].reduce((n, [f, v]) => n + published(v, f), 0);
-    expect(live.states.find((s) => s.state === 'FL')!.customers_tracked).toBe(florida);
-    expect(live.states.find((s) => s.state === 'GA')!.customers_tracked).toBeNull();
-    expect(live.national.customers_tracked).toBe(florida);
-
-    // Cobb EMC fresh again: its counties count, Georgia's tracked customers are Cobb's, the nation both
-    fresh.set(cobb.id, status(cobb, 2));
-    const both = await computeLive(db, sources, fresh, model, now);
     const georgia = [...expectedShares(cobb)].reduce((n, [f, v]) => n + published(v, f), 0);
     expect(georgia).toBeGreaterThan(cobb.customers! * 0.99);
+
+    // both fresh: Georgia's tracked customers are Cobb EMC's, the nation's FPL's and Cobb's
+    const statuses = new Map([
+      [fpl.id, status(fpl, 1)],
+      [cobb.id, status(cobb, 2)],
+    ]);
+    const both = await computeLive(db, sources, statuses, model, now);
     expect(both.states.find((s) => s.state === 'GA')!.customers_tracked).toBe(georgia);
     expect(both.national.customers_tracked).toBe(florida + georgia);
+
+    // a day since Cobb EMC's last good poll: stale, its counties drop out
+    statuses.set(cobb.id, status(cobb, 24 * 60));
+    const live = await computeLive(db, sources, statuses, model, now);
+    const byFips = new Map(live.counties.map((c) => [c.fips, c]));
+    for (const f of cobbCounties) expect(byFips.get(f)!.customers_tracked, f).toBeNull();
+    expect(live.states.find((s) => s.state === 'GA')!.customers_tracked).toBeNull();
+    expect(live.states.find((s) => s.state === 'FL')!.customers_tracked).toBe(florida);
+    expect(live.national.customers_tracked).toBe(florida);
 
     const none = await computeLive(db, sources, new Map([[fpl.id, status(fpl, 24 * 60)]]), model, now);
     expect(none.national.customers_tracked).toBeNull();
     expect(none.states.every((s) => s.customers_tracked === null)).toBe(true);
-    expect(none.states.length).toBe(STATES.filter((s) => none.states.some((x) => x.state === s.code)).length);
+    expect(none.counties.every((c) => c.customers_tracked === null)).toBe(true);
   });
 
   it('counts a fresh ODIN row only where it publishes a served count (it publishes none)', async () => {
@@ -161,5 +165,34 @@ describe('customers_tracked and freshness', () => {
     const live = await computeLive(db, sources, new Map([[odin.id, status(odin, 1)]]), model, now);
     expect(live.counties.find((c) => c.fips === '06037')!.customers_out).toBe(500);
     expect(live.national.customers_tracked).toBeNull();
+  });
+});
+
+describe('a state database from before customers_tracked could be null', () => {
+  it('accepts a null customers_tracked in archive_quarters and archive_state once opened', async () => {
+    const dir = makeTempDir('tracked-upgrade');
+    try {
+      const old = await DuckDBInstance.create(path.join(dir, 'outage.duckdb'));
+      const conn = await old.connect();
+      await conn.run(`CREATE TABLE archive_quarters (quarter_at VARCHAR PRIMARY KEY, cycle_at VARCHAR NOT NULL,
+        sources_total INTEGER NOT NULL, sources_fresh INTEGER NOT NULL, customers_tracked BIGINT NOT NULL,
+        customers_out BIGINT NOT NULL, simulated BOOLEAN NOT NULL)`);
+      await conn.run(`CREATE TABLE archive_state (quarter_at VARCHAR NOT NULL, state VARCHAR NOT NULL,
+        customers_out BIGINT NOT NULL, customers_tracked BIGINT NOT NULL, pct_out DOUBLE, band INTEGER NOT NULL,
+        magnitude INTEGER NOT NULL, level DOUBLE NOT NULL)`);
+      conn.closeSync();
+      old.closeSync();
+      const upgraded = await Db.open(dir);
+      try {
+        await upgraded.run("INSERT INTO archive_quarters VALUES ('q', 'c', 1, 0, NULL, 0, false)");
+        await upgraded.run("INSERT INTO archive_state VALUES ('q', 'FL', 0, NULL, NULL, 0, 0, 0)");
+        const rows = await upgraded.all<{ k: number | null }>('SELECT customers_tracked AS k FROM archive_state');
+        expect(rows).toEqual([{ k: null }]);
+      } finally {
+        upgraded.close();
+      }
+    } finally {
+      removeTempDir(dir);
+    }
   });
 });
