@@ -25,7 +25,8 @@ function liveAt(q: number): LiveState {
     const out = (i + q * 30) % 3231 < 1500 ? 10 + ((i * 7919 + q * 104729) % 20_000) : 0;
     return {
       ...{ fips: c.fips, name: c.name, state: c.state, customers_out: out, customers_served_feed: 30_000 },
-      ...{ customers_modelled: 40_000, denominator: 40_000, pct_out: out / 400, band: 2, magnitude: 3, level: 1.5 },
+      ...{ customers_modelled: 40_000, denominator: 40_000, customers_tracked: 30_000, pct_out: out / 400, band: 2 },
+      ...{ magnitude: 3, level: 1.5 },
       ...{ sources: [], stale: i % 97 === 0, meters: false, updated_at: null },
     };
   });

@@ -206,7 +206,8 @@ export const CATALOGUE: readonly Endpoint[] = [
     cache: 'live',
     schema: 'LiveSummary',
     summary: 'National and per-state live totals',
-    description: 'Customers out, customers tracked, pct_out, band, magnitude and level nationally and for every state.',
+    description:
+      'Customers out, customers tracked (served by the sources polled and fresh now, null where none is), pct_out (of all customers), band, magnitude and level nationally and for every state.',
   },
   {
     id: 'live.map',
@@ -482,7 +483,7 @@ export const CATALOGUE: readonly Endpoint[] = [
     schema: 'ArchiveDay',
     summary: 'One archived UTC day (Parquet or CSV)',
     description:
-      "The day's county rows in EAGLE-I's layout: `fips`, `county`, `state` (name), `customers_out`, `run_start_time` (`YYYY-MM-DD HH:MM:SS`, UTC, the quarter hour), then `customers_tracked` (the county's denominator), `customers_served_feed` (as the feeds publish it), `sources` (how many reported the county), `stale` (one of them was stale: its last value is carried, not refreshed) and `simulated`. A county absent at a quarter had no one out; a quarter absent from the day was not reached by the poller (see /api/v1/archive). Written once when the day ends; never rewritten.",
+      "The day's county rows in EAGLE-I's layout: `fips`, `county`, `state` (name), `customers_out`, `run_start_time` (`YYYY-MM-DD HH:MM:SS`, UTC, the quarter hour), then `customers_tracked` (the county's customers served by the sources fresh at the quarter: a feed's own served count, else its registry customers spread over its EIA-861 territory; empty where no fresh source served the county), `customers_served_feed` (as the feeds publish it), `sources` (how many reported the county), `stale` (one of them was stale: its last value is carried, not refreshed) and `simulated`. A county absent at a quarter had no one out; a quarter absent from the day was not reached by the poller (see /api/v1/archive). Written once when the day ends; never rewritten.",
   },
   {
     id: 'archive.datapackage',

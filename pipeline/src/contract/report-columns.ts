@@ -215,9 +215,9 @@ export const COLUMN_DOCS: Record<string, string> = {
   coverage_customers:
     'EAGLE-I coverage_history total customers; for a year only the archive covers, the modelled customers of the area',
   coverage_min:
-    'EAGLE-I coverage_history min_covered; for a year only the archive covers, the fewest customers its feeds tracked at an archived quarter',
+    'EAGLE-I coverage_history min_covered; for a year only the archive covers, the fewest customers its fresh sources served (customers_tracked) at an archived quarter, 0 at a quarter none was fresh',
   coverage_max:
-    'EAGLE-I coverage_history max_covered; for a year only the archive covers, the most customers its feeds tracked at an archived quarter',
+    'EAGLE-I coverage_history max_covered; for a year only the archive covers, the most customers its fresh sources served (customers_tracked) at an archived quarter',
   coverage_pct: 'coverage_max ÷ coverage_customers × 100',
   yoy_pct: 'change of customer_hours from the previous year, percent',
   rank_national: "rank by hours per customer among the nation's counties (1 = most)",

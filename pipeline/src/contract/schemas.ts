@@ -100,12 +100,19 @@ const HEALTH_WINDOW = obj({
   minutes_stale: int,
 });
 
+/** issue 36 part 5: coverage we have, not the customers there are (state/tracked.ts). */
+const TRACKED_RULE =
+  "a fresh source counts, in each county it serves, the feed's own served count where it gives one, else the registry row's customers spread over the utility's EIA-861 2018 service territory (data/reference/eia861-territory.csv) in proportion to the counties' modelled customers; a stale or unpolled source counts nothing";
+const trackedSum = (scope: string) => ({
+  ...nullableInt,
+  description: `Customers served by the sources polled and fresh in ${scope} now: the sum of its counties' customers_tracked (${TRACKED_RULE}). Null when no fresh source serves any of its counties. Not the denominator of pct_out, which is the share of all its customers.`,
+});
 const stateLive = obj({
   state: stateCode,
   fips: { type: 'string', pattern: '^\\d{2}$' },
   name: { type: 'string' },
   customers_out: int,
-  customers_tracked: int,
+  customers_tracked: trackedSum('the state'),
   pct_out: pct,
   band: bandS,
   magnitude: magS,
@@ -272,7 +279,7 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
       },
       national: obj({
         customers_out: int,
-        customers_tracked: int,
+        customers_tracked: trackedSum('the nation (every state in `states`)'),
         pct_out: pct,
         band: bandS,
         counties_out: int,
@@ -455,6 +462,10 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
       magnitude: magS,
       level: levelS,
       denominator: { ...nullableInt, description: 'max(customers_served_feed, customers_modelled)' },
+      customers_tracked: {
+        ...nullableInt,
+        description: `Customers of the county served by the sources polled and fresh now (${TRACKED_RULE}), at most the denominator. Null when no fresh source serves the county.`,
+      },
       customers_served_feed: nullableInt,
       customers_modelled: nullableInt,
       stale: { type: 'boolean' },
@@ -743,7 +754,10 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
         cycle_at: { ...time, description: 'The cycle whose values were in force at the quarter.' },
         sources_total: int,
         sources_fresh: int,
-        customers_tracked: int,
+        customers_tracked: {
+          ...nullableInt,
+          description: `Customers served nationally by the sources fresh at the quarter (${TRACKED_RULE}). Null when none was fresh.`,
+        },
       }),
       map: {
         type: 'object',
@@ -763,7 +777,10 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
         items: obj({
           at: time,
           customers_out: int,
-          customers_tracked: nullableInt,
+          customers_tracked: {
+            ...nullableInt,
+            description: `The county's customers served by the sources fresh at the quarter (${TRACKED_RULE}); null when none was, or no value was archived.`,
+          },
           stale: { type: 'boolean' },
         }),
       },

@@ -203,6 +203,7 @@ export function countyDoc(c: CountyLive, simulated: boolean) {
     magnitude: c.magnitude,
     level: c.level,
     denominator: c.denominator,
+    customers_tracked: c.customers_tracked,
     customers_served_feed: c.customers_served_feed,
     customers_modelled: c.customers_modelled,
     stale: c.stale,

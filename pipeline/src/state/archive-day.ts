@@ -35,7 +35,7 @@ export async function dayFiles(db: Db, day: string): Promise<DayFiles> {
 export const sha256 = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 
 /** A quarter's coverage in the day document: [at, cycle_at, sources_total, sources_fresh, customers_tracked]. */
-export type QuarterCoverage = [string, string, number, number, number];
+export type QuarterCoverage = [string, string, number, number, number | null];
 /** A county's or state's value at one quarter: [quarter index, ...MapEntry, customers_tracked, stale]. */
 export type DayValue = [number, ...MapEntry, number | null, boolean];
 
@@ -60,7 +60,7 @@ export const quarterDoc = (db: Db, quarter: string): Promise<DayDoc> =>
 /** The values archived from `from` (inclusive) to `to` (exclusive), as a document of `day`. */
 async function rangeDoc(db: Db, day: string, from: string, to: string): Promise<DayDoc> {
   const range = [from, to];
-  const quarters = await db.all<{ at: string; c: string; t: number; f: number; k: number; s: boolean }>(
+  const quarters = await db.all<{ at: string; c: string; t: number; f: number; k: number | null; s: boolean }>(
     `SELECT quarter_at AS "at", cycle_at AS c, sources_total AS t, sources_fresh AS f, customers_tracked AS k,
             simulated AS s FROM archive_quarters WHERE quarter_at >= ? AND quarter_at < ? ORDER BY quarter_at`,
     range,

@@ -34,7 +34,8 @@ export const ARCHIVE_COLUMNS = [
   {
     name: 'customers_tracked',
     type: 'integer',
-    description: "the county's denominator: the larger of the customers its feeds serve and the modelled count",
+    description:
+      "customers of the county served by the sources fresh at the quarter hour: a feed's own served count, else the registry row's customers spread over its EIA-861 2018 territory; at most the county's customers (empty when no fresh source served it)",
   },
   {
     name: 'customers_served_feed',

@@ -2,7 +2,8 @@
 // EAGLE-I records them: the value in force at each quarter hour. A cycle at t writes its values at the first quarter
 // mark at or after t, replacing what an earlier cycle of the same quarter wrote, so the last cycle before a mark is the
 // one in force at it. A quarter no cycle reached (the poller was down) has no row: it is not invented. A stale
-// source's quarters are marked (`fresh` false; a county fed by one is `stale`), never filled in.
+// source's quarters are marked (`fresh` false; a county fed by one is `stale`), never filled in. customers_tracked
+// is what the fresh sources served at the quarter (state/tracked.ts): null where none did.
 import type { SourceDef } from '../sources/source-def.ts';
 import { freshness } from '../sources/scheduler.ts';
 import type { Db } from './db.ts';
@@ -47,7 +48,7 @@ async function appendCounties(db: Db, q: string, live: LiveState): Promise<void>
     a.appendVarchar(c.name);
     a.appendVarchar(c.state);
     a.appendBigInt(BigInt(c.customers_out));
-    appendCount(a, c.denominator);
+    appendCount(a, c.customers_tracked);
     appendCount(a, c.customers_served_feed);
     if (c.pct_out === null) a.appendNull();
     else a.appendDouble(c.pct_out);
@@ -67,7 +68,7 @@ async function appendStates(db: Db, q: string, live: LiveState): Promise<void> {
     a.appendVarchar(q);
     a.appendVarchar(s.state);
     a.appendBigInt(BigInt(s.customers_out));
-    a.appendBigInt(BigInt(s.customers_tracked));
+    appendCount(a, s.customers_tracked);
     if (s.pct_out === null) a.appendNull();
     else a.appendDouble(s.pct_out);
     a.appendInteger(s.band);

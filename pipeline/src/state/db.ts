@@ -65,6 +65,7 @@ export class Db {
     const conn = await instance.connect();
     await conn.run(SCHEMA);
     await dropGrowingKeys(conn);
+    await dropNotNull(conn);
     return new Db(instance, conn, spill);
   }
 
@@ -173,6 +174,20 @@ async function dropGrowingKeys(conn: DuckDBConnection): Promise<void> {
       `BEGIN; CREATE TABLE ${t}_unkeyed AS SELECT * FROM ${t} ORDER BY ${order}; DROP TABLE ${t};
        ALTER TABLE ${t}_unkeyed RENAME TO ${t}; COMMIT;`,
     );
+  }
+}
+
+/** Columns an earlier version declared NOT NULL that may now be null (issue 36 part 5: no fresh source, no tracking). */
+const NULLABLE: Array<[string, string]> = [
+  ['archive_quarters', 'customers_tracked'],
+  ['archive_state', 'customers_tracked'],
+];
+async function dropNotNull(conn: DuckDBConnection): Promise<void> {
+  for (const [t, c] of NULLABLE) {
+    const r = await conn.runAndReadAll(
+      `SELECT count(*) FROM duckdb_columns() WHERE table_name = '${t}' AND column_name = '${c}' AND NOT is_nullable`,
+    );
+    if (Number(r.getRows()[0][0]) > 0) await conn.run(`ALTER TABLE ${t} ALTER COLUMN ${c} DROP NOT NULL`);
   }
 }
 

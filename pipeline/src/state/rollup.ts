@@ -9,6 +9,7 @@ const FRAME_MS = TIMELINE_FRAME_MIN * 60_000;
 import type { Db } from './db.ts';
 import type { SourceStatus } from './status.ts';
 import { freshness } from '../sources/scheduler.ts';
+import { countyTracked, sumTracked, trackedByCounty } from './tracked.ts';
 
 export interface CountySourceShare {
   source_id: string;
@@ -27,6 +28,8 @@ export interface CountyLive {
   customers_served_feed: number | null;
   customers_modelled: number | null;
   denominator: number | null;
+  /** customers served by the sources fresh here now (state/tracked.ts); null where no fresh source serves the county */
+  customers_tracked: number | null;
   pct_out: number | null;
   band: number;
   magnitude: number;
@@ -42,7 +45,9 @@ export interface StateLive {
   fips: string;
   name: string;
   customers_out: number;
-  customers_tracked: number;
+  /** the sum of its counties' customers_tracked; null where no fresh source serves any of them */
+  customers_tracked: number | null;
+  /** the share of the state's customers (the sum of its counties' denominators), as a county's pct_out */
   pct_out: number | null;
   band: number;
   magnitude: number;
@@ -58,7 +63,7 @@ export interface LiveState {
   states: StateLive[];
   national: {
     customers_out: number;
-    customers_tracked: number;
+    customers_tracked: number | null;
     pct_out: number | null;
     counties_out: number;
     states_out: number;
@@ -100,6 +105,7 @@ export async function computeLive(
     });
     shares.set(r.fips, list);
   }
+  const tracked = trackedByCounty(sources, statuses, rows, model, now);
   const base = atlas.counties.map((c) => {
     const list = shares.get(c.fips) ?? [];
     const out = list.reduce((s, x) => s + x.customers_out, 0);
@@ -122,6 +128,7 @@ export async function computeLive(
       customers_served_feed: feed,
       customers_modelled: modelled,
       denominator: denom,
+      customers_tracked: countyTracked(tracked.get(c.fips), denom),
       pct_out: pct,
       band: band(pct),
       magnitude: magnitude(out),
@@ -139,12 +146,14 @@ export async function computeLive(
     c.level = level(c.magnitude, c.pct_out, mean);
   }
   const states: StateLive[] = [];
+  let nCustomers = 0;
   for (const st of STATES) {
     const cs = base.filter((c) => c.state === st.code);
     if (cs.length === 0) continue;
     const out = cs.reduce((s, c) => s + c.customers_out, 0);
-    const tracked = cs.reduce((s, c) => s + (c.denominator ?? 0), 0);
-    const pct = pctOut(out, tracked || null);
+    const customers = cs.reduce((s, c) => s + (c.denominator ?? 0), 0);
+    nCustomers += customers;
+    const pct = pctOut(out, customers || null);
     const outCounties = cs.filter((c) => c.customers_out > 0);
     const meanMag = outCounties.length ? outCounties.reduce((s, c) => s + c.magnitude, 0) / outCounties.length : 0;
     states.push({
@@ -152,7 +161,7 @@ export async function computeLive(
       fips: st.fips,
       name: st.name,
       customers_out: out,
-      customers_tracked: tracked,
+      customers_tracked: sumTracked(cs.map((c) => c.customers_tracked)),
       pct_out: pct,
       band: band(pct),
       magnitude: magnitude(out),
@@ -161,14 +170,13 @@ export async function computeLive(
     });
   }
   const nOut = states.reduce((s, x) => s + x.customers_out, 0);
-  const nTracked = states.reduce((s, x) => s + x.customers_tracked, 0);
   return {
     counties: base,
     states,
     national: {
       customers_out: nOut,
-      customers_tracked: nTracked,
-      pct_out: pctOut(nOut, nTracked || null),
+      customers_tracked: sumTracked(states.map((x) => x.customers_tracked)),
+      pct_out: pctOut(nOut, nCustomers || null),
       counties_out: base.filter((c) => c.customers_out > 0).length,
       states_out: states.filter((s) => s.customers_out > 0).length,
     },

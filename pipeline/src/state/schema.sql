@@ -109,9 +109,10 @@ CREATE TABLE IF NOT EXISTS eia861_customers (year INTEGER NOT NULL, utility_numb
 -- the poller reached (a quarter it did not reach has none: nothing is invented), with the coverage in force. The
 -- per-county, state and source tables have no key: a key's index over a never-pruned table grows in memory without
 -- bound (a year at national scale is tens of millions of rows); recordArchive replaces a quarter's rows as a whole.
+-- customers_tracked: the customers the fresh sources served (state/tracked.ts); null where no fresh source served.
 CREATE TABLE IF NOT EXISTS archive_quarters (
   quarter_at VARCHAR PRIMARY KEY, cycle_at VARCHAR NOT NULL, sources_total INTEGER NOT NULL,
-  sources_fresh INTEGER NOT NULL, customers_tracked BIGINT NOT NULL, customers_out BIGINT NOT NULL,
+  sources_fresh INTEGER NOT NULL, customers_tracked BIGINT, customers_out BIGINT NOT NULL,
   simulated BOOLEAN NOT NULL
 );
 CREATE TABLE IF NOT EXISTS archive_county (
@@ -121,7 +122,7 @@ CREATE TABLE IF NOT EXISTS archive_county (
   stale BOOLEAN NOT NULL
 );
 CREATE TABLE IF NOT EXISTS archive_state (
-  quarter_at VARCHAR NOT NULL, state VARCHAR NOT NULL, customers_out BIGINT NOT NULL, customers_tracked BIGINT NOT NULL,
+  quarter_at VARCHAR NOT NULL, state VARCHAR NOT NULL, customers_out BIGINT NOT NULL, customers_tracked BIGINT,
   pct_out DOUBLE, band INTEGER NOT NULL, magnitude INTEGER NOT NULL, level DOUBLE NOT NULL
 );
 CREATE TABLE IF NOT EXISTS archive_source (

@@ -48,7 +48,7 @@ export function statePage(slug: string): string | null {
   const embed = sitePath('embedState', { state: st.slug });
   const main = `${HATCH_DEFS}<h1>${esc(st.name)}: power outages by county</h1>
 <p class="figures" id="state-figures" aria-live="polite"><span><strong data-field="customers_out">—</strong> customers out</span>
-<span><strong data-field="pct_out">—</strong> of customers tracked</span><span><strong data-field="counties_out">—</strong> counties out</span>
+<span><strong data-field="pct_out">—</strong> of customers</span><span><strong data-field="counties_out">—</strong> counties out</span>
 <span class="muted">as of <span data-field="generated_at">…</span></span></p>
 ${mapFigure(`Map of ${st.name}'s counties coloured by the share of customers out; the table below lists the same numbers.`)}
 <section aria-labelledby="counties-title"><h2 id="counties-title">Counties</h2><p class="muted">Select a column heading to sort.</p><table id="counties-table"></table></section>

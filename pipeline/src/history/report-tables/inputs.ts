@@ -77,7 +77,7 @@ async function loadYearSources(db: Db): Promise<YearSource[]> {
 
 /**
  * EAGLE-I's coverage_history, and for a state-year only the archive covers, the archive's own: the state's modelled
- * customers, and the least and most customers its feeds tracked at the archived quarters.
+ * customers, and the least and most customers its fresh sources served (customers_tracked) at the archived quarters.
  */
 async function loadCoverage(db: Db, years: YearSource[]): Promise<Coverage[]> {
   const eaglei = await db.all<Coverage>('SELECT * FROM eaglei_coverage');
@@ -92,8 +92,9 @@ async function loadCoverage(db: Db, years: YearSource[]): Promise<Coverage[]> {
     ).map((r) => [r.st, r.n]),
   );
   const tracked = await db.all<{ year: number; state: string; lo: number; hi: number }>(
-    `SELECT year(h.run_start_time)::INT AS year, a.state, min(a.customers_tracked)::DOUBLE AS lo,
-            max(a.customers_tracked)::DOUBLE AS hi
+    // A quarter no fresh source served the state (customers_tracked null) covered no one: it is the year's fewest, 0.
+    `SELECT year(h.run_start_time)::INT AS year, a.state, min(coalesce(a.customers_tracked, 0))::DOUBLE AS lo,
+            max(coalesce(a.customers_tracked, 0))::DOUBLE AS hi
        FROM archive_state a JOIN history_archive_quarters h USING (quarter_at)
       WHERE year(h.run_start_time) IN (SELECT unnest(?::INTEGER[])) GROUP BY ALL`,
     [`[${archiveOnly.join(',')}]`],
