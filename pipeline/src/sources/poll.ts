@@ -102,8 +102,9 @@ function normalised(
     ms: Date.now() - t0,
     ok: true,
     reason: null,
-    // A successful poll's message is what the quarantine step cleaned from its text (the poll log keeps it).
-    message: snapshot.text_cleaned ? cleaningNote(snapshot.text_cleaned) : null,
+    // A successful poll's message is its quality note: what the quarantine step cleaned from its text, and the
+    // records whose count could not be read (the poll log keeps it).
+    message: qualityNote(snapshot),
     // Only a changed snapshot is stored: an unchanged one (every source after a restart) is let go now, not held
     // with all the others until the cycle's store.
     snapshot: changed ? snapshot : null,
@@ -112,6 +113,16 @@ function normalised(
     requests: http.requests,
   };
 }
+
+/** A successful poll's quality note, or null when the answer was read whole and clean. */
+function qualityNote(s: Snapshot): string | null {
+  const parts = [s.text_cleaned ? cleaningNote(s.text_cleaned) : null, unreadableNote(s)].filter(Boolean);
+  return parts.length ? cleanText(parts.join('; '), MESSAGE_TEXT, noCleaning()) : null;
+}
+
+/** `unreadable_records: 3, e.g. outage 12: customersOut "unknown"`, or null. */
+const unreadableNote = (s: Snapshot): string | null =>
+  s.unreadable.length ? `unreadable_records: ${s.unreadable.length}, e.g. ${s.unreadable[0]}` : null;
 
 /** A failed poll's outcome: its reason, and a message that may quote the upstream's answer. */
 function failed(err: unknown, base: Base, t0: number, requests: number): PollOutcome {
