@@ -19,6 +19,7 @@ import { LOOPBACK_HTTP } from '../pipeline/src/sources/http.ts';
 import { loadRegistry } from '../pipeline/src/registry/registry.ts';
 import type { ConnectorName } from '../pipeline/src/sources/source-def.ts';
 import { recordedRaw } from '../pipeline/src/registry/fixtures.ts';
+import { fixtureSource } from '../pipeline/src/registry/evidence.ts';
 import { SHARED_DATA, hasSharedData } from '../pipeline/test/shared-data.ts';
 
 const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -67,7 +68,8 @@ const fixtureConnector = (name: ConnectorName): Connector => ({
     await ctx.http.get(ctx.source.url, ctx.priority);
     return recordedRaw(name, feedUrls.get(ctx.source.id) ?? '', fixtureFiles.get(ctx.source.id) ?? '');
   },
-  normalize: connectorFor(name).normalize,
+  // A platform row's fixture is read with the platform's own field names (registry/evidence.ts fixtureSource).
+  normalize: (raw, source) => connectorFor(name).normalize(raw, fixtureSource(source)),
 });
 
 export async function replayRegistry(registry = path.join(ROOT, 'data/sources.csv')): Promise<RegistryReplay> {

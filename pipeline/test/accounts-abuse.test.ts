@@ -287,10 +287,15 @@ describe('sign-in under attack (issue 24: a stranger locked the owner out; issue
       ip: '203.0.113.9',
     }));
     const statuses = await atOnce(guesses);
+    // PGlite runs statements in the order they were sent, so the 10th is counted last; a PostgreSQL pool may reorder,
+    // and a right code among the first five compared is within the limit (it signs in, and the guesses after it find
+    // no open code: not 429, but nothing compared either)
+    if (PG_URL && statuses.includes(200)) {
+      expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+      return;
+    }
     expect(compared(statuses)).toBe(VERIFY_MAX_TRIES); // before: 10, the right one accepted
     expect(statuses.filter((s) => s === 429)).toHaveLength(10 - VERIFY_MAX_TRIES);
-    // PGlite runs statements in the order they were sent, so the 10th is counted last; a PostgreSQL pool may reorder,
-    // and a right code among the first five is within the limit
     if (!PG_URL) {
       expect(statuses[9]).toBe(429);
       expect(await keysOf(email)).toBe(0);

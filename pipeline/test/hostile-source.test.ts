@@ -73,8 +73,9 @@ describe('poll --once beside hostile sources', () => {
         s.last_error?.reason ?? null,
       ]),
     );
-    // The ArcGIS reader takes a negative count as no count (0 out); quarantine catches what a connector passes on.
-    expect(reasons).toEqual({ good: null, sentinel: 'implausible_value', negative: null, drip: 'timeout' });
+    // A negative count is no count, and never 0: the layer's only outage unreadable fails the poll naming the field
+    // (issue 36); quarantine catches what a connector passes on.
+    expect(reasons).toEqual({ good: null, sentinel: 'implausible_value', negative: 'schema', drip: 'timeout' });
   });
   it("publishes each source's health over 24 h and 7 days, also in `outage sources`", async () => {
     const byId = Object.fromEntries(

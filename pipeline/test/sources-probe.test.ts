@@ -100,6 +100,8 @@ function cases(a: string, b: string): Case[] {
   };
   const pse = sharedJson('payloads/puget/pse-outages-2026-03-13T2218Z.json') as {
     UnplannedOutageSummary: { CustomerAfftectedCount: number; OutageCount: number };
+    PlannedOutageSummary: { CustomerAfftectedCount: number; OutageCount: number };
+    PSPSSummary: { CustomerAfftectedCount: number; OutageCount: number };
   };
   const nipsco = sharedJson('payloads/nisource/sample.json') as {
     outageList: Array<{ affected: number; cause: string | null; status: string | null }>;
@@ -314,8 +316,10 @@ function cases(a: string, b: string): Case[] {
         ),
       },
       check: (s) => {
-        expect(s.customers_out).toBe(pse.UnplannedOutageSummary.CustomerAfftectedCount);
-        expect(s.incidents.length).toBe(pse.UnplannedOutageSummary.OutageCount);
+        // PSE's headline in parts: unplanned, planned work and shutoffs, every customer without power.
+        const parts = [pse.UnplannedOutageSummary, pse.PlannedOutageSummary, pse.PSPSSummary];
+        expect(s.customers_out).toBe(parts.reduce((n, p) => n + p.CustomerAfftectedCount, 0));
+        expect(s.incidents.length).toBe(parts.reduce((n, p) => n + p.OutageCount, 0));
       },
     },
     {

@@ -3,7 +3,7 @@
 // with a public source showing this row's URL in use named in `provenance`; `none`: no real capture at all (a
 // hand-made sample or nothing). An `own` row whose fixture puts counties outside the utility's territory is an error.
 import type { CheckRow, Finding, Severity } from './findings.ts';
-import { EVIDENCE, type Evidence } from '../sources/source-def.ts';
+import { EVIDENCE, type Evidence, type SourceDef } from '../sources/source-def.ts';
 
 /** The row's fixture paths: the `fixture` column lists several separated by `;` (the row's own captures first). */
 export const fixturesOf = (record: Record<string, string>): string[] =>
@@ -37,3 +37,15 @@ export function checkEvidence(row: CheckRow, shipped: boolean): Finding[] {
 /** Counties outside the territory: an error for an `own` row (its own capture must fit), a warning otherwise. */
 export const territorySeverity = (row: Pick<CheckRow, 'record' | 'active'>): Severity =>
   evidenceOf(row) === 'own' && row.active ? 'error' : 'warning';
+
+/**
+ * The row as its fixture is read. A `platform` row's fixture is another utility's capture, whose attributes carry
+ * that utility's names, not the row's: read with the row's own field names, every count would be unreadable (before
+ * issue 36 they were read as 0, a replay that proved nothing). It is read with the platform's own default names (the
+ * row's `fields` mapping set aside), which proves the platform's shape; the row's own names are proven by a probe.
+ */
+export function fixtureSource<S extends Pick<SourceDef, 'evidence' | 'options'>>(source: S): S {
+  if (source.evidence !== 'platform' || !source.options.fields) return source;
+  const { fields: _fields, ...options } = source.options;
+  return { ...source, options };
+}

@@ -12,7 +12,7 @@ import { recordedRaw as hecoRecorded } from '../sources/heco/recorded.ts';
 import { recordedRaw as kubraRecorded } from '../sources/kubra/recorded.ts';
 import { recordedRaw as milsoftMobileRecorded } from '../sources/milsoftmobile/recorded.ts';
 import { territoryFindings, type EiaReference } from './eia-reference.ts';
-import { fixturesOf, territorySeverity } from './evidence.ts';
+import { fixtureSource, fixturesOf, territorySeverity } from './evidence.ts';
 import type { ConnectorName, SourceDef } from '../sources/source-def.ts';
 import type { CheckRow, Finding, Severity } from './findings.ts';
 
@@ -122,7 +122,7 @@ export function jsonFixtureParser(): FixtureParser {
 /** A fixture's raw through the row's connector: its counties, or why the connector cannot read it. */
 function parsedFixture(row: CheckRow & { source: SourceDef }, raw: unknown): FixtureResult {
   try {
-    const snap = normalizeReadable(connectorFor(row.source.connector), raw, row.source);
+    const snap = normalizeReadable(connectorFor(row.source.connector), raw, fixtureSource(row.source));
     return { ok: true, message: `${snap.counties.length} counties`, counties: snap.counties.map((c) => c.fips) };
   } catch (err) {
     return {
