@@ -40,20 +40,22 @@ const TX: Record<string, string> = {
 
 describe('datacapable normalize', () => {
   it.skipIf(!hasSharedData)(
-    'places CenterPoint events by AREA_COUNTY, leaves planned ones out, takes served from the county answer',
+    'places CenterPoint events by AREA_COUNTY, planned ones counted and flagged, takes served from the county answer',
     () => {
       const { events, counties } = bundle();
-      const unplanned = events.filter((e) => e.status !== 'Planned Outage');
-      expect(unplanned.length).toBeGreaterThan(0);
-      expect(unplanned.length).toBeLessThan(events.length);
+      const planned = events.filter((e) => e.status === 'Planned Outage');
+      expect(planned.length).toBeGreaterThan(0);
+      expect(planned.length).toBeLessThan(events.length);
       const outByCounty: Record<string, number> = {};
-      for (const e of unplanned)
+      for (const e of events)
         outByCounty[e.additionalProperties![0].value[0]] =
           (outByCounty[e.additionalProperties![0].value[0]] ?? 0) + e.numPeople;
       const snap = normalize(bundle(), houston);
-      expect(snap.customers_out).toBe(unplanned.reduce((s, e) => s + e.numPeople, 0));
+      expect(snap.customers_out).toBe(events.reduce((s, e) => s + e.numPeople, 0));
+      expect(snap.planned_out).toBe(planned.reduce((s, e) => s + e.numPeople, 0));
       expect(snap.customers_served).toBe(counties.reduce((s, c) => s + c.customersServed, 0));
-      expect(snap.incidents.map((i) => i.id)).toEqual(unplanned.map((e) => String(e.id)));
+      expect(snap.incidents.map((i) => i.id)).toEqual(events.map((e) => String(e.id)));
+      expect(snap.incidents.map((i) => i.planned)).toEqual(events.map((e) => e.status === 'Planned Outage'));
       const expected = counties.map((c) => ({
         fips: TX[c.name],
         customers_out: outByCounty[c.name] ?? 0,
@@ -62,7 +64,7 @@ describe('datacapable normalize', () => {
       expect(snap.counties).toEqual(expected.sort((a, b) => a.fips.localeCompare(b.fips)));
       expect(snap.unmatched).toEqual([]);
       expect(snap.basis).toBe('county');
-      expect(snap.incidents[0]).toMatchObject({ crew_status: unplanned[0].status, lat: null, etr: null });
+      expect(snap.incidents[0]).toMatchObject({ crew_status: events[0].status, lat: null, etr: null });
     },
   );
   it.skipIf(!hasSharedData)(
@@ -78,9 +80,8 @@ describe('datacapable normalize', () => {
       expect(snap.counties.find((c) => c.fips === '48201')?.customers_out).toBe(
         raw.counties.find((c) => c.name === 'HARRIS')?.customersAffected,
       );
-      expect(snap.customers_out).toBe(
-        raw.events.filter((e) => e.status !== 'Planned Outage').reduce((s, e) => s + e.numPeople, 0),
-      );
+      // and so does customers_out, planned work in progress counted as the answer counts it
+      expect(snap.customers_out).toBe(answerOut);
     },
   );
   it.skipIf(!hasSharedData)('places events by point and reads ETR as epoch ms (hand-made sample, parsing only)', () => {
@@ -143,9 +144,25 @@ describe('datacapable normalize', () => {
         /no record's numPeople can be read.*event 1: numPeople/,
       );
     }
-    // A planned event is not counted, so its count is not read.
+    // A planned event counts, so its count is read like any other: unreadable, it is noted and left out.
     const planned = { id: 3, status: 'Planned Outage', numPeople: 'unknown', additionalProperties: area };
-    expect(normalize([planned], houston).unreadable).toEqual([]);
+    const withPlanned = normalize([{ id: 1, numPeople: 4, additionalProperties: area }, planned], houston);
+    expect(withPlanned.unreadable).toEqual([expect.stringMatching(/^event 3: numPeople/)]);
+    expect(withPlanned).toMatchObject({ customers_out: 4, planned_out: 0 });
+    // A planned event that says where it is places the others by event, not from the count answer.
+    const placedByPlanned = normalize(
+      {
+        events: [
+          { id: 1, numPeople: 4 },
+          { ...planned, numPeople: 2 },
+        ],
+        counties: [{ type: 'COUNTY', name: 'HARRIS', customersAffected: 6, customersServed: 100 }],
+      },
+      houston,
+    );
+    expect(placedByPlanned.counties).toEqual([{ fips: '48201', customers_out: 2, customers_served: 100 }]);
+    expect(placedByPlanned).toMatchObject({ customers_out: 6, planned_out: 2 });
+    expect(placedByPlanned.incidents.map((i) => i.planned)).toEqual([false, true]);
   });
   it('a county row read for its count and unreadable is left out and noted, never a county at 0', () => {
     const snap = normalize(

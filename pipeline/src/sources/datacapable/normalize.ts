@@ -1,14 +1,15 @@
-// DataCapable normalize: unplanned events → incidents placed in counties (point, else AREA_COUNTY) and summed per
-// county; the county count answer adds customers served per county, and gives the counties itself when no event
-// says where it is. Planned outages share the events list: they are left out of incidents and customers_out. The
-// answer has no headline: customers out is the events' sum, so an event whose count cannot be read fails the poll
+// DataCapable normalize: events → incidents placed in counties (point, else AREA_COUNTY) and summed per county; the
+// county count answer adds customers served per county, and gives the counties itself when no event says where it
+// is. Planned outages share the events list: planned work in progress leaves customers without power, so it counts in
+// incidents and customers_out, flagged `planned`, and planned_out is their sum (the answer has no time of its own, so
+// a planned event that has not started cannot be told and is counted). The answer has no headline: customers out is the events' sum, so an event whose count cannot be read fails the poll
 // naming the field (never a 0); a county row read for its count and unreadable is left out and noted.
 import type { SourceDef } from '../source-def.ts';
 import { addCounty, emptySnapshot, toIso, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
 import { loadAtlas } from '../../geo/counties.ts';
 import { newIncident, remembered, sortedCounties } from '../checks.ts';
 import { recordCount } from '../unreadable.ts';
-import { countyRows, placeEvent, saysWhere } from './places.ts';
+import { countyRows, placeEvent } from './places.ts';
 import { readRaw, type DataCapableEvent } from './schema.ts';
 
 /** "Planned Outage" (status), PLANNED / PLANNED_OUTAGE (type), "Planned maintenance" (cause) — not "Unplanned". */
@@ -34,15 +35,14 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const atlas = loadAtlas();
   const unmatchedNames = new Set<string>();
   let located = false;
+  let plannedOut = 0;
   for (const e of data.events) {
-    if (isPlanned(e)) {
-      located ||= saysWhere(e);
-      continue;
-    }
+    const planned = isPlanned(e);
     const out = recordCount(e.numPeople, 'numPeople', `event ${e.id}`, snap.unreadable);
     const place = placeEvent(e, source.states, atlas);
     located ||= place.located;
     if (out === null) continue;
+    if (planned) plannedOut += out;
     if (place.unmatchedName) unmatchedNames.add(place.unmatchedName);
     snap.incidents.push(
       newIncident({
@@ -56,10 +56,12 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
         lat: place.lat,
         lon: place.lon,
         city: textOrNull(e.city),
+        planned,
       }),
     );
   }
-  // Counties from the answer's own out counts only when no event carries a place (they include planned outages).
+  // Counties from the answer's own out counts only when no event carries a place (they include planned outages, as
+  // the events' sum now does).
   const fromAnswer = data.counties !== null && !located;
   const answer = data.counties
     ? countyRows(data.counties, source.states, snap.unmatched, fromAnswer ? snap.unreadable : null)
@@ -74,6 +76,7 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   snap.counties = sortedCounties(counties);
   snap.customers_out = snap.incidents.reduce((s, i) => s + i.customers_out, 0);
   snap.customers_served = answer?.served ?? null;
+  snap.planned_out = plannedOut;
   // An empty list says nothing against county grade; events that all lack a place (and no answer) do.
   snap.basis = located || answer !== null || data.events.length === 0 ? 'county' : 'outage_only';
   return snap;

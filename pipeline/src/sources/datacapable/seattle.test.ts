@@ -1,6 +1,6 @@
 // The DataCapable connector on Seattle City Light's own captures (the full UtiliSocial events array, re-serialized):
 // the 2025-02-25 windstorm peak, the 2026-03-12 wind event's 30 versions, a calm day. Counties by the test's own
-// point lookup; planned outages (type PLANNED_OUTAGE) are kept out, as the connector documents.
+// point lookup; planned outages (type PLANNED_OUTAGE) in progress count, flagged, and planned_out is their sum.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,17 +16,18 @@ const FILES = [
   'payloads/datacapable/scl-events-2026-08-22T1748Z.json',
   'payloads/datacapable/seattle-city-light-events-2026-03-08T0945Z.json',
 ];
-const unplanned = (events: Event[]) => events.filter((e) => e.type !== 'PLANNED_OUTAGE');
-const points = (events: Event[]) =>
-  unplanned(events).map((e) => ({ lon: e.longitude, lat: e.latitude, out: e.numPeople }));
+const isPlannedType = (e: Event) => e.type === 'PLANNED_OUTAGE';
+const sum = (events: Event[]) => events.reduce((s, e) => s + e.numPeople, 0);
+const points = (events: Event[]) => events.map((e) => ({ lon: e.longitude, lat: e.latitude, out: e.numPeople }));
 
 describe.skipIf(!hasSharedData)("datacapable on Seattle City Light's own captures", () => {
-  it.each(FILES)('%s: unplanned events by county, planned ones kept out', (file) => {
+  it.each(FILES)('%s: every event by county, planned ones counted and flagged', (file) => {
     const events = sharedJson(file) as Event[];
     const snap = normalize(events, scl);
-    const total = unplanned(events).reduce((s, e) => s + e.numPeople, 0);
-    expect(snap.customers_out).toBe(total);
-    expect(snap.incidents).toHaveLength(unplanned(events).length);
+    expect(snap.customers_out).toBe(sum(events));
+    expect(snap.planned_out).toBe(sum(events.filter(isPlannedType)));
+    expect(snap.incidents).toHaveLength(events.length);
+    expect(snap.incidents.map((i) => i.planned)).toEqual(events.map(isPlannedType));
     const { placed } = expectCountySums(snap, points(events));
     expect(placed.has('53033')).toBe(true); // King County, by the test's own lookup
   });
@@ -41,9 +42,15 @@ describe.skipIf(!hasSharedData)("datacapable on Seattle City Light's own capture
     const totals = files.map((f) => {
       const events = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Event[];
       const snap = normalize(events, scl);
-      expect(snap.customers_out, f).toBe(unplanned(events).reduce((s, e) => s + e.numPeople, 0));
+      expect(snap.customers_out, f).toBe(sum(events));
+      expect(snap.planned_out, f).toBe(sum(events.filter(isPlannedType)));
       return snap.customers_out ?? 0;
     });
     expect(Math.max(...totals)).toBeGreaterThan(Math.min(...totals)); // the event rose and fell
+    // The peak, version 0005: its events (planned work in progress among them) are the total, as the map counts it.
+    const peak = JSON.parse(fs.readFileSync(path.join(dir, '0005.json'), 'utf8')) as Event[];
+    expect(peak.some(isPlannedType)).toBe(true);
+    expect(totals[4]).toBe(sum(peak));
+    expect(Math.max(...totals)).toBe(totals[4]);
   });
 });

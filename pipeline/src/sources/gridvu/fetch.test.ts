@@ -34,9 +34,11 @@ describe('gridvu fetch', () => {
     const { raw, snap } = await kit.poll(PATH);
     expect(kit.hits).toEqual([{ url: PATH, method: 'GET', agent: kit.client.options.userAgent, referer: undefined }]);
     expect(raw).toEqual(recorded);
-    const unplanned = recorded.outageLst.filter((o) => o.planned !== true);
-    expect(snap.customers_out).toBe(unplanned.reduce((s, o) => s + o.custAffected, 0));
-    expect(snap.incidents.map((i) => i.id)).toEqual(unplanned.map((o) => o.idf));
+    expect(snap.customers_out).toBe(recorded.outageLst.reduce((s, o) => s + o.custAffected, 0));
+    expect(snap.incidents.map((i) => i.id)).toEqual(recorded.outageLst.map((o) => o.idf));
+    expect(snap.planned_out).toBe(
+      recorded.outageLst.filter((o) => o.planned === true).reduce((s, o) => s + o.custAffected, 0),
+    );
   });
 
   it('sends the outage page as Referer when the row sets options.referer', async () => {

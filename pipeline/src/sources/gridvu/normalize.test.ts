@@ -21,15 +21,14 @@ const CLINTON = '26037';
 const INGHAM = '26065';
 
 describe('gridvu normalize', () => {
-  it.skipIf(!hasSharedData)('places each unplanned outage by its point and sums their customers', () => {
+  it.skipIf(!hasSharedData)('places each outage by its point and sums their customers', () => {
     const raw = sample();
-    const unplanned = raw.outageLst.filter((o) => o.planned !== true);
-    const summed = unplanned.reduce((s, o) => s + o.custAffected, 0);
+    const summed = raw.outageLst.reduce((s, o) => s + o.custAffected, 0);
     const snap = normalize(raw, bwl);
     expect(snap.customers_out).toBe(summed);
-    expect(snap.customers_out).toBe(2);
-    expect(snap.incidents).toHaveLength(unplanned.length);
-    expect(snap.incidents.map((i) => i.id)).toEqual(unplanned.map((o) => o.idf));
+    expect(snap.planned_out).toBe(0); // the sample flags none planned
+    expect(snap.incidents).toHaveLength(raw.outageLst.length);
+    expect(snap.incidents.map((i) => i.id)).toEqual(raw.outageLst.map((o) => o.idf));
     // the second outage has no customers out: an incident, but no county row
     expect(snap.counties).toEqual([{ fips: CLINTON, customers_out: summed, customers_served: null }]);
     expect(snap.counties.every((c) => c.fips.startsWith('26'))).toBe(true);
@@ -58,15 +57,23 @@ describe('gridvu normalize', () => {
     expect(snap.incidents[1]).toMatchObject({ id: 'i-2', fips: INGHAM, customers_out: 0, etr: null });
   });
 
-  it.skipIf(!hasSharedData)('leaves planned outages out of incidents, counties and customers_out', () => {
+  it.skipIf(!hasSharedData)('counts planned outages in incidents, counties and customers_out, flagged', () => {
     const raw = sample();
     raw.outageLst[0].planned = true;
+    const first = raw.outageLst[0];
     const snap = normalize(raw, bwl);
-    expect(snap.incidents.map((i) => i.id)).toEqual(['i-2']);
-    expect(snap).toMatchObject({ customers_out: 0, counties: [] });
+    expect(snap.incidents.map((i) => [i.id, i.planned])).toEqual([
+      ['i-1', true],
+      ['i-2', false],
+    ]);
+    expect(snap).toMatchObject({
+      customers_out: raw.outageLst.reduce((s, o) => s + o.custAffected, 0),
+      planned_out: first.custAffected,
+      counties: [{ fips: CLINTON, customers_out: first.custAffected, customers_served: null }],
+    });
   });
 
-  it('builds ids from substation/feeder and point without idf; leaves points outside Michigan unplaced', () => {
+  it('builds ids from substation/feeder and point without idf; leaves points outside Michigan unplaced; counts planned "true"', () => {
     const snap = normalize(
       {
         outageLst: [
@@ -80,15 +87,17 @@ describe('gridvu normalize', () => {
       },
       bwl,
     );
-    expect(snap.customers_out).toBe(1222);
-    expect(snap.incidents.map((i) => [i.id, i.fips])).toEqual([
-      ['NORTHEAST/H981@42.73,-84.55', INGHAM],
-      ['NORTHEAST/H981@42.73,-84.55#2', INGHAM],
-      ['x', null],
-      ['outage', null],
-      ['outage#2', null],
+    expect(snap.customers_out).toBe(1204 + 3 + 9 + 4 + 2 + 50);
+    expect(snap.planned_out).toBe(50);
+    expect(snap.incidents.map((i) => [i.id, i.fips, i.planned])).toEqual([
+      ['NORTHEAST/H981@42.73,-84.55', INGHAM, false],
+      ['NORTHEAST/H981@42.73,-84.55#2', INGHAM, false],
+      ['x', null, false],
+      ['outage', null, false],
+      ['outage#2', null, false],
+      ['42.73,-84.55', INGHAM, true],
     ]);
-    expect(snap.counties).toEqual([{ fips: INGHAM, customers_out: 1207, customers_served: null }]);
+    expect(snap.counties).toEqual([{ fips: INGHAM, customers_out: 1204 + 3 + 50, customers_served: null }]);
     expect(snap.unmatched).toEqual(['3 point(s) not placed in a county (15 customers out)']);
   });
 
@@ -108,9 +117,11 @@ describe('gridvu normalize', () => {
         /no record's custAffected can be read.*outage a: custAffected/,
       );
     }
-    // Planned work is not counted, so its count is not read.
+    // Planned work counts, so its count is read like any other: unreadable, it is noted and left out.
     const planned = { idf: 'p', custAffected: 'unknown', planned: true };
-    expect(normalize({ outageLst: [planned] }, bwl)).toMatchObject({ customers_out: 0, unreadable: [] });
+    const snap = normalize({ outageLst: [{ idf: 'a', custAffected: 2 }, planned] }, bwl);
+    expect(snap).toMatchObject({ customers_out: 2, planned_out: 0 });
+    expect(snap.unreadable).toEqual([expect.stringMatching(/^outage p: custAffected/)]);
   });
 
   it('reads ETR texts with an offset as instants and refuses other shapes', () => {

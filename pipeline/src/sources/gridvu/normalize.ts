@@ -1,5 +1,6 @@
-// GridVu normalize: each unplanned outage is an incident placed in a county by its point (Michigan only); the feed
-// has no headline, so customers_out is the incidents' sum, and customers_served is null. An outage whose count cannot
+// GridVu normalize: each outage is an incident placed in a county by its point (Michigan only); the feed has no
+// headline, so customers_out is the incidents' sum, and customers_served is null. Planned work (`planned`) counts,
+// flagged, and planned_out is its sum; the feed gives no start time, so planned work not yet started cannot be told. An outage whose count cannot
 // be read is never 0: it is noted in `unreadable` and the poll fails naming the field (PointFeed.finish).
 import type { SourceDef } from '../source-def.ts';
 import { toIso, type Incident, type Snapshot } from '../snapshot.ts';
@@ -12,14 +13,18 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const outages = readRaw(raw);
   const zone = zoneFor(source.states, source.options.time_zone);
   const feed = new PointFeed(source);
+  let plannedOut = 0;
   outages.forEach((o, i) => {
-    // Planned work is announced ahead and is not an outage customers are suffering now.
-    if (flagged(o.planned)) return;
     const own = o.idf === null || o.idf === undefined ? '' : String(o.idf).trim();
     const out = feed.count(o.custAffected, 'custAffected', `outage ${own || i}`);
-    if (out !== null) feed.add(incidentOf(o, out, feed, zone));
+    if (out === null) return;
+    // Planned work in progress leaves customers without power: counted, as the utility's map counts it, and flagged.
+    if (flagged(o.planned)) plannedOut += out;
+    feed.add(incidentOf(o, out, feed, zone));
   });
-  return feed.finish('point');
+  const snap = feed.finish('point');
+  snap.planned_out = plannedOut;
+  return snap;
 }
 
 const flagged = (v: GridVuOutage['planned']): boolean =>
@@ -76,5 +81,6 @@ function incidentOf(o: GridVuOutage, out: number, feed: PointFeed, zone: string)
     lat: point?.lat ?? null,
     lon: point?.lon ?? null,
     city: null,
+    planned: flagged(o.planned),
   });
 }

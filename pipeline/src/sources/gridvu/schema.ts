@@ -17,7 +17,7 @@ export interface GridVuOutage {
   lon?: NumText;
   /** Lansing wall clock without an offset, `2026-06-29T12:00:00` */
   etr?: Text;
-  /** true (or "true") for planned work, which is left out */
+  /** true (or "true") for planned work: counted, and flagged */
   planned?: boolean | string | null;
 }
 

@@ -1,6 +1,6 @@
 // Idaho Power normalize: the point-list reader with the answer as schema.ts declares it. Each outage is an incident
-// placed in a county by its point (counties of the row's states only), planned ones left out; customers_out is the
-// answer's totalCustomersAffected. ETRs are Boise wall clock without a zone.
+// placed in a county by its point (counties of the row's states only), planned ones counted and flagged;
+// customers_out is the answer's totalCustomersAffected. ETRs are Boise wall clock without a zone.
 import type { SourceDef } from '../source-def.ts';
 import type { Snapshot } from '../snapshot.ts';
 import { normalizePoints } from '../pointlist/normalize.ts';

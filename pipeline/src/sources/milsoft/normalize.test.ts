@@ -6,12 +6,13 @@ import { hasSharedData, sharedJson, sourceDef } from '../../../test/shared-data.
 type Outage = {
   outageRecID: string;
   customersOutNow: number;
+  outageStartTime?: string | null;
   outageEndTime: string | null;
   isPlanned?: boolean;
   outagePoint: { lat: number; lng: number };
 };
 type Group = { name: string; boundaries: Array<{ name: string; customersOutNow: number; customersServed: number }> };
-type Summary = { customersOutNow: number; customersServed: number };
+type Summary = { customersOutNow: number; customersServed: number; updateTime: string };
 
 const dir = 'payloads/milsoft/flint-emc-';
 const outages = () => sharedJson(`${dir}outages-2026-10-10T1053Z.json`) as Outage[];
@@ -57,13 +58,46 @@ describe.skipIf(!hasSharedData)('milsoft normalize: Flint EMC outages.json (real
     expect(snap.counties.every((c) => c.customers_served === null)).toBe(true);
     expect(snap.customers_served).toBeNull();
   });
-  it('keeps planned outages out of customers_out and incidents, and then does not trust the summary', () => {
+  it('counts planned outages in progress in incidents and counties, flagged; the summary headline stands', () => {
     const list = outages();
     const planned = list[5];
     planned.isPlanned = true;
     const snap = normalize({ summary: summary(), outages: list }, flint);
-    expect(snap.customers_out).toBe(summary().customersOutNow - planned.customersOutNow);
+    expect(snap.customers_out).toBe(summary().customersOutNow);
+    expect(snap.planned_out).toBe(planned.customersOutNow);
+    expect(snap.incidents.find((i) => i.id === planned.outageRecID)).toMatchObject({
+      planned: true,
+      customers_out: planned.customersOutNow,
+    });
+    expect(snap.incidents.filter((i) => i.planned)).toHaveLength(1);
+    expect(sum(snap.counties.map((c) => c.customers_out))).toBe(
+      sum(snap.incidents.filter((i) => i.fips).map((i) => i.customers_out)),
+    );
+    // The bare file (no summary): the sum of the outages, planned work in progress included.
+    const bare = normalize(list, flint);
+    expect(bare.customers_out).toBe(sum(list.filter((o) => o.customersOutNow > 0).map((o) => o.customersOutNow)));
+    expect(bare.planned_out).toBe(planned.customersOutNow);
+  });
+  it("leaves out a planned outage that starts after the summary's own time; counts it when a time is missing", () => {
+    const list = outages();
+    const head = summary();
+    const planned = list[5];
+    planned.isPlanned = true;
+    planned.outageStartTime = new Date(Date.parse(head.updateTime) + 3_600_000).toISOString(); // an hour later
+    const snap = normalize({ summary: head, outages: list }, flint);
     expect(snap.incidents.some((i) => i.id === planned.outageRecID)).toBe(false);
+    expect(snap.planned_out).toBe(0);
+    expect(snap.customers_out).toBe(head.customersOutNow); // the headline as published
+    // no answer time (the bare file) or no start: it cannot be told, so it counts
+    expect(normalize(list, flint).planned_out).toBe(planned.customersOutNow);
+    planned.outageStartTime = null;
+    expect(normalize({ summary: head, outages: list }, flint).planned_out).toBe(planned.customersOutNow);
+    // an unplanned outage is never held back by its start time
+    planned.isPlanned = false;
+    planned.outageStartTime = new Date(Date.parse(head.updateTime) + 3_600_000).toISOString();
+    const unplanned = normalize({ summary: head, outages: list }, flint);
+    expect(unplanned.incidents.some((i) => i.id === planned.outageRecID)).toBe(true);
+    expect(unplanned.planned_out).toBe(0);
   });
   it('drops restored records and reports a point outside every county', () => {
     const list = outages().slice(0, 2);
@@ -95,11 +129,11 @@ describe.skipIf(!hasSharedData)('milsoft normalize: Flint EMC outages.json (real
     expect(() => normalizeReadable({ normalize }, none, flint)).toThrow(
       /no record's customersOutNow can be read.*customersOutNow "unknown"/,
     );
-    // A planned outage whose count cannot be read: the summary may hold planned customers, so the sum stands, and
-    // the unreadable one is not in it.
+    // A planned outage whose count cannot be read is noted like any other; the summary's headline still stands.
     odd.isPlanned = true;
     const planned = normalize({ summary: summary(), outages: list }, flint);
-    expect(planned.customers_out).toBe(sum(planned.incidents.map((i) => i.customers_out)));
+    expect(planned.customers_out).toBe(summary().customersOutNow);
+    expect(planned.planned_out).toBe(0);
     expect(planned.unreadable).toHaveLength(1);
   });
 });

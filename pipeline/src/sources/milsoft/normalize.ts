@@ -15,6 +15,8 @@ import { readOutages } from './outages.ts';
 interface Headline {
   out: number | null;
   served: number | null;
+  /** the summary's own time (`updateTime`), epoch ms; NaN when absent or unreadable */
+  atMs: number;
 }
 
 /** Accepts what fetch returns ({summary, boundaries|outages}) or a bare data file as the site serves it. */
@@ -45,10 +47,11 @@ const SUMMARY_KEYS = ['customersOutNow', 'customersServed', 'customersAffected',
  */
 function headline(summary: unknown): Headline {
   const s = readSummary(summary);
-  if (!s || !SUMMARY_KEYS.some((k) => isObj(summary) && k in summary)) return { out: null, served: null };
+  if (!s || !SUMMARY_KEYS.some((k) => isObj(summary) && k in summary)) return { out: null, served: null, atMs: NaN };
   return {
     out: headlineCount(s.customersOutNow, 'customersOutNow', 'Milsoft outageSummary.json'),
     served: countOf(s.customersServed),
+    atMs: typeof s.updateTime === 'string' ? Date.parse(s.updateTime) : NaN,
   };
 }
 
@@ -99,18 +102,17 @@ function fromBoundaries(groups: BoundaryGroup[], head: Headline, source: SourceD
 
 function fromOutages(data: unknown, head: Headline, source: SourceDef): Snapshot {
   const snap = emptySnapshot(source.utility);
-  const read = readOutages(readOutagesFile(data));
+  const read = readOutages(readOutagesFile(data), head.atMs);
   snap.incidents = read.incidents;
   snap.unmatched = read.unmatched;
   snap.unreadable = read.unreadable;
   const counties = new Map<string, CountyCount>();
   for (const i of read.incidents) if (i.fips) addCounty(counties, i.fips, i.customers_out, null);
   snap.counties = sortedCounties(counties);
-  const unplanned = read.incidents.reduce((s, i) => s + i.customers_out, 0);
-  // The summary cannot be split into planned and unplanned, so with planned outages out (or perhaps out: a planned
-  // count that cannot be read) our own sum is the headline; that sum cannot leave out an unplanned outage.
-  const summaryStands = head.out !== null && read.plannedOut === 0 && read.plannedUnread === 0;
-  snap.customers_out = summaryStands ? (head.out as number) : unplanned;
+  // The summary's headline stands as the utility publishes it, planned work in progress counted; the incidents' sum
+  // only without one.
+  snap.customers_out = head.out ?? read.incidents.reduce((s, i) => s + i.customers_out, 0);
+  snap.planned_out = read.plannedOut;
   snap.customers_served = head.served;
   snap.basis = 'county';
   return snap;

@@ -11,6 +11,8 @@ type Text = string | null | undefined;
 export interface MilsoftSummary {
   customersOutNow?: Count;
   customersServed?: Count;
+  /** the summary's own time, ISO with an offset (`2026-10-10T06:44:20.6116666-04:00`); read only as a string */
+  updateTime?: unknown;
 }
 
 /** boundaries.json: one group per boundary layer (counties, substations, districts …). */

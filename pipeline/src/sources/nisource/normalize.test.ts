@@ -36,15 +36,16 @@ const ZIP_COUNTY: Record<string, string> = {
 const sum = (list: Outage[]) => list.reduce((s, o) => s + o.affected, 0);
 
 describe('nisource normalize', () => {
-  it.skipIf(!hasSharedData)('places the real capture point by point; a scheduled outage stays out', () => {
+  it.skipIf(!hasSharedData)('places the real capture point by point; a scheduled outage counts, flagged', () => {
     const raw = capture();
-    const unplanned = raw.outageList.filter((o) => o.cause !== 'scheduled');
-    expect(raw.outageList.length - unplanned.length).toBe(1);
+    const scheduled = raw.outageList.filter((o) => o.cause === 'scheduled');
+    expect(scheduled).toHaveLength(1);
     const out: Record<string, number> = {};
-    for (const o of unplanned) out[ZIP_COUNTY[o.zip]] = (out[ZIP_COUNTY[o.zip]] ?? 0) + o.affected;
+    for (const o of raw.outageList) out[ZIP_COUNTY[o.zip]] = (out[ZIP_COUNTY[o.zip]] ?? 0) + o.affected;
     const snap = normalize(raw, nipsco);
-    expect(snap.customers_out).toBe(sum(unplanned));
-    expect(snap.customers_out).toBe(sum(raw.outageList) - 3);
+    expect(snap.customers_out).toBe(sum(raw.outageList));
+    expect(snap.planned_out).toBe(sum(scheduled));
+    expect(snap.incidents.map((i) => i.planned)).toEqual(raw.outageList.map((o) => o.cause === 'scheduled'));
     expect(snap.counties).toEqual(
       Object.keys(out)
         .sort()
@@ -52,8 +53,8 @@ describe('nisource normalize', () => {
     );
     expect(snap.counties.every((c) => c.fips.startsWith('18'))).toBe(true);
     expect(snap).toMatchObject({ customers_served: null, unmatched: [], notice: null, basis: 'county' });
-    expect(snap.incidents).toHaveLength(unplanned.length);
-    expect(new Set(snap.incidents.map((i) => i.id)).size).toBe(unplanned.length);
+    expect(snap.incidents).toHaveLength(raw.outageList.length);
+    expect(new Set(snap.incidents.map((i) => i.id)).size).toBe(raw.outageList.length);
   });
   it.skipIf(!hasSharedData)('reads reported and restore as Central wall clock, year 0001 as unknown', () => {
     const snap = normalize(capture(), nipsco);

@@ -1,5 +1,5 @@
-// NiSource normalize: each unplanned outage point is an incident placed in a county by its point; counties and
-// customers_out are sums of those incidents (the feed has no county names and no headline total).
+// NiSource normalize: each outage point is an incident placed in a county by its point, scheduled work counted and
+// flagged; counties and customers_out are sums of those incidents (the feed has no county names and no headline total).
 import type { SourceDef } from '../source-def.ts';
 import type { Incident, Snapshot } from '../snapshot.ts';
 import { SourceError } from '../../errors.ts';
@@ -27,13 +27,19 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   checkDown(data);
   const zone = zoneFor(source.states, source.options.time_zone || NIPSCO_ZONE);
   const feed = new PointFeed(source);
+  let plannedOut = 0;
   data.outageList.forEach((o, i) => {
-    if (isPlanned(o)) return;
     const out = feed.count(o.affected, 'affected', `outage ${i}`);
-    if (out !== null) feed.add(incidentOf(o, out, feed, zone));
+    if (out === null) return;
+    // Scheduled work in progress leaves customers without power: counted and flagged. The answer has no time of its
+    // own, so scheduled work not yet begun cannot be told apart, and counts.
+    if (isPlanned(o)) plannedOut += out;
+    feed.add(incidentOf(o, out, feed, zone));
   });
   // An empty list says nothing against county grade; points that all fall outside the county shapes do.
-  return feed.finish('outage');
+  const snap = feed.finish('outage');
+  snap.planned_out = plannedOut;
+  return snap;
 }
 
 /** A map that says it is down publishes an empty or stale list: a failed poll, not "every outage restored". */
@@ -65,5 +71,6 @@ function incidentOf(o: NisourceOutage, out: number, feed: PointFeed, zone: strin
     lat: point?.lat ?? null,
     lon: point?.lon ?? null,
     city: textOrNull(o.city),
+    planned: isPlanned(o),
   });
 }
