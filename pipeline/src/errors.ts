@@ -4,6 +4,8 @@
 export type SourceFailure =
   | 'timeout'
   | 'network'
+  /** the host name does not resolve: failed at once, never retried (a wrong name, or this machine is offline) */
+  | 'dns'
   | 'http_status'
   | 'too_large'
   | 'bad_body'

@@ -97,6 +97,17 @@ describe('HttpClient', () => {
   it('fails as network on a closed port', async () => {
     await expect(view().getJson('http://127.0.0.1:1/x')).rejects.toMatchObject({ reason: 'network' });
   });
+  it('fails a host that does not resolve at once, as dns, with no retry (issue 38: offline is said at once)', async () => {
+    const c = client();
+    const view = c.forSource();
+    // .invalid never resolves (RFC 2606): the resolver answers at once, without the network.
+    await expect(view.getJson('http://outage-feed.invalid/data.json')).rejects.toMatchObject({
+      reason: 'dns',
+      message: expect.stringMatching(/outage-feed\.invalid does not resolve \(E[A-Z_]+\): .*offline/),
+    });
+    expect(c.requests).toBe(1); // `dns` is not retried: the host will not resolve in a second either
+  });
+
   it('reads a missing resource (404) as null where absence is normal, but not a server error', async () => {
     expect(await view().getJsonOrNull(`${base}/missing`)).toBeNull();
     await expect(view().getJsonOrNull(`${base}/500`)).rejects.toMatchObject({ reason: 'http_status', status: 503 });

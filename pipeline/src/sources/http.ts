@@ -53,6 +53,14 @@ export const LOOPBACK_HTTP: Partial<HttpOptions> = { perHostConcurrency: 32, per
 
 const KEPT_HEADERS = ['content-type', 'etag', 'last-modified', 'date', 'cache-control', 'retry-after'];
 
+/** The resolver's answer that a host name has no address (getaddrinfo): the request never left this machine. */
+const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EAI_NODATA']);
+function dnsCode(err: unknown): string | null {
+  const e = err as Error & { code?: string; cause?: { code?: string } };
+  const code = e?.code ?? e?.cause?.code;
+  return code && DNS_CODES.has(code) ? code : null;
+}
+
 function timeoutReason(err: unknown): boolean {
   const e = err as Error & { code?: string; name?: string };
   return (
@@ -159,6 +167,12 @@ export class HttpClient {
           return new SourceError(
             'timeout',
             `${url}: the source's ${this.options.sourceDeadlineMs} ms deadline passed (${stage})`,
+          );
+        const dns = dnsCode(e);
+        if (dns)
+          return new SourceError(
+            'dns',
+            `${url}: the host ${new URL(url).host} does not resolve (${dns}): its name is wrong, or this machine is offline`,
           );
         return new SourceError(
           timeoutReason(e) ? 'timeout' : 'network',

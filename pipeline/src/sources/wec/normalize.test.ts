@@ -118,7 +118,7 @@ describe('wec normalize', () => {
     ]);
   });
   it.skipIf(!hasSharedData)(
-    'keeps an event whose cause says planned out of customers_out; reads the hand-made sample (parsing only)',
+    'counts an event whose cause says planned, flagged; reads the hand-made sample (parsing only)',
     () => {
       const sample = sharedJson('payloads/wec/sample.json') as Ev[];
       const snap = normalize(sample, we);
@@ -127,7 +127,9 @@ describe('wec normalize', () => {
         { fips: '55133', customers_out: 30, customers_served: 180000 },
       ]);
       sample[1].Cause = 'Planned maintenance';
-      expect(normalize(sample, we)).toMatchObject({ customers_out: 145, counties: [{ fips: '55125' }] });
+      const planned = normalize(sample, we);
+      expect(planned).toMatchObject({ customers_out: 175, planned_out: 30 });
+      expect(planned.incidents.map((i) => i.planned)).toEqual([false, true]);
     },
   );
   it('resolves year-less display times near the capture, across New Year, and refuses the rest', () => {

@@ -34,7 +34,6 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   if (!candidates) candidatesBySource.set(source, (candidates = new Map()));
   const lost = { n: 0, out: 0 };
   for (const [k, e] of data.events.entries()) {
-    if (isPlanned(e)) continue;
     const counts = sliceCounts(e, `event ${k}`, snap.unreadable);
     if (!counts) continue;
     const incident = incidentOf(e, counts, ids, clock);
@@ -54,6 +53,7 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   snap.unmatched.push(...unmatched);
   snap.counties = sortedCounties(counties);
   snap.customers_out = snap.incidents.reduce((s, i) => s + i.customers_out, 0);
+  snap.planned_out = snap.incidents.reduce((s, i) => s + (i.planned ? i.customers_out : 0), 0);
   snap.basis =
     counties.size > 0 || snap.incidents.length === 0 || snap.incidents.some((i) => i.fips) ? 'county' : 'outage_only';
   return snap;
@@ -132,5 +132,7 @@ function incidentOf(e: WecEvent, counts: number[], ids: Set<string>, clock: Answ
     lat: point?.lat ?? null,
     lon: point?.lon ?? null,
     city: textOrNull(largest?.City),
+    // Planned work in progress leaves customers without power: counted, as We Energies counts it, and flagged.
+    planned: isPlanned(e),
   });
 }
