@@ -16,6 +16,7 @@ import { verifySignature } from '../src/accounts/signing.ts';
 import { receiver, testDb } from './accounts-support.ts';
 import type { Sql } from '../src/accounts/sql.ts';
 import { closeAll, makeTempDir, removeTempDir } from './clean-machine.ts';
+import { until } from './scripted-feed.ts';
 
 const clock = manualClock(new Date('2026-09-01T08:00:00Z'));
 const dir = makeTempDir('rules-run');
@@ -182,6 +183,43 @@ describe('alert rules in a running pipeline', () => {
     } finally {
       await rt2.close();
       await fresh.drop();
+    }
+  });
+
+  it('hands the sending to its own run: the cycle is not held by a receiver that never answers (issue 37 part 3)', async () => {
+    const stuck = await receiver(() => ({ status: 200, delayMs: 3_600_000 })); // never answers within the test
+    const now = clock();
+    await sql.query('INSERT INTO accounts (id, email, created_at, verified_at) VALUES ($1, $2, $3, $3)', [
+      'acct_stuck',
+      'stuck@example.org',
+      now,
+    ]);
+    try {
+      const account = {
+        id: 'acct_stuck',
+        email: 'stuck@example.org',
+        created_at: now.toISOString(),
+        verified_at: now.toISOString(),
+      };
+      const fips = [...rt.watched][0];
+      await rt.service.createRule(account, {
+        name: 'A receiver that never answers',
+        scope: { kind: 'county', fips },
+        sync_interval_min: 15,
+        channels: [{ type: 'webhook', url: stuck.url }],
+      });
+      const cycle = rt.afterCycle(pipeline.db, { wait: false });
+      let returned = false;
+      void cycle.then(() => (returned = true));
+      // The sync push reaches the receiver, which holds it; the cycle's part has already returned.
+      await until(() => stuck.hits.length > 0, 600_000);
+      await new Promise((r) => setImmediate(r));
+      expect(returned).toBe(true);
+      expect((await cycle).stats).toBeNull();
+    } finally {
+      await stuck.close(); // the held request ends; the run records it as a failure to retry
+      await rt.send(); // after the run in progress, so nothing is recorded against a rule deleted under it
+      await sql.query("DELETE FROM rules WHERE account_id = 'acct_stuck'");
     }
   });
 });

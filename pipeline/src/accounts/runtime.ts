@@ -71,8 +71,15 @@ export class AccountsRuntime {
     await this.engine.initCursor(after);
   }
 
-  /** After a pipeline cycle: new events → deliveries, due sync pushes, then everything due is sent. */
-  async afterCycle(db: Db): Promise<{ events: number; enqueued: number; stats: RunStats }> {
+  /**
+   * After a pipeline cycle: new events → deliveries, due sync pushes, then everything due is sent. With `wait: false`
+   * (the poll loop) the sending runs on its own, behind the job table, and `stats` is null: a slow receiver never
+   * holds polling (issue 37 part 3); `onSent` hears how the run went.
+   */
+  async afterCycle(
+    db: Db,
+    how: { wait?: boolean; onSent?: (stats: RunStats) => void } = {},
+  ): Promise<{ events: number; enqueued: number; stats: RunStats | null }> {
     const after = (await this.engine.cursor()) ?? 0;
     const rows = await db.all<EventRow>(`${EVENT_SELECT} WHERE id > ? ORDER BY id LIMIT 50000`, [after]);
     const events = rows.map(publicEvent);
@@ -84,7 +91,9 @@ export class AccountsRuntime {
       (rel) => tree.data<Record<string, unknown>>(rel),
       (r) => this.engine.insertDeliveries(r),
     );
-    const stats = await this.send();
+    const sending = this.send();
+    const stats = how.wait === false ? null : await sending;
+    if (how.wait === false) sending.then((s) => how.onSent?.(s)).catch(() => undefined);
     if (this.o.clock().getTime() - this.prunedAt >= 3_600_000) {
       // the log retention is days: once an hour is plenty
       await this.engine.prune();

@@ -7,6 +7,7 @@ import { logPolls } from './poll-log.ts';
 import type { Pipeline } from '../pipeline.ts';
 import type { Clock } from '../clock.ts';
 import type { AccountsRuntime } from '../accounts/runtime.ts';
+import type { RunStats } from '../accounts/deliver.ts';
 import { addTargetOptions } from './upload-options.ts';
 import { UsageError } from '../errors.ts';
 
@@ -67,13 +68,9 @@ export function register(program: Command): void {
         });
       }
       await accounts?.attach(await newestEventId(pipeline.db));
-      const deliver = async () => {
-        if (!accounts) return;
-        const d = await accounts.afterCycle(pipeline.db);
-        if (d.enqueued || d.stats.attempted)
-          log(
-            `deliveries: ${d.enqueued} enqueued from ${d.events} events, ${d.stats.delivered} delivered, ${d.stats.retrying} to retry, ${d.stats.failed} given up`,
-          );
+      // The loop does not wait for the sending (a slow receiver never holds polling); `--once` does, before it exits.
+      const deliver = async (wait: boolean) => {
+        if (accounts) await deliverAfterCycle(accounts, pipeline, wait);
       };
       try {
         if (raw.once) {
@@ -83,7 +80,7 @@ export function register(program: Command): void {
           logPolls(s);
           log(formatSummary(s));
           await uploader?.afterCycle(true);
-          await deliver();
+          await deliver(true);
           return;
         }
         accounts?.startTimer();
@@ -91,7 +88,7 @@ export function register(program: Command): void {
         await pollLoop(pipeline, clock, cfg.speed, async () => {
           progress.stop();
           await uploader?.afterCycle();
-          await deliver();
+          await deliver(false);
         });
       } finally {
         uploader?.close();
@@ -100,6 +97,19 @@ export function register(program: Command): void {
         await accounts?.close();
       }
     });
+}
+
+/** A cycle's events to the alert rules' deliveries, logged; `wait: false` leaves the sending to run on its own. */
+export async function deliverAfterCycle(accounts: AccountsRuntime, pipeline: Pipeline, wait: boolean): Promise<void> {
+  const report = (enqueued: number, events: number, s: RunStats) => {
+    if (enqueued || s.attempted)
+      log(
+        `deliveries: ${enqueued} enqueued from ${events} events, ${s.delivered} delivered, ${s.retrying} to retry, ${s.failed} given up`,
+      );
+  };
+  const d = await accounts.afterCycle(pipeline.db, { wait, onSent: (s) => report(0, 0, s) });
+  if (d.stats) report(d.enqueued, d.events, d.stats);
+  else if (d.enqueued) log(`deliveries: ${d.enqueued} enqueued from ${d.events} events`);
 }
 
 function listenAddress(text: string): { host: string; port: number } {

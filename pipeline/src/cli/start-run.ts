@@ -1,6 +1,7 @@
 // The body of `outage start` once its server thread is started (start.ts): simulator, pipeline, first cycle, accounts,
 // history, then the poll loop. Loaded only when `start` runs, after the thread starts, so the page of a later start
 // does not wait for these modules (DuckDB, the simulator, the importers …).
+import { deliverAfterCycle } from './poll.ts';
 import path from 'node:path';
 import { clockFor, loadSources, log, SHIPPED_REGISTRY, type CommonConfig } from './common.ts';
 import type { Clock } from '../clock.ts';
@@ -183,11 +184,8 @@ export async function runStart(run: StartRun): Promise<void> {
     a.startTimer();
     await pollLoop(pipeline, clock, cfg.speed, async () => {
       progress.stop();
-      const d = await a.afterCycle(pipeline.db);
-      if (d.enqueued || d.stats.attempted)
-        log(
-          `deliveries: ${d.enqueued} enqueued from ${d.events} events, ${d.stats.delivered} delivered, ${d.stats.retrying} to retry, ${d.stats.failed} given up`,
-        );
+      // The sending runs on its own: a slow receiver never holds polling.
+      await deliverAfterCycle(a, pipeline, false);
     });
   } finally {
     await server.close();
