@@ -18,6 +18,7 @@ beforeAll(async () => {
   for (let h = 48; h >= 0; h--) rows.push(['a', at(h), 100 + h, !(h <= 6 && h > 2)]);
   rows.push(['b', at(3), 500, false], ['b', at(1), 700, false]); // never succeeded
   rows.push(['old', at(24 * 9), 10, true]);
+  rows.push(['new', at(1 / 60), 40, true]); // first polled by this deployment a minute ago
   for (const [id, t, ms, ok] of rows)
     await db.run(
       'INSERT INTO polls (source_id, polled_at, ms, ok, changed, http_requests) VALUES (?, ?, ?, ?, false, 1)',
@@ -49,6 +50,12 @@ describe('source health', () => {
     expect(h.get('a')!.last_7d.polls).toBe(49);
     expect(h.get('b')!.last_24h).toEqual({ polls: 2, success_rate: 0, median_fetch_ms: 600, minutes_stale: 180 });
     expect(h.get('c')!.last_7d).toEqual({ polls: 0, success_rate: null, median_fetch_ms: null, minutes_stale: 0 });
+  });
+  it('counts no stale time before this deployment first polled a source (issue 38: 1,420 minutes a minute in)', async () => {
+    const src = sourceDef({ id: 'new', interval_min: 10 });
+    const h = (await sourceHealth(db, [src], new Map([[src.id, blankStatus(src.id)]]), NOW)).get('new')!;
+    expect([h.last_24h.minutes_stale, h.last_7d.minutes_stale]).toEqual([0, 0]);
+    expect(h.last_24h.polls).toBe(1);
   });
   it('keeps 8 days of poll log', async () => {
     await prunePolls(db, NOW);

@@ -66,18 +66,20 @@ export async function sourceHealth(
 }
 
 /**
- * Per source in [since, now]: polls, success share, median ms, and stale minutes — each stretch from a success (or the
- * window's start) to the next success (or now), less the source's stale_after, clipped to the window; a source that
- * never succeeded is stale from its first poll.
+ * Per source in [since, now]: polls, success share, median ms, and stale minutes — each stretch from a success (or,
+ * before the first, the source's first poll: time before this deployment polled it is no time it was stale, issue 38)
+ * to the next success (or now), less the source's stale_after, clipped to the window; a source that never succeeded is
+ * stale from its first poll.
  */
 const windowSql = `
 WITH p AS (SELECT source_id, polled_at::TIMESTAMPTZ AS t, ok, ms FROM polls WHERE polled_at <= $2),
 win AS (SELECT source_id, count(*)::INT AS n, avg(ok::INT) AS rate, median(ms) AS med, min(t) AS first FROM p WHERE t > $1::TIMESTAMPTZ GROUP BY source_id),
 ok AS (SELECT source_id, t, lag(t) OVER (PARTITION BY source_id ORDER BY t) AS prev FROM p WHERE ok
        UNION ALL SELECT source_id, $2::TIMESTAMPTZ, max(t) FROM p WHERE ok GROUP BY source_id),
+firsts AS (SELECT source_id, min(t) AS t0 FROM p GROUP BY source_id),
 gaps AS (
-  SELECT o.source_id, greatest(0, epoch(least(o.t, $2::TIMESTAMPTZ)) - epoch(greatest(coalesce(o.prev, $1::TIMESTAMPTZ) + to_minutes(h.thr), $1::TIMESTAMPTZ))) / 60 AS m
-  FROM ok o JOIN health_thr h USING (source_id) WHERE o.t > $1::TIMESTAMPTZ)
+  SELECT o.source_id, greatest(0, epoch(least(o.t, $2::TIMESTAMPTZ)) - epoch(greatest(coalesce(o.prev, f.t0) + to_minutes(h.thr), $1::TIMESTAMPTZ))) / 60 AS m
+  FROM ok o JOIN health_thr h USING (source_id) JOIN firsts f USING (source_id) WHERE o.t > $1::TIMESTAMPTZ)
 SELECT w.source_id, w.n, w.rate, w.med, coalesce((SELECT sum(m) FROM gaps g WHERE g.source_id = w.source_id),
   CASE WHEN NOT EXISTS (SELECT 1 FROM p WHERE p.source_id = w.source_id AND p.ok) THEN (epoch($2::TIMESTAMPTZ) - epoch(w.first)) / 60 END) AS stale
 FROM win w`;
