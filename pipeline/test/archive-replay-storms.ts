@@ -156,7 +156,8 @@ export const STORMS: Storm[] = [
     },
   },
   {
-    // Outage points: placed by the test's own lookup; planned outages (the feed's type) are not outages.
+    // Outage points: placed by the test's own lookup; planned outages (the feed's type) in progress count too, as the
+    // map counts them (issue 36 part 3).
     title: 'Seattle City Light, 12 Mar 2026 wind event',
     seq: 'scl-events-wind-mar-2026',
     stride: 1,
@@ -170,9 +171,7 @@ export const STORMS: Storm[] = [
         latitude: number;
         longitude: number;
       }>;
-      const rows = events
-        .filter((e) => e.type !== 'PLANNED_OUTAGE')
-        .map((e) => ({ fips: countyContaining(e.longitude, e.latitude), out: e.numPeople }));
+      const rows = events.map((e) => ({ fips: countyContaining(e.longitude, e.latitude), out: e.numPeople }));
       const unplaced = rows.filter((r) => !r.fips);
       if (unplaced.length) throw new Error(`${unplaced.length} Seattle City Light point(s) outside every county`);
       return tally(rows);
