@@ -12,7 +12,7 @@ import { verifySignature } from '../src/accounts/signing.ts';
 import type { Sql } from '../src/accounts/sql.ts';
 import { manualClock } from '../src/clock.ts';
 import type { PublicEvent } from '../src/contract/events.ts';
-import { receiver, smtpSink, testDb, type Hit } from './accounts-support.ts';
+import { receiver, smtpSink, testDb, type Hit, countyEvent } from './accounts-support.ts';
 import { closeAll } from './clean-machine.ts';
 
 const T0 = new Date('2026-09-01T08:00:00Z');
@@ -56,29 +56,7 @@ afterAll(() =>
 let eventId = 0;
 function event(over: Partial<PublicEvent> = {}): PublicEvent {
   eventId += 1;
-  return {
-    id: eventId,
-    at: clock().toISOString(),
-    kind: 'outage_began',
-    scope: 'county',
-    fips: '12086',
-    state: 'FL',
-    states: ['FL'],
-    utility: null,
-    area: null,
-    source_id: null,
-    outage_id: `county|12086|${eventId}`,
-    customers_out: 5_000,
-    pct_out: 0.4,
-    threshold: 500,
-    previous_customers_out: null,
-    etr: null,
-    previous_etr: null,
-    county_name: 'Miami-Dade',
-    title: 'Outage began: Miami-Dade, FL — 5,000 customers out',
-    link: '/api/v1/live/counties/12086',
-    ...over,
-  };
+  return countyEvent(eventId, clock().toISOString(), over);
 }
 
 describe('a second secret rotation inside the grace (issue 37: it dropped the original secret early)', () => {

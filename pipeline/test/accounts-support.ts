@@ -5,6 +5,7 @@ import http from 'node:http';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser } from 'mailparser';
 import { openPglite, openPostgres, migrate, type Sql } from '../src/accounts/sql.ts';
+import type { PublicEvent } from '../src/contract/events.ts';
 
 export const PG_URL = process.env.OUTAGE_TEST_PG_URL;
 
@@ -97,5 +98,32 @@ export async function receiver(
         server.closeAllConnections();
         server.close(() => r());
       }),
+  };
+}
+
+/** A county event as the stream publishes one (Miami-Dade, 5,000 out), numbered `id` at `at`; `over` changes fields. */
+export function countyEvent(id: number, at: string, over: Partial<PublicEvent> = {}): PublicEvent {
+  return {
+    id,
+    at,
+    kind: 'outage_began',
+    scope: 'county',
+    fips: '12086',
+    state: 'FL',
+    states: ['FL'],
+    utility: null,
+    area: null,
+    source_id: null,
+    outage_id: `county|12086|${id}`,
+    customers_out: 5_000,
+    pct_out: 0.4,
+    threshold: 500,
+    previous_customers_out: null,
+    etr: null,
+    previous_etr: null,
+    county_name: 'Miami-Dade',
+    title: 'Outage began: Miami-Dade, FL — 5,000 customers out',
+    link: '/api/v1/live/counties/12086',
+    ...over,
   };
 }

@@ -12,7 +12,7 @@ import { signatureHeader, verifySignature } from '../src/accounts/signing.ts';
 import { manualClock } from '../src/clock.ts';
 import type { PublicEvent } from '../src/contract/events.ts';
 import type { Sql } from '../src/accounts/sql.ts';
-import { receiver, smtpSink, testDb } from './accounts-support.ts';
+import { receiver, smtpSink, testDb, countyEvent } from './accounts-support.ts';
 
 let sql: Sql;
 let drop: () => Promise<void>;
@@ -74,29 +74,7 @@ function engine(over: Partial<ConstructorParameters<typeof DeliveryEngine>[0]> =
 
 function event(over: Partial<PublicEvent> = {}): PublicEvent {
   eventId += 1;
-  return {
-    id: eventId,
-    at: clock().toISOString(),
-    kind: 'outage_began',
-    scope: 'county',
-    fips: '12086',
-    state: 'FL',
-    states: ['FL'],
-    utility: null,
-    area: null,
-    source_id: null,
-    outage_id: `county|12086|${eventId}`,
-    customers_out: 5_000,
-    pct_out: 0.4,
-    threshold: 500,
-    previous_customers_out: null,
-    etr: null,
-    previous_etr: null,
-    county_name: 'Miami-Dade',
-    title: 'Outage began: Miami-Dade, FL — 5,000 customers out',
-    link: '/api/v1/live/counties/12086',
-    ...over,
-  };
+  return countyEvent(eventId, clock().toISOString(), over);
 }
 
 async function rule(channels: unknown[], over: Record<string, unknown> = {}) {

@@ -11,10 +11,8 @@ import { LOOPBACK_HTTP } from '../src/sources/http.ts';
 import polyline from '@mapbox/polyline';
 import { quadkeyFor } from '../src/sources/kubra/clusters.ts';
 import { hasSharedData } from './shared-data.ts';
-import { replayServer, versions, type ReplayServer } from './sequence-server.ts';
+import { docOf, fplRow, memoryPipeline, replayServer, versions, type ReplayServer } from './sequence-server.ts';
 import { closeAll, testTempDir } from './clean-machine.ts';
-
-const docOf = (mem: MemoryTreeWriter, rel: string) => JSON.parse(mem.files.get(rel)!.body.toString('utf8')).data;
 
 describe.skipIf(!hasSharedData)('replay: FPL county outages during Hurricane Ian (2022)', () => {
   const seq = 'fpl-county-ian-2022';
@@ -27,21 +25,7 @@ describe.skipIf(!hasSharedData)('replay: FPL county outages during Hurricane Ian
 
   it('publishes the recorded Florida total at every replayed version', async () => {
     const clock = manualClock(new Date(all[0].at));
-    const mem = new MemoryTreeWriter(clock());
-    const { sources } = parseRegistry(
-      `id,utility,state,connector,url,interval_min,tier\nfpl,Florida Power & Light,FL,fpl,${replay.base}/county.json,15,1\n`,
-    );
-    const p = await Pipeline.open({
-      stateDir: ':memory:',
-      outDir: '',
-      sources,
-      clock,
-      simulated: false,
-      writer: (now) => {
-        mem.now = now;
-        return mem;
-      },
-    });
+    const { p, mem } = await memoryPipeline(fplRow(replay.base), clock);
     try {
       const picked = all.filter((_, i) => i % 5 === 0 || i === all.length - 1);
       let changedCycles = 0;

@@ -5,6 +5,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse } from 'csv-parse/sync';
 import { hasSharedData, sharedPath } from './shared-data.ts';
+import type { Clock } from '../src/clock.ts';
+import { Pipeline } from '../src/pipeline.ts';
+import { MemoryTreeWriter } from '../src/publish/tree-writer.ts';
+import { parseRegistry } from '../src/registry/registry.ts';
 
 export interface Version {
   version: number;
@@ -65,3 +69,27 @@ export async function replayServer(
     });
   return { state, close, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
+
+/** FPL's one registry row, its feed at the replay server's `/county.json`. */
+export const fplRow = (base: string): string =>
+  `id,utility,state,connector,url,interval_min,tier\nfpl,Florida Power & Light,FL,fpl,${base}/county.json,15,1\n`;
+
+/** A pipeline over the registry `csv` in memory (state and published tree), for a replay's cycles. */
+export async function memoryPipeline(csv: string, clock: Clock): Promise<{ p: Pipeline; mem: MemoryTreeWriter }> {
+  const mem = new MemoryTreeWriter(clock());
+  const p = await Pipeline.open({
+    stateDir: ':memory:',
+    outDir: '',
+    sources: parseRegistry(csv).sources,
+    clock,
+    simulated: false,
+    writer: (now) => {
+      mem.now = now;
+      return mem;
+    },
+  });
+  return { p, mem };
+}
+
+/** A published document's `data`, from the in-memory tree. */
+export const docOf = (mem: MemoryTreeWriter, rel: string) => JSON.parse(mem.files.get(rel)!.body.toString('utf8')).data;

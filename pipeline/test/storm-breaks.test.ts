@@ -4,16 +4,12 @@
 // stale rule, no outage is restored and no 0 is published; when the field returns the figures are the recording's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../src/clock.ts';
-import { parseRegistry } from '../src/registry/registry.ts';
-import { Pipeline } from '../src/pipeline.ts';
-import { MemoryTreeWriter } from '../src/publish/tree-writer.ts';
 import { staleAfterMinutes } from '../src/state/rules.ts';
 import { hasSharedData } from './shared-data.ts';
-import { replayServer, versions, type ReplayServer } from './sequence-server.ts';
+import { docOf, fplRow, memoryPipeline, replayServer, versions, type ReplayServer } from './sequence-server.ts';
 
 const SEQ = 'fpl-county-ian-2022';
 const FIELD = 'Customers Out';
-const docOf = (mem: MemoryTreeWriter, rel: string) => JSON.parse(mem.files.get(rel)!.body.toString('utf8')).data;
 
 describe.skipIf(!hasSharedData)('replay: a storm whose count field disappears and returns (FPL, Ian 2022)', () => {
   const all = versions(SEQ);
@@ -36,21 +32,7 @@ describe.skipIf(!hasSharedData)('replay: a storm whose count field disappears an
 
   it('fails each poll naming the field, goes stale, restores nothing, publishes no zero, and recovers', async () => {
     const clock = manualClock(new Date(all[0].at));
-    const mem = new MemoryTreeWriter(clock());
-    const { sources } = parseRegistry(
-      `id,utility,state,connector,url,interval_min,tier\nfpl,Florida Power & Light,FL,fpl,${replay.base}/county.json,15,1\n`,
-    );
-    const p = await Pipeline.open({
-      stateDir: ':memory:',
-      outDir: '',
-      sources,
-      clock,
-      simulated: false,
-      writer: (now) => {
-        mem.now = now;
-        return mem;
-      },
-    });
+    const { p, mem } = await memoryPipeline(fplRow(replay.base), clock);
     try {
       const run = all.slice(30, 70);
       let lastGood = Number.NaN;

@@ -39,8 +39,9 @@ export function trackedByCounty(
       src.connector === 'odin' || customers === null
         ? new Map<string, number>()
         : spread(customers, rowCounties(src, territory), model);
+    // The feed's own count where it has one, else the row's share: every county here has one or the other.
     for (const fips of new Set([...feed.keys(), ...shares.keys()]))
-      tracked.set(fips, (tracked.get(fips) ?? 0) + (feed.get(fips) ?? shares.get(fips) ?? 0));
+      tracked.set(fips, (tracked.get(fips) ?? 0) + (feed.get(fips) ?? (shares.get(fips) as number)));
   }
   return tracked;
 }

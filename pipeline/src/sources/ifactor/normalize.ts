@@ -70,7 +70,9 @@ function normalizeReports(reports: unknown[], source: SourceDef, floor: number):
     for (const [k, top] of report.file_data.areas.entries()) {
       const root = nameOf(top) || `${what}, root ${k + 1}`;
       // Read only without data.json's headline, and then a root noted here fails the poll (normalize).
-      out += recordReadCount(top.cust_a, floor, 'cust_a', root, summed.notes)?.out ?? 0;
+      // A root whose count cannot be read is noted and left out of the sum, never added as 0.
+      const count = recordReadCount(top.cust_a, floor, 'cust_a', root, summed.notes);
+      if (count) out += count.out;
       const s = readServed(top.cust_s);
       served = served === null || s === null ? null : served + s;
     }

@@ -123,33 +123,21 @@ type Outcome = { snap: Snapshot } | { error: unknown };
 /** The value as it would stand in text (DELETE leaves nothing). */
 const asText = (v: unknown): string => (v === DELETE ? '' : String(v));
 
-/** The outcome with the leaf set to `v` (DELETE removes it), the answer put back after. */
-function withLeaf(run: () => Snapshot, leaf: Leaf, v: unknown): Outcome {
-  const h = leaf.holder as Record<string | number, unknown>;
-  const had = Object.hasOwn(h, leaf.key);
-  const was = h[leaf.key];
-  if (leaf.at) {
-    const text = was as string;
-    h[leaf.key] = text.slice(0, leaf.at.start) + asText(v) + text.slice(leaf.at.end);
-  } else if (v === DELETE && !Array.isArray(h)) delete h[leaf.key];
-  else h[leaf.key] = v === DELETE ? undefined : v;
-  try {
-    return { snap: run() };
-  } catch (error) {
-    return { error };
-  } finally {
-    if (had) h[leaf.key] = was;
-    else delete h[leaf.key];
-  }
+/** The value `v` would leave at `h[key]` (DELETE: none), a text leaf's digits replaced in its text. */
+function mutated(h: Record<string | number, unknown>, leaf: Leaf, v: unknown): unknown {
+  if (!leaf.at) return v === DELETE ? undefined : v;
+  const text = h[leaf.key] as string;
+  return text.slice(0, leaf.at.start) + asText(v) + text.slice(leaf.at.end);
 }
 
-/** The outcome with the field set to `v` in every record of the leaf's list, the answer put back after. */
-function withEvery(run: () => Snapshot, leaf: Leaf, v: unknown): Outcome {
-  const each = leaf.siblings.filter((h) => Object.hasOwn(h, leaf.key)) as Array<Record<string | number, unknown>>;
-  const was = each.map((h) => h[leaf.key]);
+/** The outcome with `v` set at `leaf.key` of each holder (DELETE removes it), the answer put back after. */
+function withValue(run: () => Snapshot, holders: Holder[], leaf: Leaf, v: unknown): Outcome {
+  const each = holders as Array<Record<string | number, unknown>>;
+  const was = each.map((h) => [Object.hasOwn(h, leaf.key), h[leaf.key]] as const);
   for (const h of each) {
-    if (v === DELETE && !Array.isArray(h)) delete h[leaf.key];
-    else h[leaf.key] = v === DELETE ? undefined : v;
+    const value = mutated(h, leaf, v);
+    if (value === undefined && !Array.isArray(h)) delete h[leaf.key];
+    else h[leaf.key] = value;
   }
   try {
     return { snap: run() };
@@ -157,10 +145,23 @@ function withEvery(run: () => Snapshot, leaf: Leaf, v: unknown): Outcome {
     return { error };
   } finally {
     each.forEach((h, k) => {
-      h[leaf.key] = was[k];
+      if (was[k][0]) h[leaf.key] = was[k][1];
+      else delete h[leaf.key];
     });
   }
 }
+
+/** The outcome with the leaf set to `v`. */
+const withLeaf = (run: () => Snapshot, leaf: Leaf, v: unknown): Outcome => withValue(run, [leaf.holder], leaf, v);
+
+/** The outcome with the field set to `v` in every record of the leaf's list that has it. */
+const withEvery = (run: () => Snapshot, leaf: Leaf, v: unknown): Outcome =>
+  withValue(
+    run,
+    leaf.siblings.filter((h) => Object.hasOwn(h, leaf.key)),
+    leaf,
+    v,
+  );
 
 /** The leaves whose value the connector counts: one more there raises a published count. */
 function countLeaves(run: () => Snapshot, base: Snapshot, raw: unknown): Leaf[] {
