@@ -28,6 +28,17 @@ export class SourceError extends Error {
   }
 }
 
+/**
+ * A host that accepted no connection, or sent no headers, within its time-out: it failed at once and is never retried
+ * (a dead or stalled host would otherwise spend the source's whole deadline on attempts that wait the same way).
+ */
+export class UnansweredError extends SourceError {
+  constructor(message: string) {
+    super('timeout', message);
+    this.name = 'UnansweredError';
+  }
+}
+
 /** Bad user input to the CLI (options, registry file): printed without a stack, exit code 2. */
 export class UsageError extends Error {
   constructor(message: string) {

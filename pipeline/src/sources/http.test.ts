@@ -108,6 +108,15 @@ describe('HttpClient', () => {
     expect(c.requests).toBe(1); // `dns` is not retried: the host will not resolve in a second either
   });
 
+  it('fails a host that sends no headers after one headers timeout, not retried (issue 37: a dead host)', async () => {
+    const c = client();
+    await expect(c.forSource().getJson(`${base}/slow`)).rejects.toMatchObject({
+      reason: 'timeout',
+      message: `${base}/slow: the host sent no headers within the headers timeout (300 ms), not retried`,
+    });
+    expect(c.requests).toBe(1); // retries would wait the same way, up to four times, eating the source deadline
+  });
+
   it('reads a missing resource (404) as null where absence is normal, but not a server error', async () => {
     expect(await view().getJsonOrNull(`${base}/missing`)).toBeNull();
     await expect(view().getJsonOrNull(`${base}/500`)).rejects.toMatchObject({ reason: 'http_status', status: 503 });

@@ -3,7 +3,7 @@
 import { setMaxListeners } from 'node:events';
 import { Agent, request, type Dispatcher } from 'undici';
 import PQueue from 'p-queue';
-import { SourceError } from '../errors.ts';
+import { SourceError, UnansweredError } from '../errors.ts';
 import { BodyCache } from './body-cache.ts';
 import { PollBudget } from './budget.ts';
 import { readBody } from './read-body.ts';
@@ -52,6 +52,12 @@ export const DEFAULT_HTTP: HttpOptions = {
 export const LOOPBACK_HTTP: Partial<HttpOptions> = { perHostConcurrency: 32, perHostPerSecond: 5_000 };
 
 const KEPT_HEADERS = ['content-type', 'etag', 'last-modified', 'date', 'cache-control', 'retry-after'];
+
+/** undici's codes for a host that never answered: no connection, or no headers, within the time-out */
+const UNANSWERED: Record<string, string> = {
+  UND_ERR_CONNECT_TIMEOUT: 'accepted no connection within the connect',
+  UND_ERR_HEADERS_TIMEOUT: 'sent no headers within the headers',
+};
 
 /** The resolver's answer that a host name has no address (getaddrinfo): the request never left this machine. */
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EAI_NODATA']);
@@ -127,6 +133,10 @@ export class HttpClient {
     }
   }
 
+  private timeoutFor(code: string | undefined): number {
+    return code === 'UND_ERR_CONNECT_TIMEOUT' ? this.options.connectTimeoutMs : this.options.bodyTimeoutMs;
+  }
+
   /** Forgets what `scope` cached for `url`: its next request is unconditional. */
   forget(url: string, scope = ''): void {
     this.bodies.delete(scope, url);
@@ -167,6 +177,11 @@ export class HttpClient {
           return new SourceError(
             'timeout',
             `${url}: the source's ${this.options.sourceDeadlineMs} ms deadline passed (${stage})`,
+          );
+        const unanswered = UNANSWERED[e.code ?? ''];
+        if (unanswered)
+          return new UnansweredError(
+            `${url}: the host ${unanswered} timeout (${this.timeoutFor(e.code)} ms), not retried`,
           );
         const dns = dnsCode(e);
         if (dns)

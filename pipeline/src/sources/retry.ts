@@ -1,9 +1,10 @@
 // Retries of idempotent requests inside the source's deadline: a network error, one attempt's timeout, 5xx, 408 or 429
-// is tried again after a jittered backoff (or the Retry-After asked), so one fault does not fail a chain of dozens.
+// is tried again after a jittered backoff (or the Retry-After asked), so one fault does not fail a chain of dozens. A
+// host that never answered (no connection, no headers within the time-out) is not: it would wait the same way again.
 // Not undici's RetryAgent: it would wait while holding the host's p-queue slot, knows nothing of the source deadline,
 // and would turn a Retry-After longer than the deadline into a timeout instead of the 429 the scheduler backs off on.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SourceError } from '../errors.ts';
+import { SourceError, UnansweredError } from '../errors.ts';
 
 export interface RetryPolicy {
   /** attempts in all, the first included */
@@ -33,9 +34,12 @@ export function retryAfterSeconds(value: string | string[] | undefined, nowMs: n
   return Number.isNaN(t) ? null : Math.max(0, Math.ceil((t - nowMs) / 1000));
 }
 
-/** A failure worth another try: the upstream or the path to it faltered. Never a 4xx other than 408 and 429. */
+/**
+ * A failure worth another try: the upstream or the path to it faltered. Never a 4xx other than 408 and 429, and never
+ * a host that did not answer at all (UnansweredError: connect or headers time-out).
+ */
 export function retryable(err: unknown): err is SourceError {
-  if (!(err instanceof SourceError)) return false;
+  if (!(err instanceof SourceError) || err instanceof UnansweredError) return false;
   if (err.reason === 'network' || err.reason === 'timeout') return true;
   const s = err.status ?? 0;
   return err.reason === 'http_status' && (s >= 500 || s === 408 || s === 429);
