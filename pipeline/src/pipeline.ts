@@ -15,6 +15,7 @@ import { repairMirror } from './publish/mirror.ts';
 import type { PublishStats, TreeWriter } from './publish/tree-writer.ts';
 import type { Connector } from './sources/connector.ts';
 import { HttpClient, type HttpOptions } from './sources/http.ts';
+import { CarriedPolls, DEFAULT_CYCLE_BUDGET_MS } from './sources/carried.ts';
 import { pollDue } from './sources/poll.ts';
 import type { ConnectorName, SourceDef } from './sources/source-def.ts';
 import { isDue, nextWake, wakeReason } from './sources/scheduler.ts';
@@ -24,7 +25,7 @@ import { writeHeartbeat } from './state/heartbeat.ts';
 import { advanceStatuses, watchedSources } from './state/next-status.ts';
 import { loadStatuses, type SourceStatus } from './state/status.ts';
 import { releaseSnapshots, storeAndEvaluate, storedRows, storePolls, type CycleWrites } from './state/store-cycle.ts';
-import { syncSources, type PollOutcome } from './state/store.ts';
+import { syncSources } from './state/store.ts';
 
 export interface PipelineOptions {
   stateDir: string;
@@ -46,6 +47,8 @@ export interface PipelineOptions {
   coverage?: CoverageData;
   /** the connector a row names (default connectorFor); the registry replay bench serves each row its fixture */
   connectors?: (name: ConnectorName) => Connector;
+  /** how long a cycle waits for its polls (default DEFAULT_CYCLE_BUDGET_MS); later ones land in a later cycle */
+  cycleBudgetMs?: number;
 }
 
 /** how often a cycle writes the state to the database file (state/db.ts checkpointEvery: memory stays flat) */
@@ -77,13 +80,17 @@ export class Pipeline {
   private totals: CycleTotals = { countiesOut: 0, customersOut: 0 };
   /** the live tree's publisher: the details to rebuild, the archive's days and the slow inputs, across cycles */
   private readonly publisher: LivePublisher;
+  /** polls that outlived a cycle's budget, landing in a later cycle (sources/carried.ts) */
+  readonly carried = new CarriedPolls();
+  /** aborts the polls in flight when the pipeline closes */
+  private readonly stop = new AbortController();
 
   private constructor(
     private readonly opts: PipelineOptions,
     readonly db: Db,
     readonly http: HttpClient,
   ) {
-    this.publisher = new LivePublisher({ ...opts, db });
+    this.publisher = new LivePublisher({ ...opts, db, late: () => this.carried.late() });
   }
 
   static async open(opts: PipelineOptions): Promise<Pipeline> {
@@ -107,17 +114,22 @@ export class Pipeline {
     writeHeartbeat(this.opts.stateDir, this.opts.outDir, s, this.opts.sources.length);
   }
 
-  /** Polls the due sources (all of them with `all`), stores what changed, republishes. */
-  async cycle(options: { all?: boolean } = {}): Promise<CycleSummary> {
+  /**
+   * Polls the due sources (all of them with `all`; none with `landOnly`, which lands the polls carried from earlier
+   * cycles), stores what changed, republishes. A source whose poll is still in flight is not polled again.
+   */
+  async cycle(options: { all?: boolean; landOnly?: boolean; budgetMs?: number } = {}): Promise<CycleSummary> {
     const started = Date.now();
     const now = this.opts.clock();
     const statuses = (this.statuses ??= await loadStatuses(this.db));
-    const due = this.opts.sources.filter((s) => options.all || isDue(statuses.get(s.id), now));
-    // Nothing due, no source crossing its stale time, no new timeline frame: no database or publish work at all.
-    if (due.length === 0 && !wakeReason(this.opts.sources, statuses, this.evaluatedAt, now))
-      return idleSummary(now, started, staleSources(this.opts.sources, statuses, now));
+    const due = options.landOnly
+      ? []
+      : this.opts.sources.filter((s) => !this.carried.has(s.id) && (options.all || isDue(statuses.get(s.id), now)));
+    // Nothing due or landed, no source crossing its stale time, no new timeline frame: no database or publish work.
+    if (due.length === 0 && !this.carried.landed && !wakeReason(this.opts.sources, statuses, this.evaluatedAt, now))
+      return idleSummary(now, started, staleSources(this.opts.sources, statuses, now), [...this.carried.late().keys()]);
     const watched = await watchedSources(this.db, this.opts.watchedCounties?.() ?? new Set<string>());
-    const outcomes = await this.poll(due, statuses, now);
+    const outcomes = await this.poll(due, statuses, now, options.budgetMs);
     const tPoll = Date.now();
     // A publish that failed is redone by the next cycle, even when nothing else moved.
     const quiet = !this.unpublished && isQuiet(outcomes, statuses, this.opts.sources, this.evaluatedAt, now);
@@ -127,10 +139,15 @@ export class Pipeline {
     return quiet ? this.quietCycle(polled) : this.evaluatedCycle(polled);
   }
 
-  /** The poll step: every due source at once; then the HTTP cache lets go of bodies no source reads any more. */
-  private async poll(due: SourceDef[], statuses: Map<string, SourceStatus>, now: Date): Promise<PollOutcome[]> {
-    const poller = { http: this.http, known: this.known, connectors: this.opts.connectors };
-    const outcomes = await pollDue(poller, due, statuses, now, this.opts.onProgress);
+  /**
+   * The poll step: every due source at once, for at most the cycle's budget (what has not answered lands in a later
+   * cycle); then the HTTP cache lets go of bodies no source reads any more.
+   */
+  private async poll(due: SourceDef[], statuses: Map<string, SourceStatus>, now: Date, budgetMs?: number) {
+    const { connectors, onProgress, cycleBudgetMs = DEFAULT_CYCLE_BUDGET_MS } = this.opts;
+    const poller = { http: this.http, known: this.known, connectors, stop: this.stop.signal };
+    const round = { statuses, now, budgetMs: Math.min(budgetMs ?? cycleBudgetMs, cycleBudgetMs), onProgress };
+    const outcomes = await pollDue(poller, this.carried, due, round);
     // Cached bodies outlive a source's longest (un-hardened) interval only if the upstream moved on to new URLs.
     this.http.evict(2 * Math.max(...this.opts.sources.map((s) => s.interval_min), 15) * 60_000);
     return outcomes;
@@ -179,6 +196,7 @@ export class Pipeline {
     return cycleSummary(c.now, {
       outcomes: c.outcomes,
       staleSources: staleSources(this.opts.sources, c.statuses, c.now),
+      late: [...this.carried.late().keys()],
       events,
       totals: this.totals,
       publish,
@@ -205,8 +223,16 @@ export class Pipeline {
     return this.publisher.publish(statuses, now, computed, { renderCharts, reportsBuilding: this.reportsBuilding });
   }
 
+  /** Waits for the polls still in flight (`poll --once` lands them in one more cycle before it exits). */
+  settled(): Promise<void> {
+    return this.carried.settled();
+  }
+
   /** Closes the database and the HTTP client, and lets go of what the pipeline holds between cycles. */
   async close(): Promise<void> {
+    // Polls carried past the last cycle end now: nothing would land them.
+    this.stop.abort();
+    await this.carried.settled();
     await this.http.close();
     this.db.close();
     // A closed pipeline an embedder still references must not keep every source's snapshot and body alive.

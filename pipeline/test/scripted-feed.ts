@@ -10,11 +10,16 @@ export interface ScriptedAnswer {
   headers?: Record<string, string>;
   /** a slow-drip upstream: one byte every `dripMs` */
   dripMs?: number;
+  /** headers, then a space every 200 ms until the test calls release(path): then the body */
+  held?: boolean;
+  /** a host that accepts the connection and never sends headers */
+  silent?: boolean;
 }
 
 export class ScriptedFeed {
   readonly answers = new Map<string, ScriptedAnswer>();
   readonly hits: string[] = [];
+  private readonly releases = new Map<string, () => void>();
   private server: http.Server | null = null;
   private readonly sockets = new Set<import('node:net').Socket>();
   base = '';
@@ -43,8 +48,10 @@ export class ScriptedFeed {
       res.writeHead(404);
       return void res.end();
     }
+    if (a.silent) return;
     res.writeHead(a.status ?? 200, { 'content-type': 'application/json', ...a.headers });
     const body = Buffer.from(a.body);
+    if (a.held) return this.hold(url.pathname, res, body);
     if (!a.dripMs) return void res.end(body);
     let i = 0;
     const timer = setInterval(() => {
@@ -55,6 +62,25 @@ export class ScriptedFeed {
       res.write(body.subarray(i, ++i));
     }, a.dripMs);
     res.on('close', () => clearInterval(timer));
+  }
+
+  /** Ends the held answers of `pathname` with their body; false when none is waiting. */
+  release(pathname: string): boolean {
+    const r = this.releases.get(pathname);
+    r?.();
+    return r !== undefined;
+  }
+
+  private hold(pathname: string, res: http.ServerResponse, body: Buffer): void {
+    const timer = setInterval(() => res.write(' '), 200);
+    const end = () => {
+      clearInterval(timer);
+      this.releases.delete(pathname);
+      if (!res.destroyed) res.end(body);
+    };
+    this.releases.set(pathname, end);
+    res.on('close', () => clearInterval(timer));
+    res.write(' ');
   }
 
   async stop(): Promise<void> {

@@ -23,4 +23,6 @@ export function logPolls(s: CycleSummary): void {
   if (s.failures.length > FAILURES_LISTED) log(failureSummary(s.failures, s.polled));
   else for (const f of s.failures) log(`  ${f.source}: ${f.reason}: ${f.message}`);
   for (const n of s.notes) log(`  ${n.source}: ${n.message}`);
+  if (s.late.length)
+    log(`  late (still fetching past the cycle's budget; they land in a later cycle): ${s.late.join(', ')}`);
 }

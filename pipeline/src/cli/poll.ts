@@ -74,13 +74,14 @@ export function register(program: Command): void {
       };
       try {
         if (raw.once) {
-          const s = await pipeline.cycle({ all: Boolean(raw.all) });
-          pipeline.heartbeat(s);
-          progress.stop();
-          logPolls(s);
-          log(formatSummary(s));
-          await uploader?.afterCycle(true);
-          await deliver(true);
+          for (const s of await onceCycles(pipeline, Boolean(raw.all))) {
+            pipeline.heartbeat(s);
+            progress.stop();
+            logPolls(s);
+            log(formatSummary(s));
+            await uploader?.afterCycle(true);
+            await deliver(true);
+          }
           return;
         }
         accounts?.startTimer();
@@ -97,6 +98,18 @@ export function register(program: Command): void {
         await accounts?.close();
       }
     });
+}
+
+/**
+ * `poll --once`: one cycle, published within its budget; the polls it carried past the budget (still fetching, until
+ * their own deadline) then land in one more cycle that polls nothing new, so the process exits with every answer stored.
+ */
+async function onceCycles(pipeline: Pipeline, all: boolean) {
+  const first = await pipeline.cycle({ all });
+  if (first.late.length === 0) return [first];
+  log(`waiting for ${first.late.length} late source(s): ${first.late.slice(0, 5).join(', ')}`);
+  await pipeline.settled();
+  return [first, await pipeline.cycle({ landOnly: true })];
 }
 
 /** A cycle's events to the alert rules' deliveries, logged; `wait: false` leaves the sending to run on its own. */
@@ -163,14 +176,18 @@ export async function pollLoop(
     if (stop) break;
     const next = await pipeline.nextDueAt();
     const waitMs = loopWaitMs(next, clock(), speed);
-    // A referenced timer: it is what keeps the process alive between cycles (a signal wakes it early).
+    // A referenced timer: it is what keeps the process alive between cycles (a signal, or a late poll landing, wakes
+    // it early).
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, waitMs);
       wake = () => {
         clearTimeout(timer);
         resolve();
       };
+      pipeline.carried.onLanded = wake;
+      if (pipeline.carried.landed) wake();
     });
+    pipeline.carried.onLanded = null;
   }
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);

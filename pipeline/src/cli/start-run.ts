@@ -132,6 +132,9 @@ async function sourcesFor(
   return { sources, sim };
 }
 
+/** How long `npm start`'s first cycle waits for its polls before it publishes the first map and prints the URL. */
+const FIRST_MAP_BUDGET_MS = 20_000;
+
 export async function runStart(run: StartRun): Promise<void> {
   const { raw, cfg, realHistory, early } = run;
   const clock = clockFor(cfg, false);
@@ -160,7 +163,9 @@ export async function runStart(run: StartRun): Promise<void> {
   const simulatedHistory = !realHistory && raw.history !== false && !live;
   // The report tables come after the first map: until they are published, the summary says they are being built.
   pipeline.reportsBuilding = simulatedHistory && !readManifest(cfg.out, 'history');
-  const first = await pipeline.cycle({ all: true });
+  // The first map within FIRST_MAP_BUDGET_MS, so the URL is printed soon even when feeds are slow or the machine is
+  // offline: the sources still fetching are carried on and land in the next cycle.
+  const first = await pipeline.cycle({ all: true, budgetMs: FIRST_MAP_BUDGET_MS });
   pipeline.heartbeat(first);
   progress.stop();
   logPolls(first);

@@ -420,6 +420,11 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
             properties: { reason: { type: 'string' }, message: { type: 'string' } },
           },
           consecutive_failures: int,
+          late_since: {
+            ...nullableTime,
+            description:
+              "When the poll still in flight started: it outlived a cycle's budget (60 s by default, OUTAGE_CYCLE_BUDGET_MS), so the cycle stored and published the sources that had answered without it. The poll goes on until the source's own deadline and lands in a later cycle; meanwhile the source keeps its last good figures (under the stale rule) and is late, not failed. Null when no poll is carried.",
+          },
           coverage: { type: ['string', 'null'], enum: ['county', 'utility_total', 'outage_only', null] },
           unit: { type: ['string', 'null'], enum: ['customers', 'meters', null] },
           notice: { type: ['string', 'null'] },

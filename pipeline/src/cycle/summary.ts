@@ -14,6 +14,8 @@ export interface CycleSummary {
   stale: number;
   /** ids of the sources stale after this cycle */
   staleSources: string[];
+  /** ids of the sources whose poll outlived the cycle's budget and lands in a later cycle (sources/carried.ts) */
+  late: string[];
   changed: number;
   events: number;
   countiesOut: number;
@@ -37,6 +39,7 @@ export interface CycleTotals {
 export interface CycleRun {
   outcomes: PollOutcome[];
   staleSources: string[];
+  late: string[];
   events: number;
   totals: CycleTotals;
   publish: PublishStats;
@@ -46,8 +49,9 @@ export interface CycleRun {
 }
 
 export function formatSummary(s: CycleSummary): string {
+  const late = s.late.length ? `, ${s.late.length} late` : '';
   return (
-    `[${s.at}] cycle: sources ${s.ok} ok / ${s.failed} failed / ${s.stale} stale (${s.polled} polled, ${s.changed} changed) · ` +
+    `[${s.at}] cycle: sources ${s.ok} ok / ${s.failed} failed / ${s.stale} stale (${s.polled} polled, ${s.changed} changed${late}) · ` +
     `${s.countiesOut} counties out, ${s.customersOut.toLocaleString('en-US')} customers · ${s.events} events · ` +
     `${s.publish.written} files written, ${s.publish.unchanged} unchanged · ${s.ms} ms`
   );
@@ -59,7 +63,7 @@ export function staleSources(sources: SourceDef[], statuses: Map<string, SourceS
 }
 
 /** The summary of a cycle that found nothing to do. */
-export function idleSummary(now: Date, started: number, stale: string[]): CycleSummary {
+export function idleSummary(now: Date, started: number, stale: string[], late: string[] = []): CycleSummary {
   return {
     at: now.toISOString(),
     polled: 0,
@@ -67,6 +71,7 @@ export function idleSummary(now: Date, started: number, stale: string[]): CycleS
     failed: 0,
     stale: stale.length,
     staleSources: stale,
+    late,
     changed: 0,
     events: 0,
     countiesOut: 0,
@@ -93,6 +98,7 @@ export function cycleSummary(now: Date, run: CycleRun): CycleSummary {
     failed: failures.length,
     stale: stale.length,
     staleSources: stale,
+    late: run.late,
     changed: outcomes.filter((o) => o.changed).length,
     events: run.events,
     ...run.totals,

@@ -114,6 +114,7 @@ export function sourcesDoc(
   totalCustomers: number,
   now: Date,
   health: Map<string, SourceHealth> = new Map(),
+  late: ReadonlyMap<string, string> = new Map(),
 ) {
   const list = sources.map((s) => {
     const st = statuses.get(s.id);
@@ -136,6 +137,7 @@ export function sourcesDoc(
       stale_after: staleAt(s, st),
       last_error: st?.last_reason ? { reason: st.last_reason, message: st.last_error ?? '' } : null,
       consecutive_failures: st?.consecutive_failures ?? 0,
+      late_since: late.get(s.id) ?? null,
       coverage: st?.basis ?? null,
       unit: st?.unit ?? null,
       notice: st?.notice ?? null,

@@ -30,6 +30,8 @@ export interface LivePublisherOptions {
   coverage?: CoverageData;
   /** a writer other than the file system one (tests) */
   writer?: (now: Date) => TreeWriter;
+  /** the sources whose poll is carried past a cycle's budget: id → when it started (sources/carried.ts) */
+  late?: () => ReadonlyMap<string, string>;
 }
 
 /** The cycle's rollups, when it computed them. */
@@ -87,6 +89,7 @@ export class LivePublisher {
       countySeries: await countySeries(db, now),
       renderCharts,
       health: await this.inputs.health(statuses, now),
+      late: this.o.late?.(),
       coverage: this.o.coverage,
       verification: this.inputs.verification(),
       details: this.details,
@@ -105,6 +108,7 @@ export class LivePublisher {
       now,
       totalCustomers,
       health: await this.inputs.health(statuses, now),
+      late: this.o.late?.(),
       verification: this.inputs.verification(true),
     });
   }

@@ -61,6 +61,8 @@ export interface PublishInput {
   countySeries: Record<string, Array<[string, number]>>;
   /** each source's success rate, fetch time and stale minutes over 24 h and 7 days */
   health: Map<string, SourceHealth>;
+  /** the sources whose poll is carried past a cycle's budget: id → when it started */
+  late?: ReadonlyMap<string, string>;
   /** which county detail documents must be rebuilt (held by the pipeline across cycles) */
   details: DetailCache;
   /** the archive's publisher (held by the pipeline across cycles: its finished days are a tree part of their own) */
@@ -100,15 +102,15 @@ async function publishCountyCharts(w: TreeWriter, input: PublishInput): Promise<
 
 type SourcesInput = Pick<
   PublishInput,
-  'sources' | 'statuses' | 'simulated' | 'now' | 'totalCustomers' | 'health' | 'verification'
+  'sources' | 'statuses' | 'simulated' | 'now' | 'totalCustomers' | 'health' | 'verification' | 'late'
 >;
 const SOURCES_FILE = fileFor(endpoint('live.sources'), {}, 'json');
 
 function putSources(w: TreeWriter, input: SourcesInput): void {
-  const { sources, statuses, totalCustomers, now, health } = input;
+  const { sources, statuses, totalCustomers, now, health, late } = input;
   putJson(w, SOURCES_FILE, {
     simulated: input.simulated,
-    ...sourcesDoc(sources, statuses, totalCustomers, now, health),
+    ...sourcesDoc(sources, statuses, totalCustomers, now, health, late),
   });
   // Beside /live/sources, which the sources page shows it with: a verify run between cycles appears on the next one.
   if (input.verification) publishVerification(w, input.verification);

@@ -5,6 +5,7 @@ import { SourceError } from '../errors.ts';
 import { snapshotHash, type PollOutcome } from '../state/store.ts';
 import type { SourceStatus } from '../state/status.ts';
 import { PollBudget } from './budget.ts';
+import type { CarriedPolls } from './carried.ts';
 import { cleaningNote } from './clean-snapshot.ts';
 import { cleanText, noCleaning, type TextRule } from './clean-text.ts';
 import type { Connector } from './connector.ts';
@@ -27,26 +28,36 @@ export interface Poller {
   known: Map<string, HeldSnapshot>;
   /** the connector a row names (default connectorFor); the registry replay bench serves each row its fixture */
   connectors?: (name: ConnectorName) => Connector;
+  /** aborts every poll in flight (the pipeline closing) */
+  stop?: AbortSignal;
 }
 
 type Base = Pick<PollOutcome, 'source' | 'at' | 'snapshot' | 'hash' | 'changed'>;
 
-/** Polls the due sources at once, reporting each one done. */
+/**
+ * Polls the due sources at once, reporting each one done, for at most the cycle's budget: the outcomes of the polls
+ * that finished (with those carried from earlier cycles); the rest stay in `carried` and land in a later cycle.
+ */
 export function pollDue(
   p: Poller,
+  carried: CarriedPolls,
   due: SourceDef[],
-  statuses: Map<string, SourceStatus>,
-  now: Date,
-  onProgress?: (done: number, total: number) => void,
+  { statuses, now, budgetMs, onProgress }: DueRound,
 ): Promise<PollOutcome[]> {
   let done = 0;
-  return Promise.all(
-    due.map(async (s) => {
-      const o = await pollSource(p, s, statuses.get(s.id), now);
-      onProgress?.(++done, due.length);
-      return o;
-    }),
-  );
+  const poll = async (s: SourceDef) => {
+    const o = await pollSource(p, s, statuses.get(s.id), now);
+    onProgress?.(++done, due.length);
+    return o;
+  };
+  return carried.round(due, poll, { now, budgetMs });
+}
+
+export interface DueRound {
+  statuses: Map<string, SourceStatus>;
+  now: Date;
+  budgetMs: number;
+  onProgress?: (done: number, total: number) => void;
 }
 
 export async function pollSource(
@@ -56,7 +67,8 @@ export async function pollSource(
   now: Date,
 ): Promise<PollOutcome> {
   const t0 = Date.now();
-  const deadline = AbortSignal.timeout(p.http.options.sourceDeadlineMs);
+  const timeout = AbortSignal.timeout(p.http.options.sourceDeadlineMs);
+  const deadline = p.stop ? AbortSignal.any([timeout, p.stop]) : timeout;
   // Scoped to the source: its cached bodies are those its last good poll read (discard below), so a 304 means
   // "as in the snapshot held".
   // Bytes and records over the whole poll are budgeted (budget.ts): a runaway upstream fails alone, early.

@@ -61,7 +61,11 @@ export class ConnectorFuzz {
 
   private constructor(readonly fixture: Fixture) {}
 
-  static async open(fixture: Fixture, http: Partial<HttpOptions> = FUZZ_HTTP): Promise<ConnectorFuzz> {
+  static async open(
+    fixture: Fixture,
+    http: Partial<HttpOptions> = FUZZ_HTTP,
+    cycleBudgetMs?: number,
+  ): Promise<ConnectorFuzz> {
     const f = new ConnectorFuzz(fixture);
     const maxBytes = http.maxBytes ?? 20 * 1024 * 1024;
     f.upstream = await new FuzzUpstream(fixture.routes, maxBytes).start();
@@ -74,6 +78,7 @@ export class ConnectorFuzz {
       clock: f.clock,
       simulated: false,
       http,
+      cycleBudgetMs,
       writer: (now) => {
         f.mem.now = now;
         return f.mem;
@@ -126,7 +131,9 @@ export class ConnectorFuzz {
   private outcome(m: Mutation | null, c: Cycled): CaseOutcome {
     const polls: Record<string, string> = {};
     for (const r of this.fixture.rows)
-      polls[r.id] = c.summary?.failures.find((f) => f.source === r.id)?.reason ?? (c.summary ? 'ok' : 'no cycle');
+      polls[r.id] =
+        c.summary?.failures.find((f) => f.source === r.id)?.reason ??
+        (c.summary?.late.includes(r.id) ? 'late' : c.summary ? 'ok' : 'no cycle');
     const route = m ? this.fixture.routes[m.route % this.fixture.routes.length].path : null;
     if (!c.summary)
       return {
