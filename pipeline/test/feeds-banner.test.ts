@@ -21,6 +21,21 @@ describe('the failing-feeds banner', () => {
     );
   });
 
+  it("asks whether the machine is offline when most polls failed as `dns` (the pipeline's reason since issue 38)", () => {
+    const sources = [
+      ...Array.from({ length: 4 }, (_, i) =>
+        feed(
+          'dns',
+          `http://h${i}.example/x: the host h${i}.example does not resolve (EAI_AGAIN): its name is wrong, or this machine is offline`,
+        ),
+      ),
+      feed(null),
+    ];
+    expect(feedsProblem(sources)).toBe(
+      '4 of 5 feeds failed their last poll: 4 could not find their host. Most could not find their host: is this machine offline? The figures count only the feeds that answered; the sources page lists each failure.',
+    );
+  });
+
   it('stays hidden while at most half the feeds fail, or fewer than three', () => {
     expect(feedsProblem([feed('timeout'), feed('timeout'), feed(null), feed(null)])).toBeNull();
     expect(feedsProblem([feed('timeout'), feed('timeout')])).toBeNull();

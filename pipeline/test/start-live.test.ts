@@ -67,3 +67,54 @@ describe('start --live', () => {
     expect(sources.data.sources.map((s) => s.id)).toEqual(['fl-real']);
   });
 });
+
+// Issue 38 part 6 with issue 37 part 4: offline (hosts that do not resolve) beside a feed that drips forever, the URL is
+// printed after the first map's 20 s budget, not after the 90 s source deadline; the unresolved hosts fail as `dns`.
+describe('start --live offline, beside a feed that never finishes', () => {
+  const slow = new ScriptedFeed();
+  const dir = tempDir('live-offline');
+  let proc: ChildProcess | null = null;
+  let out = '';
+  afterAll(async () => {
+    proc?.kill('SIGKILL');
+    await slow.stop();
+    dir.remove();
+  });
+
+  it('prints its URL with the drip late and the unresolved feeds failed as dns', async () => {
+    await slow.start();
+    slow.set('/fl/0/query', { body: '{"features":[]}', held: true });
+    const rows = ['a', 'b', 'c'].map(
+      (h, i) => `off-${i},Off ${i},FL,arcgis,http://${h}.outage-feed.invalid/x/0,10,1,active`,
+    );
+    const registry = path.join(dir.dir, 'real.csv');
+    fs.writeFileSync(
+      registry,
+      [
+        'id,utility,state,connector,url,interval_min,tier,status',
+        ...rows,
+        `drip,Drip Power,FL,arcgis,${slow.base}/fl/0,10,1,active`,
+      ].join('\n'),
+    );
+    proc = spawn(process.execPath, [BIN, 'start', '--live', '--sources', registry, '--port', '0'], {
+      cwd: dir.dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, OUTAGE_SOURCE_DEADLINE_MS: '600000', OUTAGE_REQUEST_DEADLINE_MS: '600000' },
+    });
+    for (const s of [proc.stdout!, proc.stderr!]) s.on('data', (d) => (out += d));
+    const end = Date.now() + 300_000; // a failsafe only: the drip never ends before the test releases it
+    while (!/is running at (http:\/\/\S+)\//.test(out)) {
+      if (Date.now() > end || proc.exitCode !== null) throw new Error(`start --live did not come up:\n${out}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(out).toMatch(/1 late\)/);
+    const base = /is running at (http:\/\/\S+)\//.exec(out)![1];
+    const sources = (await (await fetch(`${base}/api/v1/live/sources`)).json()) as {
+      data: { sources: Array<{ id: string; late_since: string | null; last_error: { reason: string } | null }> };
+    };
+    const by = Object.fromEntries(sources.data.sources.map((s) => [s.id, s]));
+    for (const i of [0, 1, 2]) expect(by[`off-${i}`].last_error?.reason).toBe('dns');
+    expect(by.drip.late_since).not.toBeNull();
+    expect(by.drip.last_error).toBeNull();
+  });
+});

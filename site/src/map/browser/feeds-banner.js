@@ -5,6 +5,7 @@ import { formatCount } from './data.js';
 /** A poll's failure reason (/api/v1/live/sources `last_error.reason`) in words. */
 const REASONS = {
   network: 'could not connect',
+  dns: 'could not find their host',
   timeout: 'timed out',
   http_status: 'refused (HTTP error)',
   too_large: 'answered too much',
@@ -26,7 +27,9 @@ export function feedsProblem(sources) {
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .map(([r, n]) => `${formatCount(n)} ${REASONS[r] ?? r.replaceAll('_', ' ')}`)
     .join(', ');
-  const unresolved = failing.filter((s) => NO_NAME.test(s.last_error.message ?? '')).length;
+  const unresolved = failing.filter(
+    (s) => s.last_error.reason === 'dns' || NO_NAME.test(s.last_error.message ?? ''),
+  ).length;
   const offline = unresolved * 2 > failing.length ? ' Most could not find their host: is this machine offline?' : '';
   return `${formatCount(failing.length)} of ${formatCount(sources.length)} feeds failed their last poll: ${reasons}.${offline} The figures count only the feeds that answered; the sources page lists each failure.`;
 }
