@@ -26,7 +26,7 @@ function liveAt(q: number): LiveState {
     return {
       ...{ fips: c.fips, name: c.name, state: c.state, customers_out: out, customers_served_feed: 30_000 },
       ...{ customers_modelled: 40_000, denominator: 40_000, customers_tracked: 30_000, pct_out: out / 400, band: 2 },
-      ...{ magnitude: 3, level: 1.5 },
+      ...{ magnitude: 3, level: 1.5, planned_out: null },
       ...{ sources: [], stale: i % 97 === 0, meters: false, updated_at: null },
     };
   });

@@ -471,6 +471,11 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
         ...nullableInt,
         description: `Customers of the county served by the sources polled and fresh now (${TRACKED_RULE}), at most the denominator. Null when no fresh source serves the county.`,
       },
+      planned_out: {
+        ...nullableInt,
+        description:
+          'Of customers_out, those out for planned (scheduled) work in progress, counted in customers_out as the utilities count them. Null unless every source with customers out here tells planned from unplanned and places its planned outages in counties (a feed that gives planned work only as a total leaves it unknown here: see /live/sources planned_out).',
+      },
       customers_served_feed: nullableInt,
       customers_modelled: nullableInt,
       stale: { type: 'boolean' },
@@ -483,6 +488,11 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
           utility: { type: 'string' },
           customers_out: int,
           customers_served: nullableInt,
+          planned_out: {
+            ...nullableInt,
+            description:
+              "Of this source's customers_out here, those out for planned work; null where the source does not say per county.",
+          },
           stale: { type: 'boolean' },
           unit: { type: 'string' },
         }),

@@ -17,6 +17,7 @@ import type { ConnectorName, SourceDef } from './source-def.ts';
 import { heldSnapshot, type HeldSnapshot, type Snapshot } from './snapshot.ts';
 import { sourceHeaders, type SourceHttp } from './source-http.ts';
 import { normalizeReadable } from './unreadable.ts';
+import { withCountyPlanned } from './planned.ts';
 
 /** A failed poll's message as stored and published (live/sources.json `last_error`): one line of clean text. */
 const MESSAGE_TEXT: TextRule = { cap: 1_000, multiline: false };
@@ -89,7 +90,7 @@ export async function pollSource(
       const outcome = { ...base, ms: Date.now() - t0, ok: true, reason: null, message: null };
       return { ...outcome, held, hash: prev.snapshot_hash, requests: http.requests };
     }
-    return normalised(p, normalizeReadable(connector, raw, source), { base, prev, http, t0 });
+    return normalised(p, withCountyPlanned(normalizeReadable(connector, raw, source)), { base, prev, http, t0 });
   } catch (err) {
     http.discard();
     return failed(err, base, t0, http.requests);

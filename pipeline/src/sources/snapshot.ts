@@ -7,6 +7,8 @@ export interface CountyCount {
   customers_out: number;
   /** customers served as the feed publishes it, null when the feed does not say */
   customers_served: number | null;
+  /** of customers_out, those out for planned work (sources/planned.ts); null or absent when not known per county */
+  planned_out?: number | null;
 }
 
 export interface AreaCount {

@@ -16,6 +16,8 @@ export interface CountySourceShare {
   utility: string;
   customers_out: number;
   customers_served: number | null;
+  /** of customers_out, those out for planned work; null where the source does not say per county */
+  planned_out: number | null;
   stale: boolean;
   unit: string;
 }
@@ -30,6 +32,8 @@ export interface CountyLive {
   denominator: number | null;
   /** customers served by the sources fresh here now (state/tracked.ts); null where no fresh source serves the county */
   customers_tracked: number | null;
+  /** of customers_out, those out for planned work; null unless every source with customers out here says */
+  planned_out: number | null;
   pct_out: number | null;
   band: number;
   magnitude: number;
@@ -75,6 +79,7 @@ interface ObsRow {
   fips: string;
   customers_out: number;
   customers_served: number | null;
+  planned_out: number | null;
 }
 
 export async function computeLive(
@@ -87,7 +92,7 @@ export async function computeLive(
   const atlas = loadAtlas();
   const byId = new Map(sources.map((s) => [s.id, s]));
   const rows = await db.all<ObsRow>(
-    'SELECT source_id, fips, customers_out, customers_served FROM obs_county ORDER BY fips, source_id',
+    'SELECT source_id, fips, customers_out, customers_served, planned_out FROM obs_county ORDER BY fips, source_id',
   );
   const shares = new Map<string, CountySourceShare[]>();
   for (const r of rows) {
@@ -100,6 +105,7 @@ export async function computeLive(
       utility: src.utility,
       customers_out: r.customers_out,
       customers_served: r.customers_served,
+      planned_out: r.planned_out ?? null,
       stale: freshness(src, st, now) === 'stale',
       unit: st?.unit ?? 'customers',
     });
@@ -129,6 +135,7 @@ export async function computeLive(
       customers_modelled: modelled,
       denominator: denom,
       customers_tracked: countyTracked(tracked.get(c.fips), denom),
+      planned_out: countyPlanned(list),
       pct_out: pct,
       band: band(pct),
       magnitude: magnitude(out),
@@ -212,4 +219,18 @@ export async function recordFrame(db: Db, live: LiveState, now: Date): Promise<s
   }
   c.closeSync();
   return bucket;
+}
+
+/**
+ * A county's planned work: the sum of its sources' planned_out, when every source with customers out here says (a
+ * source that does not tell planned from unplanned leaves the county's share unknown: null, never a partial sum).
+ */
+function countyPlanned(list: CountySourceShare[]): number | null {
+  let sum = 0;
+  for (const x of list) {
+    if (x.customers_out === 0) continue;
+    if (x.planned_out === null) return null;
+    sum += x.planned_out;
+  }
+  return list.some((x) => x.planned_out !== null) ? sum : null;
 }

@@ -46,6 +46,7 @@ CREATE TABLE IF NOT EXISTS obs_incident (
 );
 -- Planned work the feed flags (issue 36 part 3; appended so existing state databases keep their column order).
 ALTER TABLE obs_incident ADD COLUMN IF NOT EXISTS planned BOOLEAN DEFAULT false;
+ALTER TABLE obs_county ADD COLUMN IF NOT EXISTS planned_out BIGINT;
 
 -- State-level severity frames behind /live/timeline (one per state per 15-minute bucket).
 CREATE TABLE IF NOT EXISTS state_frames (

@@ -110,6 +110,7 @@ export async function writeOutcomes(db: Db, outcomes: PollOutcome[]): Promise<vo
       put(counties, c.fips);
       put(counties, c.customers_out, 'int');
       put(counties, c.customers_served, 'int');
+      put(counties, c.planned_out ?? null, 'int');
       counties.endRow();
     }
     for (const a of s.areas) {
@@ -155,7 +156,7 @@ export async function writeOutcomes(db: Db, outcomes: PollOutcome[]): Promise<vo
 
 /** The current observations, and each one's columns (schema.sql): a row is replaced only when one of them changed. */
 const OBS_COLUMNS = {
-  obs_county: ['source_id', 'fips', 'customers_out', 'customers_served'],
+  obs_county: ['source_id', 'fips', 'customers_out', 'customers_served', 'planned_out'],
   obs_area: [
     ...['source_id', 'fips', 'name', 'path', 'customers_out', 'out_display', 'out_lower', 'out_upper', 'masked'],
     ...['customers_served', 'etr', 'bbox'],
@@ -173,7 +174,7 @@ const OBS_TABLES = Object.keys(OBS_COLUMNS) as Array<keyof typeof OBS_COLUMNS>;
  * connectors fail rather than return part of a feed, so a vanished name always means "nothing out there now".
  */
 async function keepVanished(db: Db): Promise<void> {
-  await db.run(`INSERT INTO new_county SELECT o.source_id, o.fips, 0, o.customers_served FROM obs_county o
+  await db.run(`INSERT INTO new_county SELECT o.source_id, o.fips, 0, o.customers_served, CASE WHEN o.planned_out IS NULL THEN NULL ELSE 0 END FROM obs_county o
     WHERE o.source_id IN (SELECT id FROM changed_ids)
       AND NOT EXISTS (SELECT 1 FROM new_county n WHERE n.source_id = o.source_id AND n.fips = o.fips)`);
   await db.run(`INSERT INTO new_area SELECT o.source_id, o.fips, o.name, o.path, 0, '0', 0, 0, false, o.customers_served, NULL, o.bbox
