@@ -94,7 +94,8 @@ describe('event stream', () => {
   });
 
   it('pages newest first: has_more while older events exist, next_cursor to them, latest_cursor to newer ones', async () => {
-    const newest = async (where = '') =>
+    // An answer without `scope` holds the county, municipality and utility events (incident events are asked for).
+    const newest = async (where = "WHERE scope <> 'incident'") =>
       (await pipeline.db.all<{ id: number }>(`SELECT id FROM events ${where} ORDER BY id DESC`)).map((r) => r.id);
     const ids = await newest();
     expect(ids.length).toBeGreaterThan(100); // more than the prebuilt page holds
@@ -117,13 +118,21 @@ describe('event stream', () => {
       }
     };
     expect(await walk('limit=37')).toEqual(ids);
-    expect(await walk('kind=outage_began&limit=7')).toEqual(await newest("WHERE kind = 'outage_began'"));
+    expect(await walk('kind=outage_began&limit=7')).toEqual(
+      await newest("WHERE kind = 'outage_began' AND scope <> 'incident'"),
+    );
+    const incidents = await newest("WHERE scope = 'incident'");
+    expect(incidents.length).toBeGreaterThan(0); // the simulated storm's incidents of ≥ 100 customers
+    expect(await walk('scope=incident&limit=50')).toEqual(incidents);
+    expect(await walk('scope=county,municipality,utility,incident&limit=200')).toEqual(await newest(''));
     // latest_cursor: the events of the next cycle, oldest first, and nothing more.
     clock.advance(30 * 60_000);
     await pipeline.cycle({ all: true });
     const newer = await page(`after=${first.latest_cursor}&limit=500`);
     expect(newer.order).toBe('oldest_first');
-    expect(newer.events.map((e: PublicEvent) => e.id)).toEqual((await newest(`WHERE id > ${ids[0]}`)).reverse());
+    expect(newer.events.map((e: PublicEvent) => e.id)).toEqual(
+      (await newest(`WHERE id > ${ids[0]} AND scope <> 'incident'`)).reverse(),
+    );
     expect(newer.has_more).toBe(false);
   });
 
@@ -161,7 +170,9 @@ describe('event stream', () => {
     }
     while (await follow());
     await follow();
-    const all = (await pipeline.db.all<{ id: number }>('SELECT id FROM events ORDER BY id')).map((r) => r.id);
+    const all = (
+      await pipeline.db.all<{ id: number }>("SELECT id FROM events WHERE scope <> 'incident' ORDER BY id")
+    ).map((r) => r.id);
     expect(all.length).toBeGreaterThan(0);
     expect(seen).toEqual(all);
   });

@@ -136,7 +136,8 @@ export function inScope(r: Pick<Rule, 'scope_kind' | 'scope_value' | 'scope_stat
 }
 
 export function matches(r: Rule, e: PublicEvent): boolean {
-  if (!r.kinds.includes(e.kind) || !inScope(r, e)) return false;
+  // Incident events are asked for (the stream's `scope=incident`): no rule of today's scopes receives them.
+  if (e.scope === 'incident' || !r.kinds.includes(e.kind) || !inScope(r, e)) return false;
   if (e.kind === 'feed_stale' || e.kind === 'feed_recovered') return true;
   const ending = e.kind === 'outage_improving' || e.kind === 'outage_restored';
   const count = Math.max(e.customers_out ?? 0, ending ? (e.previous_customers_out ?? 0) : 0);

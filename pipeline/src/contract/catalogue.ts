@@ -3,6 +3,7 @@
 import { EVENTS_TOP } from './report-columns.ts';
 import type { Deprecation } from './v1-headers.ts';
 import { FIRST_YEAR, YEARS_AHEAD } from './dates.ts';
+import { INCIDENT_EMISSION } from './events.ts';
 
 /** The years a date in a query may name (contract/dates.ts), as the parameters' descriptions say it. */
 const DATE_WINDOW = `from ${FIRST_YEAR} to the current year + ${YEARS_AHEAD}`;
@@ -61,6 +62,11 @@ const DETAIL_PAGE_PARAMS: QueryParam[] = [
 ];
 
 const EVENT_FILTER_PARAMS = (defaultLimit: number, maxLimit: number): QueryParam[] => [
+  {
+    name: 'scope',
+    description: `Only events of these scopes (comma-separated): county, municipality, utility, incident. Default county,municipality,utility: incident events (one outage as its utility lists it) come only when asked for. ${INCIDENT_EMISSION}`,
+    schema: { type: 'string' },
+  },
   {
     name: 'after',
     description:

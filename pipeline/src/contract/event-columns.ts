@@ -2,9 +2,9 @@
 // turns them into typed arrays with shared dictionaries, so every retained event fits in memory (about 100 bytes
 // each) and a filter is a tight loop over numbers. Events are materialised only for the matches.
 import type { EventRow } from '../state/events.ts';
-import { EVENT_KINDS, type EventKind } from '../state/lifecycle.ts';
+import { EVENT_KINDS, SCOPES, type EventKind, type Scope } from '../state/lifecycle.ts';
 import type { ChunkView } from './event-pages.ts';
-import { eventStates, toPublic, type EventFilters, type PublicEvent } from './events.ts';
+import { eventStates, inScopes, toPublic, type EventFilters, type PublicEvent } from './events.ts';
 
 export interface EventColumns {
   id: number[];
@@ -23,6 +23,12 @@ export interface EventColumns {
   previous: Array<number | null>;
   etr: Array<string | null>;
   previous_etr: Array<string | null>;
+  /** incident events' fields (absent from chunks published before them) */
+  etr_slip_min?: Array<number | null>;
+  incident_id?: Array<string | null>;
+  cause?: Array<string | null>;
+  crew_status?: Array<string | null>;
+  previous_crew_status?: Array<string | null>;
 }
 
 const FIELDS = [
@@ -42,6 +48,11 @@ const FIELDS = [
   'previous',
   'etr',
   'previous_etr',
+  'etr_slip_min',
+  'incident_id',
+  'cause',
+  'crew_status',
+  'previous_crew_status',
 ] as const;
 
 export function toColumns(rows: EventRow[]): EventColumns {
@@ -74,7 +85,6 @@ class Dict {
   }
 }
 
-const SCOPES = ['county', 'municipality', 'utility'] as const;
 const dicts = { fips: new Dict(), state: new Dict(), utility: new Dict(), area: new Dict(), source: new Dict() };
 
 interface Compiled {
@@ -134,6 +144,11 @@ export class ColumnChunk implements ChunkView {
   private readonly previous: Float64Array;
   private readonly etr: Float64Array;
   private readonly previousEtr: Float64Array;
+  /** incident events' sparse text and slip columns, as published (null-filled for older chunks) */
+  private readonly incident: Pick<
+    Required<EventColumns>,
+    'etr_slip_min' | 'incident_id' | 'cause' | 'crew_status' | 'previous_crew_status'
+  >;
 
   constructor(
     c: EventColumns,
@@ -143,7 +158,7 @@ export class ColumnChunk implements ChunkView {
     this.ids = Float64Array.from(c.id);
     this.at = Float64Array.from(c.at, ms);
     this.kind = Uint8Array.from(c.kind, (k) => EVENT_KINDS.indexOf(k as EventKind));
-    this.scope = Uint8Array.from(c.scope, (s) => SCOPES.indexOf(s as (typeof SCOPES)[number]));
+    this.scope = Uint8Array.from(c.scope, (s) => SCOPES.indexOf(s as Scope));
     this.fips = Int32Array.from(c.fips, (v) => dicts.fips.code(v));
     this.state = Int32Array.from(c.state, (v) => dicts.state.code(v));
     this.utility = Int32Array.from(c.utility, (v) => dicts.utility.code(v));
@@ -156,6 +171,14 @@ export class ColumnChunk implements ChunkView {
     this.previous = Float64Array.from(c.previous, num);
     this.etr = Float64Array.from(c.etr, ms);
     this.previousEtr = Float64Array.from(c.previous_etr, ms);
+    const nulls = () => new Array<null>(n).fill(null);
+    this.incident = {
+      etr_slip_min: c.etr_slip_min ?? nulls(),
+      incident_id: c.incident_id ?? nulls(),
+      cause: c.cause ?? nulls(),
+      crew_status: c.crew_status ?? nulls(),
+      previous_crew_status: c.previous_crew_status ?? nulls(),
+    };
   }
 
   id(i: number): number {
@@ -163,6 +186,7 @@ export class ColumnChunk implements ChunkView {
   }
 
   match(i: number, f: EventFilters): boolean {
+    if (!inScopes(SCOPES[this.scope[i]], f)) return false;
     const c = compile(f);
     if (c.fips !== null && this.fips[i] !== c.fips) return false;
     if (c.state !== null && !stateCodeHas(this.state[i], c.state)) return false;
@@ -178,7 +202,7 @@ export class ColumnChunk implements ChunkView {
       id: this.ids[i],
       at: new Date(this.at[i]).toISOString(),
       kind: EVENT_KINDS[this.kind[i]],
-      scope: SCOPES[this.scope[i]],
+      scope: SCOPES[this.scope[i]] as Scope,
       fips: dicts.fips.value(this.fips[i]),
       state: dicts.state.value(this.state[i]),
       utility: dicts.utility.value(this.utility[i]),
@@ -191,6 +215,11 @@ export class ColumnChunk implements ChunkView {
       previous: back(this.previous[i]),
       etr: iso(this.etr[i]),
       previous_etr: iso(this.previousEtr[i]),
+      etr_slip_min: this.incident.etr_slip_min[i],
+      incident_id: this.incident.incident_id[i],
+      cause: this.incident.cause[i],
+      crew_status: this.incident.crew_status[i],
+      previous_crew_status: this.incident.previous_crew_status[i],
     };
     return toPublic(row, this.countyName);
   }

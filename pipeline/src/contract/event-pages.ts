@@ -1,9 +1,11 @@
 // Paging the event stream over immutable chunks of 1,000 events with per-chunk summaries, so a filtered request reads
 // only the chunks that can hold a match. Used by the function layer over the published files and by the publisher.
+import { DEFAULT_SCOPES } from '../state/lifecycle.ts';
 import { ApiError } from './errors.ts';
 import {
   echoFilters,
   encodeCursor,
+  inScopes,
   matches,
   type EventFilters,
   type EventQuery,
@@ -22,6 +24,8 @@ export interface ChunkSummary {
   fips: string[];
   utilities: string[];
   max_customers: number;
+  /** the scopes its events have (absent for a chunk summarised before incident events: none of those) */
+  scopes?: string[];
 }
 
 export interface EventIndex {
@@ -95,6 +99,7 @@ function prep(s: ChunkSummary): Prepared {
 }
 
 function mayMatch(c: ChunkSummary, f: EventFilters): boolean {
+  if (!(c.scopes ?? DEFAULT_SCOPES).some((s) => inScopes(s, f))) return false;
   const p = prep(c);
   if (f.kind && !f.kind.some((k) => p.kinds.has(k))) return false;
   if (f.state && !p.states.has(f.state)) return false;

@@ -1,6 +1,13 @@
 // The event stream's public contract: the event record, filters (a declarative allowlist), cursors and paging.
 // Shared by the publisher (the prebuilt latest page and feeds) and the function layer (filtered requests).
-import { EVENT_KINDS, type EventKind } from '../state/lifecycle.ts';
+import {
+  DEFAULT_SCOPES,
+  EVENT_KINDS,
+  INCIDENT_EVENT_MIN,
+  SCOPES,
+  type EventKind,
+  type Scope,
+} from '../state/lifecycle.ts';
 import type { EventRow } from '../state/events.ts';
 import { findState } from '../geo/states.ts';
 import { loadAtlas } from '../geo/counties.ts';
@@ -30,7 +37,12 @@ export const EMISSION: Record<EventKind, string> = {
     'A utility reaches 10 % of its customers out; it fires again only after the utility has fallen below 8 %.',
   feed_stale: "A source's last successful fetch becomes older than max(20, 2 × interval_min + 5) minutes.",
   feed_recovered: 'A stale source is fetched successfully again.',
+  crew_changed:
+    "An open incident's crew status, as its feed gives it, becomes a new non-empty value (incident scope only; `previous_crew_status` has the one before).",
 };
+
+/** How incident-scope events follow the rules above (the OpenAPI document and the README print this). */
+export const INCIDENT_EMISSION = `Incident scope (asked for with \`scope=incident\`): one outage as its utility's feed lists it, keyed by the source and the feed's incident id. An incident of at least ${INCIDENT_EVENT_MIN.toLocaleString('en-US')} customers out (the deployment's OUTAGE_INCIDENT_EVENT_MIN, 25 to 5,000) opens one; grew, improving, etr_changed (with \`etr_slip_min\`) and crew_changed follow the rules of every scope; it is restored when it leaves its feed on a successful poll, or falls below half the threshold for two polls, never while its feed is stale.`;
 
 /** The stored event as published: `previous` is named `previous_customers_out`, with a title and a link added. */
 export type PublicEvent = Omit<EventRow, 'previous'> & {
@@ -54,6 +66,7 @@ export const EVENT_LABELS: Record<EventKind, string> = {
   major_event: 'Major event',
   feed_stale: 'Feed stale',
   feed_recovered: 'Feed recovered',
+  crew_changed: 'Crew status changed',
 };
 
 /**
@@ -73,17 +86,22 @@ export const eventStates = (state: string | null): string[] => (state ? state.sp
 
 export function toPublic(e: EventRow, countyName: (fips: string) => string | undefined): PublicEvent {
   const states = eventStates(e.state);
+  const county = e.fips ? `${countyName(e.fips) ?? e.fips}, ` : '';
   const where =
     e.scope === 'county' && e.fips
       ? `${countyName(e.fips) ?? e.fips}, ${e.state}`
       : e.scope === 'municipality'
-        ? `${e.area} (${e.fips ? `${countyName(e.fips) ?? e.fips}, ` : ''}${e.state}; ${e.utility})`
-        : `${e.utility}${states.length ? ` (${states.join(', ')})` : ''}`;
+        ? `${e.area} (${county}${e.state}; ${e.utility})`
+        : e.scope === 'incident'
+          ? `${e.utility} outage ${e.incident_id} (${county}${e.state})`
+          : `${e.utility}${states.length ? ` (${states.join(', ')})` : ''}`;
   const count =
     e.customers_out !== null && e.kind !== 'feed_stale' && e.kind !== 'feed_recovered'
       ? ` — ${e.customers_out.toLocaleString('en-US')} customers out`
       : '';
-  const etr = e.kind === 'etr_changed' && e.etr ? ` — now ${e.etr}` : '';
+  const slip = e.etr_slip_min ? ` (${e.etr_slip_min > 0 ? '+' : ''}${e.etr_slip_min} min)` : '';
+  const etr = e.kind === 'etr_changed' && e.etr ? ` — now ${e.etr}${slip}` : '';
+  const crew = e.kind === 'crew_changed' && e.crew_status ? ` — crew ${e.crew_status}` : '';
   return {
     id: e.id,
     at: e.at,
@@ -102,8 +120,13 @@ export function toPublic(e: EventRow, countyName: (fips: string) => string | und
     previous_customers_out: e.previous,
     etr: e.etr,
     previous_etr: e.previous_etr,
+    etr_slip_min: e.etr_slip_min ?? null,
+    incident_id: e.incident_id ?? null,
+    cause: e.cause ?? null,
+    crew_status: e.crew_status ?? null,
+    previous_crew_status: e.previous_crew_status ?? null,
     county_name: e.fips ? (countyName(e.fips) ?? null) : null,
-    title: `${EVENT_LABELS[e.kind]}: ${where}${count}${etr}`,
+    title: `${EVENT_LABELS[e.kind]}: ${where}${count}${etr}${crew}`,
     link: eventPage(e, states),
   };
 }
@@ -139,6 +162,8 @@ export function decodeCursor(raw: string): Cursor {
 
 // ---- filters: a declarative allowlist ----
 export interface EventFilters {
+  /** the scopes asked for; absent: DEFAULT_SCOPES (county, municipality, utility), as before incident events */
+  scope?: Scope[];
   fips?: string;
   state?: string;
   utility?: string;
@@ -159,6 +184,8 @@ export function parseEventQuery(
   opts: { defaultLimit: number; maxLimit: number; utilities: ReadonlySet<string> },
 ): EventQuery {
   const filters: EventFilters = {};
+  const scope = q.get('scope');
+  if (scope !== null) filters.scope = parseScopes(scope);
   const fips = q.get('fips');
   if (fips !== null) {
     if (!/^\d{5}$/.test(fips))
@@ -228,7 +255,27 @@ export function parseEventQuery(
   return { filters, after: after === null ? null : decodeCursor(after), limit };
 }
 
+/** `scope=incident`, `scope=county,utility`: one or more of SCOPES. */
+function parseScopes(raw: string): Scope[] {
+  const list = raw.split(',').map((s) => s.trim());
+  const bad = list.filter((s) => !(SCOPES as readonly string[]).includes(s));
+  if (bad.length)
+    throw new ApiError({
+      status: 400,
+      code: 'invalid_parameter',
+      param: 'scope',
+      allowed: [...SCOPES],
+      message: `Unknown \`scope\` \`${bad.join(',').slice(0, 60)}\`; use one or more (comma-separated) of ${SCOPES.join(', ')}.`,
+    });
+  return list as Scope[];
+}
+
+/** Whether an event of `scope` is in the answer: the scopes asked for, else the default ones. */
+export const inScopes = (scope: string, f: EventFilters): boolean =>
+  (f.scope ?? DEFAULT_SCOPES).includes(scope as Scope);
+
 export function matches(e: PublicEvent | EventRow, f: EventFilters): boolean {
+  if (!inScopes(e.scope, f)) return false;
   if (f.fips && e.fips !== f.fips) return false;
   if (f.state && !('states' in e ? e.states : eventStates(e.state)).includes(f.state)) return false;
   if (f.utility && e.utility !== f.utility) return false;

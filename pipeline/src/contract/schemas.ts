@@ -904,9 +904,15 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
         'major_event',
         'feed_stale',
         'feed_recovered',
+        'crew_changed',
       ],
     },
-    scope: { type: 'string', enum: ['county', 'municipality', 'utility'] },
+    scope: {
+      type: 'string',
+      enum: ['county', 'municipality', 'utility', 'incident'],
+      description:
+        'What the event concerns. `incident` (one outage as its utility lists it) only when asked for with the `scope` parameter; an answer without it holds county, municipality and utility events, as before incident events.',
+    },
     fips: { type: ['string', 'null'], pattern: '^\\d{5}$' },
     state: {
       type: ['string', 'null'],
@@ -933,6 +939,25 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
     },
     etr: nullableTime,
     previous_etr: nullableTime,
+    etr_slip_min: {
+      ...nullableInt,
+      minimum: -1_000_000,
+      description:
+        'etr_changed: minutes the estimated restoration time moved (positive: later) from previous_etr to etr; null when either is unknown, and for other kinds.',
+    },
+    incident_id: {
+      type: ['string', 'null'],
+      description: "Incident events: the outage's id in its utility's feed (unique within the source); null otherwise.",
+    },
+    cause: { type: ['string', 'null'], description: 'Incident events: the cause as the feed gives it, when it does.' },
+    crew_status: {
+      type: ['string', 'null'],
+      description: 'Incident events: the crew status as the feed gives it (e.g. "Crew assigned"), when it does.',
+    },
+    previous_crew_status: {
+      type: ['string', 'null'],
+      description: 'crew_changed: the crew status before (null when the feed gave none).',
+    },
     county_name: {
       type: ['string', 'null'],
       description:

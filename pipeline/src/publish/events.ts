@@ -2,7 +2,7 @@
 // the latest page (/api/v1/events) and the unfiltered feeds. Sealed chunks are carried over without rendering.
 import type { Db } from '../state/db.ts';
 import { EVENT_SELECT, type EventRow } from '../state/events.ts';
-import { EVENTS_CHUNK, EVENTS_DEFAULT_LIMIT, FEED_DEFAULT_LIMIT, publicEvent } from '../contract/events.ts';
+import { EVENTS_CHUNK, EVENTS_DEFAULT_LIMIT, FEED_DEFAULT_LIMIT, inScopes, publicEvent } from '../contract/events.ts';
 import { arrayView, pageEvents, type ChunkSummary, type EventIndex } from '../contract/event-pages.ts';
 import { toColumns } from '../contract/event-columns.ts';
 import { endpoint } from '../contract/catalogue.ts';
@@ -24,7 +24,7 @@ async function refreshChunkSummaries(db: Db, afterId: number): Promise<void> {
       to_json(list(DISTINCT kind ORDER BY kind))::VARCHAR, to_json(coalesce(list_sort(list_distinct(flatten(list(string_split(state, ';')) FILTER (WHERE state IS NOT NULL)))), []))::VARCHAR,
       to_json(coalesce(list(DISTINCT fips ORDER BY fips) FILTER (WHERE fips IS NOT NULL), []))::VARCHAR,
       to_json(coalesce(list(DISTINCT utility ORDER BY utility) FILTER (WHERE utility IS NOT NULL), []))::VARCHAR,
-      coalesce(max(customers_out), 0)
+      coalesce(max(customers_out), 0), to_json(list(DISTINCT scope ORDER BY scope))::VARCHAR
     FROM events WHERE (id - 1) // ${EVENTS_CHUNK} >= ? GROUP BY 1`,
     [from],
   );
@@ -47,11 +47,12 @@ export async function publishEvents(
     await db.run("INSERT OR REPLACE INTO meta VALUES ('events_summarised_to', ?)", [String(maxId)]);
   }
   const rows = await db.all<
-    Omit<ChunkSummary, 'kinds' | 'states' | 'fips' | 'utilities'> & {
+    Omit<ChunkSummary, 'kinds' | 'states' | 'fips' | 'utilities' | 'scopes'> & {
       kinds: string;
       states: string;
       fips: string;
       utilities: string;
+      scopes: string | null;
     }
   >('SELECT * FROM event_chunks ORDER BY n');
   const cutoff = new Date(opts.now.getTime() - (opts.retentionDays ?? EVENT_RETENTION_DAYS) * 86_400_000).toISOString();
@@ -62,6 +63,7 @@ export async function publishEvents(
       states: JSON.parse(r.states),
       fips: JSON.parse(r.fips),
       utilities: JSON.parse(r.utilities),
+      scopes: r.scopes === null ? undefined : JSON.parse(r.scopes),
     }))
     .filter((c, i, all) => c.last_at >= cutoff || i === all.length - 1);
   const loaded = new Map<number, EventRow[]>();
@@ -89,9 +91,11 @@ export async function publishEvents(
     utilities: [...opts.utilities].sort(),
   };
   putJson(w, INDEX_FILE, index as unknown as Record<string, unknown>);
-  // The newest chunks hold the latest page and the feeds; one event more tells whether older ones exist (has_more).
+  // The newest chunks hold the latest page and the feeds (events of the default scopes: incident events are asked for);
+  // one event more tells whether older ones exist (has_more).
   for (let i = chunks.length - 1, held = 0; i >= 0 && held <= EVENTS_DEFAULT_LIMIT; i--)
-    held += (await load(chunks[i].n)).length;
+    if (!chunks[i].scopes || chunks[i].scopes!.some((x) => inScopes(x, {})))
+      held += (await load(chunks[i].n)).filter((e) => inScopes(e.scope, {})).length;
   const reader = { index: () => index, chunk: (n: number) => arrayView((loaded.get(n) ?? []).map(publicEvent)) };
   const latest = pageEvents(reader, { filters: {}, after: null, limit: EVENTS_DEFAULT_LIMIT });
   putJson(w, fileFor(endpoint('events'), {}, 'json'), latest as unknown as Record<string, unknown>);

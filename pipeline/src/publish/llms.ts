@@ -25,7 +25,7 @@ export function buildLlmsTxt(simulated: boolean): string {
     '',
     '## Event stream',
     '- GET /api/v1/events pages the outage event stream by opaque cursor, newest first: pass next_cursor as `after` for older events; first_cursor (the oldest retained event) and latest_cursor (events published since) read oldest first. Filters: fips, state, utility, kind, min_customers, since, limit.',
-    `- Kinds: ${EVENT_KINDS.join(', ')}. They concern counties, municipalities/townships and utilities.`,
+    `- Kinds: ${EVENT_KINDS.join(', ')}. They concern counties, municipalities/townships and utilities; single incidents when asked for with scope=incident.`,
     '- Feeds with the same filters: /feeds/events.rss (RSS 2.0), /feeds/events.atom (Atom 1.0), /feeds/events.json (JSON Feed 1.1); also under /api/v1/feeds/.',
     '',
     '## Alert rules (accounts)',

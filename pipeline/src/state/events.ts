@@ -33,7 +33,9 @@ const OUTAGE_COLUMNS = [
 const INT_COLUMNS = new Set(['threshold', 'peak', 'last_value', 'below_polls', 'grew_base', 'improving_base']);
 
 async function openOutages(db: Db): Promise<Map<string, OutageState>> {
-  const rows = await db.all<OutageState>(`SELECT ${OUTAGE_COLUMNS.join(', ')} FROM outages WHERE closed_at IS NULL`);
+  const rows = await db.all<OutageState>(
+    `SELECT ${OUTAGE_COLUMNS.join(', ')}, crew_status FROM outages WHERE closed_at IS NULL`,
+  );
   return new Map(rows.map((r) => [`${r.scope}|${r.key}`, r]));
 }
 
@@ -44,6 +46,7 @@ function appendOutage(a: DuckDBAppender, s: OutageState, closedAt: string | null
     else put(a, v as string | boolean | null, c === 'major' ? 'bool' : 'text');
   }
   put(a, closedAt);
+  put(a, s.crew_status ?? null); // after closed_at: the column an ALTER appended
   a.endRow();
 }
 
@@ -70,6 +73,11 @@ export async function appendEvents(db: Db, drafts: EventDraft[], at: string): Pr
     put(a, e.previous, 'int');
     put(a, e.etr);
     put(a, e.previous_etr);
+    put(a, e.etr_slip_min ?? null, 'int');
+    put(a, e.incident_id ?? null);
+    put(a, e.cause ?? null);
+    put(a, e.crew_status ?? null);
+    put(a, e.previous_crew_status ?? null);
     a.endRow();
   }
   a.closeSync();
@@ -91,7 +99,8 @@ export async function evaluateCycle(db: Db, observations: Observation[], ctx: Cy
     );
     drafts.push(...events);
     if (next) {
-      if (!prev || OUTAGE_COLUMNS.some((c) => next[c] !== prev[c])) changed.push(next);
+      if (!prev || next.crew_status !== prev.crew_status || OUTAGE_COLUMNS.some((c) => next[c] !== prev[c]))
+        changed.push(next);
     } else if (prev) closed.push(prev);
   }
   // Feed freshness transitions.
@@ -145,4 +154,4 @@ export async function evaluateCycle(db: Db, observations: Observation[], ctx: Cy
   return events;
 }
 
-export const EVENT_SELECT = `SELECT id, event_at AS "at", kind, scope, fips, state, utility, area, source_id, outage_id, customers_out, pct_out, threshold, previous, etr, previous_etr FROM events`;
+export const EVENT_SELECT = `SELECT id, event_at AS "at", kind, scope, fips, state, utility, area, source_id, outage_id, customers_out, pct_out, threshold, previous, etr, previous_etr, etr_slip_min, incident_id, cause, crew_status, previous_crew_status FROM events`;

@@ -3,7 +3,10 @@
 // are our choices, documented in the OpenAPI document and the README.
 import { MAJOR_EVENT_PCT } from './rules.ts';
 
-export type Scope = 'county' | 'municipality' | 'utility';
+export type Scope = 'county' | 'municipality' | 'utility' | 'incident';
+/** The scopes an events answer or feed without `scope` holds: today's content (incident events are asked for). */
+export const DEFAULT_SCOPES: readonly Scope[] = ['county', 'municipality', 'utility'];
+export const SCOPES: readonly Scope[] = [...DEFAULT_SCOPES, 'incident'];
 export const EVENT_KINDS = [
   'outage_began',
   'outage_grew',
@@ -13,6 +16,7 @@ export const EVENT_KINDS = [
   'major_event',
   'feed_stale',
   'feed_recovered',
+  'crew_changed',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
@@ -35,6 +39,17 @@ export interface Observation {
   polled: boolean;
   /** a covering feed is stale */
   stale: boolean;
+  /** an incident's own fields (incident scope) */
+  incident?: IncidentFacts;
+}
+
+/** What an incident event carries besides the counts: the feed's id, cause and crew status. */
+export interface IncidentFacts {
+  id: string;
+  cause: string | null;
+  crew_status: string | null;
+  /** the incident has left its feed, whose poll this cycle succeeded: it is restored at once */
+  gone: boolean;
 }
 
 export interface OutageState {
@@ -55,6 +70,8 @@ export interface OutageState {
   improving_base: number;
   etr: string | null;
   major: boolean;
+  /** an incident's crew status at its last event (incident scope; null elsewhere) */
+  crew_status: string | null;
 }
 
 export interface EventDraft {
@@ -72,7 +89,21 @@ export interface EventDraft {
   previous: number | null;
   etr: string | null;
   previous_etr: string | null;
+  /** etr_changed: minutes the ETR moved (later positive), when both the previous and the new ETR are known */
+  etr_slip_min?: number | null;
+  /** incident events: the feed's incident id, its cause and crew status (and, crew_changed, the status before) */
+  incident_id?: string | null;
+  cause?: string | null;
+  crew_status?: string | null;
+  previous_crew_status?: string | null;
 }
+
+const envInt = (name: string, fallback: number, min: number, max: number): number => {
+  const v = Number(process.env[name]);
+  return Number.isInteger(v) && v >= min && v <= max ? v : fallback;
+};
+/** Incidents at or above this many customers out have events (OUTAGE_INCIDENT_EVENT_MIN, 25 to 5,000; default 100). */
+export const INCIDENT_EVENT_MIN = envInt('OUTAGE_INCIDENT_EVENT_MIN', 100, 25, 5_000);
 
 /** Opening thresholds, in customers out. */
 export function openingThreshold(scope: Scope, customers: number | null): number {
@@ -83,6 +114,8 @@ export function openingThreshold(scope: Scope, customers: number | null): number
       return customers ? Math.min(100, Math.max(20, Math.ceil(customers * 0.05))) : 50;
     case 'utility':
       return customers ? Math.max(100, Math.ceil(customers * 0.01)) : 1000;
+    case 'incident':
+      return INCIDENT_EVENT_MIN;
   }
 }
 
@@ -112,6 +145,11 @@ const draft = (
   previous: null,
   etr: o.etr,
   previous_etr: null,
+  etr_slip_min: null,
+  incident_id: o.incident?.id ?? null,
+  cause: o.incident?.cause ?? null,
+  crew_status: o.incident?.crew_status ?? null,
+  previous_crew_status: null,
   ...extra,
 });
 
@@ -149,12 +187,18 @@ export function step(
       improving_base: o.customers_out,
       etr: o.etr,
       major: false,
+      crew_status: o.incident?.crew_status ?? null,
     };
     events.push(draft(o, s, 'outage_began'));
     majorCheck(s, o, events);
     return { next: s, events };
   }
   const s: OutageState = { ...prev, last_value: o.customers_out, peak: Math.max(prev.peak, o.customers_out) };
+  // An incident that left its feed while the feed answers (this poll succeeded, it is not stale) is restored at once.
+  if (o.incident?.gone && !o.stale) {
+    events.push(draft(o, s, 'outage_restored', { previous: s.peak, customers_out: 0 }));
+    return { next: null, events };
+  }
   // Close: two consecutive successful polls below half the opening threshold, never while a covering feed is stale.
   if (o.customers_out < s.threshold / 2) {
     if (!o.stale) s.below_polls += 1;
@@ -182,11 +226,21 @@ export function step(
     }
   }
   if (o.etr && (!s.etr || minutesApart(o.etr, s.etr) >= ETR_CHANGE_MIN)) {
-    events.push(draft(o, s, 'etr_changed', { previous_etr: s.etr }));
+    const slip = s.etr ? Math.round((Date.parse(o.etr) - Date.parse(s.etr)) / 60_000) : null;
+    events.push(draft(o, s, 'etr_changed', { previous_etr: s.etr, etr_slip_min: slip }));
     s.etr = o.etr;
   }
+  crewCheck(s, o, events);
   majorCheck(s, o, events);
   return { next: s, events };
+}
+
+/** crew_changed: an open incident's crew status, as its feed gives it, is a new (non-empty) one. */
+function crewCheck(s: OutageState, o: Observation, events: EventDraft[]): void {
+  const crew = o.incident?.crew_status ?? null;
+  if (crew === null || crew === s.crew_status) return;
+  events.push(draft(o, s, 'crew_changed', { previous_crew_status: s.crew_status }));
+  s.crew_status = crew;
 }
 
 function majorCheck(s: OutageState, o: Observation, events: EventDraft[]): void {

@@ -7,6 +7,7 @@ import type { Observation } from './lifecycle.ts';
 import type { SourceStatus } from './status.ts';
 import { freshness } from '../sources/scheduler.ts';
 import { loadAtlas } from '../geo/counties.ts';
+import { observeIncidents } from './observe-incidents.ts';
 
 const countyState = (fips: string | null): string | undefined =>
   fips ? loadAtlas().byFips.get(fips)?.state : undefined;
@@ -148,6 +149,8 @@ export async function observe(db: Db, live: LiveState, ctx: CycleContext): Promi
       stale: stale.has(sourceId),
     });
   }
+
+  out.push(...(await observeIncidents(db, ctx, stale)));
 
   const outStates = utilityStates(live);
   const utilities = new Map<string, { sources: SourceDef[] }>();

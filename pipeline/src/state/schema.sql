@@ -66,12 +66,21 @@ CREATE TABLE IF NOT EXISTS events (
   state VARCHAR, utility VARCHAR, area VARCHAR, source_id VARCHAR, outage_id VARCHAR, customers_out BIGINT,
   pct_out DOUBLE, threshold BIGINT, previous BIGINT, etr VARCHAR, previous_etr VARCHAR
 );
+-- Incident events (issue 41 part 1; appended so existing state databases keep their column order).
+ALTER TABLE events ADD COLUMN IF NOT EXISTS etr_slip_min BIGINT;
+ALTER TABLE events ADD COLUMN IF NOT EXISTS incident_id VARCHAR;
+ALTER TABLE events ADD COLUMN IF NOT EXISTS cause VARCHAR;
+ALTER TABLE events ADD COLUMN IF NOT EXISTS crew_status VARCHAR;
+ALTER TABLE events ADD COLUMN IF NOT EXISTS previous_crew_status VARCHAR;
+ALTER TABLE outages ADD COLUMN IF NOT EXISTS crew_status VARCHAR;
 CREATE TABLE IF NOT EXISTS source_freshness (source_id VARCHAR PRIMARY KEY, freshness VARCHAR NOT NULL);
 -- Per-chunk summaries of the published event stream (1,000 events a chunk), kept up to date as events are appended.
 CREATE TABLE IF NOT EXISTS event_chunks (
   n BIGINT PRIMARY KEY, min_id BIGINT NOT NULL, max_id BIGINT NOT NULL, first_at VARCHAR NOT NULL, last_at VARCHAR NOT NULL,
   kinds VARCHAR NOT NULL, states VARCHAR NOT NULL, fips VARCHAR NOT NULL, utilities VARCHAR NOT NULL, max_customers BIGINT NOT NULL
 );
+-- The scopes a chunk holds (null for a chunk summarised before incident events: no incident events in it).
+ALTER TABLE event_chunks ADD COLUMN IF NOT EXISTS scopes VARCHAR;
 
 -- History (imported). EAGLE-I 15-minute county outage rows; EAGLE-I modelled county customers (MCC); import log.
 CREATE TABLE IF NOT EXISTS eaglei_outages (fips VARCHAR NOT NULL, run_start_time TIMESTAMP NOT NULL, customers_out INTEGER NOT NULL, total_customers INTEGER);
