@@ -2,27 +2,11 @@
 // (routing from the catalogue) and answers what a file cannot: filtered queries, errors, the 410.
 import { Hono, type Context } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
-import { CACHE_CONTROL, CATALOGUE, CONTENT_TYPE, FUNCTION_ENDPOINTS, type Format } from '../contract/catalogue.ts';
-import { fileFor, matchFunction, matchRoute } from '../contract/urls.ts';
-import {
-  ApiError,
-  badFormat,
-  badTable,
-  errorEnvelope,
-  methodNotAllowed,
-  notFound,
-  unknownParameter,
-} from '../contract/errors.ts';
-import {
-  checksQuery,
-  IGNORED_QUERY_NAMES,
-  queryNames,
-  routeQueryNames,
-  unknownNames,
-  withoutIgnored,
-} from '../contract/query-params.ts';
-import { checkReportPath } from './report-path.ts';
-import { pathParamError } from '../contract/path-params.ts';
+import { CACHE_CONTROL, CATALOGUE, CONTENT_TYPE, FUNCTION_ENDPOINTS } from '../contract/catalogue.ts';
+import { matchFunction, matchRoute } from '../contract/urls.ts';
+import { ApiError, errorEnvelope } from '../contract/errors.ts';
+import { withoutIgnored } from '../contract/query-params.ts';
+import { resolve } from './resolve.ts';
 import { ACCOUNT_IDS, accountRoute } from '../accounts/api.ts';
 import type { AccountService } from '../accounts/service.ts';
 import { dataNotice } from '../contract/notice.ts';
@@ -81,58 +65,6 @@ export interface AppOptions {
 }
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
-
-/** How a request resolves: a prebuilt file, or a function handler. Shared with the host-config agreement test. */
-export type Resolution =
-  | { kind: 'file'; file: string; format: Format }
-  | { kind: 'function'; id: string }
-  | { kind: 'error'; error: ApiError }
-  | { kind: 'redirect'; location: string };
-
-export function resolve(method: string, pathname: string, query: URLSearchParams): Resolution {
-  const fns = matchFunction(pathname);
-  if (fns.length) {
-    // HEAD is answered by every GET route, as a file is
-    const hit = fns.find((f) => f.fn.method === method || (method === 'HEAD' && f.fn.method === 'GET'));
-    if (!hit) return { kind: 'error', error: methodNotAllowed(method, [...fns.map((f) => f.fn.method), 'OPTIONS']) };
-    const takes = routeQueryNames(hit.fn);
-    const unknown = takes ? unknownNames(query, takes) : [];
-    if (unknown.length)
-      return { kind: 'error', error: unknownParameter(hit.fn.path, unknown, takes!, IGNORED_QUERY_NAMES) };
-    return { kind: 'function', id: hit.fn.id };
-  }
-  const m = matchRoute(pathname);
-  if (!m) return { kind: 'error', error: notFound(pathname) };
-  if (method !== 'GET' && method !== 'HEAD')
-    return { kind: 'error', error: methodNotAllowed(method, ['GET', 'HEAD', 'OPTIONS']) };
-  const e = m.endpoint;
-  const report = checkReportPath(m.params);
-  if (report === 'redirect') {
-    const q = query.toString();
-    return {
-      kind: 'redirect',
-      location: `${pathname.replace(`/${m.params.state}/`, `/${m.params.state.toLowerCase()}/`)}${q ? `?${q}` : ''}`,
-    };
-  }
-  if (report) return { kind: 'error', error: report };
-  const param = pathParamError(m.params);
-  if (param) return { kind: 'error', error: param };
-  const unknown = checksQuery(e) ? unknownNames(query, queryNames(e)) : [];
-  if (unknown.length)
-    return { kind: 'error', error: unknownParameter(e.path, unknown, queryNames(e), IGNORED_QUERY_NAMES) };
-  const format = query.get('format');
-  if (format !== null && !e.formats.includes(format as Format))
-    return { kind: 'error', error: badFormat(format, e.formats) };
-  const table = e.tables ? (query.get('table') ?? e.tables[0]) : undefined;
-  if (e.tables && !e.tables.includes(table!)) return { kind: 'error', error: badTable(table!, e.tables) };
-  if (e.servedBy === 'function' || e.functionParams?.some((p) => query.has(p.name)))
-    return { kind: 'function', id: e.id };
-  return {
-    kind: 'file',
-    file: fileFor(e, m.params, (format ?? e.formats[0]) as Format, table),
-    format: (format ?? e.formats[0]) as Format,
-  };
-}
 
 export function createApp(opts: AppOptions): Hono {
   const tree = new PublishedTree(opts.outDir);
@@ -298,3 +230,4 @@ function deprecationOf(method: string, pathname: string): Deprecation | undefine
 }
 
 export { CATALOGUE };
+export { resolve, type Resolution } from './resolve.ts';
