@@ -6,6 +6,8 @@ dest="${1:?usage: package-function.sh <dir.func>}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 mkdir -p "$dest"
 cp -r "$root/pipeline" "$root/package.json" "$dest/"
+# the site's page modules: a browser's 404 is the site's 404 page (pipeline/src/serve/html-errors.ts)
+mkdir -p "$dest/site" && cp -r "$root/site/src" "$dest/site/"
 cp -r "$root/node_modules" "$dest/"
 mkdir -p "$dest/public" && cp -r "$root/public/.manifest.json" "$root/public/.objects" "$dest/public/"
 # the report tree (its own manifest) when history is published

@@ -426,6 +426,10 @@ const FIXED: Array<[string, string]> = [
   ['GET', '/api/v1/live/counties/12086/areas?format=geojson'],
   ['GET', '/api/v1/live/counties/12086/areas?active=true'],
   ['GET', '/api/v1/events?limit=5'],
+  // issue 38 part 5: a name the entry does not take is the function layer's 400; the cache busters are the file's
+  ['GET', '/api/v1/events?cursor=ZXYxOjA'],
+  ['GET', '/api/v1/events?_=1767225600000'],
+  ['GET', '/api/v1/live/timeline?cb=1&hours=2'],
   ['GET', '/feeds/events.rss'],
   ['GET', '/api/v1/feeds/events.json'],
   ['GET', '/api/v1/coverage?format=csv'],

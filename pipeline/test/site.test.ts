@@ -11,7 +11,7 @@ import { testTempDir } from './clean-machine.ts';
 const ROOT = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
 describe('site', () => {
-  it('builds the landing page and docs index and ships /api/v1 files unchanged', async () => {
+  it('builds the landing page, docs index and 404 page and ships /api/v1 files unchanged', async () => {
     const dir = testTempDir('site');
     const pub = path.join(dir, 'public');
     const out = path.join(dir, 'dist');
@@ -36,6 +36,11 @@ describe('site', () => {
     const index = fs.readFileSync(path.join(out, 'index.html'), 'utf8');
     expect(index).toContain('SIMULATED DATA');
     expect(index).toContain('1,234 customers out');
+    // the page static hosts send for a path with no file, in the site's layout (issue 38 part 5)
+    const missing = fs.readFileSync(path.join(out, '404.html'), 'utf8');
+    expect(missing).toContain('<title>Page not found · US Power Outage Data</title>');
+    expect(missing).toContain('<nav class="site-nav"');
+    expect(missing).toContain('There is no page at this address.');
     const docs = fs.readFileSync(path.join(out, 'docs/index.html'), 'utf8');
     expect(docs).toContain('/api/v1/live/counties/{fips}');
     expect(docs).toContain('/api/v1/reports/{year}/{state}/{county}/data');

@@ -1,8 +1,15 @@
 // `outage build`: republish the whole tree from stored state, without polling. The pipeline loads when the command
 // runs (the CLI loads this module for its options).
 import type { Command } from 'commander';
-import { addCommonOptions, clockFor, loadSources, log, parseCommon, SHIPPED_REGISTRY } from './common.ts';
-import { existsSync } from 'node:fs';
+import {
+  addCommonOptions,
+  clockFor,
+  loadSources,
+  log,
+  parseCommon,
+  registryOfState,
+  SHIPPED_REGISTRY,
+} from './common.ts';
 import path from 'node:path';
 import { readManifest } from '../publish/tree-parts.ts';
 
@@ -17,13 +24,12 @@ export function register(program: Command): void {
         import('../publish/reports.ts'),
         import('../coverage/document.ts'),
       ]);
-      const simulatedRegistry = path.join(cfg.state, 'simulated-sources.csv');
       // The state `start` left is rebuilt from its own registry unless --sources names another.
-      const named = cmd.getOptionValueSource('sources') === 'cli';
-      const sourcesFile = named || !existsSync(simulatedRegistry) ? cfg.sources : simulatedRegistry;
+      const registry = registryOfState(cfg, cmd);
+      const sourcesFile = registry.file;
       const sources = await loadSources(sourcesFile, log);
       // Simulated data stays labelled: the registry `start` wrote, or a tree last published as simulated.
-      const simulated = sourcesFile === simulatedRegistry || (readManifest(cfg.out)?.simulated ?? false);
+      const simulated = registry.simulated || (readManifest(cfg.out)?.simulated ?? false);
       const pipeline = await Pipeline.open({
         stateDir: cfg.state,
         outDir: cfg.out,

@@ -1,5 +1,6 @@
 // Options every command shares, parsed once into a fully-defaulted config.
 import { Option, type Command } from 'commander';
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { fixedClock, parseInstant, runningClock, systemClock, type Clock } from '../clock.ts';
@@ -18,6 +19,19 @@ export interface CommonConfig {
 
 /** The shipped registry of real utility feeds (see data/sources.md). */
 export const SHIPPED_REGISTRY = 'data/sources.csv';
+/** The registry `outage start` writes into its state directory: the simulator's sources, which it polls. */
+export const SIMULATED_REGISTRY_FILE = 'simulated-sources.csv';
+
+/**
+ * The registry a state directory is polled from, for the commands that read a state another command polls (`build`,
+ * `sources`): the one `--sources` names, else the simulated registry `outage start` left there, else the default.
+ */
+export function registryOfState(cfg: CommonConfig, cmd: Command): { file: string; simulated: boolean } {
+  const simulated = path.join(cfg.state, SIMULATED_REGISTRY_FILE);
+  if (cmd.getOptionValueSource('sources') === 'cli' || !fs.existsSync(simulated))
+    return { file: cfg.sources, simulated: false };
+  return { file: simulated, simulated: true };
+}
 
 const schema = z.object({
   sources: z.string().default(SHIPPED_REGISTRY),

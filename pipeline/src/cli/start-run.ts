@@ -3,7 +3,7 @@
 // does not wait for these modules (DuckDB, the simulator, the importers …).
 import { deliverAfterCycle } from './poll.ts';
 import path from 'node:path';
-import { clockFor, loadSources, log, SHIPPED_REGISTRY, type CommonConfig } from './common.ts';
+import { clockFor, loadSources, log, SHIPPED_REGISTRY, SIMULATED_REGISTRY_FILE, type CommonConfig } from './common.ts';
 import type { Clock } from '../clock.ts';
 import type { SourceDef } from '../sources/source-def.ts';
 import { Simulator } from '../simulator/server.ts';
@@ -125,7 +125,7 @@ async function sourcesFor(
   const sim = new Simulator({ clock, seed: Number(raw.seed), sources: Number(raw.simSources), stormPace });
   await sim.start();
   const csv = sim.registryCsv();
-  const registryFile = path.join(cfg.state, 'simulated-sources.csv');
+  const registryFile = path.join(cfg.state, SIMULATED_REGISTRY_FILE);
   writeFileAtomic(registryFile, csv);
   const { sources } = parseRegistry(csv);
   log(`simulator: ${sources.length} SIMULATED sources at ${sim.baseUrl} (registry: ${registryFile})`);

@@ -5,6 +5,7 @@ export const ERROR_CODES = [
   'unknown_county',
   'invalid_format',
   'invalid_parameter',
+  'unknown_parameter',
   'not_found',
   'method_not_allowed',
   'gone',
@@ -99,6 +100,31 @@ export const methodNotAllowed = (method: string, allow: string[]): ApiError =>
 
 export const badParam = (param: string, message: string): ApiError =>
   new ApiError({ status: 400, code: 'invalid_parameter', param, message });
+
+/**
+ * 400 `unknown_parameter` (issue 38 part 5): query names the endpoint does not take. `param` is the first, `allowed`
+ * every name it takes; the message names them all, and the ignored cache-busting names.
+ */
+export const unknownParameter = (
+  path: string,
+  unknown: readonly string[],
+  takes: readonly string[],
+  ignored: readonly string[],
+): ApiError => {
+  const more = unknown.length > 10 ? ` and ${unknown.length - 10} more` : '';
+  const names = `${unknown
+    .slice(0, 10)
+    .map((n) => `\`${n.slice(0, 60)}\``)
+    .join(', ')}${more}`;
+  const listed = takes.length ? `takes ${takes.map((n) => `\`${n}\``).join(', ')}` : 'takes no query parameters';
+  return new ApiError({
+    status: 400,
+    code: 'unknown_parameter',
+    param: unknown[0].slice(0, 60),
+    allowed: [...takes],
+    message: `Unknown query parameter${unknown.length > 1 ? 's' : ''} ${names}: \`${path}\` ${listed} (${ignored.map((n) => `\`${n}\``).join(' and ')} are ignored).`,
+  });
+};
 
 export const badYear = (value: string): ApiError =>
   new ApiError({

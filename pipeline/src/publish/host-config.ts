@@ -2,6 +2,8 @@
 // edge middleware that gives every v1 response its X-Request-Id (routes can set fixed headers, not a fresh id).
 // Prebuilt files are served straight from the CDN; anything a file cannot answer (query filters, bad input,
 // unknown counties, wrong methods, the 410, entries served by the function layer) is routed to it at /api/fn.
+// Vercel's routes match query keys by name only, so a query that names only parameters an entry does not take is
+// served its file here, where nginx and the local server answer 400 `unknown_parameter` (contract/query-params.ts).
 import {
   CACHE_CONTROL,
   CATALOGUE,

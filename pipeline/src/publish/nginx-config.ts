@@ -14,6 +14,7 @@ import {
 } from '../contract/catalogue.ts';
 import { dataNotice } from '../contract/notice.ts';
 import { fileFor, pathParams } from '../contract/urls.ts';
+import { fileQueryNames, IGNORED_QUERY_NAMES } from '../contract/query-params.ts';
 import { checkDeprecation, deprecationHeaders, EXPOSE_HEADERS, isV1Path } from '../contract/v1-headers.ts';
 import { securityHeaders } from '../contract/security-headers.ts';
 import { requestIdMaps, queryMaps, quote, UPSTREAM, proxyBlock, compressionDirectives } from './nginx-directives.ts';
@@ -67,10 +68,13 @@ function fileMap(e: Endpoint): string {
   return `map ${source} $outage_file_${slug(e.id)} {\n  default "";\n${lines.join('\n')}\n}`;
 }
 
-/** A query naming any of the entry's function parameters goes to the function layer. */
+/**
+ * A query naming anything but the names a file is chosen by and the ignored ones goes to the function layer: the
+ * entry's own parameters, and the names it does not take, which the function layer answers 400 `unknown_parameter`.
+ */
 function functionParamMap(e: Endpoint): string {
-  const names = (e.functionParams ?? []).map((p) => p.name).join('|');
-  return `map $args $outage_fnq_${slug(e.id)} {\n  default 0;\n  ${quote(`~(?:^|&)(?:${names})(?:[=&]|$)`)} 1;\n}`;
+  const names = [...fileQueryNames(e), ...IGNORED_QUERY_NAMES].map((n) => n.replace(/[^a-z0-9_]/g, '')).join('|');
+  return `map $args $outage_fnq_${slug(e.id)} {\n  default 0;\n  ${quote(`~(?:^|&)(?!(?:${names})(?:[=&]|$))[^&]`)} 1;\n}`;
 }
 
 /** Response headers of a prebuilt file: those the local server sets (Content-Type comes from `types`). */

@@ -22,6 +22,7 @@ import { limitClass, rateLimitsFromEnv, type LimitClass } from '../serve/rate-li
 import { FUNCTION_DEFAULTS } from '../serve/function-pool.ts';
 import { FIRST_YEAR, YEARS_AHEAD } from '../contract/dates.ts';
 import { MAX_RETIRED_SECRETS } from '../accounts/signing-secrets.ts';
+import { checksQuery, IGNORED_QUERY_NAMES } from '../contract/query-params.ts';
 
 const errorResponse = (description: string) => ({
   description,
@@ -92,6 +93,15 @@ function busyResponse() {
 /** What the strict date parser (contract/dates.ts) refuses, for the 400 of an endpoint with date parameters. */
 const DATES_400 = `A date or time that is not a real calendar date (\`2026-02-30\`), a time without its zone, or a year outside ${FIRST_YEAR} to the current year + ${YEARS_AHEAD} is a 400 \`invalid_parameter\` naming the parameter.`;
 
+/** spec: Errors — the 400 of a query name the operation does not take (contract/query-params.ts). */
+export const UNKNOWN_PARAMETER_NOTE = `A query parameter this operation does not take is a 400 \`unknown_parameter\`: \`param\` names the first, \`allowed\` lists the ones it takes (those documented here). ${IGNORED_QUERY_NAMES.map((n) => `\`${n}\``).join(' and ')} (cache busters) are ignored everywhere.`;
+
+/** An operation's 400 with the unknown_parameter note (the only 400 of an operation that has no other). */
+function withUnknownParameter(existing: unknown) {
+  const before = (existing as { description?: string } | undefined)?.description;
+  return errorResponse(before ? `${before} ${UNKNOWN_PARAMETER_NOTE}` : UNKNOWN_PARAMETER_NOTE);
+}
+
 /** What a text format promises about upstream text (issue 24): CSV cells never formulas, feed text never markup. */
 const textFormatNote = (f: Format): { description?: string } =>
   f === 'csv' ? { description: CSV_NOTE } : f === 'rss' || f === 'atom' ? { description: FEED_NOTE } : {};
@@ -152,14 +162,14 @@ function operation(e: Endpoint) {
       description: `Which table (default ${e.tables[0]}).`,
       schema: { type: 'string', enum: e.tables, default: e.tables[0] },
     });
-  if (e.formats.length > 1)
-    params.push({
-      name: 'format',
-      in: 'query',
-      required: false,
-      description: `Response format (default ${e.formats[0]}).`,
-      schema: { type: 'string', enum: e.formats, default: e.formats[0] },
-    });
+  params.push({
+    name: 'format',
+    in: 'query',
+    required: false,
+    description:
+      e.formats.length > 1 ? `Response format (default ${e.formats[0]}).` : `Response format: ${e.formats[0]} only.`,
+    schema: { type: 'string', enum: e.formats, default: e.formats[0] },
+  });
   for (const p of e.functionParams ?? [])
     params.push({ name: p.name, in: 'query', required: false, description: p.description, schema: p.schema });
   const content: Record<string, unknown> = {};
@@ -223,6 +233,7 @@ function operation(e: Endpoint) {
       'A query parameter is invalid (the body names it and the allowed values): unknown `kind`, non-numeric `min_customers`, `limit` over the maximum, malformed `since`, unknown `utility`, or a cursor this API did not issue (`invalid_cursor`).',
     );
   }
+  if (checksQuery(e)) responses[400] = withUnknownParameter(responses[400]);
   if (e.functionParams?.some((p) => p.name === 'after'))
     responses[410] = errorResponse(
       'The cursor points before the oldest retained event (`cursor_expired`); restart from first_cursor or use `since`.',
@@ -290,8 +301,10 @@ export function buildOpenApi(simulated: boolean): Record<string, unknown> {
         content: { 'application/json': { schema: { $ref: `#/components/schemas/${f.schema}` } } },
       };
     if (!f.kind) {
-      responses[400] = errorResponse(
-        'Invalid input: the body names the parameter (`invalid_body`, `invalid_email`, `invalid_code`, `invalid_scope`, `unsafe_url`, `invalid_parameter`).',
+      responses[400] = withUnknownParameter(
+        errorResponse(
+          'Invalid input: the body names the parameter (`invalid_body`, `invalid_email`, `invalid_code`, `invalid_scope`, `unsafe_url`, `invalid_parameter`).',
+        ),
       );
       if (f.auth) responses[401] = errorResponse('Missing, unknown or revoked API key (`unauthorized`).');
       if (f.path.includes('{id}'))
@@ -356,6 +369,8 @@ export function buildOpenApi(simulated: boolean): Record<string, unknown> {
         `**Deprecation.** An operation due to go is marked \`deprecated: true\` here at least ${DEPRECATION_NOTICE_DAYS} days before its sunset, and every response of it carries \`Deprecation\` (RFC 9745, \`@<unix seconds>\`), \`Sunset\` (RFC 8594, an HTTP-date) and \`Link: <…>; rel="deprecation"\` naming the replacement. It keeps answering until the sunset.`,
         '',
         `**Rate limits.** The function layer (query-filtered requests; the account endpoints) allows each client, by default, ${LIMIT_DEFAULTS.query.perMinute} filtered queries a minute in bursts of ${LIMIT_DEFAULTS.query.burst}, and ${LIMIT_DEFAULTS.account.perMinute} account requests a minute in bursts of ${LIMIT_DEFAULTS.account.burst} (a deployment may configure others); past that it answers 429 \`rate_limited\` with \`Retry-After\`. Prebuilt files (every request without a filter) are not limited.`,
+        '',
+        `**Query parameters.** Each operation lists the query parameters it takes. On an operation the function layer answers (those with query parameters of their own, and the account endpoints) any other name is a 400 \`unknown_parameter\` whose \`allowed\` lists the names it takes, so a mistyped filter is never silently ignored; ${IGNORED_QUERY_NAMES.map((n) => `\`${n}\``).join(' and ')}, which clients add to bust caches, are ignored everywhere. A prebuilt-only file is served whatever its query says.`,
         '',
         `**Request limits.** Dates and times are parsed strictly: a real calendar date, every time with its zone (\`Z\` or an offset), a year from ${FIRST_YEAR} to the current year + ${YEARS_AHEAD}; anything else is a 400 \`invalid_parameter\` naming the parameter, and a path parameter that is not of its form is a 400 too. A range is checked against its documented maximum before anything is read. Function answers run under a per-request budget (by default ${Math.ceil(FUNCTION_DEFAULTS.budgetMs / 1000)} s to get one of the function layer's threads, then ${Math.ceil(FUNCTION_DEFAULTS.budgetMs / 1000)} s on it): past it, 503 \`busy\` with \`Retry-After\`. A request line and headers over 16 KB get 431 \`headers_too_large\`, a request that is not HTTP 400 \`malformed_request\`, both in the error envelope.`,
         '',

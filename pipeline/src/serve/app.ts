@@ -2,11 +2,11 @@
 // (routing from the catalogue) and answers what a file cannot: filtered queries, errors, the 410.
 import { Hono, type Context } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
-import { CACHE_CONTROL, CATALOGUE, CONTENT_TYPE, FUNCTION_ENDPOINTS, type Format } from '../contract/catalogue.ts';
-import { fileFor, matchFunction, matchRoute } from '../contract/urls.ts';
-import { ApiError, badFormat, badTable, errorEnvelope, methodNotAllowed, notFound } from '../contract/errors.ts';
-import { checkReportPath } from './report-path.ts';
-import { pathParamError } from '../contract/path-params.ts';
+import { CACHE_CONTROL, CATALOGUE, CONTENT_TYPE, FUNCTION_ENDPOINTS } from '../contract/catalogue.ts';
+import { matchFunction, matchRoute } from '../contract/urls.ts';
+import { ApiError, errorEnvelope } from '../contract/errors.ts';
+import { withoutIgnored } from '../contract/query-params.ts';
+import { resolve } from './resolve.ts';
 import { ACCOUNT_IDS, accountRoute } from '../accounts/api.ts';
 import type { AccountService } from '../accounts/service.ts';
 import { dataNotice } from '../contract/notice.ts';
@@ -16,7 +16,8 @@ import { geometryCacheDir } from './topology-cache.ts';
 import { healthLimitsFromEnv, healthOf } from './health.ts';
 import { readHeartbeat } from '../state/heartbeat.ts';
 import { inlineRunner, loadFunctions, type FunctionRunner } from './function-runner.ts';
-import { headLength } from './conditional.ts';
+import { conditionalAnswer, headLength } from './conditional.ts';
+import { notFoundHtml, prefersHtml } from './html-errors.ts';
 import { compression, matchedTag } from './compress.ts';
 import { codedEtag, negotiate } from '../contract/encodings.ts';
 import { cspDirectives, REFERRER_POLICY } from '../contract/security-headers.ts';
@@ -64,52 +65,6 @@ export interface AppOptions {
 }
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
-
-/** How a request resolves: a prebuilt file, or a function handler. Shared with the host-config agreement test. */
-export type Resolution =
-  | { kind: 'file'; file: string; format: Format }
-  | { kind: 'function'; id: string }
-  | { kind: 'error'; error: ApiError }
-  | { kind: 'redirect'; location: string };
-
-export function resolve(method: string, pathname: string, query: URLSearchParams): Resolution {
-  const fns = matchFunction(pathname);
-  if (fns.length) {
-    // HEAD is answered by every GET route, as a file is
-    const hit = fns.find((f) => f.fn.method === method || (method === 'HEAD' && f.fn.method === 'GET'));
-    return hit
-      ? { kind: 'function', id: hit.fn.id }
-      : { kind: 'error', error: methodNotAllowed(method, [...fns.map((f) => f.fn.method), 'OPTIONS']) };
-  }
-  const m = matchRoute(pathname);
-  if (!m) return { kind: 'error', error: notFound(pathname) };
-  if (method !== 'GET' && method !== 'HEAD')
-    return { kind: 'error', error: methodNotAllowed(method, ['GET', 'HEAD', 'OPTIONS']) };
-  const e = m.endpoint;
-  const report = checkReportPath(m.params);
-  if (report === 'redirect') {
-    const q = query.toString();
-    return {
-      kind: 'redirect',
-      location: `${pathname.replace(`/${m.params.state}/`, `/${m.params.state.toLowerCase()}/`)}${q ? `?${q}` : ''}`,
-    };
-  }
-  if (report) return { kind: 'error', error: report };
-  const param = pathParamError(m.params);
-  if (param) return { kind: 'error', error: param };
-  const format = query.get('format');
-  if (format !== null && !e.formats.includes(format as Format))
-    return { kind: 'error', error: badFormat(format, e.formats) };
-  const table = e.tables ? (query.get('table') ?? e.tables[0]) : undefined;
-  if (e.tables && !e.tables.includes(table!)) return { kind: 'error', error: badTable(table!, e.tables) };
-  if (e.servedBy === 'function' || e.functionParams?.some((p) => query.has(p.name)))
-    return { kind: 'function', id: e.id };
-  return {
-    kind: 'file',
-    file: fileFor(e, m.params, (format ?? e.formats[0]) as Format, table),
-    format: (format ?? e.formats[0]) as Format,
-  };
-}
 
 export function createApp(opts: AppOptions): Hono {
   const tree = new PublishedTree(opts.outDir);
@@ -202,12 +157,14 @@ export function createApp(opts: AppOptions): Hono {
       c.header('Cache-Control', 'no-store');
       return c.json({ data: health }, health.ready ? 200 : 503);
     }
-    if (r.kind === 'function') return functions.answer(c, r.id, url);
+    // Function answers are validated as files are (an ETag, a charset, 304), built without the ignored names.
+    const inm = c.req.header('If-None-Match');
+    if (r.kind === 'function') return conditionalAnswer(inm, await functions.answer(c, r.id, withoutIgnored(url)));
     // A GET in brotli or gzip gets the file's precompressed sibling (HEAD: the identity headers, see compress.ts);
     // a file without one goes as it is and the compression middleware codes it.
     const coding = method === 'GET' ? negotiate(c.req.header('Accept-Encoding')).coding : 'identity';
     const file = tree.read(r.file, coding);
-    if (!file) return functions.missingFile(c, url, r.format);
+    if (!file) return conditionalAnswer(inm, await functions.missingFile(c, withoutIgnored(url), r.format));
     const e = matchRoute(url.pathname)!.endpoint;
     c.header('Content-Type', CONTENT_TYPE[r.format]);
     c.header('Cache-Control', CACHE_CONTROL[e.cache]);
@@ -248,10 +205,18 @@ function securityHeaderMiddleware(embed: boolean) {
   });
 }
 
-function sendError(c: Context, e: ApiError) {
+/**
+ * The one error body, in JSON with its charset; a 404 a browser asked for is the site's 404 page (html-errors.ts).
+ * A 404 varies on Accept, so a cache never gives a program the page or a person the JSON.
+ */
+async function sendError(c: Context, e: ApiError) {
   for (const [k, v] of Object.entries(e.headers)) c.header(k, v);
   c.header('Cache-Control', 'no-store');
-  return c.json(errorEnvelope(e.body), e.body.status as 400);
+  if (e.body.status === 404) c.header('Vary', 'Accept');
+  const page = prefersHtml(c.req.header('Accept')) ? await notFoundHtml(e, new URL(c.req.url).pathname) : null;
+  if (page) return c.html(page, 404);
+  c.header('Content-Type', CONTENT_TYPE.json);
+  return c.body(JSON.stringify(errorEnvelope(e.body)), e.body.status as 400);
 }
 
 const ANY_DEPRECATED = [...CATALOGUE, ...FUNCTION_ENDPOINTS].some((e) => e.deprecated);
@@ -265,3 +230,4 @@ function deprecationOf(method: string, pathname: string): Deprecation | undefine
 }
 
 export { CATALOGUE };
+export { resolve, type Resolution } from './resolve.ts';
