@@ -8,10 +8,16 @@ import { Pipeline } from '../src/pipeline.ts';
 import { MemoryTreeWriter } from '../src/publish/tree-writer.ts';
 import { startServer } from '../src/serve/server.ts';
 import { LOOPBACK_HTTP } from '../src/sources/http.ts';
-import polyline from '@mapbox/polyline';
-import { quadkeyFor } from '../src/sources/kubra/clusters.ts';
 import { hasSharedData } from './shared-data.ts';
-import { docOf, fplRow, memoryPipeline, replayServer, versions, type ReplayServer } from './sequence-server.ts';
+import {
+  docOf,
+  fplRow,
+  kubraTiles,
+  memoryPipeline,
+  replayServer,
+  versions,
+  type ReplayServer,
+} from './sequence-server.ts';
 import { closeAll, testTempDir } from './clean-machine.ts';
 
 describe.skipIf(!hasSharedData)('replay: FPL county outages during Hurricane Ian (2022)', () => {
@@ -205,75 +211,9 @@ describe.skipIf(!hasSharedData)('replay: LG&E/KU outages from the Kubra cluster 
   // shape (quadkey-addressed, clustered above zoom 10, points as encoded polylines, sharded by {qkh}).
   const seq = 'lgeku-kubra-incidents-aug-2023';
   const all = versions(seq);
-  type Rec = {
-    id: string;
-    etr: string;
-    cause: string;
-    custAffected: number;
-    crewStatus: string | null;
-    startTime: string;
-    latitude: number;
-    longitude: number;
-  };
   let replay: ReplayServer;
   beforeAll(async () => {
-    replay = await replayServer(seq, (raw, url) => {
-      const recs = JSON.parse(raw.toString('utf8')) as Rec[];
-      const json = (v: unknown) => Buffer.from(JSON.stringify(v));
-      if (url.pathname.endsWith('/currentState'))
-        return json({
-          stormcenterDeploymentId: 'd1',
-          data: { interval_generation_data: 'data/g0', cluster_interval_generation_data: 'cluster-data/{qkh}/g1/g2' },
-        });
-      if (url.pathname.includes('/configuration/'))
-        return json({
-          config: {
-            reports: [{ id: 'county', type: 'county' }],
-            layers: { data: { interval_generation_data: [{ id: 'cluster-1', type: 'CLUSTER_LAYER_1' }] } },
-          },
-        });
-      if (url.pathname.endsWith('_report.json'))
-        return json({
-          file_data: {
-            areas: [],
-            totals: { cust_a: { val: recs.reduce((s, r) => s + r.custAffected, 0) }, cust_s: 1_000_000 },
-          },
-        });
-      const q = /\/public\/cluster-1\/([0-3]+)\.json$/.exec(url.pathname)?.[1] ?? '';
-      const shard = /cluster-data\/(\d{3})\//.exec(url.pathname)?.[1];
-      if (shard !== q.slice(-3).split('').reverse().join('')) return json({ error: 'wrong shard' });
-      const inside = recs.filter((r) => quadkeyFor(r.longitude, r.latitude, q.length) === q);
-      const rec = (r: Rec) => ({
-        id: `x-${r.id}`,
-        desc: {
-          cluster: false,
-          inc_id: r.id,
-          cust_a: { val: r.custAffected },
-          etr: r.etr,
-          start_time: r.startTime,
-          cause: { 'EN-US': r.cause },
-          crew_status: r.crewStatus,
-        },
-        geom: { p: [polyline.encode([[r.latitude, r.longitude]])] },
-      });
-      if (q.length >= 11) return json({ file_data: inside.map(rec) });
-      const groups = new Map<string, Rec[]>();
-      for (const r of inside)
-        groups.set(quadkeyFor(r.longitude, r.latitude, q.length + 1), [
-          ...(groups.get(quadkeyFor(r.longitude, r.latitude, q.length + 1)) ?? []),
-          r,
-        ]);
-      return json({
-        file_data: [...groups.values()].map((g) =>
-          g.length === 1
-            ? rec(g[0])
-            : {
-                desc: { cluster: true, n_out: g.length, cust_a: { val: g.reduce((s, r) => s + r.custAffected, 0) } },
-                geom: { p: [polyline.encode([[g[0].latitude, g[0].longitude]])] },
-              },
-        ),
-      });
-    });
+    replay = await replayServer(seq, kubraTiles);
   });
   afterAll(() => replay?.close());
 

@@ -9,6 +9,8 @@ import type { Clock } from '../src/clock.ts';
 import { Pipeline } from '../src/pipeline.ts';
 import { MemoryTreeWriter } from '../src/publish/tree-writer.ts';
 import { parseRegistry } from '../src/registry/registry.ts';
+import polyline from '@mapbox/polyline';
+import { quadkeyFor } from '../src/sources/kubra/clusters.ts';
 
 export interface Version {
   version: number;
@@ -93,3 +95,79 @@ export async function memoryPipeline(csv: string, clock: Clock): Promise<{ p: Pi
 
 /** A published document's `data`, from the in-memory tree. */
 export const docOf = (mem: MemoryTreeWriter, rel: string) => JSON.parse(mem.files.get(rel)!.body.toString('utf8')).data;
+
+/** A record of the LG&E/KU sequences: the scraper's per-outage flattening of Kubra cluster tiles. */
+interface KubraRec {
+  id: string;
+  etr: string;
+  cause: string;
+  custAffected: number;
+  crewStatus: string | null;
+  startTime: string;
+  latitude: number;
+  longitude: number;
+}
+
+/**
+ * A replayServer wrap for the LG&E/KU Kubra sequences: the recorded outages served back as Kubra's own answers (the
+ * currentState, the configuration, the report, and quadkey-addressed cluster tiles sharded by {qkh}, clustered above
+ * zoom 10, points as encoded polylines).
+ */
+export function kubraTiles(raw: Buffer, url: URL): Buffer {
+  type Rec = KubraRec;
+  const recs = JSON.parse(raw.toString('utf8')) as Rec[];
+  const json = (v: unknown) => Buffer.from(JSON.stringify(v));
+  if (url.pathname.endsWith('/currentState'))
+    return json({
+      stormcenterDeploymentId: 'd1',
+      data: { interval_generation_data: 'data/g0', cluster_interval_generation_data: 'cluster-data/{qkh}/g1/g2' },
+    });
+  if (url.pathname.includes('/configuration/'))
+    return json({
+      config: {
+        reports: [{ id: 'county', type: 'county' }],
+        layers: { data: { interval_generation_data: [{ id: 'cluster-1', type: 'CLUSTER_LAYER_1' }] } },
+      },
+    });
+  if (url.pathname.endsWith('_report.json'))
+    return json({
+      file_data: {
+        areas: [],
+        totals: { cust_a: { val: recs.reduce((s, r) => s + r.custAffected, 0) }, cust_s: 1_000_000 },
+      },
+    });
+  const q = /\/public\/cluster-1\/([0-3]+)\.json$/.exec(url.pathname)?.[1] ?? '';
+  const shard = /cluster-data\/(\d{3})\//.exec(url.pathname)?.[1];
+  if (shard !== q.slice(-3).split('').reverse().join('')) return json({ error: 'wrong shard' });
+  const inside = recs.filter((r) => quadkeyFor(r.longitude, r.latitude, q.length) === q);
+  const rec = (r: Rec) => ({
+    id: `x-${r.id}`,
+    desc: {
+      cluster: false,
+      inc_id: r.id,
+      cust_a: { val: r.custAffected },
+      etr: r.etr,
+      start_time: r.startTime,
+      cause: { 'EN-US': r.cause },
+      crew_status: r.crewStatus,
+    },
+    geom: { p: [polyline.encode([[r.latitude, r.longitude]])] },
+  });
+  if (q.length >= 11) return json({ file_data: inside.map(rec) });
+  const groups = new Map<string, Rec[]>();
+  for (const r of inside)
+    groups.set(quadkeyFor(r.longitude, r.latitude, q.length + 1), [
+      ...(groups.get(quadkeyFor(r.longitude, r.latitude, q.length + 1)) ?? []),
+      r,
+    ]);
+  return json({
+    file_data: [...groups.values()].map((g) =>
+      g.length === 1
+        ? rec(g[0])
+        : {
+            desc: { cluster: true, n_out: g.length, cust_a: { val: g.reduce((s, r) => s + r.custAffected, 0) } },
+            geom: { p: [polyline.encode([[g[0].latitude, g[0].longitude]])] },
+          },
+    ),
+  });
+}
