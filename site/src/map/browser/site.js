@@ -56,6 +56,27 @@ export function countyLabel(name, fips, state) {
   return `${name}${suffix}${state ? `, ${state}` : ''}`;
 }
 
+/** The software behind a feed in words (the page's `connectors`), its connector's name as the tooltip. */
+export const feedSoftware = (connector, labels) =>
+  h('span', { title: `connector: ${connector}` }, labels?.[connector] ?? connector);
+
+/** A name of the API's or the registry's in running text: `interval_min`, `Sales_Ult_Cust`, `kubra_view_not_found`. */
+const FIELD_NAME = /\b([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)\b/;
+
+/**
+ * Text written in the API's Markdown (its messages and methods mark names as `code` spans) as DOM: each code span,
+ * and each bare field name, a <code>; the rest text nodes. Nothing is parsed as HTML, so upstream words (a failure's
+ * message, an error page's title) show exactly as written.
+ */
+export function prose(text) {
+  const out = document.createDocumentFragment();
+  for (const part of String(text ?? '').split(/(`[^`]+`)/)) {
+    if (/^`[^`]+`$/.test(part)) out.append(h('code', {}, part.slice(1, -1)));
+    else out.append(...part.split(FIELD_NAME).map((bit, i) => (i % 2 ? h('code', {}, bit) : bit)));
+  }
+  return out;
+}
+
 /** A <time> element: machine-readable datetime, the time in UTC, the reader's own clock as its tooltip. */
 export const time = (iso) =>
   iso ? h('time', { datetime: iso, title: `${localTimeText(iso)} (your clock)` }, when(iso)) : '—';
