@@ -77,14 +77,27 @@ async function routeVerification(page: Page) {
   await page.route('**/api/v1/sources/verification*', (route) => route.fulfill({ json: { data: { report } } }));
 }
 
+/** The live sources and coverage as a deployment that polls the shipped registry answers them (simulated false). */
+async function liveDeployment(page: Page) {
+  for (const p of ['**/api/v1/live/sources', '**/api/v1/coverage'])
+    await page.route(p, async (route) => {
+      const { 'if-none-match': _, ...headers } = route.request().headers();
+      const res = await route.fetch({ headers });
+      const body = (await res.json()) as { data: { simulated: boolean } };
+      body.data.simulated = false;
+      await route.fulfill({ response: res, json: body });
+    });
+}
+
 /** A page at `width` with the browser's clock just after the deployment's, waiting on conditions only. */
-async function open(p: string, width: number) {
+async function open(p: string, width: number, routes?: (page: Page) => Promise<void>) {
   const w = await watchedPage(site, MAY_404);
   w.page.setDefaultTimeout(0);
   await w.page.clock.setFixedTime(new Date(site.clock().getTime() + 5 * 60_000));
   await w.page.setViewportSize({ width, height: width > 800 ? 1000 : 844 });
   await routeReports(w.page);
   await routeVerification(w.page);
+  await routes?.(w.page);
   await w.page.goto(`${site.url}${p}`);
   await w.page.locator('body[data-ready="true"], #map-figure[aria-busy="false"]').first().waitFor();
   return w;
@@ -177,6 +190,13 @@ describe.skipIf(!chromium.path)('what a person reads (issue 38 parts 3, 4, 8)', 
       expect(problems, p).toEqual([]);
       await page.close();
     }
+    // A live deployment's /sources: coverage by state from EIA-861, its method (the registry's field names) opened.
+    const live = await open('/sources', 1400, liveDeployment);
+    await expandAll(live.page);
+    found.push(...(await misreadings(live.page)).map((f) => `/sources (live): ${f}`));
+    expect(await live.page.locator('#coverage-table').getAttribute('data-from')).toBe('coverage');
+    expect(await live.page.locator('#coverage-method-text code').count()).toBeGreaterThan(0);
+    await live.page.close();
     expect(found).toEqual([]);
   });
 
