@@ -3,7 +3,8 @@
 // tooltips and in the docs page's reference; the reports tables (18–20 columns, their documents routed here as a
 // loaded deployment publishes them) are fitted like every other table and never cut at the right, at 1400 and
 // 390 px, with a line saying how many columns they show; Play says why it is off; a past-map time outside the archive
-// is said so. Screenshots of the pages at both widths go to OUTAGE_SCREENSHOT_DIR (default test-results/).
+// is said so. Screenshots of the reports tables at both widths go to OUTAGE_SCREENSHOT_DIR (default test-results/);
+// site-widths.test.ts takes every page's.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -139,14 +140,6 @@ const misreadings = (page: Page) =>
         found.push(`<time> without UTC «${t.textContent}»`);
     return found;
   });
-
-const shotName = (p: string, width: number) =>
-  `reading-${
-    p
-      .replace(/^\/$/, 'home')
-      .replace(/[^a-z0-9]+/gi, '-')
-      .replace(/^-|-$/g, '') || 'home'
-  }-${width}.png`;
 
 /** Whether each table sticks out of its box (cut at the right), and how each is fitted. */
 const tableFits = (page: Page, ids: string[]) =>
@@ -310,13 +303,4 @@ describe.skipIf(!chromium.path)('what a person reads (issue 38 parts 3, 4, 8)', 
     expect(problems).toEqual([]);
     await page.close();
   });
-
-  for (const width of [1400, 390])
-    it(`screenshots the pages at ${width} px`, async () => {
-      for (const p of pages) {
-        const { page } = await open(p, width);
-        fs.writeFileSync(path.join(SHOTS, shotName(p, width)), await page.screenshot({ fullPage: true }));
-        await page.close();
-      }
-    });
 });
