@@ -96,8 +96,8 @@ describe.skipIf(!chromium.path)('the 24-hour animation on the live map', () => {
     expect(await range.inputValue()).toBe('0');
     const first = timeline.frames[0];
     expect(await page.locator('#map-figure').getAttribute('data-frame')).toBe(first.at);
-    const hour = new Date(first.at).toLocaleString('en-US', { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' });
-    expect(norm(await page.locator('#timeline-time').textContent())).toContain(norm(hour));
+    const hour = `${new Date(first.at).toISOString().slice(11, 16)} UTC`; // the site's 24-hour UTC clock (times.js)
+    expect(norm(await page.locator('#timeline-time').textContent())).toContain(hour);
     const atFirst = await stateFills();
     expect(atFirst.length).toBe(56); // the 50 states, DC and the five territories (drawn in insets)
     for (const [code, cls] of atFirst) expect(cls, code).toBe(fillOf(first.states[code]));

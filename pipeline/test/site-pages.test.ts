@@ -175,7 +175,7 @@ describe.skipIf(!chromium.path)('site pages in Chromium', () => {
     expect(dots.every((d) => d.inside)).toBe(true);
     expect(new Set(dots.map((d) => d.at)).size).toBeGreaterThan(1); // spread over the county, not one point
     const header = await page.locator('#incidents-table thead').textContent();
-    for (const col of ['ETR', 'Crew status', 'Cause']) expect(header).toContain(col);
+    for (const col of ['Estimated restoration', 'Crew status', 'Cause']) expect(header).toContain(col);
     saveScreenshot(await page.screenshot(), 'county-page.png');
     expect(problems).toEqual([]);
     await page.close();

@@ -14,6 +14,11 @@ import { loadAtlas } from '../geo/counties.ts';
 import { ApiError, badParam } from './errors.ts';
 import { parseInstant } from './dates.ts';
 import { STATE_PAGES, sitePath } from './site-pages.ts';
+// @ts-expect-error: a plain browser module (no types, no DOM): titles say times as the site does
+import { timeText } from '../../../site/src/map/browser/times.js';
+
+/** A time as a person reads it, with its zone: "Dec 3, 2026, 02:00 UTC" (the site's one rule, times.js). */
+export const sayTime: (iso: string) => string = timeText;
 
 export const EVENTS_DEFAULT_LIMIT = 100;
 export const EVENTS_MAX_LIMIT = 500;
@@ -100,7 +105,7 @@ export function toPublic(e: EventRow, countyName: (fips: string) => string | und
       ? ` — ${e.customers_out.toLocaleString('en-US')} customers out`
       : '';
   const slip = e.etr_slip_min ? ` (${e.etr_slip_min > 0 ? '+' : ''}${e.etr_slip_min} min)` : '';
-  const etr = e.kind === 'etr_changed' && e.etr ? ` — now ${e.etr}${slip}` : '';
+  const etr = e.kind === 'etr_changed' && e.etr ? ` — now ${sayTime(e.etr)}${slip}` : '';
   const crew = e.kind === 'crew_changed' && e.crew_status ? ` — crew ${e.crew_status}` : '';
   return {
     id: e.id,

@@ -4,7 +4,7 @@
 // text escaped by fast-xml-parser's builder and stripped of characters XML cannot hold. The `feed` package wrote
 // upstream text as `type="html"` CDATA and let a control character make the whole feed invalid XML.
 import { XMLBuilder } from 'fast-xml-parser';
-import type { PublicEvent } from '../contract/events.ts';
+import { type PublicEvent, sayTime } from '../contract/events.ts';
 import { cleanText, noCleaning } from '../sources/clean-text.ts';
 
 export interface FeedMeta {
@@ -38,7 +38,7 @@ const summary = (e: PublicEvent) =>
   [
     e.title,
     e.threshold !== null ? `Opening threshold: ${e.threshold.toLocaleString('en-US')} customers.` : '',
-    e.etr ? `Estimated restoration: ${e.etr}.` : '',
+    e.etr ? `Estimated restoration: ${sayTime(e.etr)}.` : '',
   ]
     .filter(Boolean)
     .join(' ');

@@ -26,6 +26,7 @@ export const BROWSER_MODULES = [
   'timeline.js',
   'site.js',
   'tables.js',
+  'times.js',
   'county-page.js',
   'past-week.js',
   'past-map.js',

@@ -5,6 +5,8 @@ import { BAND_THRESHOLDS_PCT } from '../../../pipeline/src/state/rules.ts';
 import { MAP_ASSET_BASE, modulePreloads, NATIONAL_TOPOLOGY_ASSET } from './assets.ts';
 import { fetchPreloads, navHtml, SITE_CSS } from '../site/layout.ts';
 import { SITE_PATHS, STATE_PAGES, sitePath } from '../../../pipeline/src/contract/site-pages.ts';
+// @ts-expect-error: a plain browser module (no types, no DOM): the page says its first time as the browser does
+import { timeText } from './browser/times.js';
 
 /**
  * ColorBrewer YlOrRd, 6 classes (colour-blind safe, sequential): band 0 … 5. Counties with nothing out are a pale
@@ -60,15 +62,15 @@ table{border-collapse:collapse;font-size:.9rem}th,td{padding:.2em .6em;text-alig
 
 /** The 24-hour animation's controls (browser/timeline.js): native button and range input, so keyboards work. */
 const TIMELINE = `<section class="timeline" aria-labelledby="timeline-title"><h2 id="timeline-title" tabindex="-1" style="font-size:1rem;margin:0">Last 24 hours</h2>
-<button type="button" id="timeline-play" aria-pressed="false" aria-controls="county-map" disabled>Play</button>
-<label for="timeline-range">Time</label><input type="range" id="timeline-range" min="0" max="0" value="0" step="1" disabled>
-<output id="timeline-time" for="timeline-range" aria-live="off">Live</output><button type="button" id="timeline-live" disabled>Back to live</button>
-<p id="timeline-status" class="muted" style="flex-basis:100%;margin:0;font-size:.85rem">The animation colours each state by its share of customers out in each quarter-hour (state-level frames); Back to live shows the counties again.</p></section>`;
+<button type="button" id="timeline-play" aria-pressed="false" aria-controls="county-map" aria-describedby="timeline-why" disabled>Play</button>
+<label for="timeline-range">Time</label><input type="range" id="timeline-range" min="0" max="0" value="0" step="1" aria-describedby="timeline-why" disabled>
+<output id="timeline-time" for="timeline-range" aria-live="off">Live</output><button type="button" id="timeline-live" aria-describedby="timeline-time" disabled>Back to live</button>
+<p id="timeline-status" class="muted" style="flex-basis:100%;margin:0;font-size:.85rem">The animation colours each state by its share of customers out in each quarter-hour (state-level frames); Back to live shows the counties again. <span id="timeline-why">Loading the frames of the last 24 hours…</span></p></section>`;
 
 /** The map at a past quarter hour (browser/past-map.js): a UTC date-time picker the archive's extent bounds. */
 const PAST = `<section class="timeline" aria-labelledby="past-title"><h2 id="past-title" style="font-size:1rem;margin:0">The map at a past time</h2>
-<form id="past-form" class="past-form"><label for="past-at">Show the map at (UTC)</label><input type="datetime-local" id="past-at" step="900" required disabled>
-<button type="submit" id="past-show" disabled>Show</button><button type="button" id="past-live" disabled>Back to the live map</button></form>
+<form id="past-form" class="past-form" novalidate><label for="past-at">Show the map at (UTC)</label><input type="datetime-local" id="past-at" step="900" required aria-describedby="past-status" disabled>
+<button type="submit" id="past-show" aria-describedby="past-status" disabled>Show</button><button type="button" id="past-live" aria-describedby="past-status" disabled>Back to the live map</button></form>
 <p id="past-status" role="status" class="muted">Loading the archive's extent…</p></section>`;
 
 const STATE_LINKS = STATE_PAGES.map(
@@ -126,7 +128,7 @@ ${preloads(config)}</head><body>
 <p id="feeds-banner" class="banner" role="status" hidden></p>
 <p class="headline" aria-live="polite"><span data-figure="customers_out">${count(s?.national?.customers_out)} customers out</span>
 <span data-figure="counties_out">${count(s?.national?.counties_out)} counties out</span><span data-figure="states_out">${count(s?.national?.states_out)} states out</span>
-<span data-figure="as_of">as of <time${s?.generated_at ? ` datetime="${esc(s.generated_at)}"` : ''}>${esc(s?.generated_at ?? '…')}</time></span><span data-figure="freshness"></span></p></header>
+<span data-figure="as_of">as of <time${s?.generated_at ? ` datetime="${esc(s.generated_at)}"` : ''}>${esc(s?.generated_at ? timeText(s.generated_at) : '…')}</time></span><span data-figure="freshness"></span></p></header>
 <main><figure id="map-figure" aria-busy="true" style="margin:0"><p id="past-banner" class="past-banner" hidden></p><div class="map-box">
 <svg id="county-map" tabindex="-1" role="group" aria-label="Map of US counties coloured by the share of customers out. Counties with customers out are links in order of customers out: Tab reaches the worst, the arrow keys move to the next or previous, Tab again leaves the map. The table below lists the same numbers." viewBox="0 0 975 610"></svg>
 <div id="map-tooltip" class="tooltip" role="tooltip" hidden></div></div>

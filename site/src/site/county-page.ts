@@ -4,6 +4,7 @@ import { CATALOGUE, type Endpoint } from '../../../pipeline/src/contract/catalog
 import { urlFor } from '../../../pipeline/src/contract/urls.ts';
 import { loadAtlas } from '../../../pipeline/src/geo/counties.ts';
 import { stateByFips } from '../../../pipeline/src/geo/states.ts';
+import { BAND_THRESHOLDS_PCT, MAGNITUDE_THRESHOLDS } from '../../../pipeline/src/state/rules.ts';
 import { BAND_COLOURS, NOTHING_OUT } from '../map/page.ts';
 import { countyOutline } from './county-outline.ts';
 import { esc, layout } from './layout.ts';
@@ -73,6 +74,8 @@ export function countyPage(fips: string): string | null {
     state: state.code,
     stateSlug: state.code.toLowerCase(),
     frame,
+    thresholds: BAND_THRESHOLDS_PCT,
+    magnitudes: MAGNITUDE_THRESHOLDS,
     api: apiPaths(API_IDS),
     site: SITE_PATHS,
     charts: COUNTY_CHARTS.map(([id, label]) => ({ id, label: `${label}: ${title}` })),
@@ -88,9 +91,9 @@ export function countyPage(fips: string): string | null {
 <p id="county-status" role="status" class="muted">Loading the live status…</p>
 <div class="live-grid"><section aria-labelledby="live-title"><h2 id="live-title">Live status</h2>
 <dl class="status" id="live-status">
-<dt>Customers out</dt><dd data-field="customers_out">—</dd><dt>Share out (pct_out)</dt><dd data-field="pct_out">—</dd>
-<dt>Band</dt><dd data-field="band">—</dd><dt>Magnitude</dt><dd data-field="magnitude">—</dd>
-<dt>Customers served (denominator)</dt><dd data-field="denominator">—</dd><dt>As of</dt><dd data-field="generated_at">—</dd></dl>
+<dt>Customers out</dt><dd data-field="customers_out">—</dd><dt>Share of customers out <small>pct_out</small></dt><dd data-field="pct_out">—</dd>
+<dt>Band, by share out <small>band</small></dt><dd data-field="band">—</dd><dt>Size, by customers out <small>magnitude</small></dt><dd data-field="magnitude">—</dd>
+<dt>Customers served <small>denominator</small></dt><dd data-field="denominator">—</dd><dt>As of</dt><dd data-field="generated_at">—</dd></dl>
 <h3>Utilities</h3><table id="utilities-table"></table></section>${map}</div>
 <section aria-labelledby="past-week-title"><h2 id="past-week-title">Past week: customers out every 15 minutes</h2>
 <figure class="past-week"><div class="past-week-chart" id="past-week-chart"></div><figcaption id="past-week-summary" class="muted" role="status">Loading the past week from the archive…</figcaption></figure></section>

@@ -5,6 +5,7 @@ import { CATALOGUE, REPORT_TABLES } from '../../../pipeline/src/contract/catalog
 import { EVENT_KINDS } from '../../../pipeline/src/state/lifecycle.ts';
 import { EVENT_LABELS } from '../../../pipeline/src/contract/events.ts';
 import { STATES } from '../../../pipeline/src/geo/states.ts';
+import { CONNECTOR_LABELS } from '../../../pipeline/src/sources/connector-labels.ts';
 import { esc, layout } from './layout.ts';
 import { apiPaths } from './routes.ts';
 import { SITE_PATHS, STATE_PAGES } from '../../../pipeline/src/contract/site-pages.ts';
@@ -14,6 +15,7 @@ export function sourcesPage(): string {
     api: apiPaths(['live.sources', 'coverage', 'sources.verification']),
     site: SITE_PATHS,
     states: Object.fromEntries(STATES.map((s) => [s.code, s.name])),
+    connectors: CONNECTOR_LABELS,
   };
   const main = `<h1>Sources and coverage</h1>
 <p>Every utility feed this server polls, how often, and whether it is fresh; and how US customers are seen live. From <a href="${config.api['live.sources']}"><code>${config.api['live.sources']}</code></a> and <a href="${config.api.coverage}"><code>${config.api.coverage}</code></a>.</p>
@@ -21,8 +23,8 @@ export function sourcesPage(): string {
 <section aria-labelledby="coverage-title"><h2 id="coverage-title">Coverage</h2><h3>How US customers are seen live</h3><table id="coverage-classes"></table>
 <h3>Coverage by state</h3><p id="coverage-status" class="muted"></p><table id="coverage-table"></table>
 <details id="coverage-method" hidden><summary>How coverage is counted</summary><p id="coverage-method-text" class="muted"></p></details></section>
-<section aria-labelledby="sources-title"><h2 id="sources-title">Sources</h2><h3>By vendor</h3><table id="vendors-table"></table>
-<h3>Every source</h3><p class="muted">By utility name; select a column heading to sort. A vendor marked <em>plain http</em> is a feed its utility serves only over http: nothing authenticates its answers, which are checked like every other.</p><table id="sources-table"></table></section>
+<section aria-labelledby="sources-title"><h2 id="sources-title">Sources</h2><h3>By feed software</h3><table id="vendors-table"></table>
+<h3>Every source</h3><p class="muted">By utility name; select a column heading to sort. Feed software marked <em>plain http</em> is a feed its utility serves only over http: nothing authenticates its answers, which are checked like every other.</p><table id="sources-table"></table></section>
 <section aria-labelledby="verify-title"><h2 id="verify-title">Last verification</h2><p id="verify-status" role="status" class="muted">Loading…</p><table id="verify-failures" hidden></table>
 <p class="muted">Every active source probed once by <code>outage sources verify</code>, from <a href="${config.api['sources.verification']}"><code>${config.api['sources.verification']}</code></a>.</p></section>`;
   return layout({ title: 'Sources and coverage', current: 'sources', main, module: 'sources-page.js', config });
@@ -90,9 +92,9 @@ export function reportsPage(): string {
 <label for="r-table">Table <select id="r-table" name="table"></select></label><button type="submit">Show report</button></form>
 <p id="county-help" class="muted">A county report needs its state chosen too; county reports download as JSON.</p>
 <p id="report-status" role="status" class="muted">Loading…</p>
-<p id="report-downloads"></p><div id="report-table-box" style="overflow-x:auto"><table id="report-table"></table></div>
+<p id="report-downloads"></p><div id="report-table-box"><table id="report-table"></table></div>
 <figure id="report-chart" class="chart" style="margin:1em 0"></figure>
-<section aria-labelledby="national-title"><h2 id="national-title">Every year, national</h2><div style="overflow-x:auto"><table id="national-table"></table></div>
+<section aria-labelledby="national-title"><h2 id="national-title">Every year, national</h2><div><table id="national-table"></table></div>
 <p>Data sets: <a href="${config.api['reports.data']}?format=csv">national and state years (CSV)</a> · <a href="${config.api['reports.causes']}?format=csv">causes (CSV)</a> · <a href="${config.api['reports.trend']}?format=csv">trend (CSV)</a></p></section>`;
   return layout({ title: 'Annual reports', current: 'reports', main, module: 'reports-page.js', config });
 }

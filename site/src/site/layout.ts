@@ -21,7 +21,7 @@ table.compact{font-size:.8rem}table.compact th,table.compact td{padding:.2em .25
 table.stack,table.stack tbody,table.stack tr,table.stack td,table.stack th[scope=row]{display:block}
 table.stack tr{border-bottom:1px solid #ddd;padding:.35em 0}table.stack tr[hidden]{display:none}
 table.stack td,table.stack th[scope=row]{border:0;padding:.05em 0;text-align:left;display:grid;grid-template-columns:minmax(7em,40%) minmax(0,1fr);gap:.6em;overflow-wrap:anywhere}
-table.stack td::before{content:attr(data-label);color:#4a4a4a}
+table.stack td::before{content:attr(data-label);color:#4a4a4a;white-space:normal}
 table.stack td.empty{display:block}table.stack thead{display:block}
 table.stack thead tr{display:flex;flex-wrap:wrap;gap:.1em .9em;border-bottom:1px solid #999;font-size:.85rem}
 table.stack thead tr::before{content:"Sort by:";color:#4a4a4a}table.stack thead th{display:none;border:0;padding:0}

@@ -1,6 +1,7 @@
 // The state page /states/{xx}: the state's counties on a zoomed live map, a sortable county table, the utilities
 // serving the state with vendor, freshness and coverage, and report links. Markup here; browser/state-page.js fills it.
 import { BAND_THRESHOLDS_PCT } from '../../../pipeline/src/state/rules.ts';
+import { CONNECTOR_LABELS } from '../../../pipeline/src/sources/connector-labels.ts';
 import { MAP_ASSET_BASE, TOPOLOGY_ASSET } from '../map/assets.ts';
 import { BAND_COLOURS, legendHtml, NO_FEED, NOTHING_OUT } from '../map/page.ts';
 import { esc, layout } from './layout.ts';
@@ -44,7 +45,7 @@ export const embedSnippet = (src: string, name: string) =>
 export function statePage(slug: string): string | null {
   const st = STATE_PAGES.find((s) => s.slug === slug.toLowerCase());
   if (!st) return null;
-  const config = { ...mapConfig(st.code), name: st.name, slug: st.slug, fips: st.fips };
+  const config = { ...mapConfig(st.code), name: st.name, slug: st.slug, fips: st.fips, connectors: CONNECTOR_LABELS };
   const embed = sitePath('embedState', { state: st.slug });
   const main = `${HATCH_DEFS}<h1>${esc(st.name)}: power outages by county</h1>
 <p class="figures" id="state-figures" aria-live="polite"><span><strong data-field="customers_out">—</strong> customers out</span>

@@ -17,13 +17,13 @@ import {
   time,
   when,
 } from './site.js';
+import { bandLabel, magnitudeLabel } from './data.js';
 import { showWeek, weekRange } from './past-week.js';
 
 const cfg = config();
 const p = { fips: cfg.fips };
 const api = (id) => fill(cfg.api[id], p);
 const SVG = 'http://www.w3.org/2000/svg';
-const BAND_WORDS = ['under 1 %', '1–3 %', '3–10 %', '10–25 %', '25–50 %', '50 % or more'];
 
 function setField(name, value) {
   const e = document.querySelector(`[data-field="${name}"]`);
@@ -45,8 +45,8 @@ function renderLive(live) {
   setField('customers_out', count(live.customers_out));
   if (live.band >= 0) document.querySelector('.county-shape')?.classList.add(`fill-b${Math.min(5, live.band)}`);
   setField('pct_out', live.pct_out === null ? '— (no trusted customer count)' : pct(live.pct_out));
-  setField('band', live.band < 0 ? 'untrusted' : `${live.band} (${BAND_WORDS[live.band] ?? ''})`);
-  setField('magnitude', String(live.magnitude));
+  setField('band', live.band < 0 ? 'untrusted' : `${live.band} (${bandLabel(live.band, cfg.thresholds)} out)`);
+  setField('magnitude', magnitudeLabel(live.magnitude, cfg.magnitudes));
   setField('denominator', count(live.denominator));
   setField('generated_at', time(live.generated_at));
   renderTable(
@@ -115,7 +115,7 @@ function renderIncidents(doc) {
       { label: 'Customers out', num: true, value: (i) => count(i.customers_out), sort: (i) => i.customers_out },
       { label: 'Cause', value: (i) => i.cause ?? '—', sort: (i) => i.cause ?? '' },
       { label: 'Crew status', value: (i) => i.crew_status ?? '—', sort: (i) => i.crew_status ?? '' },
-      { label: 'ETR', value: (i) => time(i.etr), sort: (i) => i.etr ?? '' },
+      { label: 'Estimated restoration', value: (i) => time(i.etr), sort: (i) => i.etr ?? '' },
       { label: 'Started', value: (i) => time(i.started_at), sort: (i) => i.started_at ?? '' },
     ],
     list.map((i) => ({ ...i, key: i.incident_id })),
@@ -139,7 +139,7 @@ function renderAreas(doc) {
       },
       { label: 'Served', num: true, value: (a) => count(a.customers_served), sort: (a) => a.customers_served ?? -1 },
       { label: 'Share out', num: true, value: (a) => pct(a.pct_out), sort: (a) => a.pct_out ?? -1 },
-      { label: 'ETR', value: (a) => time(a.etr), sort: (a) => a.etr ?? '' },
+      { label: 'Estimated restoration', value: (a) => time(a.etr), sort: (a) => a.etr ?? '' },
     ],
     list.map((a) => ({ ...a, key: a.area_id })),
     'No municipality or township reported.',

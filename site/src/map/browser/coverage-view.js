@@ -2,12 +2,12 @@
 // server polls: how US customers are seen live (/api/v1/live/sources), and coverage by state — from /api/v1/coverage
 // when that document describes this registry, else from the polled sources themselves (a simulated deployment's
 // coverage document describes the shipped registry, which it does not poll).
-import { $, count, pct, plural, renderTable, setStatus } from './site.js';
+import { COVERAGE_WORDS } from './data.js';
+import { $, count, feedSoftware, h, pct, plural, prose, renderTable, setStatus } from './site.js';
 
+/** Each coverage class in words (capitalised: a table's first column), and the customers no feed reaches. */
 const CLASSES = [
-  ['county', 'Counts by county'],
-  ['utility_total', 'One utility-wide total'],
-  ['outage_only', 'Located outages, no totals'],
+  ...Object.entries(COVERAGE_WORDS).map(([k, words]) => [k, words.charAt(0).toUpperCase() + words.slice(1)]),
   ['no_feed', 'No feed'],
 ];
 
@@ -45,7 +45,7 @@ const byName = (a, b) => (a.name ?? a.scope).localeCompare(b.name ?? b.scope);
 function renderEia(data) {
   const rows = [data.national, ...(data.states ?? []).sort(byName)].filter(Boolean);
   setStatus('coverage-status', 'Share of each state’s customers (EIA-861 2018) whose utility’s own feed is polled.');
-  $('coverage-method-text').textContent = data.method ?? '';
+  $('coverage-method-text').replaceChildren(prose(data.method ?? ''));
   $('coverage-method').hidden = !data.method;
   // two own-feed figures: without credentials (gated rows not covered) and with every credential the registry names
   const creds = data.credentials?.sources ?? [];
@@ -68,7 +68,7 @@ function renderEia(data) {
 }
 
 /** Coverage by state from the polled sources: how many feeds list each state, and how many are fresh. */
-function renderFeeds(sources, names) {
+function renderFeeds(sources, names, connectors) {
   const states = new Map();
   for (const s of sources.sources ?? [])
     for (const code of s.states ?? []) {
@@ -91,16 +91,20 @@ function renderFeeds(sources, names) {
       { label: 'State', value: (r) => r.name, sort: (r) => r.name },
       { label: 'Sources', num: true, value: (r) => count(r.feeds), sort: (r) => r.feeds },
       { label: 'Fresh', num: true, value: (r) => count(r.fresh), sort: (r) => r.fresh },
-      { label: 'Vendors', value: (r) => [...r.vendors].sort().join(', ') },
+      {
+        label: 'Feed software',
+        value: (r) =>
+          h('span', {}, ...[...r.vendors].sort().flatMap((c, i) => [i ? ', ' : '', feedSoftware(c, connectors)])),
+      },
     ],
     [...states.values()].sort(byName),
     'No source lists a state.',
   );
 }
 
-/** names: state code → name (the page's config). */
-export function renderStateCoverage(sources, coverage, names) {
+/** names: state code → name; connectors: each connector's words (both the page's config). */
+export function renderStateCoverage(sources, coverage, names, connectors) {
   if (coverageMatches(sources, coverage)) renderEia(coverage);
-  else renderFeeds(sources, names);
+  else renderFeeds(sources, names, connectors);
   $('coverage-table').dataset.from = coverageMatches(sources, coverage) ? 'coverage' : 'sources';
 }

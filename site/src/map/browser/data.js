@@ -30,6 +30,12 @@ export async function fetchLive(paths) {
 
 /** Coverage classes whose outages land in counties; `utility_total` feeds give one utility-wide number only. */
 const PLACES_COUNTIES = new Set(['county', 'outage_only']);
+/** What a feed of each coverage class gives, in words (a source's `coverage`). */
+export const COVERAGE_WORDS = {
+  county: 'counts by county',
+  utility_total: 'a utility-wide total',
+  outage_only: 'located outages, no totals',
+};
 
 /** Per state code: how many feeds list it, how many are fresh, and how many place outages in counties. */
 export function stateFeeds(sources) {
@@ -64,6 +70,18 @@ export function bandLabel(band, thresholds) {
   if (band === 0) return `under ${thresholds[0]} %`;
   if (band >= thresholds.length) return `${thresholds[thresholds.length - 1]} % or more`;
   return `${thresholds[band - 1]}–${thresholds[band]} %`;
+}
+
+/** A magnitude (0–5) in words, from the headcount ramp the API uses (spec: magnitude): "3 of 5: 10,000–49,999 out". */
+export function magnitudeLabel(m, thresholds) {
+  const top = thresholds.length;
+  const range =
+    m <= 0
+      ? `under ${formatCount(thresholds[0])}`
+      : m >= top
+        ? `${formatCount(thresholds[top - 1])} or more`
+        : `${formatCount(thresholds[m - 1])}–${formatCount(thresholds[m] - 1)}`;
+  return `${m} of ${top}: ${range} customers out`;
 }
 
 export const PCT_NULL_REASON = 'no trusted customer count: the known count is missing or smaller than the outage';

@@ -1,7 +1,7 @@
 // Browser: the embeddable live map (markup: site/src/site/embed-page.ts) for an <iframe> on another site: the
 // nation, or one state from /embed/states/{xx} or ?state=xx, with the headline figure, citation and a link back.
 import { startLiveMap } from './map-view.js';
-import { $, config, count, fill, setStatus } from './site.js';
+import { $, config, count, fill, setStatus, when } from './site.js';
 
 const cfg = config();
 const fromQuery = new URLSearchParams(location.search).get('state');
@@ -25,7 +25,7 @@ startLiveMap({
   onData(live) {
     const s = state ? (live.summary.states ?? []).find((x) => x.state === state) : live.summary.national;
     $('embed-figure').textContent =
-      `${count(s?.customers_out ?? 0)} customers out · ${new Date(live.summary.generated_at).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })}${live.summary.simulated ? ' · SIMULATED DATA' : ''}`;
+      `${count(s?.customers_out ?? 0)} customers out · ${when(live.summary.generated_at)}${live.summary.simulated ? ' · SIMULATED DATA' : ''}`;
     $('map-figure').setAttribute('aria-busy', 'false');
     for (const a of document.querySelectorAll('#county-map a')) a.setAttribute('target', '_blank');
     document.body.dataset.ready = 'true';

@@ -113,7 +113,7 @@ async function loadTimeline(pending) {
     if (!res.ok) throw new Error(`${config.paths.timeline} answered HTTP ${res.status}`);
     timeline.load((await res.json()).data);
   } catch (err) {
-    $('timeline-status').textContent = `The 24-hour animation is unavailable (${err.message}).`;
+    $('timeline-why').textContent = `Play is off: the 24-hour animation is unavailable (${err.message}).`;
   }
 }
 
@@ -124,6 +124,7 @@ function makeControls(m, map) {
     range: $('timeline-range'),
     time: $('timeline-time'),
     live: $('timeline-live'),
+    why: $('timeline-why'),
   };
   timeline = new m.Timeline(map, ui);
   window.outageTimeline = timeline; // for the browser tests' frame-rate measurement

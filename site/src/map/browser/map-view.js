@@ -3,6 +3,7 @@
 import { CountyMap } from './county-map.js';
 import { countyStatus, describeCounty, fetchLive, stateFeeds } from './data.js';
 import { mapShapes } from './geometry.js';
+import { clockText } from './times.js';
 
 /** The shapes of the nation, or of one state (its counties and its outline only) when `state` is a USPS code. */
 export async function loadShapes(url, state) {
@@ -56,14 +57,13 @@ export async function startLiveMap(o) {
   const map = new CountyMap(o.svg, o.tip, shapes, o.href);
   if (o.state) zoomToDrawn(o.svg, map.quiet);
   let timer = null;
-  const CLOCK = new Intl.DateTimeFormat('en-US', { timeStyle: 'medium' });
   async function refresh(pending = fetchLive(o.paths)) {
     try {
       const data = await pending;
       const { info, feeds } = describeAll(map, data, o.thresholds);
       map.update((shape) => info.get(shape.fips));
       o.onData(data, info, feeds, map);
-      o.onStatus(`Updated ${CLOCK.format(new Date())}; refreshes every ${data.refreshS} s without reloading.`);
+      o.onStatus(`Updated ${clockText(Date.now())}; refreshes every ${data.refreshS} s without reloading.`);
       timer = setTimeout(refresh, data.refreshS * 1000);
     } catch (err) {
       o.onStatus(`Could not load the live data (${err.message}); trying again in 60 s.`, true);

@@ -3,6 +3,7 @@
 import { bandLabel, formatCount, PCT_NULL_REASON } from './data.js';
 import { renderFeedsBanner } from './feeds-banner.js';
 import { collapseRows } from './tables.js';
+import { timeText } from './times.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -20,15 +21,6 @@ export function age(iso, now = Date.now()) {
   return `${Math.round(min / 1440)} days ago`;
 }
 
-const TIME = new Intl.DateTimeFormat('en-US', {
-  year: 'numeric',
-  month: 'short',
-  day: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-  timeZoneName: 'short',
-});
-
 export function renderHeadline(summary, sources) {
   $('simulated-banner').hidden = !summary.simulated;
   const n = summary.national ?? {};
@@ -38,7 +30,7 @@ export function renderHeadline(summary, sources) {
   const time = document.querySelector('[data-figure="as_of"] time');
   if (time && summary.generated_at) {
     time.dateTime = summary.generated_at;
-    time.textContent = `${TIME.format(new Date(summary.generated_at))} (${age(summary.generated_at)})`;
+    time.textContent = `${timeText(summary.generated_at)} (${age(summary.generated_at)})`;
   }
   const all = sources?.sources ?? [];
   const stale = all.filter((s) => s.freshness !== 'fresh').length;

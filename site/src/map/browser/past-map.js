@@ -3,17 +3,11 @@
 // (a county absent from the answer had no one out); "Back to live" gives the live fills back. A quarter the poller did
 // not reach is said in the answer's own words (its 404 message).
 import { countyStatus, describeCounty } from './data.js';
+import { UTC_FORMAT } from './times.js';
 
 const QUARTER_MS = 900_000;
-const AT = new Intl.DateTimeFormat('en-US', {
-  year: 'numeric',
-  month: 'short',
-  day: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-  timeZone: 'UTC',
-});
+/** The site's one formatter of UTC times (times.js): a label here reads as every other time on the site. */
+const AT = UTC_FORMAT;
 export const utcLabel = (iso) => `${AT.format(new Date(iso))} UTC`;
 /** Now's quarter hour: a cycle counts for the quarter at or after it, so the newest archived one may be just ahead. */
 const nowQuarter = () => Math.ceil(Date.now() / QUARTER_MS) * QUARTER_MS;
@@ -29,6 +23,19 @@ export function describePast(map, past, thresholds) {
     info.set(shape.fips, { shape, status, text: describeCounty(shape, status, undefined, thresholds) });
   }
   return info;
+}
+
+/**
+ * Why the archive cannot answer a time (before its first quarter, or later than now), in words, or null when it can.
+ * `min` and `max` are the picker's bounds (its input's min and max values, UTC).
+ */
+export function outsideArchive(ms, min, max) {
+  const first = Date.parse(`${min}:00Z`);
+  const last = Date.parse(`${max}:00Z`);
+  if (ms < first)
+    return `${utcLabel(ms)} is before the archive, which starts at ${utcLabel(first)}: choose a time from then on.`;
+  if (ms > last) return `${utcLabel(ms)} has not happened yet: the latest quarter hour to show is ${utcLabel(last)}.`;
+  return null;
 }
 
 export class PastMap {
@@ -77,6 +84,11 @@ export class PastMap {
     const at = `${value}:00Z`;
     if (!value || Number.isNaN(Date.parse(at))) {
       status.textContent = 'Choose a date and time (UTC).';
+      return;
+    }
+    const outside = outsideArchive(Date.parse(at), this.ui.input.min, this.ui.input.max);
+    if (outside) {
+      status.textContent = outside; // said, not replaced by the nearest archived time
       return;
     }
     status.textContent = `Loading the map at ${utcLabel(at)}…`;

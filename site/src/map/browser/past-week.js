@@ -1,6 +1,7 @@
 // Browser: the county page's "Past week" chart (issue 25 part 4): the county's customers out at every archived quarter
 // hour of the last 7 days, from /api/v1/archive/counties/{fips}. An inline SVG drawn to its box's own width, so its
 // labels stay legible on a phone. A quarter the poller did not reach is absent from the series: a gap, never a zero.
+import { shortTimeText } from './times.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 export const QUARTER_MS = 900_000;
@@ -8,15 +9,7 @@ const DAY_MS = 86_400_000;
 const WEEK_MS = 7 * DAY_MS;
 const NUMBER = new Intl.NumberFormat('en-US');
 const DAY = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
-const AT = new Intl.DateTimeFormat('en-US', {
-  month: 'short',
-  day: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-  timeZone: 'UTC',
-});
-export const utcTime = (ms) => `${AT.format(new Date(ms))} UTC`;
+export const utcTime = shortTimeText;
 
 /** The week asked for: 7 days to the end of the quarter in force now (a cycle counts for the quarter at or after it). */
 export function weekRange(now) {

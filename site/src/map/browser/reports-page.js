@@ -1,6 +1,7 @@
 // Browser: the reports page (markup: site/src/site/data-pages.ts): the national years table, and one year's (or one
 // state's) report table with its CSV download and report chart. Years not loaded say so instead of showing zeros.
 import { $, config, getJson, h, renderTable, setStatus } from './site.js';
+import { timeText } from './times.js';
 
 const cfg = config();
 const form = $('report-form');
@@ -13,15 +14,39 @@ const SOURCES = { eaglei: 'EAGLE-I', archive: 'live archive', both: 'EAGLE-I + a
 function cell(k, v) {
   if (v === null || v === undefined) return '—';
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
-  if (k === 'source') return SOURCES[v] ?? String(v);
+  if (k === 'source') return (SOURCES[v] ?? String(v)).replaceAll('-', '\u2011'); // EAGLE-I on one line
+  if (typeof v === 'string' && ISO_TIME.test(v)) return timeText(v);
+  if (typeof v === 'string' && WORDS.test(v)) return v.replaceAll('_', ' '); // `not_covered` → not covered
   if (typeof v !== 'number') return typeof v === 'object' ? JSON.stringify(v) : String(v);
   if (PLAIN.has(k)) return String(v);
   const digits = Number.isInteger(v) || Math.abs(v) >= 100 ? 0 : 2;
   return v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
 }
 
+/** A time the API gives in UTC (period_start, start_at …): said as every time on the site is. */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/;
+/** A value that is a word of the API's (an enum such as `not_covered`), shown in words. */
+const WORDS = /^[a-z]+(_[a-z]+)+$/;
+
 /** A column's heading: its name in words (`customer_hours` → Customer hours, `yoy_pct` → Change from last year, %). */
-const LABELS = { fips: 'FIPS', yoy_pct: 'Change from last year, %', pct_out: 'Out, %', loaded: 'Loaded' };
+const LABELS = {
+  fips: 'FIPS',
+  yoy_pct: 'Change from last year, %',
+  pct_out: 'Out, %',
+  loaded: 'Loaded',
+  began_at: 'Began (local time, as reported)',
+  restored_at: 'Restored (local time, as reported)',
+  start_at: 'Start',
+  end_at: 'End',
+  nerc: 'NERC region',
+  demand_loss_mw: 'Demand lost (MW)',
+  saidi_with_med: 'SAIDI, minutes',
+  saifi_with_med: 'SAIFI, interruptions',
+  saidi_without_med: 'SAIDI without major event days',
+  saifi_without_med: 'SAIFI without major event days',
+  rank_national: 'Rank in the nation',
+  rank_state: 'Rank in the state',
+};
 function label(k) {
   if (LABELS[k]) return LABELS[k];
   const words = k.replace(/_pct$/, ', %').replace(/_h$/, ' (hours)').replace(/_mw$/, ' (MW)').replaceAll('_', ' ');
@@ -30,13 +55,14 @@ function label(k) {
 
 /** A report table whatever its columns: every column of its rows, in their order, each heading explained. */
 function rowsTable(table, rows, empty) {
-  const keys = rows.length ? Object.keys(rows[0]) : [];
+  // The main columns first; the detail ones come with the line above the table ("Show all N columns").
+  const keys = shownColumns(table, rows.length ? Object.keys(rows[0]) : [], () => rowsTable(table, rows, empty));
   renderTable(
     table,
     keys.map((k) => ({
       label: label(k),
-      num: typeof rows[0][k] === 'number' && !PLAIN.has(k),
-      value: (r) => cell(k, r[k]),
+      num: rows.some((r) => typeof r[k] === 'number') && !PLAIN.has(k),
+      value: (r) => (k === 'source' && r.loaded === false ? 'not loaded' : cell(k, r[k])),
       sort: (r) => r[k] ?? -Infinity,
     })),
     rows,
@@ -49,6 +75,85 @@ function rowsTable(table, rows, empty) {
   });
 }
 
+/** Detail columns (coverage, period, size classes, ranks, EIA years), shown with "Show all N columns". */
+const DETAIL = new Set([
+  'loaded',
+  'period_start',
+  'period_end',
+  'counties_covered',
+  'coverage_customers',
+  'coverage_min',
+  'coverage_max',
+  'coverage_pct',
+  'major_episodes',
+  'max_county_out',
+  'disturbance_customers',
+  'small',
+  'medium',
+  'large',
+  'major',
+  'longest_h',
+  'rank_national',
+  'rank_state',
+  'events_naming_county',
+  'utility_number',
+  'territory_year',
+  'reliability_year',
+  'standard',
+  'saidi_without_med',
+  'saifi_without_med',
+  'nerc',
+  'event_type',
+  'alert_criteria',
+]);
+
+/**
+ * The columns a report table shows: its main ones, or every one once asked for. The line above the table says how
+ * many of how many it shows and switches between them, so a wide table is never cut without a word; tables.js then
+ * fits what is shown to the page (compact, or stacked on a phone), as every other table.
+ */
+function shownColumns(table, all, redraw) {
+  const main = all.filter((k) => !DETAIL.has(k));
+  let line = table.previousElementSibling?.matches('p.columns') ? table.previousElementSibling : null;
+  if (main.length === all.length) {
+    line?.remove();
+    return all;
+  }
+  const wide = table.dataset.columns === 'all';
+  if (!line) {
+    line = h('p', { class: 'columns muted' });
+    table.before(line);
+  }
+  const button = h(
+    'button',
+    { type: 'button', 'aria-expanded': String(wide), 'aria-controls': table.id },
+    wide ? `Show the ${main.length} main columns` : `Show all ${all.length} columns`,
+  );
+  button.addEventListener('click', () => {
+    table.dataset.columns = wide ? 'main' : 'all';
+    redraw();
+    line.querySelector('button')?.focus();
+  });
+  line.replaceChildren(
+    `${wide ? all.length : main.length} of ${all.length} columns shown; the downloads have every one. `,
+    button,
+  );
+  return wide ? all : main;
+}
+
+/** Each report table in words (the API's `table` names are the options' values). */
+const TABLE_WORDS = {
+  counties: 'Counties',
+  events: 'Largest outages',
+  states: 'States',
+  months: 'Months',
+  causes: 'Causes (OE-417)',
+  disturbances: 'Disturbances (OE-417)',
+  summary: 'Summary',
+  years: 'Years',
+  utilities: 'Utilities (EIA-861)',
+};
+
 /** The scope asked for: a county (5-digit FIPS, within the chosen state), a state, or the nation. */
 const countyOf = () => (/^\d{5}$/.test(form.elements.county.value.trim()) ? form.elements.county.value.trim() : '');
 
@@ -57,7 +162,7 @@ function tableOptions() {
   const tables = state && countyOf() ? cfg.tables.county : state ? cfg.tables.state : cfg.tables.year;
   const sel = form.elements.table;
   const keep = sel.value;
-  sel.replaceChildren(...tables.map((t) => h('option', { value: t }, t)));
+  sel.replaceChildren(...tables.map((t) => h('option', { value: t }, TABLE_WORDS[t] ?? t)));
   if (tables.includes(keep)) sel.value = keep;
 }
 
@@ -89,7 +194,7 @@ async function showReport() {
       'report-status',
       doc.data.loaded === false
         ? `${year} is not loaded: values are null, not zero.`
-        : `${year}${state ? `, ${state.toUpperCase()}` : ''}: ${table}.`,
+        : `${year}${state ? `, ${state.toUpperCase()}` : ''}: ${TABLE_WORDS[table] ?? table}.`,
     );
     const alt = `Report chart ${year}${state ? ` ${state.toUpperCase()}` : ''}`;
     $('report-chart').replaceChildren(

@@ -1,5 +1,8 @@
 // Browser: what every site page's module shares — its config, reading the API, building DOM, formatting numbers
-// and times, the tables (tables.js) and the chart embed snippet. Small on purpose: the pages need no framework.
+// and times (the rule is times.js's), the tables (tables.js) and the chart embed snippet. Small on purpose: the pages
+// need no framework.
+import { localTimeText, timeText } from './times.js';
+
 export { renderTable } from './tables.js';
 
 export const config = () => JSON.parse(document.getElementById('page-config')?.textContent ?? '{}');
@@ -31,8 +34,8 @@ export function h(tag, attrs = {}, ...children) {
 const NUMBER = new Intl.NumberFormat('en-US');
 export const count = (n) => (n === null || n === undefined ? '—' : NUMBER.format(n));
 export const pct = (p) => (p === null || p === undefined ? '—' : `${p} %`);
-const TIME = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
-export const when = (iso) => (iso ? TIME.format(new Date(iso)) : '—');
+/** A time in words with its zone (times.js), or a dash for none. */
+export const when = (iso) => (iso ? timeText(iso) : '—');
 /** "1 event", "2 events": a count with its noun, plural when it is not one. */
 export const plural = (n, noun, nouns = `${noun}s`) => `${count(n)} ${n === 1 ? noun : nouns}`;
 
@@ -53,8 +56,30 @@ export function countyLabel(name, fips, state) {
   return `${name}${suffix}${state ? `, ${state}` : ''}`;
 }
 
-/** A <time> element: machine-readable datetime, human text. */
-export const time = (iso) => (iso ? h('time', { datetime: iso }, when(iso)) : '—');
+/** The software behind a feed in words (the page's `connectors`), its connector's name as the tooltip. */
+export const feedSoftware = (connector, labels) =>
+  h('span', { title: `connector: ${connector}` }, labels?.[connector] ?? connector);
+
+/** A name of the API's or the registry's in running text: `interval_min`, `Sales_Ult_Cust`, `kubra_view_not_found`. */
+const FIELD_NAME = /\b([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)\b/;
+
+/**
+ * Text written in the API's Markdown (its messages and methods mark names as `code` spans) as DOM: each code span,
+ * and each bare field name, a <code>; the rest text nodes. Nothing is parsed as HTML, so upstream words (a failure's
+ * message, an error page's title) show exactly as written.
+ */
+export function prose(text) {
+  const out = document.createDocumentFragment();
+  for (const part of String(text ?? '').split(/(`[^`]+`)/)) {
+    if (/^`[^`]+`$/.test(part)) out.append(h('code', {}, part.slice(1, -1)));
+    else out.append(...part.split(FIELD_NAME).map((bit, i) => (i % 2 ? h('code', {}, bit) : bit)));
+  }
+  return out;
+}
+
+/** A <time> element: machine-readable datetime, the time in UTC, the reader's own clock as its tooltip. */
+export const time = (iso) =>
+  iso ? h('time', { datetime: iso, title: `${localTimeText(iso)} (your clock)` }, when(iso)) : '—';
 
 /** Shows the SIMULATED banner of the layout when the data says so. */
 export function markSimulated(simulated) {

@@ -2,18 +2,35 @@
 // coverage (coverage-view.js), its sources by vendor and one by one (by utility name) from /api/v1/live/sources, and
 // the last verification of the sources from /api/v1/sources/verification.
 import { registryNote, renderClasses, renderStateCoverage } from './coverage-view.js';
-import { $, config, count, getJson, markSimulated, plural, renderTable, setStatus, time, when } from './site.js';
+import { COVERAGE_WORDS } from './data.js';
+import {
+  $,
+  config,
+  count,
+  feedSoftware,
+  getJson,
+  h,
+  markSimulated,
+  plural,
+  prose,
+  renderTable,
+  setStatus,
+  time,
+  when,
+} from './site.js';
 
 const cfg = config();
 /** What proves a row is read right: a real capture of its own feed, of its platform, or none (data/sources.md). */
 const EVIDENCE = { own: 'its own feed', platform: 'its platform', none: 'a sample only' };
-/** What a feed gives, in words (the `coverage` of a source). */
-const GIVES = { county: 'counts by county', utility_total: 'a utility-wide total', outage_only: 'located outages' };
+/** A source's `tier` in words (data/sources.md, "Cadence and tier"), the tier itself in small print. */
+const TIERS = { 1: 'large', 2: 'regional', 3: 'small' };
+const tierOf = (s) => h('span', {}, `${TIERS[s.tier] ?? '—'} `, h('small', {}, `tier ${s.tier}`));
+const software = (s) => feedSoftware(s.connector, cfg.connectors);
 
 function renderVendors(rows) {
   const vendors = new Map();
   for (const s of rows) {
-    const v = vendors.get(s.connector) ?? { key: s.connector, vendor: s.connector, sources: 0, fresh: 0, out: 0 };
+    const v = vendors.get(s.connector) ?? { key: s.connector, connector: s.connector, sources: 0, fresh: 0, out: 0 };
     v.sources += 1;
     if (s.freshness === 'fresh') v.fresh += 1;
     v.out += s.customers_out ?? 0;
@@ -22,17 +39,18 @@ function renderVendors(rows) {
   renderTable(
     $('vendors-table'),
     [
-      { label: 'Vendor', value: (v) => v.vendor, sort: (v) => v.vendor },
+      { label: 'Feed software', value: (v) => software(v), sort: (v) => cfg.connectors?.[v.connector] ?? v.connector },
       { label: 'Sources', num: true, value: (v) => count(v.sources), sort: (v) => v.sources },
       { label: 'Fresh', num: true, value: (v) => count(v.fresh), sort: (v) => v.fresh },
       { label: 'Customers out', num: true, value: (v) => count(v.out), sort: (v) => v.out },
     ],
-    [...vendors.values()].sort((a, b) => b.sources - a.sources || a.vendor.localeCompare(b.vendor)),
+    [...vendors.values()].sort((a, b) => b.sources - a.sources || a.connector.localeCompare(b.connector)),
   );
 }
 
-/** The vendor, and `plain http` for a feed the utility serves only over unauthenticated http (`transport`). */
-const vendorOf = (s) => (s.transport === 'plain_http' ? `${s.connector}, plain http` : s.connector);
+/** The feed's software, and `plain http` for a feed the utility serves only over unauthenticated http (`transport`). */
+const vendorOf = (s) => h('span', {}, software(s), s.transport === 'plain_http' ? ', plain http' : '');
+const vendorKey = (s) => `${cfg.connectors?.[s.connector] ?? s.connector} ${s.transport ?? ''}`;
 
 function renderSources(data) {
   const rows = (data.sources ?? [])
@@ -44,14 +62,14 @@ function renderSources(data) {
     [
       { label: 'Utility', value: (s) => s.utility, sort: (s) => s.utility },
       { label: 'States', value: (s) => (s.states ?? []).join(', '), sort: (s) => (s.states ?? []).join() },
-      { label: 'Vendor', value: vendorOf, sort: vendorOf },
+      { label: 'Feed software', value: vendorOf, sort: vendorKey },
       { label: 'Tested on', value: (s) => EVIDENCE[s.evidence] ?? '—', sort: (s) => s.evidence ?? '' },
-      { label: 'Tier', num: true, value: (s) => String(s.tier), sort: (s) => s.tier },
+      { label: 'Utility size', value: tierOf, sort: (s) => s.tier },
       { label: 'Polled every', num: true, value: (s) => `${s.interval_min} min`, sort: (s) => s.interval_min },
       { label: 'Freshness', value: (s) => s.freshness, sort: (s) => s.freshness },
       { label: 'Last fetch', value: (s) => time(s.updated_at), sort: (s) => s.updated_at ?? '' },
       { label: 'Next poll', value: (s) => time(s.next_due_at), sort: (s) => s.next_due_at ?? '' },
-      { label: 'The feed gives', value: (s) => GIVES[s.coverage] ?? '—', sort: (s) => s.coverage ?? '' },
+      { label: 'The feed gives', value: (s) => COVERAGE_WORDS[s.coverage] ?? '—', sort: (s) => s.coverage ?? '' },
       { label: 'Customers out', num: true, value: (s) => count(s.customers_out), sort: (s) => s.customers_out ?? -1 },
     ],
     rows,
@@ -65,11 +83,16 @@ function renderSources(data) {
   );
 }
 
+/** A failure's kind in words (`kubra_view_not_found` → kubra view not found), the kind itself as the tooltip. */
+const failureKind = (r) => h('span', { title: r.failure.kind }, r.failure.kind.replaceAll('_', ' '));
+
 /** The last `outage sources verify`: when, how many answered and parsed, and each failure with what to do (text nodes only). */
 function renderVerification(doc) {
   const report = doc?.data?.report;
   if (!report) {
-    setStatus('verify-status', doc?.data?.message ?? 'This deployment does not publish a verification yet.');
+    $('verify-status').replaceChildren(
+      prose(doc?.data?.message ?? 'This deployment does not publish a verification yet.'),
+    );
     return;
   }
   const { rows, ok, failed } = report.summary;
@@ -89,9 +112,9 @@ function renderVerification(doc) {
     [
       { label: 'Source', value: (r) => r.utility, sort: (r) => r.utility },
       { label: 'Answer', num: true, value: (r) => (r.status === null ? 'none' : String(r.status)) },
-      { label: 'Failure', value: (r) => r.failure.kind, sort: (r) => r.failure.kind },
-      { label: 'What happened', value: (r) => r.failure.message },
-      { label: 'What to do', value: (r) => r.failure.advice },
+      { label: 'Failure', value: failureKind, sort: (r) => r.failure.kind },
+      { label: 'What happened', value: (r) => prose(r.failure.message) },
+      { label: 'What to do', value: (r) => prose(r.failure.advice) },
     ],
     failures,
   );
@@ -108,7 +131,7 @@ async function start() {
     markSimulated(sources.data.simulated);
     registryNote(sources.data, coverage?.data);
     renderClasses(sources.data);
-    renderStateCoverage(sources.data, coverage?.data, new Map(Object.entries(cfg.states ?? {})));
+    renderStateCoverage(sources.data, coverage?.data, new Map(Object.entries(cfg.states ?? {})), cfg.connectors);
     renderSources(sources.data);
     renderVerification(verification);
   } catch (err) {

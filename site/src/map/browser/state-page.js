@@ -1,7 +1,21 @@
 // Browser: the state page (markup: site/src/site/state-page.ts): the zoomed live map, the state's figures from
 // /live/summary, a sortable table of every county, and the utilities of /live/sources that serve the state.
+import { bandLabel, COVERAGE_WORDS } from './data.js';
 import { startLiveMap } from './map-view.js';
-import { $, config, copyButton, count, fill, h, markSimulated, pct, renderTable, setStatus, time } from './site.js';
+import {
+  $,
+  config,
+  copyButton,
+  count,
+  feedSoftware,
+  fill,
+  h,
+  markSimulated,
+  pct,
+  renderTable,
+  setStatus,
+  time,
+} from './site.js';
 
 const cfg = config();
 const href = (fips) => fill(cfg.site.county, { fips });
@@ -29,6 +43,10 @@ function renderFigures(summary) {
   setField('generated_at', time(summary.generated_at));
 }
 
+/** A band always with its range: "3 (10–25 %)"; none for a county with nothing out. */
+const bandWords = (st) =>
+  st.band === undefined ? '—' : st.band < 0 ? 'untrusted' : `${st.band} (${bandLabel(st.band, cfg.thresholds)})`;
+
 const statusWord = (st) =>
   ({ out: 'out', untrusted: 'out (no trusted count)', quiet: 'nothing out', nofeed: `no feed: ${st.reason}` })[st.kind];
 
@@ -48,12 +66,7 @@ function renderCounties(info) {
         sort: (r) => r.status.customersOut ?? 0,
       },
       { label: 'Share out', num: true, value: (r) => pct(r.status.pctOut), sort: (r) => r.status.pctOut ?? -1 },
-      {
-        label: 'Band',
-        num: true,
-        value: (r) => (r.status.band === undefined ? '—' : r.status.band < 0 ? 'untrusted' : String(r.status.band)),
-        sort: (r) => r.status.band ?? -2,
-      },
+      { label: 'Band', value: (r) => bandWords(r.status), sort: (r) => r.status.band ?? -2 },
       { label: 'Status', value: (r) => statusWord(r.status), sort: (r) => r.status.kind },
     ],
     rows,
@@ -69,11 +82,15 @@ function renderUtilities(sources) {
     $('utilities-table'),
     [
       { label: 'Utility', value: (s) => s.utility, sort: (s) => s.utility },
-      { label: 'Vendor', value: (s) => s.connector, sort: (s) => s.connector },
-      { label: 'Coverage', value: (s) => s.coverage ?? '—', sort: (s) => s.coverage ?? '' },
+      {
+        label: 'Feed software',
+        value: (s) => feedSoftware(s.connector, cfg.connectors),
+        sort: (s) => cfg.connectors?.[s.connector] ?? s.connector,
+      },
+      { label: 'The feed gives', value: (s) => COVERAGE_WORDS[s.coverage] ?? '—', sort: (s) => s.coverage ?? '' },
       { label: 'Freshness', value: (s) => s.freshness, sort: (s) => s.freshness },
       { label: 'Updated', value: (s) => time(s.updated_at), sort: (s) => s.updated_at ?? '' },
-      { label: 'Every', num: true, value: (s) => `${s.interval_min} min`, sort: (s) => s.interval_min },
+      { label: 'Polled every', num: true, value: (s) => `${s.interval_min} min`, sort: (s) => s.interval_min },
       { label: 'Customers out', num: true, value: (s) => count(s.customers_out), sort: (s) => s.customers_out ?? -1 },
     ],
     rows,

@@ -2,14 +2,8 @@
 // back the 24-hour map animation"). A frame fills each state's shape by its band at that time, over the hidden county
 // layer. Play, pause, scrub with the range input (arrow keys, Home, End), the frame's time shown beside it; "Live"
 // shows the live county fills again.
+import { shortTimeText } from './times.js';
 
-const TIME = new Intl.DateTimeFormat('en-US', {
-  month: 'short',
-  day: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-  timeZoneName: 'short',
-});
 /** Frames of data shown per second while playing: 96 quarter-hours pass in 12 s. */
 const FRAMES_PER_S = 8;
 
@@ -22,8 +16,16 @@ export function frameFill(entry) {
   return `fill-b${Math.min(5, band)}`;
 }
 
+/** What the frames span, or why Play and the slider are disabled (the controls' aria-describedby). */
+export function framesNote(frames) {
+  if (frames.length >= 2)
+    return `${frames.length} quarter hours, ${shortTimeText(frames[0].at)} to ${shortTimeText(frames.at(-1).at)}.`;
+  const have = frames.length ? 'one quarter hour is published so far' : 'no quarter hour is published yet';
+  return `Play is off until the animation has two quarter hours or more: ${have}; frames are added as the server polls.`;
+}
+
 export class Timeline {
-  /** @param map a CountyMap; ui: { play, range, time, live, status } elements */
+  /** @param map a CountyMap; ui: { play, range, time, live, why } elements (why: the controls' description) */
   constructor(map, ui) {
     this.map = map;
     this.ui = ui;
@@ -57,6 +59,7 @@ export class Timeline {
     const { range, play } = this.ui;
     range.max = String(Math.max(0, this.frames.length - 1));
     range.disabled = play.disabled = this.frames.length < 2;
+    this.ui.why.textContent = framesNote(this.frames);
     if (this.index >= this.frames.length) this.index = this.frames.length - 1;
     if (this.index >= 0) this.show(this.index, true);
     else {
@@ -87,7 +90,7 @@ export class Timeline {
 
   label() {
     const f = this.frames[this.index];
-    const text = f ? `${TIME.format(new Date(f.at))} (state-level)` : 'Live';
+    const text = f ? `${shortTimeText(f.at)} (state-level)` : 'Live';
     this.ui.time.textContent = text;
     this.ui.range.setAttribute('aria-valuetext', text);
     this.ui.live.disabled = !f;
