@@ -10,6 +10,9 @@ const common = {
   // replayed storm) finish on a 2-core machine at load 7, where they take three to four times their idle time.
   testTimeout: 600_000,
   hookTimeout: 600_000,
+  // expect.poll waits on a condition (a page catching up with an answer), not a speed budget: its 1 s default failed
+  // pages on a loaded 2-core machine.
+  expect: { poll: { timeout: 30_000 } },
   pool: 'forks' as const,
   // A worker runs several files, so what a test changes of its process is put back after it: environment
   // variables (vi.stubEnv) and spies (vi.spyOn on JSON.parse, process.stdout.write).

@@ -47,7 +47,7 @@ export const EMISSION: Record<EventKind, string> = {
 };
 
 /** How incident-scope events follow the rules above (the OpenAPI document and the README print this). */
-export const INCIDENT_EMISSION = `Incident scope (asked for with \`scope=incident\`): one outage as its utility's feed lists it, keyed by the source and the feed's incident id. An incident of at least ${INCIDENT_EVENT_MIN.toLocaleString('en-US')} customers out (the deployment's OUTAGE_INCIDENT_EVENT_MIN, 25 to 5,000) opens one; grew, improving, etr_changed (with \`etr_slip_min\`) and crew_changed follow the rules of every scope; it is restored when it leaves its feed on a successful poll, or falls below half the threshold for two polls, never while its feed is stale.`;
+export const INCIDENT_EMISSION = `Incident scope (asked for with \`scope=incident\`): one outage as its utility's feed lists it, keyed by the source and the feed's incident id. An incident of at least ${INCIDENT_EVENT_MIN.toLocaleString('en-US')} customers out (the deployment's \`OUTAGE_INCIDENT_EVENT_MIN\`, 25 to 5,000) opens one; it grows, improves, has its estimate changed (with \`etr_slip_min\`, the minutes it moved) and its crew status changed (\`crew_changed\`) by the rules of every scope; it is restored when it leaves its feed on a successful poll, or falls below half the threshold for two polls, never while its feed is stale.`;
 
 /** The stored event as published: `previous` is named `previous_customers_out`, with a title and a link added. */
 export type PublicEvent = Omit<EventRow, 'previous'> & {

@@ -1,6 +1,7 @@
 // The sources/coverage, events and reports pages: markup and controls generated from the catalogue (paths, event
 // filters, report tables), so a filter or table added to the API shows here. Browser modules fill the data.
 import { COLUMN_DOCS } from '../../../pipeline/src/contract/report-columns.ts';
+import { prose } from './docs-reference.ts';
 import { CATALOGUE, REPORT_TABLES } from '../../../pipeline/src/contract/catalogue.ts';
 import { EVENT_KINDS } from '../../../pipeline/src/state/lifecycle.ts';
 import { EVENT_LABELS } from '../../../pipeline/src/contract/events.ts';
@@ -36,6 +37,7 @@ const FILTER_LABELS: Record<string, string> = {
   state: 'State (e.g. FL)',
   utility: 'Utility (exact name)',
   kind: 'What happened',
+  scope: 'What it concerns (e.g. county, incident)',
   min_customers: 'At least this many out',
   since: 'Since (date)',
   limit: 'Events per page',
@@ -62,7 +64,7 @@ export function eventsPage(): string {
   const main = `<h1>Events</h1>
 <p>Outages beginning, growing, improving and restored, restoration estimates changing and feeds going stale: the newest first, from <a href="${config.api.events}"><code>${config.api.events}</code></a>.</p>
 <form class="filters" id="event-filters">${params.map(field).join('')}<button type="submit">Show events</button></form>
-<details class="muted"><summary>About the filters</summary><p>${params.map((p) => `<code>${esc(p.name)}</code>: ${esc(p.description)}`).join(' ')}</p></details>
+<details class="muted"><summary>About the filters</summary><p>${params.map((p) => `<code>${esc(p.name)}</code>: ${prose(p.description)}`).join(' ')}</p></details>
 <p>Follow these events in a feed reader: <span id="feed-links">${feeds.map((id, i) => `<a data-feed="${id}" href="${config.api[id]}">${['RSS', 'Atom', 'JSON Feed'][i]}</a>`).join(' · ')}</span> (the feeds take the same filters).</p>
 <p id="events-status" role="status" class="muted">Loading…</p><table id="events-table"></table>
 <p class="pager"><button type="button" id="events-older" hidden>Older events</button> <button type="button" id="events-newer" hidden>Check for newer events</button></p>`;

@@ -25,7 +25,7 @@ type Paths = Record<string, Record<string, Operation>>;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
 /** Escaped text with its `code` spans kept as code (the document's descriptions are written in that Markdown). */
-const prose = (text: string): string => esc(text).replace(/`([^`]+)`/g, '<code>$1</code>');
+export const prose = (text: string): string => esc(text).replace(/`([^`]+)`/g, '<code>$1</code>');
 
 function parameters(list: Parameter[]): string {
   if (list.length === 0) return '';
