@@ -718,6 +718,11 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
       generated_at: generated,
       simulated: { type: 'boolean' },
       first_quarter: { ...nullableTime, description: 'The first quarter hour archived; null before any.' },
+      last_quarter: {
+        ...nullableTime,
+        description:
+          'The latest quarter hour archived (named by its start, as every quarter: never after `generated_at`); null before any.',
+      },
       columns: {
         type: 'array',
         items: obj({ name: { type: 'string' }, type: { type: 'string' }, description: { type: 'string' } }),
@@ -748,10 +753,14 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
   ArchiveMap: env(
     obj({
       generated_at: generated,
-      quarter_at: time,
+      quarter_at: {
+        ...time,
+        description:
+          "The quarter hour containing `at`, named by its start as EAGLE-I's run_start_time (10:07 is in the 10:00 quarter).",
+      },
       simulated: { type: 'boolean' },
       coverage: obj({
-        cycle_at: { ...time, description: 'The cycle whose values were in force at the quarter.' },
+        cycle_at: { ...time, description: "The quarter's latest cycle: its values are the quarter's." },
         sources_total: int,
         sources_fresh: int,
         customers_tracked: {
