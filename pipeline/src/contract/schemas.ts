@@ -11,9 +11,9 @@ const int = { type: 'integer', minimum: 0 };
 const nullableInt = { type: ['integer', 'null'], minimum: 0 };
 const historySource = {
   type: 'string',
-  enum: ['eaglei', 'archive', 'both'],
+  enum: ['eaglei', 'archive', 'both', 'simulated'],
   description:
-    "Where the figures come from: eaglei (EAGLE-I), archive (this service's live archive) or both. EAGLE-I wins for every quarter hour of a loaded EAGLE-I year up to its last EAGLE-I time; the archive's finished days fill the rest.",
+    "Where the figures come from: eaglei (EAGLE-I), archive (this service's live archive) or both. EAGLE-I wins for every quarter hour of a loaded EAGLE-I year up to its last EAGLE-I time; the archive's finished days fill the rest. simulated: the deployment's history is its built-in simulator's, credited to no one.",
 };
 const pct = {
   type: ['number', 'null'],
@@ -868,7 +868,11 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
       loaded: { type: ['boolean', 'null'] },
       simulated: { type: 'boolean' },
       notice: { type: 'string' },
-      source_credit: { type: 'string' },
+      source_credit: {
+        type: 'string',
+        description:
+          "Who to credit: EAGLE-I (ORNL, CC BY 4.0), DOE OE-417 and EIA-861; for simulated history (`simulated` true) a SIMULATED credit that names no one, as the figures are the built-in simulator's.",
+      },
       citation: { type: 'string' },
       note: { type: 'string' },
       sources: obj({
