@@ -24,8 +24,8 @@ import { hasSharedData } from './shared-data.ts';
 
 const QUARTER_MS = 15 * 60_000;
 const DAY_MS = 86_400_000;
-/** The quarter mark a cycle at `ms` writes (the first at or after it), as the archive keys it. */
-const markOf = (ms: number) => new Date(Math.ceil(ms / QUARTER_MS) * QUARTER_MS).toISOString();
+/** The quarter a cycle at `ms` writes: the one containing it, named by its start, as the archive keys it. */
+const markOf = (ms: number) => new Date(Math.floor(ms / QUARTER_MS) * QUARTER_MS).toISOString();
 const HEADER = 'id,utility,state,connector,url,interval_min,tier,options';
 
 /**

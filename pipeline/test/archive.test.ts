@@ -1,6 +1,7 @@
-// The archive (issue 25 part 1) through the real pipeline and the simulator: the value in force at each quarter hour,
-// kept across restarts, gaps left as gaps, stale sources marked; the day's rows in EAGLE-I's layout read back from
-// Parquet by DuckDB; the map at a past quarter equal to the map published then.
+// The archive (issue 25 part 1) through the real pipeline and the simulator: each quarter hour named by its start and
+// holding the latest cycle made in it (issue 38 part 1), kept across restarts, gaps left as gaps, stale sources marked;
+// the day's rows in EAGLE-I's layout read back from Parquet by DuckDB (run_start_time a UTC timestamp there); the map at
+// a past time equal to the map published by the quarter's latest cycle.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,7 +23,7 @@ const clock = manualClock(new Date('2026-09-01T10:00:00Z'));
 let sim: Simulator;
 let sources: SourceDef[];
 let server: Awaited<ReturnType<typeof startServer>>;
-/** The published map after each cycle, by the quarter mark the cycle stands for. */
+/** The published map after each quarter's latest cycle, by the quarter (its start) the cycle was made in. */
 const published = new Map<string, Record<string, unknown>>();
 
 const open = () =>
@@ -42,7 +43,7 @@ async function cyclesAt(p: Pipeline, minutes: number[]): Promise<void> {
   for (const m of minutes) {
     clock.set(new Date(Date.parse('2026-09-01T10:00:00Z') + m * 60_000));
     await p.cycle({ all: true });
-    const q = new Date(Math.ceil(clock().getTime() / 900_000) * 900_000).toISOString();
+    const q = new Date(Math.floor(clock().getTime() / 900_000) * 900_000).toISOString();
     const { generated_at: _, ...map } = mapNow();
     published.set(q, map);
   }
@@ -53,11 +54,11 @@ beforeAll(async () => {
   await sim.start();
   sources = parseRegistry(sim.registryCsv()).sources;
   const p1 = await open();
-  await cyclesAt(p1, [0, 5, 14]); // quarters 10:00, 10:15 (10:05 replaced by 10:14)
+  await cyclesAt(p1, [0, 5, 14]); // all three in the 10:00 quarter: 10:14, the latest, wins
   await p1.close();
   const p2 = await open(); // a restart
-  await cyclesAt(p2, [16, 91]); // 10:30, then a gap (10:45 … 11:30 not reached), 11:45
-  await cyclesAt(p2, [14 * 60 + 5]); // the next day, 00:05 (quarter 00:15): 2026-09-01 is finished and published
+  await cyclesAt(p2, [15, 29, 91]); // 10:15 (10:29 wins), then a gap (10:30 … 11:15 not reached), 11:30
+  await cyclesAt(p2, [14 * 60 + 5]); // the next day, 00:05 (quarter 00:00): 2026-09-01 is finished and published
   await p2.close();
   server = await startServer({ outDir: path.join(dir, 'public'), port: 0 });
 });
@@ -85,33 +86,45 @@ describe('the archive', () => {
       db.all<{ q: string; c: string }>('SELECT quarter_at AS q, cycle_at AS c FROM archive_quarters ORDER BY 1'),
     );
     expect(quarters).toEqual([
-      { q: '2026-09-01T10:00:00.000Z', c: '2026-09-01T10:00:00.000Z' },
-      { q: '2026-09-01T10:15:00.000Z', c: '2026-09-01T10:14:00.000Z' },
-      { q: '2026-09-01T10:30:00.000Z', c: '2026-09-01T10:16:00.000Z' },
-      { q: '2026-09-01T11:45:00.000Z', c: '2026-09-01T11:31:00.000Z' },
-      { q: '2026-09-02T00:15:00.000Z', c: '2026-09-02T00:05:00.000Z' },
+      { q: '2026-09-01T10:00:00.000Z', c: '2026-09-01T10:14:00.000Z' },
+      { q: '2026-09-01T10:15:00.000Z', c: '2026-09-01T10:29:00.000Z' },
+      { q: '2026-09-01T11:30:00.000Z', c: '2026-09-01T11:31:00.000Z' },
+      { q: '2026-09-02T00:00:00.000Z', c: '2026-09-02T00:05:00.000Z' },
     ]);
+    // No quarter is named after a time later than the cycle that wrote it.
+    for (const r of quarters) expect(r.q <= r.c, r.q).toBe(true);
   });
 
-  it("writes the day's rows in EAGLE-I's layout; its Parquet reads back in DuckDB with the same rows", async () => {
-    const { days, csv, parquet } = await withDb(async (db) => {
-      const file = path.join(dir, 'day.parquet');
-      await db.run(`COPY (${daySql('2026-09-01')}) TO '${file}' (FORMAT parquet, COMPRESSION zstd)`);
-      return {
-        days: await archivedDays(db),
-        csv: await db.all<Record<string, unknown>>(daySql('2026-09-01')),
-        parquet: await db.all<Record<string, unknown>>(`SELECT * FROM read_parquet('${file}')`),
-      };
-    });
-    expect(days[0]).toEqual({ day: '2026-09-01', rows: csv.length, quarters: 4 });
+  it("writes the day's rows in EAGLE-I's layout; its published Parquet has the same rows, run_start_time a UTC timestamp", async () => {
+    const parquetFile = path.join(dir, 'public/api/v1/archive/days/2026-09-01.parquet');
+    const csvFile = path.join(dir, 'public/api/v1/archive/days/2026-09-01.csv');
+    const { days, csv, parquet, schema, csvFileRows } = await withDb(async (db) => ({
+      days: await archivedDays(db),
+      csv: await db.all<Record<string, unknown>>(daySql('2026-09-01')),
+      // the instant as epoch milliseconds: whatever zone the reader's session is in
+      parquet: await db.all<Record<string, unknown>>(
+        `SELECT * REPLACE (epoch_ms(run_start_time) AS run_start_time) FROM read_parquet('${parquetFile}')`,
+      ),
+      schema: await db.all<{ name: string; logical_type: string }>(
+        `SELECT name, logical_type FROM parquet_schema('${parquetFile}') WHERE name = 'run_start_time'`,
+      ),
+      csvFileRows: await db.all<Record<string, unknown>>(`SELECT * FROM read_csv('${csvFile}', all_varchar = true)`),
+    }));
+    expect(days[0]).toEqual({ day: '2026-09-01', rows: csv.length, quarters: 3 });
     expect(Object.keys(csv[0]).slice(0, 5)).toEqual(['fips', 'county', 'state', 'customers_out', 'run_start_time']);
-    expect(parquet).toEqual(csv);
+    // EAGLE-I's text in the CSV, as published
+    expect(csvFileRows.map((r) => r.run_start_time)).toEqual(csv.map((r) => r.run_start_time));
+    expect(csv[0].run_start_time).toBe('2026-09-01 10:00:00');
+    // a UTC timestamp in Parquet: the same instants, the same other columns
+    expect(schema[0].logical_type).toMatch(/^TimestampType\(isAdjustedToUTC=1,/);
+    expect(parquet).toEqual(
+      csv.map((r) => ({ ...r, run_start_time: Date.parse(`${String(r.run_start_time).replace(' ', 'T')}Z`) })),
+    );
     const counted = [...published]
       .filter(([q]) => q < '2026-09-02')
       .map(([, m]) => m)
       .reduce((n, m) => n + Object.keys(m).filter((k) => /^\d{5}$/.test(k)).length, 0);
     expect(csv.length).toBe(counted);
-    expect(csv[0].run_start_time).toBe('2026-09-01 10:00:00');
     expect(
       csv.every((r) => r.simulated === true && typeof r.state === 'string' && (r.state as string).length > 2),
     ).toBe(true);
@@ -139,7 +152,7 @@ describe('the archive, published and queried', () => {
     expect(finished).toContain('api/v1/archive/_months/2026-09.json');
     expect(finished.some((f) => f.startsWith('api/v1/archive/_counties/'))).toBe(true);
     expect(finished.filter((f) => f in live)).toEqual([]);
-    expect(Object.keys(live)).toContain('api/v1/archive/_days/2026-09-02/0015.json'); // the day in progress, by quarter
+    expect(Object.keys(live)).toContain('api/v1/archive/_days/2026-09-02/0000.json'); // the day in progress, by quarter
   });
 
   it('describes the finished days as a Frictionless Data Package that loads and casts every row', async () => {
@@ -167,7 +180,7 @@ describe('the archive, published and queried', () => {
   it('lists the finished day with the bytes and sha256 of the files it serves, immutable', async () => {
     const { body } = await api('/api/v1/archive');
     const day = body.data.days.find((d: { day: string }) => d.day === '2026-09-01');
-    expect(day).toMatchObject({ quarters: 4 });
+    expect(day).toMatchObject({ quarters: 3 });
     expect(body.data.today).toMatchObject({ day: '2026-09-02', quarters: 1 });
     expect(body.data.columns.slice(0, 5).map((c: { name: string }) => c.name)).toEqual([
       'fips',
@@ -188,10 +201,12 @@ describe('the archive, published and queried', () => {
 
   it('answers the map at a past quarter as it was published, and says why it cannot', async () => {
     for (const [q, map] of published) {
-      const at = new Date(Date.parse(q) + 7 * 60_000).toISOString(); // any time in the quarter: the mark before it
+      const at = new Date(Date.parse(q) + 7 * 60_000).toISOString(); // any time in the quarter: the quarter's start
       const { res, body } = await api(`/api/v1/archive/map?at=${at}`);
       expect(res.status, q).toBe(200);
       expect(body.data.quarter_at).toBe(q);
+      expect(Date.parse(body.data.quarter_at)).toBeLessThanOrEqual(Date.parse(body.data.coverage.cycle_at));
+      expect(Date.parse(body.data.coverage.cycle_at)).toBeLessThanOrEqual(Date.parse(body.data.generated_at));
       expect(body.data.map).toEqual(map);
       expect(body.data.simulated).toBe(true);
       expect(body.data.coverage.sources_total).toBe(sources.length);

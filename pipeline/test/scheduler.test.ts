@@ -17,13 +17,14 @@ const MIAMI = { x: -80.45, y: 25.6 };
 const layer = (n: number) => ({ features: [{ attributes: { OUTAGE_ID: 'a', EST_CUSTOMERS: n }, geometry: MIAMI }] });
 
 describe('a cycle wakes for each archive quarter', () => {
-  it('after a cycle exactly on a quarter mark, the next cycle in the same timeline frame stands for a new quarter', () => {
+  it('a cycle in a new quarter hour is evaluated; another in the same quarter has nothing new to archive', () => {
     const src = sourceDef({ interval_min: 30 });
     const at = (t: string) => new Date(`2026-09-01T${t}:00Z`);
-    // 10:00 stood for the 10:00 quarter; 10:05 stands for 10:15 (state/archive.ts quarterOf): it must be evaluated.
-    expect(wakeReason([src], new Map(), at('10:00'), at('10:05'))).toBe('archive quarter');
-    // 10:05 and 10:10 both stand for 10:15: nothing new to archive.
-    expect(wakeReason([src], new Map(), at('10:05'), at('10:10'))).toBeNull();
+    // 10:14 wrote the 10:00 quarter; 10:15 begins the 10:15 quarter (state/archive.ts quarterOf): it must be evaluated.
+    expect(wakeReason([src], new Map(), at('10:14'), at('10:15'))).toBe('new quarter');
+    // 10:00, 10:05 and 10:14 all write the 10:00 quarter: nothing new to archive.
+    expect(wakeReason([src], new Map(), at('10:00'), at('10:05'))).toBeNull();
+    expect(wakeReason([src], new Map(), at('10:05'), at('10:14'))).toBeNull();
   });
 });
 

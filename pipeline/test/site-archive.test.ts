@@ -26,7 +26,7 @@ const QUARTER_MS = 900_000;
 const NOW = new Date('2026-09-02T00:10:00Z');
 /** Cycles after startSite's two (04:00, 04:30): a run of three consecutive quarters, a gap, then across midnight. */
 const LATER = ['2026-09-01T10:00:00Z', '2026-09-01T10:15:00Z', '2026-09-01T10:30:00Z'];
-/** Its quarter is 00:15 of 2 September: 1 September is finished and published. */
+/** Its quarter is 00:00 of 2 September (the quarter it was made in): 1 September is finished and published. */
 const MIDNIGHT = '2026-09-02T00:05:00Z';
 /** Where the screenshots go: OUTAGE_SCREENSHOT_DIR (as in site-map.test.ts), else the ignored test-results/. */
 const SHOTS = process.env.OUTAGE_SCREENSHOT_DIR ?? RESULTS_DIR;
@@ -104,7 +104,7 @@ describe.skipIf(!chromium.path)('the archive on the site', () => {
       labels: [...document.querySelectorAll('#past-week-chart text')].map((t) => t.textContent),
     }));
     expect(drawn.vertices + drawn.dots).toBe(week.series.length);
-    // Runs of consecutive quarters, as the test counts them: 04:00 | 04:30 | 10:00–10:30 | 00:15.
+    // Runs of consecutive quarters, as the test counts them: 04:00 | 04:30 | 10:00–10:30 | 00:00.
     const times = week.series.map((p) => Date.parse(p.at));
     const runs = times.filter((t, i) => i === 0 || t - times[i - 1] !== QUARTER_MS).length;
     expect(runs).toBe(4);
@@ -118,9 +118,15 @@ describe.skipIf(!chromium.path)('the archive on the site', () => {
     expect(numbers.at(-1)).toBeGreaterThanOrEqual(peak);
     expect(drawn.labels).toContain('Sep 1');
     expect(drawn.labels.some((l) => /UTC/.test(l!))).toBe(true);
-    expect(await page.locator('#past-week-summary').textContent()).toContain(
-      `Most out at once: ${peak.toLocaleString('en-US')} customers`,
+    const summary = (await page.locator('#past-week-summary').textContent())!;
+    expect(summary).toContain(`Most out at once: ${peak.toLocaleString('en-US')} customers`);
+    // Every time the summary names has happened: none after the browser's now (issue 38 part 1).
+    const said = [...summary.matchAll(/\(([A-Z][a-z]{2} \d{1,2}), (\d{2}:\d{2}) UTC\)/g)].map((m) =>
+      Date.parse(`${m[1]}, 2026 ${m[2]} UTC`),
     );
+    expect(said.length).toBe(2); // "Most out at once" and "Latest archived"
+    for (const t of said) expect(t).toBeLessThanOrEqual(NOW.getTime());
+    expect(said[1]).toBe(Date.parse(week.series.at(-1)!.at));
     expect(await axeViolations(page)).toEqual([]);
     await shoot(page, 'county-past-week-1400.png', 1400);
     await shoot(page, 'county-past-week-390.png', 390);
@@ -145,10 +151,16 @@ describe.skipIf(!chromium.path)('the archive on the site', () => {
     await page.locator('#map-figure[aria-busy="false"]').waitFor({ timeout: 30_000 });
     const input = page.locator('#past-at');
     await page.locator('#past-at:not([disabled])').waitFor({ timeout: 30_000 });
-    // Bounded by the archive's first quarter and the quarter in force now.
-    const index = await site.api<{ first_quarter: string }>('/api/v1/archive');
+    // Bounded by the archive's first quarter and the quarter containing now; by default the latest archived quarter,
+    // never a time after now (issue 38 part 1: at 00:10 it offered 00:15).
+    const index = await site.api<{ first_quarter: string; last_quarter: string }>('/api/v1/archive');
     expect(await input.getAttribute('min')).toBe(index.first_quarter.slice(0, 16));
-    expect(await input.getAttribute('max')).toBe('2026-09-02T00:15'); // the quarter the 00:05 cycle stands for
+    expect(await input.getAttribute('max')).toBe(
+      new Date(Math.floor(NOW.getTime() / QUARTER_MS) * QUARTER_MS).toISOString().slice(0, 16),
+    );
+    expect(await input.inputValue()).toBe(index.last_quarter.slice(0, 16));
+    expect(index.last_quarter).toBe('2026-09-02T00:00:00.000Z'); // the quarter the 00:05 cycle was made in
+    expect(Date.parse(`${await input.inputValue()}:00Z`)).toBeLessThanOrEqual(NOW.getTime());
     const live = new Map(await countyFills(page));
 
     await input.fill('2026-09-01T10:30');

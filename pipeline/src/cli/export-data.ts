@@ -22,7 +22,7 @@ export function register(program: Command): void {
           import('../history/export-data.ts'),
           import('../history/reports.ts'),
           import('../geo/county-model.ts'),
-          import('../publish/reports.ts'),
+          import('../history/provenance.ts'),
         ]);
       const db = await Db.open(cfg.state);
       try {

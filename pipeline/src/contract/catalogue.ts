@@ -479,7 +479,7 @@ export const CATALOGUE: readonly Endpoint[] = [
     schema: 'Archive',
     summary: 'The archive: every observation at 15-minute resolution, one file per finished UTC day',
     description:
-      "Every cycle's observations are kept at a fixed 15-minute resolution (the value in force at each quarter hour, as EAGLE-I records it), never pruned. Each finished UTC day is published once, as Parquet (zstd) and CSV in EAGLE-I's layout (`fips, county, state, customers_out, run_start_time`) plus `customers_tracked`, `customers_served_feed`, `sources`, `stale` and `simulated`. This document lists the days with their rows, quarters reached, bytes and sha256, and the day in progress.",
+      "Every cycle's observations are kept at a fixed 15-minute resolution, never pruned: each quarter hour is named by its start, as EAGLE-I's `run_start_time` names a collection, and holds the latest cycle made within it (a cycle at 10:07 is the 10:00 quarter), so no quarter is later than the document's `generated_at`. Each finished UTC day is published once, as Parquet (zstd) and CSV in EAGLE-I's layout (`fips, county, state, customers_out, run_start_time`) plus `customers_tracked`, `customers_served_feed`, `sources`, `stale` and `simulated`. This document lists the days with their rows, quarters reached, bytes and sha256, and the day in progress.",
   },
   {
     id: 'archive.day',
@@ -489,7 +489,7 @@ export const CATALOGUE: readonly Endpoint[] = [
     schema: 'ArchiveDay',
     summary: 'One archived UTC day (Parquet or CSV)',
     description:
-      "The day's county rows in EAGLE-I's layout: `fips`, `county`, `state` (name), `customers_out`, `run_start_time` (`YYYY-MM-DD HH:MM:SS`, UTC, the quarter hour), then `customers_tracked` (the county's customers served by the sources fresh at the quarter: a feed's own served count, else its registry customers spread over its EIA-861 territory; empty where no fresh source served the county), `customers_served_feed` (as the feeds publish it), `sources` (how many reported the county), `stale` (one of them was stale: its last value is carried, not refreshed) and `simulated`. A county absent at a quarter had no one out; a quarter absent from the day was not reached by the poller (see /api/v1/archive). Written once when the day ends; never rewritten.",
+      "The day's county rows in EAGLE-I's layout: `fips`, `county`, `state` (name), `customers_out`, `run_start_time` (the quarter hour's start, UTC: `YYYY-MM-DD HH:MM:SS` text in the CSV as EAGLE-I writes it, a UTC TIMESTAMP column in Parquet), then `customers_tracked` (the county's customers served by the sources fresh at the quarter: a feed's own served count, else its registry customers spread over its EIA-861 territory; empty where no fresh source served the county), `customers_served_feed` (as the feeds publish it), `sources` (how many reported the county), `stale` (one of them was stale: its last value is carried, not refreshed) and `simulated`. A county absent at a quarter had no one out; a quarter absent from the day was not reached by the poller (see /api/v1/archive). Written once when the day ends; never rewritten, except once when a state database from before quarter hours were named by their start is re-stamped on open.",
   },
   {
     id: 'archive.datapackage',
@@ -510,11 +510,11 @@ export const CATALOGUE: readonly Endpoint[] = [
     servedBy: 'function',
     summary: 'The map at a past quarter hour, from the archive',
     description:
-      'The /api/v1/live/map shape (`[customers_out, pct_out, level, band, magnitude]` per county out and per state) as it was at the quarter hour at or before `at`, with the coverage then (sources polled and fresh, customers tracked). A quarter the poller did not reach is a 404 naming the nearest archived ones.',
+      'The /api/v1/live/map shape (`[customers_out, pct_out, level, band, magnitude]` per county out and per state) as it was in the quarter hour containing `at` (named by its start: `at=10:20` answers the 10:15 quarter, the latest cycle made in it), with the coverage then (sources polled and fresh, customers tracked). A quarter the poller did not reach is a 404 naming the nearest archived ones.',
     functionParams: [
       {
         name: 'at',
-        description: `An ISO-8601 time with its zone (e.g. \`2026-09-01T10:15:00Z\`), a real calendar date ${DATE_WINDOW}; the quarter hour at or before it is answered.`,
+        description: `An ISO-8601 time with its zone (e.g. \`2026-09-01T10:15:00Z\`), a real calendar date ${DATE_WINDOW}; the quarter hour containing it is answered.`,
         schema: { type: 'string', format: 'date-time' },
       },
     ],

@@ -128,7 +128,7 @@ export const COLUMN_SCHEMAS: Record<string, Record<string, unknown>> = {
   fips: { type: 'string', pattern: '^\\d{5}$' },
   name: nullableString,
   coverage: { enum: ['observed', 'zero', 'not_covered', null] },
-  source: { enum: ['eaglei', 'archive', 'both', null] },
+  source: { enum: ['eaglei', 'archive', 'both', 'simulated', null] },
   period_start: { type: ['string', 'null'], format: 'date-time' },
   period_end: { type: ['string', 'null'], format: 'date-time' },
   start_at: { type: 'string', format: 'date-time' },
@@ -187,7 +187,7 @@ export const COLUMN_DOCS: Record<string, string> = {
   month: 'month 1–12',
   loaded: 'whether history of the year is loaded — EAGLE-I, the live archive or both (false: the numbers are null)',
   source:
-    "where the figures come from: eaglei (EAGLE-I), archive (this service's live archive) or both; EAGLE-I wins where both cover a quarter hour (null: not loaded)",
+    "where the figures come from: eaglei (EAGLE-I), archive (this service's live archive) or both; EAGLE-I wins where both cover a quarter hour; simulated where the deployment's history is its built-in simulator's, credited to no one (null: not loaded)",
   period_start: 'the first quarter hour of the year the history has (UTC)',
   period_end:
     "the end of the last quarter hour of the year the history has (UTC): a year the archive alone covers ends where the archive does, and its coverage_* columns are the archive's",

@@ -11,9 +11,9 @@ const int = { type: 'integer', minimum: 0 };
 const nullableInt = { type: ['integer', 'null'], minimum: 0 };
 const historySource = {
   type: 'string',
-  enum: ['eaglei', 'archive', 'both'],
+  enum: ['eaglei', 'archive', 'both', 'simulated'],
   description:
-    "Where the figures come from: eaglei (EAGLE-I), archive (this service's live archive) or both. EAGLE-I wins for every quarter hour of a loaded EAGLE-I year up to its last EAGLE-I time; the archive's finished days fill the rest.",
+    "Where the figures come from: eaglei (EAGLE-I), archive (this service's live archive) or both. EAGLE-I wins for every quarter hour of a loaded EAGLE-I year up to its last EAGLE-I time; the archive's finished days fill the rest. simulated: the deployment's history is its built-in simulator's, credited to no one.",
 };
 const pct = {
   type: ['number', 'null'],
@@ -733,6 +733,11 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
       generated_at: generated,
       simulated: { type: 'boolean' },
       first_quarter: { ...nullableTime, description: 'The first quarter hour archived; null before any.' },
+      last_quarter: {
+        ...nullableTime,
+        description:
+          'The latest quarter hour archived (named by its start, as every quarter: never after `generated_at`); null before any.',
+      },
       columns: {
         type: 'array',
         items: obj({ name: { type: 'string' }, type: { type: 'string' }, description: { type: 'string' } }),
@@ -763,10 +768,14 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
   ArchiveMap: env(
     obj({
       generated_at: generated,
-      quarter_at: time,
+      quarter_at: {
+        ...time,
+        description:
+          "The quarter hour containing `at`, named by its start as EAGLE-I's run_start_time (10:07 is in the 10:00 quarter).",
+      },
       simulated: { type: 'boolean' },
       coverage: obj({
-        cycle_at: { ...time, description: 'The cycle whose values were in force at the quarter.' },
+        cycle_at: { ...time, description: "The quarter's latest cycle: its values are the quarter's." },
         sources_total: int,
         sources_fresh: int,
         customers_tracked: {
@@ -874,7 +883,11 @@ export const SCHEMAS: Record<string, Record<string, unknown>> = {
       loaded: { type: ['boolean', 'null'] },
       simulated: { type: 'boolean' },
       notice: { type: 'string' },
-      source_credit: { type: 'string' },
+      source_credit: {
+        type: 'string',
+        description:
+          "Who to credit: EAGLE-I (ORNL, CC BY 4.0), DOE OE-417 and EIA-861; for simulated history (`simulated` true) a SIMULATED credit that names no one, as the figures are the built-in simulator's.",
+      },
       citation: { type: 'string' },
       note: { type: 'string' },
       sources: obj({

@@ -7,6 +7,7 @@
 //  - start = first counting interval, end = last counting interval + 15 minutes, peak = its largest count,
 //    customer-hours = Σ customers_out × 0.25 h over its counting intervals, duration = end − start.
 import type { Db } from '../state/db.ts';
+import { credited, historySimulated, type HistorySource } from './provenance.ts';
 
 export const EPISODE_MIN = 50;
 export const EPISODE_SHARE = 0.001;
@@ -117,7 +118,7 @@ export interface CountyYear {
   max_out: number;
   longest_h: number;
   by_size: Record<string, number>;
-  source: HistoryOrigin;
+  source: HistorySource;
 }
 export interface CountyMonth {
   year: number;
@@ -125,7 +126,7 @@ export interface CountyMonth {
   episodes: number;
   customer_hours: number;
   max_out: number;
-  source: HistoryOrigin;
+  source: HistorySource;
 }
 export interface EpisodeRow {
   start_at: string;
@@ -134,10 +135,13 @@ export interface EpisodeRow {
   customer_hours: number;
   duration_h: number;
   size_class: string;
-  source: HistoryOrigin;
+  source: HistorySource;
 }
 
-/** Yearly and monthly rollups and the worst episodes of every county with history (one query each). */
+/**
+ * Yearly and monthly rollups and the worst episodes of every county with history (one query each), each row's
+ * `source` as published (provenance.ts: `simulated` when the history is).
+ */
 export async function countyHistories(
   db: Db,
 ): Promise<Map<string, { years: CountyYear[]; months: CountyMonth[]; worst: EpisodeRow[] }>> {
@@ -186,5 +190,7 @@ export async function countyHistories(
       source: r.source,
     });
   }
+  const simulated = await historySimulated(db);
+  for (const h of out.values()) for (const rows of [h.years, h.months, h.worst]) credited(rows, simulated);
   return out;
 }

@@ -85,8 +85,10 @@ export class ArchivePublisher {
     if (current) await this.publishToday(live, db, now);
     const listed = [...written.values()].sort((a, b) => a.day.localeCompare(b.day));
     const index = indexDoc(listed, current, simulated);
-    index.first_quarter =
-      (await db.all<{ q: string | null }>('SELECT min(quarter_at) AS q FROM archive_quarters'))[0]?.q ?? null;
+    const [span] = await db.all<{ first: string | null; last: string | null }>(
+      'SELECT min(quarter_at) AS "first", max(quarter_at) AS "last" FROM archive_quarters',
+    );
+    [index.first_quarter, index.last_quarter] = [span?.first ?? null, span?.last ?? null];
     putDoc(live, fileFor(endpoint('archive'), {}, 'json'), index);
     const pkg = Buffer.from(JSON.stringify(dataPackage(listed, simulated)));
     live.put(fileFor(endpoint('archive.datapackage'), {}, 'json'), () => pkg, pkg);
@@ -194,6 +196,7 @@ function indexDoc(
   return {
     simulated,
     first_quarter: null as string | null,
+    last_quarter: null as string | null,
     columns: ARCHIVE_COLUMNS,
     days: written.map((r) => ({
       day: r.day,

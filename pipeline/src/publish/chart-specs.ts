@@ -1,17 +1,19 @@
 // What each county chart shows, built from the same data its JSON endpoints publish.
 import type { CountyMonth, CountyYear } from '../history/derive.ts';
 import type { ChartSpec } from './charts.ts';
+import { SIMULATED_SOURCE } from '../history/provenance.ts';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const CREDIT = { eaglei: 'EAGLE-I (ORNL), CC BY 4.0', archive: 'live archive of utility outage feeds' };
 
 /**
  * The credit line of a history chart, following where its rows' figures come from (`source`: eaglei, archive or
- * both; rows published before the archive have none and are EAGLE-I's): simulated history credits no one.
+ * both; rows published before the archive have none and are EAGLE-I's): simulated history (or a simulated row)
+ * credits no one (history/provenance.ts).
  */
 export function historyCredit(rows: Array<{ source?: unknown }>, simulated: boolean): string {
-  if (simulated) return 'SIMULATED history (built-in simulator, not real data)';
   const of = new Set(rows.map((r) => (r.source === undefined || r.source === null ? 'eaglei' : String(r.source))));
+  if (simulated || of.has(SIMULATED_SOURCE)) return 'SIMULATED history (built-in simulator, not real data)';
   const eaglei = of.has('eaglei') || of.has('both') || of.size === 0;
   const archive = of.has('archive') || of.has('both');
   return [eaglei && CREDIT.eaglei, archive && CREDIT.archive].filter(Boolean).join(' + ');

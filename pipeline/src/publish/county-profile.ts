@@ -20,7 +20,7 @@ import { putCsv, putJson } from './formats.ts';
 
 /** The one rule for where history's figures come from (state/schema.sql `history_series`; README, OpenAPI). */
 export const HISTORY_SOURCE_RULE =
-  "EAGLE-I's county outage series (ORNL, CC BY 4.0) for every quarter hour of a loaded EAGLE-I year up to its last EAGLE-I time; the live archive (this service's own 15-minute county series, /api/v1/archive) for every finished day after it. Where both cover a period, EAGLE-I's figures are used. Each row's `source` says which it comes from: eaglei, archive or both.";
+  "EAGLE-I's county outage series (ORNL, CC BY 4.0) for every quarter hour of a loaded EAGLE-I year up to its last EAGLE-I time; the live archive (this service's own 15-minute county series, /api/v1/archive) for every finished day after it. Where both cover a period, EAGLE-I's figures are used. Each row's `source` says which it comes from: eaglei, archive or both; simulated where the deployment's history is its built-in simulator's (credited to no one).";
 
 export const EPISODE_RULE = {
   threshold: `max(${EPISODE_MIN}, ceil(${EPISODE_SHARE * 100} % of the county's customers))`,

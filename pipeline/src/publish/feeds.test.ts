@@ -97,3 +97,21 @@ describe('feeds over hostile names', () => {
     expect(Math.max(...items.map((i) => i.title.length))).toBeLessThanOrEqual(2_000);
   });
 });
+
+describe('feeds of a simulated deployment', () => {
+  /** Every entry's title in the three feeds, as a reader parses them. */
+  const entryTitles = (m: FeedMeta) => [
+    ...(parse(rssFeed(events, m)).rss.channel.item as Array<{ title: string }>).map((i) => i.title),
+    ...(parse(atomFeed(events, m)).feed.entry as Array<{ title: { '#text': string } }>).map((e) => e.title['#text']),
+    ...(jsonFeed(events, m).items as Array<{ title: string }>).map((i) => i.title),
+  ];
+
+  it('mark every entry title [SIMULATED] (issue 38 part 2), and a real deployment’s none', () => {
+    const simulated = entryTitles({ ...meta, simulated: true });
+    expect(simulated).toHaveLength(events.length * 3);
+    for (const t of simulated) expect(t).toMatch(/^\[SIMULATED\] Outage began: /);
+    const real = entryTitles(meta);
+    expect(real).toHaveLength(events.length * 3);
+    for (const t of real) expect(t).not.toContain('SIMULATED');
+  });
+});

@@ -33,6 +33,8 @@ const title = (m: FeedMeta) =>
   text(
     `US Power Outage Data — outage events${m.query ? ` (${decodeURIComponent(m.query.replace(/&/g, ', '))})` : ''}${m.simulated ? ' [SIMULATED]' : ''}`,
   );
+/** An entry's title: marked [SIMULATED] in a simulated deployment, as the feed's own is (a reader shows entries alone). */
+const entryTitle = (m: FeedMeta, e: PublicEvent) => text(m.simulated ? `[SIMULATED] ${e.title}` : e.title);
 const guid = (m: FeedMeta, e: PublicEvent) => `tag:outage-data,2026:${new URL(m.baseUrl).host}:event:${e.id}`;
 const summary = (e: PublicEvent) =>
   [
@@ -61,7 +63,7 @@ const xml = (doc: Record<string, unknown>): string => `<?xml version="1.0" encod
 export function rssFeed(events: PublicEvent[], m: FeedMeta): string {
   const q = suffix(m);
   const item = (e: PublicEvent) => ({
-    title: text(e.title),
+    title: entryTitle(m, e),
     link: `${m.baseUrl}${e.link}`,
     guid: { '@isPermaLink': 'false', '#text': guid(m, e) },
     pubDate: new Date(e.at).toUTCString(),
@@ -86,7 +88,7 @@ export function rssFeed(events: PublicEvent[], m: FeedMeta): string {
 export function atomFeed(events: PublicEvent[], m: FeedMeta): string {
   const q = suffix(m);
   const entry = (e: PublicEvent) => ({
-    title: { '@type': 'text', '#text': text(e.title) },
+    title: { '@type': 'text', '#text': entryTitle(m, e) },
     id: guid(m, e),
     link: { '@href': `${m.baseUrl}${e.link}` },
     updated: new Date(e.at).toISOString(),
@@ -123,7 +125,7 @@ export function jsonFeed(events: PublicEvent[], m: FeedMeta): Record<string, unk
     items: newestFirst(events).map((e) => ({
       id: guid(m, e),
       url: `${m.baseUrl}${e.link}`,
-      title: text(e.title),
+      title: entryTitle(m, e),
       content_text: text(summary(e)),
       date_published: e.at,
       tags: [e.kind, e.scope, ...e.states],

@@ -379,7 +379,7 @@ export function buildOpenApi(simulated: boolean): Record<string, unknown> {
         '**Events.** Kinds and when each is emitted (thresholds are in customers out; hysteresis keeps a noisy feed from flooding the stream):',
         ...Object.entries(EMISSION).map(([k, v]) => `- \`${k}\`: ${v}`),
         '',
-        '**Annual reports.** Built from imported history: EAGLE-I (ORNL, CC BY 4.0), DOE OE-417 and EIA-861 (public domain). Rules:',
+        '**Annual reports.** Built from imported history: EAGLE-I (ORNL, CC BY 4.0), DOE OE-417 and EIA-861 (public domain). In a simulated deployment (`simulated` true) the history is the built-in simulator\'s: every row says `source: "simulated"` and `source_credit` names no one. Rules:',
         ...Object.entries(REPORT_RULES).map(([k, v]) => `- \`${k}\`: ${v}`),
         '',
         ACCOUNTS_DESCRIPTION,

@@ -17,6 +17,7 @@ import { FsTreeWriter, type PublishStats, type TreeWriter } from './tree-writer.
 import { renderChart, type ChartSpec } from './charts.ts';
 import { historyCredit } from './chart-specs.ts';
 import { historyMarks, markHistoryPublished } from '../history/version.ts';
+import { historySimulated, SIMULATED_CREDIT } from '../history/provenance.ts';
 
 export const REPORT_RULES = {
   episodes:
@@ -113,7 +114,8 @@ export const SOURCE_CREDIT = 'EAGLE-I (ORNL, CC BY 4.0); DOE OE-417 and EIA-861 
 
 /**
  * A report table document. National, year and state documents carry the provenance block (sources, credit,
- * citation); the many county documents carry only `simulated` (the X-Data-Notice header says the rest).
+ * citation: simulated history is credited to no one); the many county documents carry only `simulated` (the
+ * X-Data-Notice header says the rest).
  */
 export function reportDoc(
   ctx: ReportContext,
@@ -125,7 +127,12 @@ export function reportDoc(
 ) {
   const provenance = scope.fips
     ? {}
-    : { notice: dataNotice(ctx.simulated), sources: ctx.sources, source_credit: SOURCE_CREDIT, citation: CITATION };
+    : {
+        notice: dataNotice(ctx.simulated),
+        sources: ctx.sources,
+        source_credit: ctx.simulated ? SIMULATED_CREDIT : SOURCE_CREDIT,
+        citation: CITATION,
+      };
   return { ...scope, table, tables, loaded, simulated: ctx.simulated, ...provenance, ...body };
 }
 
@@ -282,14 +289,6 @@ export async function publishReports(
     charts += 1;
   }
   return { charts };
-}
-
-/** Whether the loaded history came from the simulator (its files are named SIMULATED_…). */
-export async function historySimulated(db: Db): Promise<boolean> {
-  const [row] = await db.all<{ n: number }>(
-    "SELECT count(*)::INT AS n FROM import_log WHERE file LIKE 'SIMULATED\\_%' ESCAPE '\\'",
-  );
-  return row.n > 0;
 }
 
 /** Computes the report tables and publishes the history tree (`outage import`, `outage build`, `npm start`). */

@@ -12,14 +12,14 @@ import { loadAtlas } from '../geo/counties.ts';
 import { archiveDayDoc, archiveQuarterDoc } from '../publish/archive.ts';
 import type { PublishedTree } from '../publish/published-tree.ts';
 import type { DayDoc } from '../state/archive-day.ts';
-import { quarterAtOrBefore } from '../state/archive-read.ts';
+import { quarterOf } from '../state/archive.ts';
 import type { MapEntry } from '../state/rollup.ts';
 import { finishedSeries, seriesRange, unfinishedSeries } from './archive-series.ts';
 
 export function pastMap(c: Context, url: URL, tree: PublishedTree) {
   const raw = url.searchParams.get('at');
   if (raw === null) throw badParam('at', 'Give `at`, an ISO-8601 time such as 2026-09-01T10:15:00Z.');
-  const quarter = quarterAtOrBefore(parseInstant('at', raw));
+  const quarter = quarterOf(parseInstant('at', raw)); // the quarter containing `at`
   const doc = tree.data<DayDoc>(archiveDayDoc(quarter.slice(0, 10))) ?? tree.data<DayDoc>(archiveQuarterDoc(quarter));
   const qi = doc?.quarters.findIndex((q) => q[0] === quarter) ?? -1;
   if (!doc || qi < 0) throw notArchived(quarter, tree);

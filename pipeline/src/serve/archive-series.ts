@@ -88,16 +88,15 @@ function docsOf(tree: PublishedTree, day: string): Doc[] {
 
 /**
  * The days not in the month documents yet, within the range: after the last finished day, from the day before the
- * last publish (a day that finished as this request read the tree) through the publish's own (its quarter marks run
- * up to 15 minutes ahead of it). Any earlier day is finished or was never reached: it has no documents of its own.
+ * last publish (a day that finished as this request read the tree) through the publish's own (a quarter is named by
+ * its start, never after the publish). Any earlier day is finished or was never reached: it has no documents of its own.
  */
 function unfinishedDays(tree: PublishedTree, range: SeriesRange, finishedThrough: string): string[] {
   const published = tree.current()?.published_at;
   if (!published) return [];
   const dayBefore = new Date(Date.parse(published) - DAY_MS).toISOString().slice(0, 10);
   const first = [range.from.slice(0, 10), finishedThrough ? nextDay(finishedThrough) : '', dayBefore].sort().at(-1)!;
-  const reach = new Date(Date.parse(published) + QUARTER_MS).toISOString();
-  const last = [before(range.to), reach].sort()[0].slice(0, 10);
+  const last = [before(range.to), published].sort()[0].slice(0, 10);
   return daysThrough(first, last, 3);
 }
 

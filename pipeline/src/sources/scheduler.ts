@@ -82,7 +82,7 @@ export function nextInterval(
 
 /**
  * Work for a cycle with no source due: a source's stale time passed since the last evaluation (feed_stale must fire,
- * outages must hold) or a new timeline frame began. Null when the cycle can skip all database and publish work.
+ * outages must hold) or a new quarter hour began (a timeline frame and an archive quarter). Null when the cycle can skip all database and publish work.
  */
 export function wakeReason(
   sources: SourceDef[],
@@ -91,10 +91,8 @@ export function wakeReason(
   now: Date,
 ): string | null {
   if (!evaluatedAt) return 'first cycle';
-  if (Math.floor(evaluatedAt.getTime() / FRAME_MS) !== Math.floor(now.getTime() / FRAME_MS)) return 'timeline frame';
-  // The archive stands a cycle for the first quarter mark at or after it: a cycle exactly on a mark is the last of its
-  // quarter, so the next one begins another quarter (state/archive.ts) even inside the same timeline frame.
-  if (Math.ceil(evaluatedAt.getTime() / FRAME_MS) !== Math.ceil(now.getTime() / FRAME_MS)) return 'archive quarter';
+  // A timeline frame and an archive quarter are the same quarter hour, each named by its start (state/archive.ts).
+  if (Math.floor(evaluatedAt.getTime() / FRAME_MS) !== Math.floor(now.getTime() / FRAME_MS)) return 'new quarter';
   for (const s of sources) {
     const at = staleAt(s, statuses.get(s.id));
     if (at && Date.parse(at) > evaluatedAt.getTime() && Date.parse(at) < now.getTime()) return `${s.id} stale`;

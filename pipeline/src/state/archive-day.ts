@@ -1,5 +1,5 @@
-// One archived UTC day in the forms it is published in (issue 25 parts 2 and 4): Parquet (zstd) and CSV of its rows in
-// EAGLE-I's layout, written by DuckDB's COPY, and the compact document the function layer answers the past map and
+// One archived UTC day in the forms it is published in (issue 25 parts 2 and 4): Parquet (zstd; run_start_time a UTC
+// timestamp) and CSV (run_start_time EAGLE-I's text) of its rows in EAGLE-I's layout, written by DuckDB's COPY, and the compact document the function layer answers the past map and
 // county series from (each quarter's coverage; per county and state, its values at the quarters it had anyone out).
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -24,7 +24,7 @@ export async function dayFiles(db: Db, day: string): Promise<DayFiles> {
     const parquet = path.join(dir, `${day}.parquet`);
     const sql = daySql(day);
     await db.run(`COPY (${sql}) TO '${csv}' (FORMAT csv, HEADER true)`);
-    await db.run(`COPY (${sql}) TO '${parquet}' (FORMAT parquet, COMPRESSION zstd)`);
+    await db.run(`COPY (${daySql(day, 'parquet')}) TO '${parquet}' (FORMAT parquet, COMPRESSION zstd)`);
     const [{ n }] = await db.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM (${sql})`);
     return { csv: fs.readFileSync(csv), parquet: fs.readFileSync(parquet), rows: n };
   } finally {

@@ -2,7 +2,6 @@
 // past map and county series are answered from the published day documents (state/archive-day.ts, serve/archive-fn.ts).
 import { STATES } from '../geo/states.ts';
 import type { Db } from './db.ts';
-import { QUARTER_MS } from './archive.ts';
 
 /**
  * The archived days (UTC), each with its county rows and the quarters the poller reached; `after` (a day) limits it to
@@ -30,7 +29,12 @@ export const ARCHIVE_COLUMNS = [
   { name: 'county', type: 'string', description: 'county name' },
   { name: 'state', type: 'string', description: 'state name (as EAGLE-I writes it)' },
   { name: 'customers_out', type: 'integer', description: 'customers out at the quarter hour (the value in force)' },
-  { name: 'run_start_time', type: 'string', description: 'the quarter hour, `YYYY-MM-DD HH:MM:SS` UTC' },
+  {
+    name: 'run_start_time',
+    type: 'string',
+    description:
+      'the quarter hour, named by its start as EAGLE-I names it: in the CSV `YYYY-MM-DD HH:MM:SS` UTC, in Parquet a UTC timestamp',
+  },
   {
     name: 'customers_tracked',
     type: 'integer',
@@ -53,15 +57,21 @@ export const ARCHIVE_COLUMNS = [
 
 const STATE_NAMES = `(VALUES ${STATES.map((s) => `('${s.code}', '${s.name.replace(/'/g, "''")}')`).join(', ')}) n(code, name)`;
 
+/** run_start_time in each form: EAGLE-I's text in the CSV; in Parquet a UTC instant (TIMESTAMP, adjusted to UTC). */
+const RUN_START_TIME = {
+  csv: "strftime(c.quarter_at::TIMESTAMP, '%Y-%m-%d %H:%M:%S')",
+  parquet: 'c.quarter_at::TIMESTAMPTZ', // quarter_at is ISO with its `Z`: the instant, whatever the session's zone
+} as const;
+
 /**
  * The SQL of one day's rows in EAGLE-I's layout (`fips, county, state, customers_out, run_start_time`, the state by
- * name and the time as `YYYY-MM-DD HH:MM:SS` UTC), then ours: customers tracked (the denominator), served as the feeds
- * publish it, the sources counted, whether one was stale, and whether the day is simulated.
+ * name and the time as `YYYY-MM-DD HH:MM:SS` UTC text, or for Parquet a UTC timestamp), then ours: customers tracked
+ * (the denominator), served as the feeds publish it, the sources counted, whether one was stale, and whether the day
+ * is simulated.
  */
-export function daySql(day: string): string {
+export function daySql(day: string, form: keyof typeof RUN_START_TIME = 'csv'): string {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) throw new Error(`Expected a day as YYYY-MM-DD, got ${day}`);
-  return `SELECT c.fips, c.county, n.name AS state, c.customers_out,
-                 strftime(c.quarter_at::TIMESTAMP, '%Y-%m-%d %H:%M:%S') AS run_start_time,
+  return `SELECT c.fips, c.county, n.name AS state, c.customers_out, ${RUN_START_TIME[form]} AS run_start_time,
                  c.customers_tracked, c.customers_served_feed, c.sources, c.stale, q.simulated
             FROM archive_county c JOIN archive_quarters q USING (quarter_at) JOIN ${STATE_NAMES} ON n.code = c.state
            WHERE c.quarter_at >= '${day}' AND c.quarter_at < '${nextDay(day)}'
@@ -70,7 +80,3 @@ export function daySql(day: string): string {
 
 export const nextDay = (day: string): string =>
   new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-
-/** The quarter mark at or before `at` (ISO): the one whose archived value was in force then. */
-export const quarterAtOrBefore = (at: Date): string =>
-  new Date(Math.floor(at.getTime() / QUARTER_MS) * QUARTER_MS).toISOString();

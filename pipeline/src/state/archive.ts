@@ -1,7 +1,8 @@
 // The archive (issue 25 part 1): every cycle's observations kept at a fixed 15-minute resolution and never pruned, as
-// EAGLE-I records them: the value in force at each quarter hour. A cycle at t writes its values at the first quarter
-// mark at or after t, replacing what an earlier cycle of the same quarter wrote, so the last cycle before a mark is the
-// one in force at it. A quarter no cycle reached (the poller was down) has no row: it is not invented. A stale
+// EAGLE-I records them. A quarter hour is named by its start, as EAGLE-I's run_start_time names a 15-minute collection
+// (issue 38 part 1): a cycle at t writes its values at the quarter containing t (10:07 is the 10:00 quarter), replacing
+// what an earlier cycle of the same quarter wrote, so the latest poll in a quarter wins and no quarter is named after a
+// time that has not happened yet. A quarter no cycle reached (the poller was down) has no row: it is not invented. A stale
 // source's quarters are marked (`fresh` false; a county fed by one is `stale`), never filled in. customers_tracked
 // is what the fresh sources served at the quarter (state/tracked.ts): null where none did.
 import type { SourceDef } from '../sources/source-def.ts';
@@ -11,8 +12,8 @@ import type { LiveState } from './rollup.ts';
 import type { SourceStatus } from './status.ts';
 
 export const QUARTER_MS = 15 * 60_000;
-/** The quarter mark a cycle at `t` stands for: the first mark at or after it. */
-export const quarterOf = (t: Date): string => new Date(Math.ceil(t.getTime() / QUARTER_MS) * QUARTER_MS).toISOString();
+/** The quarter hour containing `t`, named by its start (ISO): the quarter a cycle at `t` writes, the map at `t` shows. */
+export const quarterOf = (t: Date): string => new Date(Math.floor(t.getTime() / QUARTER_MS) * QUARTER_MS).toISOString();
 
 const TABLES = ['archive_quarters', 'archive_county', 'archive_state', 'archive_source'] as const;
 
@@ -24,7 +25,7 @@ export interface ArchiveInput {
   simulated: boolean;
 }
 
-/** Writes the cycle's values at its quarter mark (inside the cycle's transaction); returns the mark. */
+/** Writes the cycle's values at its quarter (inside the cycle's transaction); returns the quarter's start. */
 export async function recordArchive(db: Db, x: ArchiveInput): Promise<string> {
   const q = quarterOf(x.now);
   for (const t of TABLES) await db.run(`DELETE FROM ${t} WHERE quarter_at = ?`, [q]);

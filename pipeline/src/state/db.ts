@@ -6,6 +6,7 @@ import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBAppender, type DuckDBValue } from '@duckdb/node-api';
 import { UsageError } from '../errors.ts';
 import { fromRoot } from '../package-root.ts';
+import { type Restamp, restampArchive } from './archive-restamp.ts';
 
 const SCHEMA = readFileSync(fromRoot('pipeline/src/state/schema.sql'), 'utf8');
 
@@ -23,6 +24,8 @@ const MEMORY_LIMIT = process.env.OUTAGE_DUCKDB_MEMORY ?? '256MB';
 
 export class Db {
   private checkpointedAt = Number.NEGATIVE_INFINITY;
+  /** What opening it re-stamped of an archive written before quarters were named by their start (null: nothing). */
+  restamped: Restamp | null = null;
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -66,7 +69,9 @@ export class Db {
     await conn.run(SCHEMA);
     await dropGrowingKeys(conn);
     await dropNotNull(conn);
-    return new Db(instance, conn, spill);
+    const db = new Db(instance, conn, spill);
+    db.restamped = await restampArchive(db);
+    return db;
   }
 
   async all<T = Row>(sql: string, params: DuckDBValue[] = []): Promise<T[]> {

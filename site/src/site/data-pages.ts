@@ -94,9 +94,9 @@ export function reportsPage(): string {
 <label for="r-table">Table <select id="r-table" name="table"></select></label><button type="submit">Show report</button></form>
 <p id="county-help" class="muted">A county report needs its state chosen too; county reports download as JSON.</p>
 <p id="report-status" role="status" class="muted">Loading…</p>
-<p id="report-downloads"></p><div id="report-table-box"><table id="report-table"></table></div>
+<p id="report-downloads"></p><div id="report-table-box"><table id="report-table"></table></div><p id="report-credit" class="muted"></p>
 <figure id="report-chart" class="chart" style="margin:1em 0"></figure>
-<section aria-labelledby="national-title"><h2 id="national-title">Every year, national</h2><div><table id="national-table"></table></div>
+<section aria-labelledby="national-title"><h2 id="national-title">Every year, national</h2><div><table id="national-table"></table></div><p id="national-credit" class="muted"></p>
 <p>Data sets: <a href="${config.api['reports.data']}?format=csv">national and state years (CSV)</a> · <a href="${config.api['reports.causes']}?format=csv">causes (CSV)</a> · <a href="${config.api['reports.trend']}?format=csv">trend (CSV)</a></p></section>`;
   return layout({ title: 'Annual reports', current: 'reports', main, module: 'reports-page.js', config });
 }

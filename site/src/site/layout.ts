@@ -2,7 +2,7 @@
 // page's JSON config for its browser module (site/src/map/browser/). Plain HTML strings, written by both hosts.
 import { CITATION } from '../../../pipeline/src/contract/notice.ts';
 import { MAP_ASSET_BASE, modulePreloads } from '../map/assets.ts';
-import { NAV } from './routes.ts';
+import { apiPath, NAV } from './routes.ts';
 import { SITE_PATHS, type SitePage } from '../../../pipeline/src/contract/site-pages.ts';
 
 export const esc = (s: string) =>
@@ -67,7 +67,12 @@ export function navHtml(current: SitePage | null): string {
 export const fetchPreloads = (hrefs: readonly string[]): string =>
   hrefs.map((href) => `<link rel="preload" href="${esc(href)}" as="fetch" crossorigin="anonymous">`).join('');
 
-export const SIMULATED_BANNER = `<p id="simulated-banner" class="banner" role="note" hidden><strong>SIMULATED DATA.</strong> These figures come from the built-in storm simulator, not real outages.</p>`;
+/**
+ * The SIMULATED banner, hidden until the deployment says it is simulated: every page's module asks the live summary
+ * named in `data-summary` (browser/site.js), whatever else the page reads (issue 38 part 2: /reports and /events
+ * showed simulated figures without it).
+ */
+export const SIMULATED_BANNER = `<p id="simulated-banner" class="banner" role="note" data-summary="${apiPath('live.summary')}" hidden><strong>SIMULATED DATA.</strong> These figures come from the built-in storm simulator, not real outages.</p>`;
 
 export interface LayoutOptions {
   title: string;

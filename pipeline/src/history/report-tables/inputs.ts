@@ -4,6 +4,7 @@
 import type { Db } from '../../state/db.ts';
 import { STATES } from '../../geo/states.ts';
 import { ORIGIN_OF } from '../derive.ts';
+import { credited, historySimulated } from '../provenance.ts';
 import {
   REPORT_FIRST_YEAR,
   type Coverage,
@@ -51,8 +52,10 @@ export async function loadReportInputs(db: Db, now: Date): Promise<ReportInputs>
   const { statePeaks, natPeaks, observed } = await loadSeries(db);
   const yearSources = await loadYearSources(db);
   const loaded = yearSources.map((r) => r.y).filter((y) => range.includes(y));
-  const coverage = await loadCoverage(db, yearSources);
+  const coverage = await loadCoverage(db, yearSources); // by each year's origin: an archive-only year has its own
   const { countyYears, episodes } = await loadEpisodes(db);
+  const simulated = await historySimulated(db);
+  for (const rows of [yearSources, countyYears, episodes]) credited(rows, simulated);
   const disturbances = await loadDisturbances(db);
   const oe417 = [...new Set(disturbances.map((d) => d.year))].sort();
   return {

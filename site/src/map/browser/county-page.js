@@ -199,7 +199,12 @@ function renderCharts() {
   );
 }
 
-const SOURCE_LABEL = { eaglei: 'EAGLE-I', archive: 'live archive', both: 'EAGLE-I + live archive' };
+const SOURCE_LABEL = {
+  eaglei: 'EAGLE-I',
+  archive: 'live archive',
+  both: 'EAGLE-I + live archive',
+  simulated: 'SIMULATED',
+};
 
 function renderHistory(profile) {
   const years = profile?.data?.years ?? [];

@@ -1,5 +1,5 @@
 // Browser: the map at a past quarter hour on `/` (issue 25 part 4). A UTC date-time picker, bounded by the archive's
-// first quarter and now, loads /api/v1/archive/map?at= and fills the county layer from it with the live map's own rules
+// first quarter and now (its default the latest archived quarter), loads /api/v1/archive/map?at= and fills the county layer from it with the live map's own rules
 // (a county absent from the answer had no one out); "Back to live" gives the live fills back. A quarter the poller did
 // not reach is said in the answer's own words (its 404 message).
 import { countyStatus, describeCounty } from './data.js';
@@ -9,8 +9,8 @@ const QUARTER_MS = 900_000;
 /** The site's one formatter of UTC times (times.js): a label here reads as every other time on the site. */
 const AT = UTC_FORMAT;
 export const utcLabel = (iso) => `${AT.format(new Date(iso))} UTC`;
-/** Now's quarter hour: a cycle counts for the quarter at or after it, so the newest archived one may be just ahead. */
-const nowQuarter = () => Math.ceil(Date.now() / QUARTER_MS) * QUARTER_MS;
+/** The quarter hour containing now, named by its start as every archived quarter is: never in the future. */
+const nowQuarter = () => Math.floor(Date.now() / QUARTER_MS) * QUARTER_MS;
 /** The value of an <input type="datetime-local"> that the page reads as UTC (it has no zone of its own). */
 const inputValue = (ms) => new Date(ms).toISOString().slice(0, 16);
 
@@ -58,22 +58,27 @@ export class PastMap {
     });
   }
 
-  /** Bounds the picker by the archive: its first quarter to now's quarter. `pending`: its index, already asked for. */
+  /**
+   * Bounds the picker by the archive: its first quarter to the quarter containing now; the default is the latest
+   * archived quarter (never later than now). `pending`: its index, already asked for.
+   */
   async bound(pending = fetch(this.paths.archive, { cache: 'no-cache', headers: { Accept: 'application/json' } })) {
     const { input, form, status } = this.ui;
     try {
       const res = await pending;
       if (!res.ok) throw new Error(`${this.paths.archive} answered HTTP ${res.status}`);
-      const first = (await res.json()).data?.first_quarter;
+      const index = (await res.json()).data;
+      const first = index?.first_quarter;
       if (!first) {
         status.textContent = 'Nothing is archived yet: the archive keeps every quarter hour from the first cycle on.';
         return;
       }
       input.min = inputValue(Date.parse(first));
       input.max = inputValue(Math.max(nowQuarter(), Date.parse(first)));
-      input.value ||= input.max;
+      const latest = Date.parse(index.last_quarter ?? first);
+      input.value ||= inputValue(Math.max(Date.parse(first), Math.min(latest, nowQuarter())));
       for (const c of form.elements) c.disabled = c === this.ui.live;
-      status.textContent = `Archived from ${utcLabel(first)} on; times are UTC, in steps of 15 minutes.`;
+      status.textContent = `Archived from ${utcLabel(first)} on; times are UTC, in steps of 15 minutes, each the quarter hour it starts (10:00 is 10:00–10:15).`;
     } catch (err) {
       status.textContent = `The archive is unavailable (${err.message}).`;
     }

@@ -11,9 +11,9 @@ const NUMBER = new Intl.NumberFormat('en-US');
 const DAY = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 export const utcTime = shortTimeText;
 
-/** The week asked for: 7 days to the end of the quarter in force now (a cycle counts for the quarter at or after it). */
+/** The week asked for: 7 days to the end of the quarter containing now (a quarter is named by its start). */
 export function weekRange(now) {
-  const to = Math.ceil(now / QUARTER_MS) * QUARTER_MS + QUARTER_MS;
+  const to = Math.floor(now / QUARTER_MS) * QUARTER_MS + QUARTER_MS;
   return { from: to - WEEK_MS, to };
 }
 

@@ -8,7 +8,7 @@ const form = $('report-form');
 
 /** Columns that are codes or labels, not quantities: printed as they are (a year is 2014, not 2,014). */
 const PLAIN = new Set(['year', 'month', 'fips', 'utility_number', 'territory_year', 'reliability_year']);
-const SOURCES = { eaglei: 'EAGLE-I', archive: 'live archive', both: 'EAGLE-I + archive' };
+const SOURCES = { eaglei: 'EAGLE-I', archive: 'live archive', both: 'EAGLE-I + archive', simulated: 'SIMULATED' };
 
 /** A cell as a reader wants it: counts grouped, large amounts whole, small ones to two decimals, null as a dash. */
 function cell(k, v) {
@@ -52,6 +52,9 @@ function label(k) {
   const words = k.replace(/_pct$/, ', %').replace(/_h$/, ' (hours)').replace(/_mw$/, ' (MW)').replaceAll('_', ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
+
+/** The document's credit under its table (a county document has none of its own: the banner says simulated). */
+const credit = (id, doc) => setStatus(id, doc?.data?.source_credit ? `Credit: ${doc.data.source_credit}.` : '');
 
 /** A report table whatever its columns: every column of its rows, in their order, each heading explained. */
 function rowsTable(table, rows, empty) {
@@ -190,6 +193,7 @@ async function showReport() {
     if (!doc) throw new Error(`the ${year} report${state ? ` for ${state.toUpperCase()}` : ''} is not published`);
     const rows = doc.data.rows ?? (doc.data.summary ? [doc.data.summary] : []);
     rowsTable($('report-table'), rows, 'No rows.');
+    credit('report-credit', doc);
     setStatus(
       'report-status',
       doc.data.loaded === false
@@ -204,6 +208,7 @@ async function showReport() {
   } catch (err) {
     renderTable($('report-table'), [], []);
     $('report-chart').replaceChildren();
+    setStatus('report-credit', '');
     setStatus('report-status', `No report to show: ${err.message}. History may not be loaded on this deployment.`);
   }
 }
@@ -214,6 +219,7 @@ async function showNational() {
     const doc = await getJson(cfg.api['reports.data']);
     const rows = [...(doc?.data?.rows ?? [])].sort((a, b) => b.year - a.year);
     rowsTable($('national-table'), rows, 'No national report is published (history not loaded).');
+    credit('national-credit', doc);
     return rows.find((r) => r.loaded)?.year ?? null;
   } catch (err) {
     rowsTable($('national-table'), [], `Could not load the national table (${err.message}).`);

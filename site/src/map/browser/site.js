@@ -87,6 +87,22 @@ export function markSimulated(simulated) {
   if (b) b.hidden = !simulated;
 }
 
+/**
+ * Every page with the layout's banner: whether the deployment is simulated, from the live summary its `data-summary`
+ * names (site/src/site/layout.ts), so no page shows simulated figures without the banner. A page that reads the same
+ * from its own data marks it too; both say the same deployment's answer.
+ */
+function markDeployment() {
+  const source = $('simulated-banner')?.dataset.summary;
+  if (!source) return;
+  getJson(source)
+    .then((doc) => {
+      if (doc?.data?.simulated) markSimulated(true);
+    })
+    .catch(() => {}); // no summary: the page's own data still marks it
+}
+markDeployment();
+
 export function setStatus(id, text, isError = false) {
   const e = $(id);
   if (!e) return;
