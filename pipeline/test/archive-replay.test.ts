@@ -198,7 +198,8 @@ for (const storm of STORMS) {
           const parquet = read.getRowObjectsJS().map((r) => ({
             fips: r.fips,
             customers_out: Number(r.customers_out),
-            run_start_time: r.run_start_time,
+            // a UTC TIMESTAMP in Parquet (the CSV keeps EAGLE-I's text)
+            run_start_time: new Date(r.run_start_time as Date).toISOString(),
           }));
           const archived = (
             await p!.db.all<{ fips: string; customers_out: number; q: string }>(
@@ -209,7 +210,7 @@ for (const storm of STORMS) {
           ).map((r) => ({
             fips: r.fips,
             customers_out: r.customers_out,
-            run_start_time: r.q.slice(0, 19).replace('T', ' '),
+            run_start_time: new Date(r.q).toISOString(),
           }));
           expect(parquet.length, d.day).toBe(d.rows);
           expect(parquet, d.day).toEqual(archived);
@@ -221,7 +222,7 @@ for (const storm of STORMS) {
               [...expected.at(q).counties]
                 .filter(([, n]) => n > 0)
                 .sort(([a], [b]) => a.localeCompare(b))
-                .map(([fips, n]) => ({ fips, customers_out: n, run_start_time: q.slice(0, 19).replace('T', ' ') })),
+                .map(([fips, n]) => ({ fips, customers_out: n, run_start_time: new Date(q).toISOString() })),
             );
           expect(parquet, d.day).toEqual(ours);
           const codecs = await conn.runAndReadAll(`SELECT DISTINCT compression FROM parquet_metadata('${file}')`);

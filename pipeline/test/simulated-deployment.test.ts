@@ -111,7 +111,9 @@ describe('only past times (issue 38 part 1)', () => {
     expect(w.checked.csv).toBeGreaterThan(1_000);
     expect(w.checked.feed).toBeGreaterThan(10);
     const ahead = new Set(w.futureAllowed.map((f) => f.field));
-    for (const field of ['etr', 'next_due_at']) expect(ahead.has(field), field).toBe(true);
+    // ETRs are always ahead somewhere in a storm; a schedule (next_due_at) is ahead only when the last publish came
+    // soon after a poll, which a loaded machine's last cycle need not be: not required here.
+    expect(ahead.has('etr')).toBe(true);
     for (const f of ahead) expect(FUTURE_FIELDS.has(f), f).toBe(true);
   });
 
@@ -333,6 +335,10 @@ describe.skipIf(!chromium.path)('the site of a simulated deployment', () => {
       const { page, close } = await open(p);
       try {
         if (name === 'county') await page.locator('#past-week-summary', { hasText: 'Most out at once' }).waitFor();
+        // The reports tables open on their main columns: every column's times are read.
+        if (name === 'reports')
+          for (let b = page.getByRole('button', { name: /^Show all \d+ columns$/ }); (await b.count()) > 0; )
+            await b.first().click();
         const times = timesIn(await visibleText(page), year);
         counted.set(name, times.length);
         for (const [text, t] of times) expect(t, `${p}: ${text}`).toBeLessThanOrEqual(Date.parse(asOf));

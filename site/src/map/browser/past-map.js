@@ -78,7 +78,7 @@ export class PastMap {
       const latest = Date.parse(index.last_quarter ?? first);
       input.value ||= inputValue(Math.max(Date.parse(first), Math.min(latest, nowQuarter())));
       for (const c of form.elements) c.disabled = c === this.ui.live;
-      status.textContent = `Archived from ${utcLabel(first)} on; times are UTC, in steps of 15 minutes, each the quarter hour it starts (10:00 is 10:00–10:15).`;
+      status.textContent = `Archived from ${utcLabel(first)} on; times are UTC, in steps of 15 minutes, each named by the minute it starts.`;
     } catch (err) {
       status.textContent = `The archive is unavailable (${err.message}).`;
     }
