@@ -153,17 +153,15 @@ describe('slow receivers', () => {
     }
   });
 
-  it('pause a target after 5 failures in a row, keep its backlog, tell the account, and send it when the pause ends', async () => {
+  it('pause a target after 5 failures in a row, keep its backlog, tell its account, and send it when the pause ends', async () => {
     let answering = false;
     const slow = await receiver(() => (answering ? { status: 200 } : { status: 200, never: true }));
-    const fine = await receiver();
     try {
       const slowRule = await rule(slowAccount, [slow.url], '12086');
-      await rule(fineAccount, [fine.url], '12086');
+      // a short time-out, so the failures come quickly; it is never met (the receiver holds every request)
       const e = engine(300);
       await e.ingest(Array.from({ length: 8 }, () => event('12086')));
-      expect((await e.runDue()).delivered).toBe(8);
-      expect(await statuses(fineAccount)).toEqual({ delivered: 8 }); // the neighbour's, beside the time-outs
+      expect((await e.runDue()).delivered).toBe(0);
       // opened at the count; what was in flight then is answered (and counted) but nothing more is sent
       expect(slow.hits.length).toBeGreaterThanOrEqual(BREAKER_FAILURES);
       expect(slow.hits.length).toBeLessThanOrEqual(BREAKER_FAILURES + TARGET_IN_FLIGHT - 1);
@@ -183,7 +181,6 @@ describe('slow receivers', () => {
       expect(await statuses(slowAccount)).toEqual({ pending: 8 });
       expect(await kinds(slowAccount)).toEqual(['target_paused']);
       expect((await notices(slowAccount))[0].message).toContain(`Deliveries to ${slow.url} are paused until`);
-      expect(await kinds(fineAccount)).toEqual([]);
 
       // the failed ones' retries fall due at +30 s: the pause holds them
       clock.advance(30_000);
@@ -208,7 +205,6 @@ describe('slow receivers', () => {
       expect(await sql.query('SELECT * FROM target_breakers')).toEqual([]);
     } finally {
       await slow.close();
-      await fine.close();
     }
   });
 

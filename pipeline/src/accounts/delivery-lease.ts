@@ -12,24 +12,26 @@ export interface InFlightLimits {
   account: number;
 }
 
-/** The candidates, ranked; `room` is what a target may have in flight now (its breaker's say). */
+/**
+ * The candidates, ranked. `busy`: what is leased and not yet answered, counted per target and per account; `room`:
+ * what a target may have in flight now (its breaker's say); a paused target's deliveries are not even ranked.
+ */
 const PICK = `
-  live AS (
-    SELECT d.id, d.next_attempt_at, c.kind, c.target_key, r.account_id, coalesce(d.lease_until >= $1, false) AS busy
-    FROM deliveries d JOIN channels c ON c.id = d.channel_id JOIN rules r ON r.id = c.rule_id
-    WHERE d.status = 'pending' AND (d.next_attempt_at <= $1 OR d.lease_until >= $1)
+  busy AS (
+    SELECT c.target_key, r.account_id FROM deliveries d JOIN channels c ON c.id = d.channel_id JOIN rules r ON r.id = c.rule_id
+    WHERE d.status = 'pending' AND d.lease_until >= $1
   ),
-  counted AS (
-    SELECT l.*, count(*) FILTER (WHERE l.busy) OVER (PARTITION BY l.target_key) AS t_busy,
-      count(*) FILTER (WHERE l.busy) OVER (PARTITION BY l.account_id) AS a_busy
-    FROM live l
-  ),
+  t_busy AS (SELECT target_key, count(*) AS n FROM busy GROUP BY target_key),
+  a_busy AS (SELECT account_id, count(*) AS n FROM busy GROUP BY account_id),
   free AS (
-    SELECT c.*, row_number() OVER (PARTITION BY c.target_key ORDER BY c.next_attempt_at, c.id) AS t_rank,
-      CASE WHEN c.kind = 'email' OR b.target IS NULL THEN $4 WHEN b.paused_until > $1 THEN 0
-           WHEN b.consecutive_failures >= ${BREAKER_FAILURES} THEN 1 ELSE $4 END AS room
-    FROM counted c LEFT JOIN target_breakers b ON b.target = c.target_key
-    WHERE NOT c.busy AND c.next_attempt_at <= $1
+    SELECT d.id, d.next_attempt_at, r.account_id, coalesce(tb.n, 0) AS t_busy, coalesce(ab.n, 0) AS a_busy,
+      row_number() OVER (PARTITION BY c.target_key ORDER BY d.next_attempt_at, d.id) AS t_rank,
+      CASE WHEN c.kind <> 'email' AND b.consecutive_failures >= ${BREAKER_FAILURES} THEN 1 ELSE $4 END AS room
+    FROM deliveries d JOIN channels c ON c.id = d.channel_id JOIN rules r ON r.id = c.rule_id
+      LEFT JOIN target_breakers b ON b.target = c.target_key
+      LEFT JOIN t_busy tb ON tb.target_key = c.target_key LEFT JOIN a_busy ab ON ab.account_id = r.account_id
+    WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until < $1)
+      AND NOT (c.kind <> 'email' AND coalesce(b.paused_until > $1, false))
   ),
   fits AS (
     SELECT f.*, row_number() OVER (PARTITION BY f.account_id ORDER BY f.t_rank, f.next_attempt_at, f.id) AS a_rank
