@@ -182,7 +182,11 @@ describe('slow receivers', () => {
       expect(await kinds(slowAccount)).toEqual(['target_paused']);
       expect((await notices(slowAccount))[0].message).toContain(`Deliveries to ${slow.url} are paused until`);
 
-      // the failed ones' retries fall due at +30 s: the pause holds them
+      // the backlog is due when the pause ends (the failed ones' retries at +30 s too): the pause holds them
+      const [due] = await sql.query<{ at: Date }>(
+        "SELECT min(next_attempt_at) AS at FROM deliveries WHERE status = 'pending'",
+      );
+      expect(new Date(due.at).getTime()).toBe(pausedAt + BREAKER_PAUSE_S * 1000);
       clock.advance(30_000);
       expect((await e.runDue()).attempted).toBe(0);
       // the pause ends: one delivery is tried; it times out, and the pause doubles

@@ -21,7 +21,7 @@ import type { Dispatcher } from 'undici';
 import type { PublicEvent } from '../contract/events.ts';
 import type { ChannelRow } from './account-types.ts';
 import { CommitBatcher } from './delivery-batch.ts';
-import { leaseDue, type InFlightLimits } from './delivery-lease.ts';
+import { InFlight, leaseDue, type InFlightLimits } from './delivery-lease.ts';
 import { commitOutcomes, type Answered } from './delivery-outcomes.ts';
 import {
   ACCOUNT_IN_FLIGHT,
@@ -75,6 +75,7 @@ export class DeliveryEngine {
   private readonly outcomes: CommitBatcher<Answered>;
   private readonly senders: number;
   private readonly limits: InFlightLimits;
+  private readonly flying = new InFlight();
   /** wakes a run waiting for a sender to come free: new deliveries were enqueued (`nudge`) */
   private wake: () => void = () => {};
   private nudges = 0;
@@ -152,7 +153,8 @@ export class DeliveryEngine {
   /**
    * Sends every delivery due now, and what falls due while it runs; returns when nothing due may start and nothing is
    * in flight. Deliveries are leased as senders come free (so two workers never send the same one at once), within the
-   * in-flight limits: a target or account at its limit waits for its own answers, the others go on.
+   * in-flight limits (counted by this engine): a target or account at its limit waits for its own answers, the others
+   * go on. One run at a time per engine (AccountsRuntime.send chains them).
    */
   async runDue(batch = 500): Promise<RunStats> {
     const stats: RunStats = { attempted: 0, delivered: 0, retrying: 0, failed: 0 };
@@ -161,11 +163,16 @@ export class DeliveryEngine {
     for (;;) {
       const seen = answered + this.nudges;
       const now = this.o.clock();
-      const due = await leaseDue(this.o.sql, now, batch, this.limits);
+      const due = await leaseDue(this.o.sql, now, batch, this.limits, this.flying);
       for (const d of await admitByTarget(this.o.sql, due, now, this.o.targetPerMinute)) {
+        this.flying.start(d);
         void queue.add(async () => {
-          await this.deliver(d, stats);
-          answered += 1;
+          try {
+            await this.deliver(d, stats);
+          } finally {
+            this.flying.end(d);
+            answered += 1;
+          }
         });
       }
       if (due.length > 0)

@@ -1,7 +1,8 @@
 // A URL target's circuit breaker (issue 37 part 3; the numbers: delivery-policy.ts). Every answered attempt to a
 // webhook or chat URL counts into its target's run of failures (a success deletes the run); at BREAKER_FAILURES in a
 // row the target is paused: the lease (delivery-lease.ts) sends nothing to it until `paused_until`, then one delivery
-// as a trial. Its deliveries stay `pending` in the job table meanwhile, never dropped. The accounts with a channel to
+// as a trial. Its deliveries stay `pending` in the job table meanwhile, never dropped, due at the pause's end (so a
+// large backlog behind a pause is not even read by the leases meanwhile; the pause is not an attempt). The accounts with a channel to
 // the target get a notice at the first pause since its last success, and each such channel shows `paused_until` and
 // `paused_reason` in the rule answers. Email targets have none: a slow mail relay is ours, not the address's.
 import { BREAKER_FAILURES, BREAKER_MAX_PAUSE_S, breakerPauseS } from './delivery-policy.ts';
@@ -59,6 +60,13 @@ async function pause(tx: Sql, pauses: Pause[], now: Date): Promise<void> {
     `UPDATE target_breakers b SET openings = b.openings + 1, paused_until = x.until, paused_reason = x.reason
       FROM unnest($1::text[], $2::timestamptz[], $3::text[]) AS x(target, until, reason) WHERE b.target = x.target`,
     [pauses.map((p) => p.target), pauses.map((p) => p.until), pauses.map((p) => p.reason)],
+  );
+  await tx.query(
+    `UPDATE deliveries d SET next_attempt_at = x.until
+      FROM unnest($1::text[], $2::timestamptz[]) AS x(target, until), channels c
+      WHERE c.target_key = x.target AND d.channel_id = c.id AND d.status = 'pending' AND d.next_attempt_at < x.until
+        AND (d.lease_until IS NULL OR d.lease_until < $3)`,
+    [pauses.map((p) => p.target), pauses.map((p) => p.until), now],
   );
   const told = pauses.filter((p) => p.first);
   if (told.length === 0) return;

@@ -33,7 +33,6 @@ export async function commitOutcomes(o: OutcomeOptions, items: Answered[]): Prom
     const runs = failureRuns(items, (i) => i.d.channel_id);
     const changed = await countFailures(tx, runs);
     const now = o.clock();
-    await countTargetFailures(tx, items, now);
     for (const c of changed) {
       if (!mustDisable(c, now)) continue;
       notices.push(await disable(tx, c, runs.get(c.id)!.last, now));
@@ -47,6 +46,7 @@ export async function commitOutcomes(o: OutcomeOptions, items: Answered[]): Prom
       items.filter((i) => !i.r.ok),
       o,
     );
+    await countTargetFailures(tx, items, now); // after the retries: a pause moves them to its end
   });
   for (const n of notices) {
     await o.mailer
