@@ -1,7 +1,8 @@
 // `npm run soak`: a simulated day of the poller at full speed on a manual clock, against the simulator behind a seeded
 // fault proxy (pipeline/src/simulator/faults.ts): 5 % of requests 5xx, 2 % held past the request deadline, 1 % garbage
 // bodies (an eighth of that for Kubra cluster tiles), the host of the busiest source down for two hours, one restart of
-// the poller. Ends with checks printed as a table, exit 1 when one fails. Loopback only; pipeline/test/soak.test.ts runs
+// the poller, and alert rules whose deliveries go to 19 never-answering webhook receivers beside a neighbour's healthy
+// one (soak-receivers.ts). Ends with checks printed as a table, exit 1 when one fails. Loopback only; pipeline/test/soak.test.ts runs
 // a short variant.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,6 +20,7 @@ import { Pipeline } from '../pipeline/src/pipeline.ts';
 import type { Db } from '../pipeline/src/state/db.ts';
 import { MemoryTreeWriter } from '../pipeline/src/publish/tree-writer.ts';
 import { startSimulatorProcess, type SimulatorProcess } from './sim-process.ts';
+import { SoakReceivers } from './soak-receivers.ts';
 import { HOUR, judge, mb, T0, type MemorySample, type RunLog, type SoakReport } from './soak-checks.ts';
 
 export type { Check, SoakReport } from './soak-checks.ts';
@@ -114,6 +116,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   let sim: SimulatorProcess | null = null;
   let proxy: FaultProxy | null = null;
   let pipeline: Pipeline | null = null;
+  let receivers: SoakReceivers | null = null;
   try {
     sim = await startSimulatorProcess({
       registry: path.join(dir, 'simulated-sources.csv'),
@@ -153,6 +156,12 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
         ...writer,
       });
     pipeline = await open();
+    receivers = await SoakReceivers.start({
+      clock,
+      outDir: path.join(dir, 'public'),
+      state: o.states[0],
+      db: pipeline.db,
+    });
     const moveTo = async (at: Date) => {
       clock.set(at);
       await sim!.move(at);
@@ -168,8 +177,12 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
         pipeline = null;
         pipeline = await open();
       },
+      () => receivers!.afterCycle(pipeline!.db),
     );
     const report = await judge(o, pipeline.db, sources, coverage(o, sources), run, proxy.injected);
+    const slow = await receivers.finish();
+    report.checks.push(slow.check);
+    Object.assign(report.figures, slow.figures);
     const cpu = process.cpuUsage(cpu0);
     Object.assign(report.figures, {
       'sources polled': sources.length,
@@ -179,6 +192,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     });
     return report;
   } finally {
+    await receivers?.close();
     await pipeline?.close();
     await proxy?.stop();
     await sim?.stop();
@@ -186,7 +200,10 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   }
 }
 
-/** The poll loop of `outage poll` without its sleeps: each cycle at the pipeline's own next wake time. */
+/**
+ * The poll loop of `outage poll` without its sleeps: each cycle at the pipeline's own next wake time, its deliveries
+ * handed over after it (`deliver`, not awaited beyond the enqueueing, as the loop does).
+ */
 async function drive(
   o: SoakOptions,
   clock: Clock,
@@ -194,6 +211,7 @@ async function drive(
   proxy: FaultProxy,
   current: () => Pipeline,
   restart: () => Promise<void>,
+  deliver: () => Promise<void>,
 ): Promise<RunLog> {
   const run: RunLog = {
     scheduled: 0,
@@ -228,6 +246,7 @@ async function drive(
       const s = await current().cycle({ all: first });
       run.completed += 1;
       run.maxPollMs = Math.max(run.maxPollMs, s.phases.poll);
+      await deliver();
     } catch (err) {
       run.lost.push({ at: new Date(now).toISOString(), message: (err as Error).message });
     }

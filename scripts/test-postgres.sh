@@ -6,7 +6,7 @@
 # With arguments, runs them instead of the suites (e.g. `scripts/test-postgres.sh npx tsx scripts/bench-deliveries.ts`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SUITES=(pipeline/test/accounts.test.ts pipeline/test/accounts-abuse.test.ts pipeline/test/deliveries.test.ts pipeline/test/alert-rules-run.test.ts)
+SUITES=(pipeline/test/accounts.test.ts pipeline/test/accounts-abuse.test.ts pipeline/test/deliveries.test.ts pipeline/test/slow-receivers.test.ts pipeline/test/alert-rules-run.test.ts)
 CMD=("$@")
 [[ ${#CMD[@]} -eq 0 ]] && CMD=(npx vitest run "${SUITES[@]}")
 

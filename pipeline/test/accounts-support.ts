@@ -63,25 +63,31 @@ export async function smtpSink(): Promise<{ url: string; mails: ReceivedMail[]; 
 }
 
 export interface Hit {
+  path: string;
   headers: http.IncomingHttpHeaders;
   body: string;
   at: number;
 }
 
-/** A webhook receiver: `behave` decides each answer (status, delay ms); every request is kept. */
-export async function receiver(
-  behave: (hit: Hit, n: number) => { status: number; delayMs?: number; headers?: Record<string, string> } = () => ({
-    status: 200,
-  }),
-) {
+/** What a receiver answers: `never` holds the request unanswered until the receiver is closed. */
+export interface Answer {
+  status: number;
+  delayMs?: number;
+  headers?: Record<string, string>;
+  never?: boolean;
+}
+
+/** A webhook receiver: `behave` decides each answer (status, delay ms, or never); every request is kept. */
+export async function receiver(behave: (hit: Hit, n: number) => Answer = () => ({ status: 200 })) {
   const hits: Hit[] = [];
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
-      const hit = { headers: req.headers, body, at: Date.now() };
+      const hit = { path: req.url ?? '', headers: req.headers, body, at: Date.now() };
       hits.push(hit);
       const b = behave(hit, hits.length);
+      if (b.never) return;
       setTimeout(() => {
         if (!res.destroyed) res.writeHead(b.status, b.headers).end('ok');
       }, b.delayMs ?? 0);

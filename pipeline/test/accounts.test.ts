@@ -84,7 +84,7 @@ describe(`accounts (${PG_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
   it('migrations are versioned and apply once', async () => {
     expect(await migrate(sql)).toEqual([]);
     const rows = await sql.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
-    expect(rows.map((r) => r.version)).toEqual([1, 2, 3, 4, 5]);
+    expect(rows.map((r) => r.version)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
   it('while the account database opens (npm start serves first), account requests wait for it', async () => {

@@ -24,6 +24,8 @@ export interface ChannelRow {
   rule_id: string;
   kind: string;
   target: string;
+  /** its URL, or `email:` and the address without case (a generated column): what the limits and breaker count */
+  target_key: string;
   secret: string | null;
   previous_secret: string | null;
   previous_secret_expires_at: string | null;
@@ -31,6 +33,9 @@ export interface ChannelRow {
   consecutive_failures: number;
   disabled_at: string | null;
   disabled_reason: string | null;
+  /** the target's circuit breaker (delivery-breaker.ts), while it pauses the target; read with CHANNEL_SELECT */
+  paused_until?: string | null;
+  paused_reason?: string | null;
 }
 export type RuleRow = Rule & {
   sync_interval_min: number | null;

@@ -1,9 +1,11 @@
 // A rule's channels after they are saved: a webhook's signing secret rotated, a disabled channel enabled again, the
-// rule's delivery log; and the notices the account was sent (a channel disabled after sustained failure).
+// rule's delivery log; and the notices the account was sent (a channel disabled after sustained failure, a target
+// paused by its circuit breaker).
 import { z } from 'zod';
 import { ApiError } from '../contract/errors.ts';
 import { err, parse } from './account-errors.ts';
 import { iso, type Account, type AccountServiceOptions } from './account-types.ts';
+import { resetBreaker } from './delivery-breaker.ts';
 import { getRule } from './rule-store.ts';
 import { newSigningSecret } from './secrets.ts';
 import { MAX_RETIRED_SECRETS, secretsInGrace, tooManySecrets, type SecretColumns } from './signing-secrets.ts';
@@ -49,14 +51,18 @@ export async function rotateSecret(
   return { channel_id: channelId, secret, previous_secret_expires_at: expires.toISOString() };
 }
 
-/** Re-enables a channel that was disabled after sustained failure; held deliveries resume. */
+/**
+ * Re-enables a channel that was disabled after sustained failure; held deliveries resume, and its target's circuit
+ * breaker forgets its failures (the account says the receiver is mended: the next delivery goes at once).
+ */
 export async function enableChannel(o: AccountServiceOptions, a: Account, ruleId: string, channelId: string) {
   await getRule(o, a, ruleId);
-  const rows = await o.sql.query(
-    `UPDATE channels SET status = 'active', consecutive_failures = 0, first_failure_at = NULL, disabled_at = NULL, disabled_reason = NULL WHERE id = $1 AND rule_id = $2 RETURNING id`,
+  const rows = await o.sql.query<{ target_key: string }>(
+    `UPDATE channels SET status = 'active', consecutive_failures = 0, first_failure_at = NULL, disabled_at = NULL, disabled_reason = NULL WHERE id = $1 AND rule_id = $2 RETURNING target_key`,
     [channelId, ruleId],
   );
   if (rows.length === 0) throw err.channel(channelId);
+  await resetBreaker(o.sql, rows[0].target_key);
   await o.sql.query(
     `UPDATE deliveries SET status = 'pending', next_attempt_at = $2 WHERE channel_id = $1 AND status = 'held'`,
     [channelId, o.clock()],

@@ -3,7 +3,9 @@
 //  - ingest: after each pipeline cycle the new events (ids above the stored cursor) are matched against the rules and
 //    one delivery is enqueued per event × channel (one per account × target: fan-out.ts) — idempotently (unique
 //    channel × event), so re-ingesting after a crash enqueues nothing twice;
-//  - send: due deliveries are leased (60 s), at most TARGET_PER_MINUTE a minute per target (target-limit.ts), sent
+//  - send: due deliveries are leased (60 s) as senders come free — at most TARGET_IN_FLIGHT in flight per target and
+//    ACCOUNT_IN_FLIGHT per account, accounts taking turns (delivery-lease.ts), none to a target whose circuit breaker
+//    has paused it (delivery-breaker.ts) — at most TARGET_PER_MINUTE a minute per target (target-limit.ts), sent
 //    (delivery-send.ts), and each outcome committed with the attempt log (time, outcome, status code, latency, error)
 //    within 20 ms of the answer, up to 200 outcomes a transaction (delivery-batch.ts, delivery-outcomes.ts). A 2xx
 //    marks the delivery delivered and it is never sent again; a crash before the outcome is committed sends it again
@@ -19,8 +21,17 @@ import type { Dispatcher } from 'undici';
 import type { PublicEvent } from '../contract/events.ts';
 import type { ChannelRow } from './account-types.ts';
 import { CommitBatcher } from './delivery-batch.ts';
+import { InFlight, leaseDue, type InFlightLimits } from './delivery-lease.ts';
 import { commitOutcomes, type Answered } from './delivery-outcomes.ts';
-import { DELIVERY_TIMEOUT_MS, LEASE_S, LOG_RETENTION_DAYS, MAX_ATTEMPTS, RETRY_SCHEDULE_S } from './delivery-policy.ts';
+import {
+  ACCOUNT_IN_FLIGHT,
+  DELIVERY_TIMEOUT_MS,
+  LOG_RETENTION_DAYS,
+  MAX_ATTEMPTS,
+  RETRY_SCHEDULE_S,
+  SENDERS,
+  TARGET_IN_FLIGHT,
+} from './delivery-policy.ts';
 import { sendDelivery, type Due, type SendOptions } from './delivery-send.ts';
 import { eventDeliveries } from './fan-out.ts';
 import type { Mailer } from './mailer.ts';
@@ -36,7 +47,10 @@ export interface DeliveryOptions {
   clock: () => Date;
   safety: SafetyOptions;
   timeoutMs?: number;
+  /** deliveries in flight at once (default SENDERS) */
   concurrency?: number;
+  /** in flight per target and per account (defaults TARGET_IN_FLIGHT, ACCOUNT_IN_FLIGHT; the benchmark lifts them) */
+  inFlight?: Partial<InFlightLimits>;
   /** seconds to wait after attempt n (1-based) failed; defaults to RETRY_SCHEDULE_S */
   retrySchedule?: number[];
   /** 0–1: the jitter share (default 0.2) */
@@ -54,13 +68,20 @@ export interface RunStats {
   retrying: number;
   failed: number;
 }
-const DEFAULT_CONCURRENCY = 32;
 
 export class DeliveryEngine {
   private readonly agent: Dispatcher;
   private readonly sendOptions: SendOptions;
   private readonly outcomes: CommitBatcher<Answered>;
+  private readonly senders: number;
+  private readonly limits: InFlightLimits;
+  private readonly flying = new InFlight();
+  /** wakes a run waiting for a sender to come free: new deliveries were enqueued (`nudge`) */
+  private wake: () => void = () => {};
+  private nudges = 0;
   constructor(private readonly o: DeliveryOptions) {
+    this.senders = o.concurrency ?? SENDERS;
+    this.limits = { target: TARGET_IN_FLIGHT, account: ACCOUNT_IN_FLIGHT, ...o.inFlight };
     this.agent = safeAgent({
       ...o.safety,
       connectTimeoutMs: Math.min(5_000, o.timeoutMs ?? DELIVERY_TIMEOUT_MS),
@@ -69,10 +90,7 @@ export class DeliveryEngine {
     const timeoutMs = o.timeoutMs ?? DELIVERY_TIMEOUT_MS;
     this.sendOptions = { mailer: o.mailer, clock: o.clock, safety: o.safety, agent: this.agent, timeoutMs };
     const schedule = o.retrySchedule ?? RETRY_SCHEDULE_S;
-    this.outcomes = new CommitBatcher(
-      (items) => commitOutcomes({ ...o, schedule }, items),
-      o.concurrency ?? DEFAULT_CONCURRENCY,
-    );
+    this.outcomes = new CommitBatcher((items) => commitOutcomes({ ...o, schedule }, items), this.senders);
   }
 
   private async loadRules(): Promise<Array<{ rule: Rule; channels: ChannelRow[] }>> {
@@ -132,21 +150,57 @@ export class DeliveryEngine {
     return created;
   }
 
-  /** Sends every delivery due now (leased, so two workers never send the same one at once). */
+  /**
+   * Sends every delivery due now, and what falls due while it runs; returns when nothing due may start and nothing is
+   * in flight. Deliveries are leased as senders come free (so two workers never send the same one at once), within the
+   * in-flight limits (counted by this engine): a target or account at its limit waits for its own answers, the others
+   * go on. One run at a time per engine (AccountsRuntime.send chains them).
+   */
   async runDue(batch = 500): Promise<RunStats> {
     const stats: RunStats = { attempted: 0, delivered: 0, retrying: 0, failed: 0 };
-    const queue = new PQueue({ concurrency: this.o.concurrency ?? DEFAULT_CONCURRENCY });
+    const queue = new PQueue({ concurrency: this.senders });
+    let answered = 0;
     for (;;) {
+      const seen = answered + this.nudges;
       const now = this.o.clock();
-      const due = await leaseDue(this.o.sql, now, batch);
-      if (due.length === 0) break;
+      const due = await leaseDue(this.o.sql, now, batch, this.limits, this.flying);
       for (const d of await admitByTarget(this.o.sql, due, now, this.o.targetPerMinute)) {
-        void queue.add(() => this.deliver(d, stats));
+        this.flying.start(d);
+        void queue.add(async () => {
+          try {
+            await this.deliver(d, stats);
+          } finally {
+            this.flying.end(d);
+            answered += 1;
+          }
+        });
       }
-      await queue.onIdle();
-      if (due.length < batch) break;
+      if (due.length > 0)
+        await queue.onEmpty(); // all started: lease the next while they are sent
+      else if (answered + this.nudges !== seen)
+        continue; // an answer (or new work) came during the lease
+      else if (queue.pending === 0) break;
+      else await this.nextAnswerOrNudge(queue);
     }
     return stats;
+  }
+
+  /** A run in progress leases again now (new deliveries were enqueued) instead of at its next answer. */
+  nudge(): void {
+    this.nudges += 1;
+    this.wake();
+  }
+
+  private nextAnswerOrNudge(queue: PQueue): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        queue.off('next', done);
+        this.wake = () => {};
+        resolve();
+      };
+      queue.on('next', done);
+      this.wake = done;
+    });
   }
 
   /** One attempt, its outcome committed (delivery-batch.ts) and counted. */
@@ -159,12 +213,18 @@ export class DeliveryEngine {
     else stats.retrying += 1;
   }
 
-  /** Drops finished deliveries older than the retention (their attempts go with them). Returns how many. */
+  /**
+   * Drops finished deliveries older than the retention (their attempts go with them), and the breakers of targets no
+   * channel has any more. Returns how many deliveries.
+   */
   async prune(): Promise<number> {
     const cutoff = new Date(this.o.clock().getTime() - LOG_RETENTION_DAYS * 86_400_000);
     const rows = await this.o.sql.query(
       `DELETE FROM deliveries WHERE status IN ('delivered', 'failed') AND created_at < $1 RETURNING id`,
       [cutoff],
+    );
+    await this.o.sql.query(
+      'DELETE FROM target_breakers b WHERE NOT EXISTS (SELECT 1 FROM channels c WHERE c.target_key = b.target)',
     );
     return rows.length;
   }
@@ -172,17 +232,4 @@ export class DeliveryEngine {
   async close(): Promise<void> {
     await this.agent.close();
   }
-}
-
-/** Leases up to `batch` due deliveries (LEASE_S), with what sending them needs of their channel, rule and account. */
-function leaseDue(sql: Sql, now: Date, batch: number): Promise<Due[]> {
-  return sql.query<Due>(
-    `UPDATE deliveries d SET lease_until = $2 FROM channels c, rules r, accounts a
-        WHERE d.id IN (SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < $1)
-                       ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
-          AND c.id = d.channel_id AND r.id = c.rule_id AND a.id = r.account_id
-        RETURNING d.id, d.channel_id, d.kind, d.event_id, d.dedupe_key, d.payload, d.attempts, c.kind AS ch_kind, c.target, c.secret, c.previous_secret,
-          c.previous_secret_expires_at, c.older_secrets, a.id AS account_id, a.email, r.name AS rule_name`,
-    [now, new Date(now.getTime() + LEASE_S * 1000), batch],
-  );
 }

@@ -1,18 +1,16 @@
 // What a batch of answered attempts writes, in one transaction: the attempt log (time, outcome, status code, latency,
-// error); each channel's run of failures, disabling a channel that failed DISABLE_AFTER_FAILURES attempts in a row over
-// DISABLE_AFTER_HOURS (its pending deliveries held, the account sent a notice and an email); deliveries delivered,
-// retried at the schedule's next step ± jitter, or given up after MAX_ATTEMPTS.
+// error); each URL target's circuit breaker (delivery-breaker.ts); each channel's run of failures, disabling a channel
+// that failed DISABLE_AFTER_FAILURES attempts in a row over DISABLE_AFTER_HOURS (its pending deliveries held, the
+// account sent a notice and an email); deliveries delivered, retried at the schedule's next step ± jitter, or given
+// up after MAX_ATTEMPTS.
+import { countTargetFailures } from './delivery-breaker.ts';
 import { DISABLE_AFTER_FAILURES, DISABLE_AFTER_HOURS, MAX_ATTEMPTS } from './delivery-policy.ts';
-import type { Due, Outcome } from './delivery-send.ts';
+import { attemptText } from './delivery-send.ts';
+import { failureRuns, type Answered, type Run } from './failure-runs.ts';
 import type { Mailer } from './mailer.ts';
 import type { Sql } from './sql.ts';
 
-/** An attempt's answer, and when it came. */
-export interface Answered {
-  d: Due;
-  r: Outcome;
-  at: Date;
-}
+export type { Answered } from './failure-runs.ts';
 
 export interface OutcomeOptions {
   sql: Sql;
@@ -25,7 +23,6 @@ export interface OutcomeOptions {
   log?: (s: string) => void;
 }
 
-type Run = { reset: boolean; n: number; first: Date | null; last: Answered };
 type ChannelFailures = { id: string; consecutive_failures: number; first_failure_at: string | null; status: string };
 type Notice = { to: string; text: string };
 
@@ -33,7 +30,7 @@ export async function commitOutcomes(o: OutcomeOptions, items: Answered[]): Prom
   const notices: Notice[] = [];
   await o.sql.transaction(async (tx) => {
     await logAttempts(tx, items);
-    const runs = failureRuns(items);
+    const runs = failureRuns(items, (i) => i.d.channel_id);
     const changed = await countFailures(tx, runs);
     const now = o.clock();
     for (const c of changed) {
@@ -49,6 +46,7 @@ export async function commitOutcomes(o: OutcomeOptions, items: Answered[]): Prom
       items.filter((i) => !i.r.ok),
       o,
     );
+    await countTargetFailures(tx, items, now); // after the retries: a pause moves them to its end
   });
   for (const n of notices) {
     await o.mailer
@@ -72,19 +70,6 @@ async function logAttempts(tx: Sql, items: Answered[]): Promise<void> {
   );
 }
 
-/** Each channel's run of failures, in the order the answers came: a success resets it. */
-function failureRuns(items: Answered[]): Map<string, Run> {
-  const runs = new Map<string, Run>();
-  for (const i of items) {
-    const run = runs.get(i.d.channel_id) ?? { reset: false, n: 0, first: null, last: i };
-    if (i.r.ok) Object.assign(run, { reset: true, n: 0, first: null });
-    else Object.assign(run, { n: run.n + 1, first: run.first ?? i.at });
-    run.last = i;
-    runs.set(i.d.channel_id, run);
-  }
-  return runs;
-}
-
 /** Adds the runs to the channels' failure counts; returns each channel's count and state after. */
 function countFailures(tx: Sql, runs: Map<string, Run>): Promise<ChannelFailures[]> {
   const ids = [...runs.keys()];
@@ -105,7 +90,7 @@ const mustDisable = (c: ChannelFailures, now: Date): boolean =>
 
 /** Disables the channel and holds its pending deliveries; the account's notice, to be emailed after the commit. */
 async function disable(tx: Sql, c: ChannelFailures, { d, r }: Answered, now: Date): Promise<Notice> {
-  const reason = `${c.consecutive_failures} failed attempts in a row since ${new Date(c.first_failure_at!).toISOString()} (last: ${r.outcome}${r.status ? ` ${r.status}` : ''}${r.error ? `: ${r.error}` : ''})`;
+  const reason = `${c.consecutive_failures} failed attempts in a row since ${new Date(c.first_failure_at!).toISOString()} (last: ${attemptText(r)})`;
   await tx.query(`UPDATE channels SET status = 'disabled', disabled_at = $2, disabled_reason = $3 WHERE id = $1`, [
     c.id,
     now,

@@ -29,8 +29,14 @@ export interface Due {
   account_id: string;
   email: string;
   rule_name: string;
+  /** the channel's target key (its URL, or `email:` and the address): what the limits and the breaker count */
+  target_key: string;
 }
 export type Outcome = { ok: boolean; outcome: string; status: number | null; ms: number; error: string | null };
+
+/** An outcome as a notice or a reason says it: `timeout: no answer within 10000 ms`, `http_error 503`. */
+export const attemptText = (r: Outcome): string =>
+  `${r.outcome}${r.status ? ` ${r.status}` : ''}${r.error ? `: ${r.error}` : ''}`;
 type Done = (ok: boolean, outcome: string, status: number | null, error: string | null) => Outcome;
 
 export interface SendOptions {

@@ -7,7 +7,6 @@ import { messageBody, webhookBody } from './channels.ts';
 import { matches, releaseAt, type Rule } from './rules.ts';
 import { newId } from './secrets.ts';
 import type { ChannelRow } from './account-types.ts';
-import { targetKey } from './target-limit.ts';
 
 /** The rows `DeliveryEngine.insertDeliveries` takes, for `events` against `rules` (sorted by id). */
 export function eventDeliveries(
@@ -23,7 +22,7 @@ export function eventDeliveries(
       if (!matches(rule, e)) continue;
       const release = releaseAt(rule, new Date(Math.max(now.getTime(), Date.parse(e.at))));
       for (const c of channels) {
-        const once = `${rule.account_id}|${c.kind}|${targetKey(c.kind, c.target)}`;
+        const once = `${rule.account_id}|${c.kind}|${c.target_key}`;
         if (c.status === 'pending' || reached.has(once)) continue;
         reached.add(once);
         const id = newId('dlv');

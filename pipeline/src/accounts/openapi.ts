@@ -11,6 +11,12 @@ import {
   DISABLE_AFTER_HOURS,
   DELIVERY_TIMEOUT_MS,
   MAX_REDIRECTS,
+  SENDERS,
+  TARGET_IN_FLIGHT,
+  ACCOUNT_IN_FLIGHT,
+  BREAKER_FAILURES,
+  BREAKER_PAUSE_S,
+  BREAKER_MAX_PAUSE_S,
 } from './delivery-policy.ts';
 import { SIGNATURE_TOLERANCE_S } from './signing.ts';
 import { MAX_BODY_BYTES } from './channels.ts';
@@ -64,6 +70,14 @@ const channelStatus = obj(
     consecutive_failures: { type: 'integer' },
     disabled_at: nullableTime,
     disabled_reason: { type: ['string', 'null'] },
+    paused_until: {
+      ...nullableTime,
+      description: `Set while the channel's target (its URL) is paused by its circuit breaker after ${BREAKER_FAILURES} failed attempts in a row: nothing is sent to it until then, and its deliveries wait (they are not dropped, and the wait is not an attempt). Then one is tried: a success resumes the rest; a failure pauses it again, twice as long (${BREAKER_PAUSE_S / 60} min at first, at most ${BREAKER_MAX_PAUSE_S / 60} min). The account gets a \`target_paused\` notice at the first pause since the target last answered. Null otherwise (and for email channels).`,
+    },
+    paused_reason: {
+      type: ['string', 'null'],
+      description: 'Why the target is paused (how many failures in a row, and the last), while `paused_until` is set.',
+    },
     signing_secret: {
       ...str,
       description: 'Webhook channels, in the create response (and when channels change) only.',
@@ -221,6 +235,7 @@ const signatureDoc = [
   `**Delivery.** At least once. Answer 2xx within ${DELIVERY_TIMEOUT_MS / 1000} s; anything else (or no answer) is retried after ${RETRY_SCHEDULE_S.map((s) => (s < 3600 ? `${s / 60} min` : `${s / 3600} h`)).join(', ')} (± 20 % jitter) — ${MAX_ATTEMPTS} attempts in all, then the delivery is marked failed. Redirects: only 307/308, at most ${MAX_REDIRECTS}, each target checked again. A channel failing ${DISABLE_AFTER_FAILURES} attempts in a row over at least ${DISABLE_AFTER_HOURS} h is disabled (its deliveries held, the account notified by notice and email) until re-enabled.`,
   '**Safety.** Webhook and chat URLs must be https and may not resolve (when saved, and at delivery time on the addresses DNS returned, for every redirect) to private, loopback, link-local, shared, multicast or reserved addresses, including cloud metadata services — nor to an IPv6 form carrying one (IPv4-mapped, IPv4-compatible, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`; Teredo and local-use NAT64 are refused). Host names are checked without a trailing dot.',
   "**Chat channels** (slack, discord, teams) receive their services' incoming-webhook formats (Slack `text` + `blocks`, Discord `content` + `embeds`, Teams `MessageCard`), unsigned; email channels a plain-text message. Upstream names and rule names are escaped for each: no mentions (`<!channel>`, `<!here>`, `<@…>`, `@everyone`, `@here`, Teams `<at>`), no masked links (`<url|text>`, `[text](url)`), no markup (Slack `&`, `<`, `>` escaped; Discord and Teams markdown escaped, Teams HTML escaped; Discord also `allowed_mentions: {parse: []}`). Rule matching: see RuleInput.",
+  `**Slow receivers.** At most ${TARGET_IN_FLIGHT} deliveries are in flight to one target (URL or address) and ${ACCOUNT_IN_FLIGHT} to one account's targets together (of ${SENDERS} at once), accounts taking turns: a receiver that never answers holds its own deliveries for the ${DELIVERY_TIMEOUT_MS / 1000} s time-out, never another account's. A URL target that fails ${BREAKER_FAILURES} attempts in a row (no answer in time, no connection, or a non-2xx) is paused by its circuit breaker for ${BREAKER_PAUSE_S / 60} min, doubling at each pause since its last success up to ${BREAKER_MAX_PAUSE_S / 60} min; its deliveries wait in the queue (not dropped; a pause is not an attempt), then one is tried first. The channel shows \`paused_until\` and \`paused_reason\`, and the account gets a \`target_paused\` notice.`,
   `**Limits.** An event that several rules of one account match reaches each target (URL or address) once (coalesced; the delivery belongs to the first matching rule by id). At most ${TARGET_PER_MINUTE} deliveries a minute go to one target; the rest are deferred to the next minute, in order, never dropped (a deferral is not a failed attempt). Email channels to an address other than the account's own are \`pending\`, delivering nothing, until that address opens the confirmation link emailed to it (valid ${CONFIRM_TTL_DAYS} days; at most ${CONFIRM_MAILS_PER_HOUR} such emails an hour per account).`,
 ].join('\n\n');
 

@@ -1,5 +1,6 @@
 // A rule as the account endpoints answer it: its definition (what was saved, as it can be sent back), the counties
-// it watches, and each channel's state (webhook signing secrets only when asked: after a save that made them).
+// it watches, and each channel's state — disabled, or its target paused by the circuit breaker — (webhook signing
+// secrets only when asked: after a save that made them).
 import { iso, type ChannelRow, type RuleRow } from './account-types.ts';
 import { scopeOf, type RuleInput } from './rules.ts';
 
@@ -33,6 +34,8 @@ export function ruleDoc(r: RuleRow, channels: ChannelRow[], secrets: boolean) {
       consecutive_failures: c.consecutive_failures,
       disabled_at: iso(c.disabled_at),
       disabled_reason: c.disabled_reason,
+      paused_until: iso(c.paused_until),
+      paused_reason: c.paused_reason ?? null,
       ...(secrets && c.secret ? { signing_secret: c.secret } : {}),
     })),
   };

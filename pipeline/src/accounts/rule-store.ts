@@ -54,22 +54,27 @@ export async function createRule(o: AccountServiceOptions, a: Account, body: unk
 export async function getRule(o: AccountServiceOptions, a: Account, id: string, secrets = false) {
   const [r] = await o.sql.query<RuleRow>('SELECT * FROM rules WHERE id = $1 AND account_id = $2', [id, a.id]);
   if (!r) throw err.rule(id);
-  const channels = await o.sql.query<ChannelRow>('SELECT * FROM channels WHERE rule_id = $1 ORDER BY id', [id]);
-  return ruleDoc(r, channels, secrets);
+  return ruleDoc(r, await channelsWhere(o, 'c.rule_id = $2', id), secrets);
 }
 
 export async function listRules(o: AccountServiceOptions, a: Account) {
   const rules = await o.sql.query<RuleRow>('SELECT * FROM rules WHERE account_id = $1 ORDER BY created_at, id', [a.id]);
-  const channels = await o.sql.query<ChannelRow>(
-    'SELECT c.* FROM channels c JOIN rules r ON r.id = c.rule_id WHERE r.account_id = $1 ORDER BY c.id',
-    [a.id],
-  );
+  const channels = await channelsWhere(o, 'r.account_id = $2', a.id);
   return rules.map((r) =>
     ruleDoc(
       r,
       channels.filter((c) => c.rule_id === r.id),
       false,
     ),
+  );
+}
+
+/** Channels, each with its target's pause while it lasts (delivery-breaker.ts). `where` is fixed text, `$2` its value. */
+function channelsWhere(o: AccountServiceOptions, where: 'c.rule_id = $2' | 'r.account_id = $2', value: string) {
+  return o.sql.query<ChannelRow>(
+    `SELECT c.*, b.paused_until, b.paused_reason FROM channels c JOIN rules r ON r.id = c.rule_id
+      LEFT JOIN target_breakers b ON b.target = c.target_key AND b.paused_until > $1 WHERE ${where} ORDER BY c.id`,
+    [o.clock(), value],
   );
 }
 

@@ -103,8 +103,9 @@ export class AccountsRuntime {
     return { events: events.length, enqueued, stats };
   }
 
-  /** Sends what is due; one run at a time. */
+  /** Sends what is due; one run at a time (one in progress is nudged to lease what was just enqueued at once). */
   send(): Promise<RunStats> {
+    this.engine.nudge();
     const run = this.running.then(() => this.engine.runDue());
     this.running = run.catch((e: Error) => this.o.log(`delivery: ${e.message}`));
     return run;

@@ -9,7 +9,7 @@ describe('embedded account database', () => {
   it('is locked to one process; a lock left by a dead process is taken over', async () => {
     const dir = path.join(testTempDir('pgl'), 'accounts');
     const a = await openPglite(dir);
-    expect(await migrate(a)).toEqual([1, 2, 3, 4, 5]);
+    expect(await migrate(a)).toEqual([1, 2, 3, 4, 5, 6]);
     fs.writeFileSync(`${dir}.lock`, '1'); // pid 1 is alive (init): another process holds it
     await expect(openPglite(dir)).rejects.toThrow(/in use by process 1\. Set DATABASE_URL/);
     fs.writeFileSync(`${dir}.lock`, String(process.pid));

@@ -1,21 +1,17 @@
 // Deliveries per target are rate-limited (issue 24: two events fanned out to 10,036 deliveries): at most
-// TARGET_PER_MINUTE a minute go to one URL or address, counted in the database (so every delivery process shares the
-// count); the rest of a batch is deferred to the next minute in its order, never dropped, and a deferral is not an
+// TARGET_PER_MINUTE a minute go to one URL or address (the channel's `target_key`), counted in the database (so
+// every delivery process shares the count); the rest of a batch is deferred to the next minute in its order, never dropped, and a deferral is not an
 // attempt (it does not count towards retries or disabling).
 import type { Sql } from './sql.ts';
 
 /** Discord allows 30 webhook messages a minute and Slack about one a second: 30 fits both, and a mailbox. */
 export const TARGET_PER_MINUTE = 30;
 
-/** The rate-limit key of a target: email addresses without case. */
-export const targetKey = (kind: string, target: string): string =>
-  kind === 'email' ? `email:${target.toLowerCase()}` : target;
-
 /**
  * Splits leased deliveries into those that may go now and those deferred to the next minute (their lease released
  * and `next_attempt_at` moved there). `perMinute`: the cap (TARGET_PER_MINUTE unless a benchmark lifts it).
  */
-export async function admitByTarget<D extends { id: string; ch_kind: string; target: string }>(
+export async function admitByTarget<D extends { id: string; target_key: string }>(
   sql: Sql,
   due: D[],
   now: Date,
@@ -25,7 +21,7 @@ export async function admitByTarget<D extends { id: string; ch_kind: string; tar
   const windowStart = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
   const byTarget = new Map<string, D[]>();
   for (const d of due) {
-    const k = targetKey(d.ch_kind, d.target);
+    const k = d.target_key;
     (byTarget.get(k) ?? byTarget.set(k, []).get(k)!).push(d);
   }
   const keys = [...byTarget.keys()];
