@@ -1,7 +1,7 @@
 // `outage build`: republish the whole tree from stored state, without polling. The pipeline loads when the command
 // runs (the CLI loads this module for its options).
 import type { Command } from 'commander';
-import { addCommonOptions, clockFor, loadSources, log, parseCommon, SHIPPED_REGISTRY } from './common.ts';
+import { addCommonOptions, clockFor, loadSources, log, logRestamp, parseCommon, SHIPPED_REGISTRY } from './common.ts';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { readManifest } from '../publish/tree-parts.ts';
@@ -33,6 +33,7 @@ export function register(program: Command): void {
         baseUrl: cfg.baseUrl,
         coverage: coverageFor(simulated ? path.resolve(SHIPPED_REGISTRY) : sourcesFile, { simulated }),
       });
+      logRestamp(pipeline.db.restamped);
       try {
         const stats = await pipeline.build({ charts: Boolean(raw.charts) });
         log(
