@@ -137,6 +137,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       scale: faultScale(planned),
     });
     const sources = await proxy.start(planned);
+    // A dead co-op host for the whole run: it accepts connections and never answers (issue 37 part 6).
+    const dead = deadSource(sources);
+    proxy.setSilent(dead, true);
     const http = {
       ...LOOPBACK_HTTP,
       requestDeadlineMs: o.requestDeadlineMs,
@@ -179,9 +182,11 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       },
       () => receivers!.afterCycle(pipeline!.db),
     );
-    const report = await judge(o, pipeline.db, sources, coverage(o, sources), run, proxy.injected);
+    // The dead host is judged by its own check: the others' (coverage, freshness, connectors) stand on the rest.
+    const alive = sources.filter((s) => s.id !== dead);
+    const report = await judge(o, pipeline.db, alive, coverage(o, alive), run, proxy.injected);
     const slow = await receivers.finish();
-    report.checks.push(slow.check);
+    report.checks.push(slow.check, await deadHostCheck(pipeline.db, dead, o));
     Object.assign(report.figures, slow.figures);
     const cpu = process.cpuUsage(cpu0);
     Object.assign(report.figures, {
@@ -262,6 +267,38 @@ async function drive(
     await moveTo(new Date(Math.max((await current().nextDueAt()).getTime(), now + 1)));
   }
   return run;
+}
+
+/**
+ * The source whose host is dead all along: the last by id of a connector that opens its chain with one request and
+ * polls other sources too (its success check stands on them); the busiest source's host goes down later instead.
+ */
+function deadSource(sources: SourceDef[]): string {
+  const shared = (c: string) => sources.filter((s) => s.connector === c).length > 1;
+  const pick = ['kubra', 'arcgis', 'fpl'].find(shared);
+  return sources
+    .filter((s) => !pick || s.connector === pick)
+    .map((s) => s.id)
+    .sort()
+    .at(-1)!;
+}
+
+/**
+ * The dead host's polls: each failed as `timeout` after its one request (no retry spent the source deadline on a host
+ * that sent no headers), and the cycles around it were not held (the longest poll phase check).
+ */
+async function deadHostCheck(db: Db, id: string, o: SoakOptions) {
+  const [r] = await db.all<{ polls: number; timeouts: number; single: number }>(
+    `SELECT count(*)::INT AS polls, count(*) FILTER (WHERE reason = 'timeout')::INT AS timeouts,
+       count(*) FILTER (WHERE http_requests = 1)::INT AS single FROM polls WHERE source_id = ?`,
+    [id],
+  );
+  return {
+    id: 'dead_host',
+    check: `a host that accepts connections and never answers (${id}) fails each poll as timeout after one request of ${o.requestDeadlineMs} ms, never retried into the ${o.sourceDeadlineMs} ms source deadline`,
+    value: `${r.polls} polls: ${r.timeouts} timeouts, ${r.single} with one request`,
+    ok: r.polls > 0 && r.timeouts === r.polls && r.single === r.polls,
+  };
 }
 
 /** The source with the most customers out: its host goes down, so outages depend on a stale feed. */

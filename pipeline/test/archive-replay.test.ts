@@ -192,14 +192,15 @@ for (const storm of STORMS) {
           expect(createHash('sha256').update(bytes).digest('hex')).toBe(d.parquet.sha256);
           const file = path.join(dir, `${d.day}.parquet`);
           fs.writeFileSync(file, bytes);
+          // run_start_time is a UTC timestamp in Parquet: read as its instant, whatever the session's zone
           const read = await conn.runAndReadAll(
-            `SELECT fips, customers_out, run_start_time FROM read_parquet('${file}') ORDER BY run_start_time, fips`,
+            `SELECT fips, customers_out, epoch_ms(run_start_time) AS run_start_time FROM read_parquet('${file}')
+              ORDER BY run_start_time, fips`,
           );
           const parquet = read.getRowObjectsJS().map((r) => ({
             fips: r.fips,
             customers_out: Number(r.customers_out),
-            // a UTC TIMESTAMP in Parquet (the CSV keeps EAGLE-I's text)
-            run_start_time: new Date(r.run_start_time as Date).toISOString(),
+            run_start_time: new Date(Number(r.run_start_time)).toISOString(),
           }));
           const archived = (
             await p!.db.all<{ fips: string; customers_out: number; q: string }>(
@@ -210,7 +211,7 @@ for (const storm of STORMS) {
           ).map((r) => ({
             fips: r.fips,
             customers_out: r.customers_out,
-            run_start_time: new Date(r.q).toISOString(),
+            run_start_time: r.q,
           }));
           expect(parquet.length, d.day).toBe(d.rows);
           expect(parquet, d.day).toEqual(archived);
@@ -222,7 +223,7 @@ for (const storm of STORMS) {
               [...expected.at(q).counties]
                 .filter(([, n]) => n > 0)
                 .sort(([a], [b]) => a.localeCompare(b))
-                .map(([fips, n]) => ({ fips, customers_out: n, run_start_time: new Date(q).toISOString() })),
+                .map(([fips, n]) => ({ fips, customers_out: n, run_start_time: q })),
             );
           expect(parquet, d.day).toEqual(ours);
           const codecs = await conn.runAndReadAll(`SELECT DISTINCT compression FROM parquet_metadata('${file}')`);

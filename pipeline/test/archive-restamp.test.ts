@@ -169,6 +169,7 @@ describe('a store written the old way, through the pipeline', () => {
   const api = async (q: string) => (await fetch(`${server!.url}${q}`)).json();
 
   it('publishes the finished days again under the new names', async () => {
+    expect(p!.db.restamped).toMatchObject({ fromDay: '2026-09-01' }); // the pipeline's own open re-stamped it
     const want = expectedQuarters();
     for (const day of ['2026-09-01', '2026-09-02']) {
       const csv = fs

@@ -327,7 +327,7 @@ describe.skipIf(!chromium.path)('the site of a simulated deployment', () => {
     }
   });
 
-  it("shows no time after the deployment's last publish on any page, ETRs and schedules aside", async () => {
+  it('shows no time after the deployment\'s own "as of" on any page, ETRs and schedules aside', async () => {
     const year = new Date(asOf).getUTCFullYear();
     const counted = new Map<string, number>();
     for (const { page: name, path: p } of PAGES) {

@@ -6,6 +6,7 @@ import {
   clockFor,
   loadSources,
   log,
+  logRestamp,
   parseCommon,
   registryOfState,
   SHIPPED_REGISTRY,
@@ -39,6 +40,7 @@ export function register(program: Command): void {
         baseUrl: cfg.baseUrl,
         coverage: coverageFor(simulated ? path.resolve(SHIPPED_REGISTRY) : sourcesFile, { simulated }),
       });
+      logRestamp(pipeline.db.restamped);
       try {
         const stats = await pipeline.build({ charts: Boolean(raw.charts) });
         log(

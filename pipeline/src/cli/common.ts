@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { fixedClock, parseInstant, runningClock, systemClock, type Clock } from '../clock.ts';
 import { UsageError } from '../errors.ts';
 import type { SourceDef } from '../sources/source-def.ts';
+import type { Restamp } from '../state/archive-restamp.ts';
 import { terminalLines } from '../terminal-text.ts';
 
 export interface CommonConfig {
@@ -107,3 +108,11 @@ export async function loadSources(file: string, log: (s: string) => void): Promi
 
 /** A log line on stderr; upstream text in it (names, messages) reaches the terminal escaped (terminal-text.ts). */
 export const log = (s: string): void => void process.stderr.write(`${terminalLines(s)}\n`);
+
+/** Says what opening the state re-stamped of an archive written before quarters were named by their start. */
+export function logRestamp(r: Restamp | null): void {
+  if (r)
+    log(
+      `archive: ${r.moved.toLocaleString('en-US')} quarter hours re-named by their start (${r.dropped} replaced by a later cycle of the same quarter); the days from ${r.fromDay} are published again`,
+    );
+}

@@ -1,7 +1,7 @@
 // `outage poll`: one cycle with --once, otherwise a loop that honours each source's own cadence. The pipeline, the
 // account runtime and the uploader load when the command runs (the CLI loads this module for its options).
 import type { Command } from 'commander';
-import { addCommonOptions, clockFor, loadSources, log, parseCommon } from './common.ts';
+import { addCommonOptions, clockFor, loadSources, log, logRestamp, parseCommon } from './common.ts';
 import { progressReporter } from './progress.ts';
 import { logPolls } from './poll-log.ts';
 import type { Pipeline } from '../pipeline.ts';
@@ -55,6 +55,7 @@ export function register(program: Command): void {
         onProgress: progress.onProgress,
         watchedCounties: () => accounts?.watched ?? new Set(),
       });
+      logRestamp(pipeline.db.restamped);
       if (raw.deliveries !== false) {
         accounts = await AccountsRuntime.open({
           stateDir: cfg.state,

@@ -3,7 +3,15 @@
 // does not wait for these modules (DuckDB, the simulator, the importers …).
 import { deliverAfterCycle } from './poll.ts';
 import path from 'node:path';
-import { clockFor, loadSources, log, SHIPPED_REGISTRY, SIMULATED_REGISTRY_FILE, type CommonConfig } from './common.ts';
+import {
+  clockFor,
+  loadSources,
+  log,
+  logRestamp,
+  SHIPPED_REGISTRY,
+  SIMULATED_REGISTRY_FILE,
+  type CommonConfig,
+} from './common.ts';
 import type { Clock } from '../clock.ts';
 import type { SourceDef } from '../sources/source-def.ts';
 import { Simulator } from '../simulator/server.ts';
@@ -156,6 +164,7 @@ export async function runStart(run: StartRun): Promise<void> {
     onProgress: progress.onProgress,
     watchedCounties: () => accounts?.watched ?? new Set(),
   });
+  logRestamp(pipeline.db.restamped);
   // Deliveries of a new account database start after the events stored before this start.
   const lastEvent = await newestEventId(pipeline.db);
   // Real history may carry the county denominators (MCC): it lands before the first cycle evaluates anything.

@@ -45,6 +45,8 @@ export class FaultProxy {
   private readonly hosts = new Map<string, { server: http.Server; port: number; up: boolean }>();
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   private readonly held = new Set<NodeJS.Timeout>();
+  /** sources whose host accepts connections and never answers (a dead host) */
+  private readonly silent = new Set<string>();
   /** requests seen at the current simulated instant (a URL asked twice in one cycle gets its own draw) */
   private seen = new Map<string, number>();
   private seenAt = -1;
@@ -79,6 +81,12 @@ export class FaultProxy {
     }
   }
 
+  /** A dead host: connections accepted, no answer ever sent (its sockets close when the proxy stops). */
+  setSilent(sourceId: string, silent: boolean): void {
+    if (silent) this.silent.add(sourceId);
+    else this.silent.delete(sourceId);
+  }
+
   async stop(): Promise<void> {
     for (const t of this.held) clearTimeout(t);
     this.held.clear();
@@ -111,6 +119,7 @@ export class FaultProxy {
   }
 
   private handle(sourceId: string, req: http.IncomingMessage, res: http.ServerResponse): void {
+    if (this.silent.has(sourceId)) return;
     const fault = this.pick(sourceId, req.url ?? '/');
     // Counted where applied: a cut needs a body, so a truncation drawn for a 404 tile passes it through uncounted.
     if (fault && fault !== 'truncated') this.injected[fault] += 1;
