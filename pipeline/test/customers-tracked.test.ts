@@ -61,7 +61,8 @@ afterAll(() => db.close());
 
 async function observe(rows: Array<[string, string, number, number | null]>): Promise<void> {
   await db.run('DELETE FROM obs_county');
-  for (const r of rows) await db.run('INSERT INTO obs_county (source_id, fips, customers_out, customers_served) VALUES (?, ?, ?, ?)', r);
+  for (const r of rows)
+    await db.run('INSERT INTO obs_county (source_id, fips, customers_out, customers_served) VALUES (?, ?, ?, ?)', r);
 }
 
 describe('customers_tracked with one FPL row polled', () => {
