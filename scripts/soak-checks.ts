@@ -66,9 +66,13 @@ export async function judge(
   run: RunLog,
   injected: Record<FaultKind, number>,
 ): Promise<SoakReport> {
-  const polls = await db.all<{ source_id: string; at: string; ok: boolean; reason: string | null }>(
-    'SELECT source_id, polled_at AS "at", ok, reason FROM polls ORDER BY source_id, polled_at',
-  );
+  // The polls of the sources judged here (the soak's dead host has a check of its own).
+  const judged = new Set(sources.map((s) => s.id));
+  const polls = (
+    await db.all<{ source_id: string; at: string; ok: boolean; reason: string | null }>(
+      'SELECT source_id, polled_at AS "at", ok, reason FROM polls ORDER BY source_id, polled_at',
+    )
+  ).filter((p) => judged.has(p.source_id));
   const events = await db.all<EventLite>(
     'SELECT id::INT AS id, event_at AS "at", kind, scope, fips, utility, source_id FROM events ORDER BY id',
   );

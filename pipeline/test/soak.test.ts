@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 
 describe('fault soak, six simulated hours', () => {
-  it('loses no cycle, closes no outage over a stale feed, answers every feed_stale, keeps the JS heap flat, serves a healthy receiver beside never-answering ones', () => {
+  it('loses no cycle, closes no outage over a stale feed, answers every feed_stale, keeps the JS heap flat, serves a healthy receiver beside never-answering ones, fails a dead host at once', () => {
     const ids = report.checks.map((c) => c.id);
     expect(ids).toEqual([
       'cycles',
@@ -24,6 +24,7 @@ describe('fault soak, six simulated hours', () => {
       'faults',
       'connectors',
       'slow_receivers',
+      'dead_host',
     ]);
     // RSS is measured and reported, not asserted here: over six hours it still rises with DuckDB's warm-up (see the
     // soak's figures); the JS heap is what our code holds, and it must not grow.
