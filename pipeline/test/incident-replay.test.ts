@@ -1,5 +1,5 @@
 // Incident events on a real sequence (issue 41 parts 1 and 5): PG&E's outage points of the February 2024 storm days
-// (every second recorded version; LG&E/KU's every fifteenth) replayed through the pipeline at each version's commit time. The events expected
+// (every second recorded version; LG&E/KU's every twentieth) replayed through the pipeline at each version's commit time. The events expected
 // are derived here from the recorded points by the documented rules (an outage of ≥ 100 customers opens; 1.5× and one
 // threshold more grows; half the peak improves; an ETR moved by 60 minutes or more, a new crew status; an id that
 // leaves the feed is restored) and must equal the stream's `scope=incident` events.
@@ -176,7 +176,7 @@ describe.skipIf(!hasSharedData)('replay: incident events of real sequences', () 
       kubraTiles,
       (base) =>
         `lgeku,LG&E and KU,KY,kubra,${base}/stormcenter/api/v1/stormcenters/i/views/v/currentState?preview=false,15,1,"${options}"`,
-      15,
+      20,
     );
     expectDerived(seq, r, kubraPoint);
     expect(r.stream.some((e) => e.cause !== null)).toBe(true);
