@@ -53,11 +53,20 @@ export class SoakReceivers {
     private readonly fine: Receiver,
   ) {}
 
-  /** The accounts (an in-memory account database), their rules on `state`, and the receivers; attached to `db`. */
-  static async start(o: { clock: Clock; outDir: string; state: string; db: Db }): Promise<SoakReceivers> {
+  /**
+   * The accounts — the embedded account database under `stateDir`, as `npm start` keeps it — their rules on `state`,
+   * and the receivers; attached to `db`.
+   */
+  static async start(o: {
+    clock: Clock;
+    stateDir: string;
+    outDir: string;
+    state: string;
+    db: Db;
+  }): Promise<SoakReceivers> {
     const [slow, fine] = [await listen(true), await listen(false)];
     const rt = await AccountsRuntime.open({
-      stateDir: ':memory:',
+      stateDir: o.stateDir,
       outDir: o.outDir,
       baseUrl: 'https://outage.test',
       clock: o.clock,
@@ -67,12 +76,12 @@ export class SoakReceivers {
     });
     const at = o.clock();
     const scope = { kind: 'state', state: o.state };
-    // the slow account takes every outage event of the state (the largest backlog); the neighbour an alerting rule's
-    // share, within the 30 a minute one target gets (the soak's minutes pass between cycles, a few wall seconds)
-    const fineRule = { kinds: ['outage_began', 'outage_grew', 'outage_restored', 'major_event'], min_customers: 2000 };
-    for (const [id, urls, over] of [
-      ['acct_slow', Array.from({ length: SLOW_URLS }, (_, i) => `${slow.url}/${i + 1}`), {}],
-      ['acct_fine', [fine.url], fineRule],
+    // both accounts alert on the state's larger outages (the neighbour's share within the 30 a minute one target gets:
+    // the soak's minutes pass between cycles, a few wall seconds apart)
+    const alerting = { kinds: ['outage_began', 'outage_grew', 'outage_restored', 'major_event'], min_customers: 2000 };
+    for (const [id, urls] of [
+      ['acct_slow', Array.from({ length: SLOW_URLS }, (_, i) => `${slow.url}/${i + 1}`)],
+      ['acct_fine', [fine.url]],
     ] as const) {
       await rt.sql.query('INSERT INTO accounts (id, email, created_at, verified_at) VALUES ($1, $2, $3, $3)', [
         id,
@@ -84,7 +93,7 @@ export class SoakReceivers {
         await rt.service.createRule(account, {
           name: `${id} ${i}`,
           scope,
-          ...over,
+          ...alerting,
           channels: urls.slice(i, i + 10).map((url) => ({ type: 'webhook', url })),
         });
     }

@@ -161,6 +161,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     pipeline = await open();
     receivers = await SoakReceivers.start({
       clock,
+      stateDir: path.join(dir, 'state'),
       outDir: path.join(dir, 'public'),
       state: o.states[0],
       db: pipeline.db,
