@@ -8,7 +8,7 @@ import { manualClock } from '../src/clock.ts';
 import { INCIDENT_EVENT_MIN } from '../src/state/lifecycle.ts';
 import { EVENT_SELECT, type EventRow } from '../src/state/events.ts';
 import { hasSharedData } from './shared-data.ts';
-import { kubraTiles, memoryPipeline, replayServer, versionBytes, versions } from './sequence-server.ts';
+import { arcgisPages, kubraTiles, memoryPipeline, replayServer, versionBytes, versions } from './sequence-server.ts';
 
 const T = INCIDENT_EVENT_MIN;
 
@@ -182,15 +182,3 @@ describe.skipIf(!hasSharedData)('replay: incident events of real sequences', () 
     expect(r.stream.some((e) => e.cause !== null)).toBe(true);
   }, 600_000);
 });
-
-/** PG&E's recording is the layer's features flattened by jq: served back in the query (f=json) shape, paged. */
-function arcgisPages(raw: Buffer, url: URL): Buffer {
-  const records = JSON.parse(raw.toString('utf8')) as Array<Record<string, unknown>>;
-  const offset = Number(url.searchParams.get('resultOffset') ?? 0);
-  const count = Number(url.searchParams.get('resultRecordCount') ?? 1000);
-  const page = records.slice(offset, offset + count).map(({ geometry_x: _x, geometry_y: _y, ...attributes }) => ({
-    attributes,
-    geometry: { x: attributes.OUTAGE_LONGITUDE as number, y: attributes.OUTAGE_LATITUDE as number },
-  }));
-  return Buffer.from(JSON.stringify({ features: page, exceededTransferLimit: offset + count < records.length }));
-}

@@ -10,6 +10,7 @@ import { startServer } from '../src/serve/server.ts';
 import { LOOPBACK_HTTP } from '../src/sources/http.ts';
 import { hasSharedData } from './shared-data.ts';
 import {
+  arcgisPages,
   docOf,
   fplRow,
   kubraTiles,
@@ -67,17 +68,7 @@ describe.skipIf(!hasSharedData)('replay: PG&E ArcGIS outage points (March 2024)'
   const all = versions(seq);
   let replay: ReplayServer;
   beforeAll(async () => {
-    // The recording is the layer's features flattened by jq; serve them back in the query (f=json) shape, paged.
-    replay = await replayServer(seq, (raw, url) => {
-      const records = JSON.parse(raw.toString('utf8')) as Array<Record<string, unknown>>;
-      const offset = Number(url.searchParams.get('resultOffset') ?? 0);
-      const count = Number(url.searchParams.get('resultRecordCount') ?? 1000);
-      const page = records.slice(offset, offset + count).map(({ geometry_x: _x, geometry_y: _y, ...attributes }) => ({
-        attributes,
-        geometry: { x: attributes.OUTAGE_LONGITUDE as number, y: attributes.OUTAGE_LATITUDE as number },
-      }));
-      return Buffer.from(JSON.stringify({ features: page, exceededTransferLimit: offset + count < records.length }));
-    });
+    replay = await replayServer(seq, arcgisPages);
   });
   afterAll(() => replay?.close());
 

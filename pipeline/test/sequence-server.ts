@@ -171,3 +171,15 @@ export function kubraTiles(raw: Buffer, url: URL): Buffer {
     ),
   });
 }
+
+/** PG&E's point recordings are the layer's features flattened by jq: served back in the query (f=json) shape, paged. */
+export function arcgisPages(raw: Buffer, url: URL): Buffer {
+  const records = JSON.parse(raw.toString('utf8')) as Array<Record<string, unknown>>;
+  const offset = Number(url.searchParams.get('resultOffset') ?? 0);
+  const count = Number(url.searchParams.get('resultRecordCount') ?? 1000);
+  const page = records.slice(offset, offset + count).map(({ geometry_x: _x, geometry_y: _y, ...attributes }) => ({
+    attributes,
+    geometry: { x: attributes.OUTAGE_LONGITUDE as number, y: attributes.OUTAGE_LATITUDE as number },
+  }));
+  return Buffer.from(JSON.stringify({ features: page, exceededTransferLimit: offset + count < records.length }));
+}

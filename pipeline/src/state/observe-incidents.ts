@@ -1,21 +1,16 @@
 // This cycle's observations of single incidents (issue 41 part 1): each incident of at least the incident threshold,
 // and each incident with an open outage, whether it is still in its feed or has left it.
+import type { Incident } from '../sources/snapshot.ts';
 import type { SourceDef } from '../sources/source-def.ts';
 import { loadAtlas } from '../geo/counties.ts';
 import type { Db } from './db.ts';
 import { INCIDENT_EVENT_MIN, type Observation } from './lifecycle.ts';
 import type { CycleContext } from './observe.ts';
 
-interface IncidentRow {
+/** The obs_incident columns an incident observation reads. */
+type IncidentRow = Pick<Incident, 'id' | 'fips' | 'customers_out' | 'etr' | 'crew_status' | 'cause' | 'city'> & {
   source_id: string;
-  id: string;
-  fips: string | null;
-  customers_out: number;
-  etr: string | null;
-  crew_status: string | null;
-  cause: string | null;
-  city: string | null;
-}
+};
 
 /** An incident outage's key: the source and the feed's incident id. */
 export const incidentKey = (sourceId: string, id: string) => `${sourceId}|${id}`;
