@@ -8,7 +8,9 @@ import { DeliveryEngine } from '../src/accounts/deliver.ts';
 import {
   ACCOUNT_IN_FLIGHT,
   BREAKER_FAILURES,
+  BREAKER_MAX_PAUSE_S,
   BREAKER_PAUSE_S,
+  MAX_ATTEMPTS,
   TARGET_IN_FLIGHT,
 } from '../src/accounts/delivery-policy.ts';
 import type { Account } from '../src/accounts/account-types.ts';
@@ -209,6 +211,29 @@ describe('slow receivers', () => {
       expect(await sql.query('SELECT * FROM target_breakers')).toEqual([]);
     } finally {
       await slow.close();
+    }
+  });
+
+  it('never give up a paused target’s backlog, however many of its trials fail, and send it all once it answers', async () => {
+    let answering = false;
+    const down = await receiver(() => ({ status: answering ? 200 : 503 }));
+    try {
+      await rule(slowAccount, [down.url], '12086');
+      const e = engine(10_000);
+      await e.ingest(Array.from({ length: 3 }, () => event('12086')));
+      // a day and more of pauses: every trial fails, one delivery tried far past MAX_ATTEMPTS
+      for (let trial = 0; trial < 2 * MAX_ATTEMPTS; trial++) {
+        expect((await e.runDue()).failed).toBe(0);
+        clock.advance(BREAKER_MAX_PAUSE_S * 1000);
+      }
+      const [most] = await sql.query<{ n: number }>('SELECT max(attempts)::int AS n FROM deliveries');
+      expect(most.n).toBeGreaterThan(MAX_ATTEMPTS);
+      expect(await statuses(slowAccount)).toEqual({ pending: 3 }); // kept, none given up
+      answering = true;
+      expect((await e.runDue()).delivered).toBe(3);
+      expect(await statuses(slowAccount)).toEqual({ delivered: 3 });
+    } finally {
+      await down.close();
     }
   });
 

@@ -11,7 +11,8 @@
 //    marks the delivery delivered and it is never sent again; a crash before the outcome is committed sends it again
 //    after the lease (at least once — receivers deduplicate on the Service-Event-Id header);
 //  - retries: after a failure or a timeout (10 s) at RETRY_SCHEDULE_S[attempt − 1] ± 20 % jitter; after MAX_ATTEMPTS
-//    attempts the delivery is given up (`failed`) (these numbers: delivery-policy.ts);
+//    attempts the delivery is given up (`failed`), never while its target's breaker is open (a paused target's backlog
+//    is kept) (these numbers: delivery-policy.ts);
 //  - the log of finished deliveries is kept LOG_RETENTION_DAYS days;
 //  - a channel that has failed DISABLE_AFTER_FAILURES attempts in a row for at least DISABLE_AFTER_HOURS is disabled;
 //    its pending deliveries are held (not dropped) until the account re-enables it, and the account gets a notice
@@ -27,7 +28,6 @@ import {
   ACCOUNT_IN_FLIGHT,
   DELIVERY_TIMEOUT_MS,
   LOG_RETENTION_DAYS,
-  MAX_ATTEMPTS,
   RETRY_SCHEDULE_S,
   SENDERS,
   TARGET_IN_FLIGHT,
@@ -206,10 +206,11 @@ export class DeliveryEngine {
   /** One attempt, its outcome committed (delivery-batch.ts) and counted. */
   private async deliver(d: Due, stats: RunStats): Promise<void> {
     const r = await sendDelivery(d, this.sendOptions);
-    await this.outcomes.add({ d, r, at: this.o.clock() });
+    const answered: Answered = { d, r, at: this.o.clock() };
+    await this.outcomes.add(answered);
     stats.attempted += 1;
     if (r.ok) stats.delivered += 1;
-    else if (d.attempts + 1 >= MAX_ATTEMPTS) stats.failed += 1;
+    else if (answered.givenUp) stats.failed += 1;
     else stats.retrying += 1;
   }
 

@@ -1,7 +1,8 @@
 // A URL target's circuit breaker (issue 37 part 3; the numbers: delivery-policy.ts). Every answered attempt to a
 // webhook or chat URL counts into its target's run of failures (a success deletes the run); at BREAKER_FAILURES in a
-// row the target is paused: the lease (delivery-lease.ts) sends nothing to it until `paused_until`, then one delivery
-// as a trial. Its deliveries stay `pending` in the job table meanwhile, never dropped, due at the pause's end (so a
+// row the target is open and paused: the lease (delivery-lease.ts) sends nothing to it until `paused_until`, then one delivery
+// as a trial. Its deliveries stay `pending` in the job table meanwhile, never dropped (a failed attempt to an open
+// target never gives a delivery up, however many it has had), due at the pause's end (so a
 // large backlog behind a pause is not even read by the leases meanwhile; the pause is not an attempt). The accounts with a channel to
 // the target get a notice at the first pause since its last success, and each such channel shows `paused_until` and
 // `paused_reason` in the rule answers. Email targets have none: a slow mail relay is ours, not the address's.
@@ -24,22 +25,33 @@ interface Pause {
   first: boolean;
 }
 
-/** Counts a batch of answers into the targets' breakers, pausing those that reached BREAKER_FAILURES failures. */
-export async function countTargetFailures(tx: Sql, items: Answered[], now: Date): Promise<void> {
+/** What a batch's answers did to the breakers: the targets now open (kept, never given up) and those to pause. */
+export interface Tripped {
+  open: Set<string>;
+  pauses: Pause[];
+}
+
+/**
+ * Counts a batch of answers into the targets' breakers: the targets at BREAKER_FAILURES failures or more are open
+ * (their failed deliveries are kept, not given up: delivery-outcomes.ts), and those not yet paused are to be paused
+ * (pauseTargets, once the batch's retries are scheduled).
+ */
+export async function countTargetFailures(tx: Sql, items: Answered[], now: Date): Promise<Tripped> {
   const urls = items.filter((i) => i.d.ch_kind !== 'email');
   const runs = failureRuns(urls, (i) => i.d.target_key);
   const reset = [...runs.keys()].filter((k) => runs.get(k)!.reset);
   if (reset.length) await tx.query('DELETE FROM target_breakers WHERE target = ANY($1::text[])', [reset]);
   const failing = [...runs.keys()].filter((k) => runs.get(k)!.n > 0);
-  if (failing.length === 0) return;
+  if (failing.length === 0) return { open: new Set(), pauses: [] };
   const counted = await tx.query<Breaker>(
     `INSERT INTO target_breakers AS b (target, consecutive_failures) SELECT * FROM unnest($1::text[], $2::int[])
       ON CONFLICT (target) DO UPDATE SET consecutive_failures = b.consecutive_failures + excluded.consecutive_failures
       RETURNING target, consecutive_failures, openings, paused_until`,
     [failing, failing.map((k) => runs.get(k)!.n)],
   );
+  const open = new Set(counted.filter((b) => b.consecutive_failures >= BREAKER_FAILURES).map((b) => b.target));
   const pauses = counted.filter((b) => mustPause(b, now)).map((b) => pauseOf(b, runs.get(b.target)!, now));
-  if (pauses.length) await pause(tx, pauses, now);
+  return { open, pauses };
 }
 
 /** At the count, and not paused now (a failure answered during a pause, sent before it began, only counts). */
@@ -55,7 +67,9 @@ function pauseOf(b: Breaker, run: Run, now: Date): Pause {
   };
 }
 
-async function pause(tx: Sql, pauses: Pause[], now: Date): Promise<void> {
+/** Pauses the targets: their pending deliveries (the batch's retries included) wait for the pause's end. */
+export async function pauseTargets(tx: Sql, pauses: Pause[], now: Date): Promise<void> {
+  if (pauses.length === 0) return;
   await tx.query(
     `UPDATE target_breakers b SET openings = b.openings + 1, paused_until = x.until, paused_reason = x.reason
       FROM unnest($1::text[], $2::timestamptz[], $3::text[]) AS x(target, until, reason) WHERE b.target = x.target`,

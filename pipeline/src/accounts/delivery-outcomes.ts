@@ -2,8 +2,8 @@
 // error); each URL target's circuit breaker (delivery-breaker.ts); each channel's run of failures, disabling a channel
 // that failed DISABLE_AFTER_FAILURES attempts in a row over DISABLE_AFTER_HOURS (its pending deliveries held, the
 // account sent a notice and an email); deliveries delivered, retried at the schedule's next step ± jitter, or given
-// up after MAX_ATTEMPTS.
-import { countTargetFailures } from './delivery-breaker.ts';
+// up after MAX_ATTEMPTS — never while their target's breaker is open: a paused target's backlog is kept (issue 37).
+import { countTargetFailures, pauseTargets } from './delivery-breaker.ts';
 import { DISABLE_AFTER_FAILURES, DISABLE_AFTER_HOURS, MAX_ATTEMPTS } from './delivery-policy.ts';
 import { attemptText } from './delivery-send.ts';
 import { failureRuns, type Answered, type Run } from './failure-runs.ts';
@@ -41,12 +41,14 @@ export async function commitOutcomes(o: OutcomeOptions, items: Answered[]): Prom
       tx,
       items.filter((i) => i.r.ok),
     );
+    const tripped = await countTargetFailures(tx, items, now);
     await scheduleRetries(
       tx,
       items.filter((i) => !i.r.ok),
       o,
+      tripped.open,
     );
-    await countTargetFailures(tx, items, now); // after the retries: a pause moves them to its end
+    await pauseTargets(tx, tripped.pauses, now); // after the retries: a pause moves them to its end
   });
   for (const n of notices) {
     await o.mailer
@@ -116,18 +118,23 @@ async function markDelivered(tx: Sql, ok: Answered[]): Promise<void> {
   );
 }
 
-async function scheduleRetries(tx: Sql, failed: Answered[], o: OutcomeOptions): Promise<void> {
+/** Failed attempts: retried at the schedule's next step, or given up after MAX_ATTEMPTS unless the target is open. */
+async function scheduleRetries(tx: Sql, failed: Answered[], o: OutcomeOptions, open: Set<string>): Promise<void> {
   if (!failed.length) return;
   const next = failed.map((i) => {
     const wait =
       o.schedule[Math.min(i.d.attempts + 1, o.schedule.length) - 1] * (1 + (Math.random() * 2 - 1) * (o.jitter ?? 0.2));
     return new Date(i.at.getTime() + wait * 1000);
   });
-  // given up after MAX_ATTEMPTS; a delivery in flight when its channel was disabled is held like the others
-  await tx.query(
+  // a delivery in flight when its channel was disabled is held like the others
+  const rows = await tx.query<{ id: string; status: string }>(
     `UPDATE deliveries d SET attempts = d.attempts + 1, lease_until = NULL, next_attempt_at = x.next,
-            status = CASE WHEN d.attempts + 1 >= ${MAX_ATTEMPTS} THEN 'failed' WHEN c.status = 'disabled' THEN 'held' ELSE 'pending' END
-          FROM unnest($1::text[], $2::timestamptz[]) AS x(id, next), channels c WHERE d.id = x.id AND c.id = d.channel_id`,
-    [failed.map((i) => i.d.id), next],
+            status = CASE WHEN d.attempts + 1 >= ${MAX_ATTEMPTS} AND NOT x.kept THEN 'failed'
+              WHEN c.status = 'disabled' THEN 'held' ELSE 'pending' END
+          FROM unnest($1::text[], $2::timestamptz[], $3::bool[]) AS x(id, next, kept), channels c
+          WHERE d.id = x.id AND c.id = d.channel_id RETURNING d.id, d.status`,
+    [failed.map((i) => i.d.id), next, failed.map((i) => open.has(i.d.target_key))],
   );
+  const ids = new Set(rows.filter((r) => r.status === 'failed').map((r) => r.id));
+  for (const i of failed) i.givenUp = ids.has(i.d.id);
 }

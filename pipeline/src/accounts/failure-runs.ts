@@ -7,6 +7,8 @@ export interface Answered {
   d: Due;
   r: Outcome;
   at: Date;
+  /** set by the commit (delivery-outcomes.ts): the failed attempt gave the delivery up */
+  givenUp?: boolean;
 }
 
 /** `reset`: a success came (the stored count restarts); `n` failures after it; `first`: the first of them. */
