@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sourceDef } from '../../test/shared-data.ts';
 import { newIncident } from './checks.ts';
-import { PointFeed, pointAt, takeId } from './point-feed.ts';
+import { OutageIds } from './outage-ids.ts';
+import { PointFeed, pointAt } from './point-feed.ts';
 
 const incident = (id: string, fips: string | null, out: number) =>
   newIncident({
@@ -33,9 +34,35 @@ describe('point feed', () => {
       expect(pointAt(lat, lon), `${lat},${lon}`).toBeNull();
   });
 
-  it('numbers a repeated id within the poll', () => {
-    const ids = new Set<string>();
-    expect(['a', 'a', 'b', 'a'].map((b) => takeId(ids, b))).toEqual(['a', 'a#2', 'b', 'a#3']);
+  it('numbers a made-up id met again within the poll: two outages at one point are two', () => {
+    const ids = new OutageIds();
+    expect(['a', 'a', 'b', 'a'].map((b) => ids.made(b))).toEqual(['a', 'a#2', 'b', 'a#3']);
+  });
+
+  it('counts an outage its own id names once, however often the answer lists it, with its largest count', () => {
+    const feed = new PointFeed(sourceDef({ utility: 'U' }));
+    const listed: Array<[unknown, string, number]> = [
+      [17, '12086', 40],
+      [' 17 ', '12086', 55], // the same outage, listed again (trimmed, as a string)
+      [null, '12086', 3], // no own id: made up from its point
+      ['', '12086', 3], // none either: a second outage at that point
+      [18, '12011', 9],
+      [17, '12086', 10],
+    ];
+    for (const [own, fips, out] of listed) feed.add(incident(feed.idOf(own, '25.7,-80.2'), fips, out));
+    const snap = feed.finish('point');
+    // computed here: outage 17 once at its largest count, the two id-less ones both, outage 18
+    expect(snap.incidents.map((i) => [i.id, i.customers_out])).toEqual([
+      ['17', 55],
+      ['25.7,-80.2', 3],
+      ['25.7,-80.2#2', 3],
+      ['18', 9],
+    ]);
+    expect(snap.customers_out).toBe(55 + 3 + 3 + 9);
+    expect(snap.counties.map((c) => [c.fips, c.customers_out])).toEqual([
+      ['12011', 9],
+      ['12086', 61],
+    ]);
   });
 
   it('places a point only in a county of the row’s states', () => {

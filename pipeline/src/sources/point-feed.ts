@@ -5,6 +5,7 @@
 import { locatePoint } from '../geo/match.ts';
 import { findState } from '../geo/states.ts';
 import { placedCounties } from './checks.ts';
+import { OutageIds } from './outage-ids.ts';
 import type { SourceDef } from './source-def.ts';
 import { type CoverageClass, emptySnapshot, type Incident, type Snapshot } from './snapshot.ts';
 import { recordCount } from './unreadable.ts';
@@ -23,19 +24,11 @@ export function pointAt(lat: number | null | undefined, lon: number | null | und
   return { lat, lon };
 }
 
-/** `base`, or `base#2`, `base#3` … when the poll has taken it already (two outages at one point); taken. */
-export function takeId(ids: Set<string>, base: string): string {
-  let id = base;
-  for (let k = 2; ids.has(id); k += 1) id = `${base}#${k}`;
-  ids.add(id);
-  return id;
-}
-
 /** One poll of a point feed: the snapshot its incidents go into, the row's states and the incident ids taken. */
 export class PointFeed {
   readonly snap: Snapshot;
   private readonly stateFips: Set<string | undefined>;
-  private readonly ids = new Set<string>();
+  private readonly ids = new OutageIds();
 
   constructor(source: SourceDef) {
     this.snap = emptySnapshot(source.utility);
@@ -53,13 +46,20 @@ export class PointFeed {
     return fips && this.inStates(fips) ? fips : null;
   }
 
-  /** The incident's id, unique in this poll (takeId). */
+  /** An id made up from where the outage is (a point, a place), unique in this poll (OutageIds.made). */
   id(base: string): string {
-    return takeId(this.ids, base);
+    return this.ids.made(base);
   }
 
+  /** The feed's own outage id when the record gives one, else `made` made unique (OutageIds.idOf). */
+  idOf(own: unknown, made: string): string {
+    return this.ids.idOf(own, made);
+  }
+
+  /** Lists the incident, unless it repeats an own id already listed: one outage, counted once (OutageIds.once). */
   add(incident: Incident): void {
-    this.snap.incidents.push(incident);
+    const listed = this.ids.once(incident);
+    if (listed) this.snap.incidents.push(listed);
   }
 
   /**

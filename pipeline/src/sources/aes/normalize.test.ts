@@ -140,7 +140,7 @@ describe('aes normalize, made-up answers', () => {
     expect(snap.incidents[4]).toMatchObject({ lat: null, lon: null });
   });
 
-  it('Indiana: one marker is a list of one; repeated and missing ids stay distinct; planned work counts, flagged', () => {
+  it('Indiana: one marker is a list of one; a repeated id is one outage (its largest count), missing ids stay distinct; planned work counts, flagged', () => {
     const one = `<OutageData><TotalCustAffected>5</TotalCustAffected><Incidents>${marker({
       IncidentId: '77',
       CustAffected: '5',
@@ -158,13 +158,12 @@ describe('aes normalize, made-up answers', () => {
     const snap = normalize(raw('indiana', many), indiana);
     expect(snap.incidents.map((i) => [i.id, i.planned])).toEqual([
       ['9', false],
-      ['9#2', false],
       ['39.8,-86.1', false],
       ['marker', false],
       ['10', true],
     ]);
-    expect([snap.customers_out, snap.planned_out]).toEqual([1256, 50]);
-    expect(snap.counties).toEqual([{ fips: '18097', customers_out: 1255, customers_served: null }]);
+    expect([snap.customers_out, snap.planned_out]).toEqual([1200 + 2 + 1 + 50, 50]);
+    expect(snap.counties).toEqual([{ fips: '18097', customers_out: 1200 + 2 + 50, customers_served: null }]);
     expect(snap.unmatched).toEqual(['1 marker(s) not placed in a county (1 customers out)']);
   });
 

@@ -86,9 +86,8 @@ const coord = (v: string | undefined): number | null => (blank(v) ? null : decim
 
 function incidentOf(r: Reading, out: number, planned: boolean, ctx: Context): Incident {
   const point = pointAt(coord(r.lat), coord(r.lon));
-  const base = blank(r.id) ? (point ? `${point.lat},${point.lon}` : 'marker') : (r.id as string);
   return newIncident({
-    id: ctx.feed.id(base),
+    id: ctx.feed.idOf(blank(r.id) ? null : r.id, point ? `${point.lat},${point.lon}` : 'marker'),
     fips: namedCounty(r.county, ctx) ?? ctx.feed.county(point),
     customers_out: out,
     etr: timeOf(r.etr, ctx.zone),

@@ -8,6 +8,7 @@ import type { SourceDef } from '../source-def.ts';
 import { addCounty, emptySnapshot, toIso, type CountyCount, type Incident, type Snapshot } from '../snapshot.ts';
 import { loadAtlas } from '../../geo/counties.ts';
 import { newIncident, remembered, sortedCounties } from '../checks.ts';
+import { OutageIds } from '../outage-ids.ts';
 import { recordCount } from '../unreadable.ts';
 import { countyRows, placeEvent } from './places.ts';
 import { readRaw, type DataCapableEvent } from './schema.ts';
@@ -35,18 +36,17 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const atlas = loadAtlas();
   const unmatchedNames = new Set<string>();
   let located = false;
-  let plannedOut = 0;
+  const ids = new OutageIds(); // an event listed twice is one outage
   for (const e of data.events) {
     const planned = isPlanned(e);
     const out = recordCount(e.numPeople, 'numPeople', `event ${e.id}`, snap.unreadable);
     const place = placeEvent(e, source.states, atlas);
     located ||= place.located;
     if (out === null) continue;
-    if (planned) plannedOut += out;
     if (place.unmatchedName) unmatchedNames.add(place.unmatchedName);
-    snap.incidents.push(
+    const incident = ids.once(
       newIncident({
-        id: String(e.id),
+        id: ids.idOf(e.id, 'event'),
         fips: place.fips,
         customers_out: out,
         etr: timeOf(e.etrTime),
@@ -59,6 +59,7 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
         planned,
       }),
     );
+    if (incident) snap.incidents.push(incident);
   }
   // Counties from the answer's own out counts only when no event carries a place (they include planned outages, as
   // the events' sum now does).
@@ -76,7 +77,7 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   snap.counties = sortedCounties(counties);
   snap.customers_out = snap.incidents.reduce((s, i) => s + i.customers_out, 0);
   snap.customers_served = answer?.served ?? null;
-  snap.planned_out = plannedOut;
+  snap.planned_out = snap.incidents.reduce((s, i) => s + (i.planned ? i.customers_out : 0), 0);
   // An empty list says nothing against county grade; events that all lack a place (and no answer) do.
   snap.basis = located || answer !== null || data.events.length === 0 ? 'county' : 'outage_only';
   return snap;

@@ -43,7 +43,7 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
     if (zip && fips) zipCounties.set(zip, (zipCounties.get(zip) ?? new Set()).add(fips));
     // A placed point whose ZIP cannot be read places nothing: said, not left to look like an unplaced ZIP.
     else if (fips) snap.unreadable.push(unreadableNote(`outage ${textOf(o.outageNo) || i}`, 'zipcode', o.zipcode));
-    const id = feed.id(textOf(o.outageNo) || (zip ? `zip ${zip}` : 'outage'));
+    const id = feed.idOf(textOf(o.outageNo), zip ? `zip ${zip}` : 'outage');
     const point =
       typeof o.latitude === 'number' && typeof o.longitude === 'number' && !(o.latitude === 0 && o.longitude === 0);
     feed.add(

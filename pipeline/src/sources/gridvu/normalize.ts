@@ -58,10 +58,8 @@ function coord(v: GridVuOutage['lat']): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-/** GridVu's own id; without one, substation/feeder and point, which stay put while an outage lasts. */
-function baseId(o: GridVuOutage, point: Point | null): string {
-  const own = o.idf === null || o.idf === undefined ? '' : String(o.idf).trim();
-  if (own) return own;
+/** Without GridVu's own id (`idf`), substation/feeder and point, which stay put while an outage lasts. */
+function madeId(o: GridVuOutage, point: Point | null): string {
   const where = point ? `${point.lat},${point.lon}` : '';
   const circuit = [o.subst?.trim(), o.fd?.trim()].filter(Boolean).join('/');
   return [circuit, where].filter(Boolean).join('@') || 'outage';
@@ -70,7 +68,7 @@ function baseId(o: GridVuOutage, point: Point | null): string {
 function incidentOf(o: GridVuOutage, out: number, feed: PointFeed, zone: string): Incident {
   const point = pointAt(coord(o.lat), coord(o.lon));
   return newIncident({
-    id: feed.id(baseId(o, point)),
+    id: feed.idOf(o.idf, madeId(o, point)),
     // BWL serves the Lansing area: a point outside the row's states is misplaced, not a county.
     fips: feed.county(point),
     customers_out: out,

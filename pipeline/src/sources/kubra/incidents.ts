@@ -2,6 +2,7 @@
 // points fall in.
 import { locatePoint } from '../../geo/match.ts';
 import { arrayAt, isObj, misfit, newIncident, optNumber, placedCounties } from '../checks.ts';
+import { OutageIds } from '../outage-ids.ts';
 import { toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import type { ClusterRecord } from './clusters.ts';
 import { tallyRead, unreadableNote } from '../unreadable.ts';
@@ -34,9 +35,8 @@ function text(v: unknown): string | null {
  * An outage's id: its inc_id, else its encoded point and start time (the key public Kubra scrapers use), which
  * stays the same poll after poll; a record's own `id` (`11-0`) only numbers it within its tile.
  */
-function idOf(r: ClusterRecord): string {
-  if (r.desc.inc_id !== null && r.desc.inc_id !== undefined) return String(r.desc.inc_id);
-  return `${r.geom?.p?.[0] ?? `${r.lat},${r.lon}`}-${r.desc.start_time ?? ''}`;
+function idOf(r: ClusterRecord, ids: OutageIds): string {
+  return ids.idOf(r.desc.inc_id, `${r.geom?.p?.[0] ?? `${r.lat},${r.lon}`}-${r.desc.start_time ?? ''}`);
 }
 
 /** A cluster-layer record as an incident (the id made unique by incidentsOf), with its count. */
@@ -56,22 +56,22 @@ function incidentOf(r: ClusterRecord, id: string, out: number): Incident {
 }
 
 /**
- * Every record as an incident, in id order; two outages at one point since one time get `#2`, `#3` … A record whose
- * count cannot be read (not masked, no `cust_a.val` count) is no incident: it is noted in `unreadable`, never 0.
+ * Every record as an incident, in id order: an inc_id listed twice (two tiles) is one outage; two outages at one point
+ * since one time get `#2`, `#3` … A record whose count cannot be read (not masked, no `cust_a.val` count) is no
+ * incident: it is noted in `unreadable`, never 0.
  */
 export function incidentsOf(records: ClusterRecord[], unreadable: string[]): Incident[] {
-  const seen = new Map<string, number>();
+  const ids = new OutageIds();
   const out: Incident[] = [];
   for (const r of records) {
-    const id = idOf(r);
-    const n = (seen.get(id) ?? 0) + 1;
-    seen.set(id, n);
+    const id = idOf(r, ids);
     const count = recordOut(r.desc.cust_a, r.desc.n_out);
     const cust = r.desc.cust_a;
     const [field, v] = cust && typeof cust === 'object' ? ['cust_a.val', cust.val] : ['cust_a', cust];
     // Tallied as one field, masked or not: a layer none of whose records can be read fails the poll.
     tallyRead(unreadable, 'cluster cust_a', count === null ? unreadableNote(`outage ${id}`, field, v) : null);
-    if (count !== null) out.push(incidentOf(r, n === 1 ? id : `${id}#${n}`, count));
+    const incident = count === null ? null : ids.once(incidentOf(r, id, count));
+    if (incident) out.push(incident);
   }
   return out.sort((a, b) => a.id.localeCompare(b.id));
 }

@@ -218,4 +218,22 @@ describe('kubra cluster layer', () => {
       /no record's cluster cust_a can be read.*outage 1: cust_a\.val null/,
     );
   });
+
+  it('an inc_id listed twice (two tiles) is one outage; two id-less outages at one point since one time are two', () => {
+    const rec = (inc_id: number | null, val: number) => ({
+      desc: { inc_id, n_out: 1, cust_a: { val }, start_time: '2026-06-01T10:00:00Z' },
+      lat: 38.25,
+      lon: -85.76,
+    });
+    const clusters = [rec(5, 30), rec(5, 30), rec(null, 2), rec(null, 3), rec(6, 1)];
+    const snap = normalize({ summary: { summaryFileData: { totals: [{}] } }, clusters }, kubra({ states: ['KY'] }));
+    const made = '38.25,-85.76-2026-06-01T10:00:00Z';
+    expect(snap.incidents.map((i) => [i.id, i.customers_out])).toEqual([
+      [made, 2],
+      [`${made}#2`, 3],
+      ['5', 30],
+      ['6', 1],
+    ]);
+    expect(snap.customers_out).toBe(30 + 2 + 3 + 1);
+  });
 });

@@ -66,9 +66,10 @@ const numberOf = (v: string | undefined): number | null => (v?.trim() ? decimalO
 
 function incidentOf(o: MobileOutage, out: number, feed: PointFeed, zone: string): Incident {
   const point = pointAt(numberOf(o.Y), numberOf(o.X));
-  const base = o.CaseNumber?.trim() || o.ElementName?.trim() || (point ? `${point.lat},${point.lon}` : 'outage');
+  // the case number is the outage's own; a device's name or a point only locates one
+  const made = o.ElementName?.trim() || (point ? `${point.lat},${point.lon}` : 'outage');
   return newIncident({
-    id: feed.id(base),
+    id: feed.idOf(o.CaseNumber, made),
     fips: feed.county(point),
     customers_out: out,
     // Both texts carry their year; `AssignedTo` (a crew member's name) is never read.

@@ -99,11 +99,15 @@ describe('mlgw normalize, made-up answers', () => {
     expect(snap.counties).toEqual([{ fips: SHELBY, customers_out: 1204, customers_served: null }]);
   });
 
-  it('makes ids unique and stands the point in for a missing OUTAGE_NO', () => {
+  it('counts a repeated OUTAGE_NO once (its largest count) and stands the point in for a missing one', () => {
     const lone = feature('x', 1, point(-90.05, 35.14));
     delete lone.properties.OUTAGE_NO;
     const snap = normalize(answer(feature('7', 1, null), feature('7', 2, null), lone), mlgw);
-    expect(snap.incidents.map((i) => i.id)).toEqual(['7', '7#2', '35.14,-90.05']);
+    expect(snap.incidents.map((i) => [i.id, i.customers_out])).toEqual([
+      ['7', 2],
+      ['35.14,-90.05', 1],
+    ]);
+    expect(snap.customers_out).toBe(3);
   });
 
   it('is outage_only when no point is placed, county grade for an empty answer', () => {

@@ -79,7 +79,7 @@ function incidentOf(f: MlgwFeature, out: number, feed: PointFeed, zone: string):
   const point = at && pointAt(at[1], at[0]);
   return newIncident({
     // OUTAGE_NO is the outage's own number; without one, its point stays put while the outage lasts.
-    id: feed.id(textOf(p.OUTAGE_NO) ?? (point ? `${point.lat},${point.lon}` : 'outage')),
+    id: feed.idOf(textOf(p.OUTAGE_NO), point ? `${point.lat},${point.lon}` : 'outage'),
     // MLGW serves Shelby County, TN: a point outside the row's states is a misplaced point, not a county to count.
     fips: feed.county(point),
     customers_out: out,

@@ -24,4 +24,18 @@ describe('nisc normalize', () => {
     );
     expect(snap.unmatched).toEqual(['Atlantis']);
   });
+
+  it('counts an outage listed twice once, with its largest count', () => {
+    const at = (id: number, nbrOut: number) => ({ id, nbrOut, outagePoint: { lat: 21.97, lng: -159.37 } });
+    const snap = normalize(
+      { outages: [at(7, 20), at(7, 25), at(8, 3)] },
+      sourceDef({ connector: 'nisc', states: ['HI'] }),
+    );
+    expect(snap.incidents.map((i) => [i.id, i.customers_out])).toEqual([
+      ['7', 25],
+      ['8', 3],
+    ]);
+    expect(snap.customers_out).toBe(25 + 3);
+    expect(snap.counties).toEqual([{ fips: '15007', customers_out: 28, customers_served: null }]);
+  });
 });

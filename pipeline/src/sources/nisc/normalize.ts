@@ -7,6 +7,7 @@ import { emptySnapshot, toIso, type Incident, type Snapshot } from '../snapshot.
 import { locatePoint, matchCounty } from '../../geo/match.ts';
 import { SourceError } from '../../errors.ts';
 import { CountyTally, remembered, newIncident, placedCounties } from '../checks.ts';
+import { OutageIds } from '../outage-ids.ts';
 import { recordCount } from '../unreadable.ts';
 import {
   isCountySet,
@@ -31,9 +32,11 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   // map shows, not 1.)
   const outages = data.outages ?? [];
   const toPoint = pointReader(outages, set, readExtent(parts.config));
+  const ids = new OutageIds(); // an outage listed twice is one
   for (const o of outages) {
     const out = recordCount(o.nbrOut, 'nbrOut', `outage ${o.id}`, snap.unreadable);
-    if (out !== null) snap.incidents.push(incidentOf(o, out, toPoint));
+    const incident = out === null ? null : ids.once(incidentOf(o, ids.idOf(o.id, 'outage'), out, toPoint));
+    if (incident) snap.incidents.push(incident);
   }
   snap.planned_out = snap.incidents.reduce((s, i) => s + (i.planned ? i.customers_out : 0), 0);
   snap.customers_served = data.totalServed ?? null;
@@ -103,11 +106,11 @@ function countyOf(states: string[], name: string): string | undefined {
   return undefined;
 }
 
-function incidentOf(o: NiscOutage, out: number, toPoint: PointReader): Incident {
+function incidentOf(o: NiscOutage, id: string, out: number, toPoint: PointReader): Incident {
   const p = toPoint(o);
   const started = o.startTime ?? o.timeOff;
   return newIncident({
-    id: String(o.id),
+    id,
     fips: p ? (locatePoint(p.lon, p.lat) ?? null) : null,
     customers_out: out,
     etr: o.estimateTime == null ? null : isoOf(o.estimateTime),

@@ -27,7 +27,7 @@ export interface NiscOutage {
   /** metres east and north of the map's boundaryExtent corner (Web Mercator), when there is no outagePoint */
   x?: number | null;
   y?: number | null;
-  /** a planned (scheduled) outage: kept out of the counts, as the other connectors keep planned work out */
+  /** a planned (scheduled) outage: counted (it leaves customers without power), and flagged `planned` */
   planned?: boolean | null;
 }
 export interface NiscRegion {

@@ -93,7 +93,7 @@ describe('novec normalize, made-up answers', () => {
     expect(snap.incidents[4]).toMatchObject({ lat: null, lon: null });
   });
 
-  it('one outage is a list of one; repeated and missing ids stay distinct', () => {
+  it('one outage is a list of one; a repeated id is one outage (its largest count), missing ids stay distinct', () => {
     expect(normalize(file([{ numOut: '1', county: 'FX', id: '9' }]), novec).incidents.map((i) => i.id)).toEqual(['9']);
     const snap = normalize(
       file([
@@ -104,9 +104,9 @@ describe('novec normalize, made-up answers', () => {
       ]),
       novec,
     );
-    expect(snap.incidents.map((i) => i.id)).toEqual(['9', '9#2', '38.8,-77.3', 'outage']);
-    expect(snap.customers_out).toBe(1206);
-    expect(snap.counties).toEqual([{ fips: '51059', customers_out: 1205, customers_served: null }]);
+    expect(snap.incidents.map((i) => i.id)).toEqual(['9', '38.8,-77.3', 'outage']);
+    expect(snap.customers_out).toBe(1200 + 2 + 1);
+    expect(snap.counties).toEqual([{ fips: '51059', customers_out: 1200 + 2, customers_served: null }]);
     expect(snap.basis).toBe('county');
   });
 

@@ -52,9 +52,8 @@ const coord = (v: string | undefined): number | null => (blank(v) ? null : decim
 
 function incidentOf(o: NovecOutage, out: number, ctx: Context): Incident {
   const point = pointAt(coord(o['@lat']), coord(o['@lng']));
-  const base = blank(o['@id']) ? (point ? `${point.lat},${point.lon}` : 'outage') : (o['@id'] as string);
   return newIncident({
-    id: ctx.feed.id(base),
+    id: ctx.feed.idOf(blank(o['@id']) ? null : o['@id'], point ? `${point.lat},${point.lon}` : 'outage'),
     fips: codedCounty(o['@county'], ctx) ?? ctx.feed.county(point),
     customers_out: out,
     etr: timeOf(o['@eTime'], ctx.zone),

@@ -7,7 +7,8 @@ import { locatePoint, matchCounty } from '../../geo/match.ts';
 import { zoneFor } from '../local-time.ts';
 import { type AnswerTimes, DisplayTimes, remembered3, sortedCounties, newIncident } from '../checks.ts';
 import { optHeadlineCount, recordCount } from '../unreadable.ts';
-import { pointAt, takeId } from '../point-feed.ts';
+import { OutageIds } from '../outage-ids.ts';
+import { pointAt } from '../point-feed.ts';
 import { readRaw, type PacifiCorpList, type PacifiCorpPoint } from './schema.ts';
 import { timeReader, wallText } from './times.ts';
 
@@ -19,7 +20,7 @@ function textOrNull(v: string | null | undefined): string | null {
 
 interface StateContext {
   state: string;
-  ids: Set<string>;
+  ids: OutageIds;
   times: AnswerTimes;
 }
 
@@ -43,7 +44,7 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const refMs = data.captured_at ? Date.parse(data.captured_at) : NaN;
   const snap = emptySnapshot(source.utility);
   const counties = new Map<string, CountyCount>();
-  const ids = new Set<string>();
+  const ids = new OutageIds();
   let total = 0;
   let plannedOut = 0;
   let placed = false;
@@ -91,7 +92,7 @@ function incidentOf(p: PacifiCorpPoint, out: number, ctx: StateContext): Inciden
   const lon = p.longitude ?? null;
   const point = pointAt(lat, lon);
   return newIncident({
-    id: takeId(ctx.ids, idOf(ctx.state, lat, lon, p.reported ?? '')),
+    id: ctx.ids.made(idOf(ctx.state, lat, lon, p.reported ?? '')),
     fips: point ? locatePoint(point.lon, point.lat) : null,
     customers_out: out,
     etr: ctx.times.at(p.etr),

@@ -81,10 +81,11 @@ function placeOf(f: OutageFields, point: Point | null, c: Context): string | nul
 }
 
 /** The outage's own id; without one its id parts and its point (they stay put while it lasts), else `outage`. */
-function idOf(f: OutageFields, point: Point | null): string {
+/** Without the feed's own id (`f.id`), the spec's id parts and the point. */
+function madeId(f: OutageFields, point: Point | null): string {
   const parts = f.idParts.map(textOf).filter((p): p is string => p !== null);
   if (point) parts.push(`${point.lat},${point.lon}`);
-  return textOf(f.id) ?? (parts.join('@') || 'outage');
+  return parts.join('@') || 'outage';
 }
 
 /** An ETR counts only where the feed's flag (when the spec names one) says it gave one: true or the text "true". */
@@ -94,7 +95,7 @@ const flagged = (f: OutageFields, spec: PointSpec): boolean =>
 function incidentOf(f: OutageFields, out: number, c: Context): Incident {
   const point = pointOf(f);
   return newIncident({
-    id: c.feed.id(idOf(f, point)),
+    id: c.feed.idOf(textOf(f.id), madeId(f, point)),
     fips: placeOf(f, point, c),
     customers_out: out,
     etr: flagged(f, c.spec) ? readEtr(f.etr, c.spec.etrFormat, c.zone, c.refMs) : null,

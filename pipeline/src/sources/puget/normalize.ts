@@ -109,7 +109,7 @@ function incidentOf(
   const lon = point?.lon ?? null;
   return newIncident({
     // The Outage ID (also the point's Id); the hand-made sample has neither, so the point stands in there.
-    id: feed.id(textOf(f.id) ?? textOf(poi?.Id) ?? `${lat},${lon}`),
+    id: feed.idOf(textOf(f.id) ?? textOf(poi?.Id), `${lat},${lon}`),
     fips: feed.county(point),
     customers_out: out,
     etr: clock.at(textOf(f.etr)),

@@ -4,7 +4,7 @@ import type { SourceDef } from '../source-def.ts';
 import { toIso, type Incident, type Snapshot } from '../snapshot.ts';
 import { parseLocal, zoneFor } from '../local-time.ts';
 import { decimalOf, newIncident, remembered } from '../checks.ts';
-import { type Point, PointFeed, pointAt } from '../point-feed.ts';
+import { PointFeed, pointAt } from '../point-feed.ts';
 import { readRaw, type SienaCase } from './schema.ts';
 
 export function normalize(raw: unknown, source: SourceDef): Snapshot {
@@ -24,15 +24,13 @@ const blank = (v: string | undefined): boolean => !v?.trim() || v.trim() === 'nu
 const coord = (v: string | undefined): number | null => (blank(v) ? null : decimalOf((v as string).trim()));
 
 /** The case's serial as sent, less the leading `*` the peer's adapter also strips. */
-function idOf(c: SienaCase, point: Point | null): string {
-  const serial = (c.SERIAL ?? '').trim().replace(/^\*/, '');
-  return serial || (point ? `${point.lat},${point.lon}` : 'case');
-}
+/** The case's serial (its own id, a leading `*` dropped), empty when it has none. */
+const serialOf = (c: SienaCase): string => (c.SERIAL ?? '').trim().replace(/^\*/, '');
 
 function incidentOf(c: SienaCase, out: number, feed: PointFeed, zone: string): Incident {
   const point = pointAt(coord(c.AVGLAT), coord(c.AVGLONG));
   return newIncident({
-    id: feed.id(idOf(c, point)),
+    id: feed.idOf(serialOf(c), point ? `${point.lat},${point.lon}` : 'case'),
     fips: feed.county(point),
     customers_out: out,
     etr: timeOf(c.RESTORETIM, zone),

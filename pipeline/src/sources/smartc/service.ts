@@ -9,6 +9,7 @@ import { zoneFor } from '../local-time.ts';
 import { serviceSchema, type ServiceEvent, type ServiceRaw } from './schema.ts';
 import { coordinate, localIso, matchIn, offsetIso } from './places.ts';
 import { newIncident } from '../checks.ts';
+import { OutageIds } from '../outage-ids.ts';
 import { recordCount } from '../unreadable.ts';
 
 const textOrNull = (v: string | null | undefined) => (v?.trim() && v.trim() !== 'NA' ? v.trim() : null);
@@ -35,11 +36,14 @@ export function normalizeService(raw: unknown, source: SourceDef): Snapshot {
   const counties = new Map<string, CountyCount>();
   const list = data.counties?.data ?? null;
   const unplaced = { n: 0, out: 0 };
+  const ids = new OutageIds(); // an event listed twice is one outage
   for (const e of data.events.data ?? []) {
     const out = recordCount(e.affectedCount, 'affectedCount', `event ${e.incidentId}`, snap.unreadable);
-    if (out === null) continue;
-    const incident = incidentOf(e, out, source.states, zone, snap.unmatched);
-    snap.incidents.push(incident);
+    const incident =
+      out === null ? null : ids.once(incidentOf(e, ids.idOf(e.incidentId, 'event'), out, source, zone, snap));
+    if (incident) snap.incidents.push(incident);
+  }
+  for (const incident of snap.incidents) {
     if (list || incident.customers_out === 0) continue;
     if (incident.fips) addCounty(counties, incident.fips, incident.customers_out, null);
     else {
@@ -57,7 +61,14 @@ export function normalizeService(raw: unknown, source: SourceDef): Snapshot {
   return snap;
 }
 
-function incidentOf(e: ServiceEvent, out: number, states: string[], zone: string, unmatched: string[]): Incident {
+function incidentOf(
+  e: ServiceEvent,
+  id: string,
+  out: number,
+  { states }: SourceDef,
+  zone: string,
+  { unmatched }: Snapshot,
+): Incident {
   const lat = coordinate(e.lat, 90);
   const lon = coordinate(e.lon, 180);
   const point = lat !== null && lon !== null;
@@ -69,7 +80,7 @@ function incidentOf(e: ServiceEvent, out: number, states: string[], zone: string
     if (!fips) unmatched.push(name);
   }
   return newIncident({
-    id: String(e.incidentId),
+    id,
     fips,
     customers_out: out,
     // restorationTime when it carries a zone; else OutageAttribute1, the local ETR text the map shows ("Wed, 10/07/2026, 11:00 AM").

@@ -5,7 +5,7 @@ import { addCounty, emptySnapshot, toCount, type CountyCount, type Snapshot } fr
 import { parseUpstream } from '../parse.ts';
 import { loadAtlas } from '../../geo/counties.ts';
 import { zoneFor } from '../local-time.ts';
-import { takeId } from '../point-feed.ts';
+import { OutageIds } from '../outage-ids.ts';
 import { widgetSchema } from './schema.ts';
 import { coordinate, localIso } from './places.ts';
 import { newIncident } from '../checks.ts';
@@ -17,7 +17,7 @@ export function normalizeWidget(raw: unknown, source: SourceDef): Snapshot {
   const atlas = loadAtlas();
   const snap = emptySnapshot(source.utility);
   const counties = new Map<string, CountyCount>();
-  const ids = new Set<string>();
+  const ids = new OutageIds();
   const lost = { n: 0, out: 0 };
   let total = 0;
   let placed = false;
@@ -30,7 +30,7 @@ export function normalizeWidget(raw: unknown, source: SourceDef): Snapshot {
     const fips = point ? (atlas.locate(lon, lat) ?? null) : null;
     placed ||= fips !== null;
     // The list carries no outage id: the point is the id (with #2, #3 … when two outages share it).
-    const id = takeId(ids, `${o.Latitude},${o.Longitude}`);
+    const id = ids.made(`${o.Latitude},${o.Longitude}`);
     snap.incidents.push(
       newIncident({
         id,

@@ -96,9 +96,12 @@ describe('teco normalize', () => {
     expect(etrOf('0001-01-01T00:00:00', 'America/New_York')).toBeNull();
     expect(etrOf('Pending', 'America/New_York')).toBeNull();
   });
-  it('numbers repeated or missing incident ids apart', () => {
-    const snap = normalize({ hits: { hits: [hit('A', 1, null), hit('A', 2, null)] } }, teco);
-    expect(snap.incidents.map((i) => i.id)).toEqual(['A', 'A#2']);
+  it('counts a repeated incident id once, with its largest count', () => {
+    const snap = normalize({ hits: { hits: [hit('A', 1, null), hit('A', 2, null), hit('B', 4, null)] } }, teco);
+    expect(snap.incidents.map((i) => [i.id, i.customers_out])).toEqual([
+      ['A', 2],
+      ['B', 4],
+    ]);
   });
   it('names the field when the answer has an unexpected shape', () => {
     expect(() => normalize({ hits: { hits: [{ _source: { customerCount: {} } }] } }, teco)).toThrow(

@@ -65,7 +65,7 @@ function incidentOf(s: TecoIncident, out: number, feed: PointFeed, zone: string)
   // polygonCenter is [lon, lat] (GeoJSON order).
   const point = pointAt(coord(s.polygonCenter?.[1]), coord(s.polygonCenter?.[0]));
   return newIncident({
-    id: feed.id(textOf(s.incidentId) ?? (point ? `${point.lat},${point.lon}` : 'incident')),
+    id: feed.idOf(textOf(s.incidentId), point ? `${point.lat},${point.lon}` : 'incident'),
     // The box reaches past Florida only over the Gulf; a point in another state's county is not Tampa Electric's.
     fips: feed.county(point),
     customers_out: out,

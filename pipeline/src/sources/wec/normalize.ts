@@ -7,7 +7,8 @@ import { zoneFor } from '../local-time.ts';
 import { readRaw, type WecEvent, type WecSlice } from './schema.ts';
 import { timeReader } from './times.ts';
 import { type AnswerTimes, DisplayTimes, remembered3, sortedCounties, newIncident } from '../checks.ts';
-import { pointAt, takeId } from '../point-feed.ts';
+import { OutageIds } from '../outage-ids.ts';
+import { pointAt } from '../point-feed.ts';
 import { recordCount } from '../unreadable.ts';
 
 /** No planned flag was seen in the feed; a cause or crew status that says "planned" is taken as one. */
@@ -29,7 +30,7 @@ export function normalize(raw: unknown, source: SourceDef): Snapshot {
   const snap = emptySnapshot(source.utility);
   const counties = new Map<string, CountyCount>();
   const unmatched = new Set<string>();
-  const ids = new Set<string>();
+  const ids = new OutageIds();
   let candidates = candidatesBySource.get(source);
   if (!candidates) candidatesBySource.set(source, (candidates = new Map()));
   const lost = { n: 0, out: 0 };
@@ -110,7 +111,7 @@ function sliceCounts(e: WecEvent, label: string, notes: string[]): number[] | nu
   return counts.every((n) => n !== null) ? (counts as number[]) : null;
 }
 
-function incidentOf(e: WecEvent, counts: number[], ids: Set<string>, clock: AnswerTimes): Incident {
+function incidentOf(e: WecEvent, counts: number[], ids: OutageIds, clock: AnswerTimes): Incident {
   const lat = e.Latitude ?? null;
   const lon = e.Longitude ?? null;
   const point = pointAt(lat, lon);
@@ -122,7 +123,7 @@ function incidentOf(e: WecEvent, counts: number[], ids: Set<string>, clock: Answ
     if (counts[j] > most) [largest, most] = [s, counts[j]];
   }
   return newIncident({
-    id: takeId(ids, idOf(lat, lon, e.OffTime ?? '')),
+    id: ids.made(idOf(lat, lon, e.OffTime ?? '')),
     fips: point ? locatePoint(point.lon, point.lat) : null,
     customers_out: out,
     etr: clock.at(e.ETR),
