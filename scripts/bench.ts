@@ -15,19 +15,25 @@ import { benchRegistry } from './bench-registry.ts';
 import { benchConnectors } from './bench-connectors.ts';
 import { benchCharts } from './bench-charts.ts';
 import { benchFirstMap } from './bench-first-map.ts';
+import { stormTable } from './bench-storms.ts';
 
 type Row = { metric: string; value: string | number; target: string };
 const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 
-execFileSync(process.execPath, [path.join(ROOT, 'scripts/run-built.mjs'), 'scripts/bench-poller.ts'], {
-  cwd: ROOT,
-  stdio: 'inherit',
-  env: { ...process.env, UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '16' },
-});
+// The storm sizes (× today's), each in a process of its own; 1× last, so poller.json holds today's storm.
+const STORMS = (process.env.BENCH_STORMS ?? '3,2,1').split(',').map(Number);
+for (const k of STORMS)
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts/run-built.mjs'), 'scripts/bench-poller.ts'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, BENCH_STORM: String(k), UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '16' },
+  });
 const { rows, failures } = JSON.parse(fs.readFileSync(path.join(ROOT, 'bench-results', 'poller.json'), 'utf8')) as {
   rows: Row[];
   failures: unknown[];
 };
+const bySize = stormTable(STORMS);
+console.table(bySize);
 rows.push(...(await benchEvents()));
 rows.push(...(await benchRegistry()));
 rows.push(...(await benchCountyDetail()));
@@ -56,6 +62,7 @@ fs.writeFileSync(
       node: process.version,
       cpus: os.cpus().length,
       rows,
+      storms: bySize,
       failures,
     },
     null,

@@ -24,6 +24,8 @@ export interface SimulatorSpec {
   /** customers per simulated incident and the cap per utility and county (the simulator's defaults: 150, 40) */
   incidentSize?: number;
   incidentCap?: number;
+  /** the storm's size (the simulator's --storm-scale; default 1) */
+  stormScale?: number;
 }
 
 export async function startSimulatorProcess(o: SimulatorSpec): Promise<SimulatorProcess> {
@@ -31,6 +33,7 @@ export async function startSimulatorProcess(o: SimulatorSpec): Promise<Simulator
   args.push('--sim-sources', String(o.simSources), '--areas', String(o.areas), '--seed', String(o.seed));
   if (o.incidentSize) args.push('--incident-size', String(o.incidentSize));
   if (o.incidentCap) args.push('--incident-cap', String(o.incidentCap));
+  if (o.stormScale) args.push('--storm-scale', String(o.stormScale));
   const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-2_000)));

@@ -4,6 +4,7 @@ import { addCommonOptions, clockFor, log, parseCommon } from './common.ts';
 import { manualClock } from '../clock.ts';
 import { Simulator } from '../simulator/server.ts';
 import { writeFileAtomic } from '../publish/atomic-write.ts';
+import { UsageError } from '../errors.ts';
 
 export function register(program: Command): void {
   addCommonOptions(
@@ -16,12 +17,16 @@ export function register(program: Command): void {
     .option('--areas <n>', 'municipalities per county in Kubra reports', '6')
     .option('--incident-size <n>', 'about how many customers one simulated incident holds', '150')
     .option('--incident-cap <n>', 'at most this many incidents per utility and county', '40')
+    .option('--storm-scale <n>', 'the storm’s size: about this many times the counties feel it', '1')
     .option(
       '--frozen',
       'freeze the simulator clock at --now (every poll sees the same data); POST /_clock?at=ISO moves it',
     )
     .action(async (raw: Record<string, unknown>) => {
       const cfg = parseCommon(raw);
+      const stormScale = Number(raw.stormScale);
+      if (!(stormScale >= 0.1 && stormScale <= 10))
+        throw new UsageError(`Expected --storm-scale to be a number from 0.1 to 10, got \`${String(raw.stormScale)}\``);
       const frozen = raw.frozen ? manualClock(cfg.now ?? new Date()) : null;
       const clock = frozen ?? clockFor(cfg, false);
       const sim = new Simulator({
@@ -32,6 +37,7 @@ export function register(program: Command): void {
         areasPerCounty: Number(raw.areas),
         incidentSize: Number(raw.incidentSize),
         incidentCap: Number(raw.incidentCap),
+        stormScale,
         epoch: cfg.now ? new Date(cfg.now.getTime() - 8 * 3_600_000) : undefined,
         setClock: frozen ? (at) => frozen.set(at) : undefined,
       });

@@ -46,6 +46,8 @@ import {
 export interface PublishStats {
   /** files written anew (the first few are named in `sample`) */
   written: number;
+  /** the bytes of the files written anew */
+  bytes?: number;
   unchanged: number;
   removed: number;
   sample?: string[];
@@ -229,6 +231,7 @@ export class FsTreeWriter implements TreeWriter {
     });
     return {
       written: this.changed.length,
+      bytes: this.changed.reduce((n, f) => n + this.files[f].bytes, 0),
       unchanged: this.unchanged,
       removed: removed.length,
       sample: this.changed.slice(0, 10),

@@ -19,6 +19,8 @@ export interface ScenarioOptions {
   /** about how many customers one incident holds (default 150), and at most how many per utility and county (40) */
   incidentSize?: number;
   incidentCap?: number;
+  /** the storm's size (default 1): its radius × √scale, so about `scale` times the counties feel it (the bench's 3×) */
+  stormScale?: number;
 }
 
 const TRACKS: Array<Array<[number, number]>> = [
@@ -95,7 +97,8 @@ export class Scenario {
     const f = pos - i;
     const [a, b] = [this.track[i], this.track[i + 1]];
     const intensity = hours < 10 ? 0.25 + 0.55 * (hours / 10) : 0.8 * Math.exp(-(hours - 10) / 14);
-    return { lon: a[0] + (b[0] - a[0]) * f, lat: a[1] + (b[1] - a[1]) * f, intensity, radiusKm: 180 + 4 * hours };
+    const radiusKm = (180 + 4 * hours) * Math.sqrt(this.options.stormScale ?? 1);
+    return { lon: a[0] + (b[0] - a[0]) * f, lat: a[1] + (b[1] - a[1]) * f, intensity, radiusKm };
   }
 
   /** Share of a county's customers out at `at` (0–0.95), deterministic for seed, county and minute. */

@@ -50,6 +50,7 @@ export class Simulator {
       pace: opts.stormPace && opts.stormPace !== 1 ? { factor: opts.stormPace, from: opts.clock() } : opts.pace,
       incidentSize: opts.incidentSize,
       incidentCap: opts.incidentCap,
+      stormScale: opts.stormScale,
     });
     this.utilities = planUtilities(this.scenario, { sources: opts.sources ?? 120 });
     this.byId = new Map(this.utilities.map((u) => [u.id, u]));
