@@ -41,9 +41,10 @@ const sim = await startSimulatorProcess({
   areas: AREAS,
   seed: 1,
   // Storms bring tens of thousands of incident points: the bench carries ≥ 50,000 (issue #12).
-  incidentSize: Number(process.env.BENCH_INCIDENT_SIZE ?? 10),
-  incidentCap: Number(process.env.BENCH_INCIDENT_CAP ?? 1500),
-  stormScale: STORM,
+  // A storm k× today's: about k× the counties out (≥ 900 at 3×), smaller incidents (≥ 190,000 at 3×), k× the areas.
+  incidentSize: Number(process.env.BENCH_INCIDENT_SIZE ?? 10 / STORM ** 0.6),
+  incidentCap: Number(process.env.BENCH_INCIDENT_CAP ?? 1500 * STORM),
+  stormScale: STORM ** 1.1,
 }).catch((err: unknown) => {
   fs.rmSync(dir, { recursive: true, force: true });
   throw err;
@@ -91,18 +92,20 @@ try {
   clock.advance(30 * 60_000);
   await sim.move(clock());
   const stormAt = clock();
-  let hot: { functions: ProfileLine[]; files: ProfileLine[] } | null = null;
-  const changedCycle = await time(async () => {
+  const hot: Record<string, { functions: ProfileLine[]; files: ProfileLine[] }> = {};
+  /** A cycle, profiled as `name` with BENCH_PROFILE=1. */
+  const cycle = async (name: string) => {
     if (!PROFILE) return p1.cycle({ all: true });
-    const prof = path.join(ROOT, 'bench-results', `storm-${STORM}.cpuprofile`);
+    const prof = path.join(ROOT, 'bench-results', `${name}-${STORM}.cpuprofile`);
     const { v, ...top } = await profiled(prof, () => p1.cycle({ all: true }));
-    hot = top;
+    hot[name] = top;
     return v;
-  });
+  };
+  const changedCycle = await time(() => cycle('storm'));
   const stormRssMb = peakRssMb();
   // The same upstream data a minute later, in the same process (as the poll loop runs): conditional requests answer 304.
   clock.advance(60_000);
-  const unchanged = await time(() => p1.cycle({ all: true }));
+  const unchanged = await time(() => cycle('unchanged'));
   mem('after the unchanged cycle');
   // The poller's peak: its cycles so far ran in one process, as `outage poll` runs them. The restart below opens a
   // second pipeline in this process, which a deployment never does (a restart is a new process).
@@ -188,11 +191,11 @@ try {
     storm: { ms: changedCycle.ms, phases: changedCycle.v.phases, ...changedCycle.v.publish },
     unchanged: { ms: unchanged.ms, phases: unchanged.v.phases, ...unchanged.v.publish },
     peak_rss_mb: pollerRssMb,
-    profile: hot,
+    profile: PROFILE ? hot : null,
     rows,
   };
   fs.writeFileSync(path.join(ROOT, 'bench-results', `poller-${STORM}.json`), JSON.stringify(result, null, 2));
-  if (hot) console.table((hot as { functions: ProfileLine[] }).functions);
+  for (const [name, top] of Object.entries(hot)) console.log(name, top.functions);
 } finally {
   await sim.stop();
   fs.rmSync(dir, { recursive: true, force: true });

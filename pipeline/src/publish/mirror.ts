@@ -87,16 +87,22 @@ export function removeRootTemps(outDir: string): number {
   return temps.length;
 }
 
-/** Puts `object` at `dest` as a hard link; an existing file is replaced atomically (readers see old or new). */
-export async function linkInto(object: string, dest: string): Promise<void> {
-  try {
-    await fsp.link(object, dest);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    const tmp = tempPathFor(dest);
-    await fsp.link(object, tmp);
-    await fsp.rename(tmp, dest);
+/**
+ * Puts `object` at `dest` as a hard link; an existing file is replaced atomically (readers see old or new). `replacing`:
+ * the caller knows `dest` is there (the previous generation had it), so the link that would fail is not tried (a
+ * storm's sync replaces thousands of files: each failed link costs a syscall and an exception).
+ */
+export async function linkInto(object: string, dest: string, replacing = false): Promise<void> {
+  if (!replacing) {
+    try {
+      return await fsp.link(object, dest);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
   }
+  const tmp = tempPathFor(dest);
+  await fsp.link(object, tmp);
+  await fsp.rename(tmp, dest);
 }
 
 /** Deletes `rel`'s parent directories that are left empty (a county that went quiet), up to the output root. */

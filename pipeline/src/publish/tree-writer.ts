@@ -244,18 +244,21 @@ export class FsTreeWriter implements TreeWriter {
    * version had and this one lacks is deleted: nginx would send it), and deletes its removed files and their siblings.
    */
   private async syncChanges(removed: string[]): Promise<void> {
-    const link = (object: string, dest: string) =>
-      void this.io.add(() => linkInto(object, dest)).catch((err: Error) => (this.failure ??= err));
+    const link = (object: string, dest: string, replacing: boolean) =>
+      void this.io.add(() => linkInto(object, dest, replacing)).catch((err: Error) => (this.failure ??= err));
     for (const file of this.changed.filter(isMirrored)) {
       const dest = path.join(this.outDir, file);
       this.mkdir(path.dirname(dest));
       const { object, encodings } = this.files[file];
+      const had = this.prev?.files[file];
       const objectFile = objectPath(this.outDir, object, this.part);
-      for (const coding of CODINGS)
-        if (encodings?.[coding] !== undefined) link(siblingPath(objectFile, coding), siblingPath(dest, coding));
-        else if (this.prev?.files[file]?.encodings?.[coding] !== undefined)
-          fs.rmSync(siblingPath(dest, coding), { force: true });
-      link(objectFile, dest);
+      for (const coding of CODINGS) {
+        const hadSibling = had?.encodings?.[coding] !== undefined;
+        if (encodings?.[coding] !== undefined)
+          link(siblingPath(objectFile, coding), siblingPath(dest, coding), hadSibling);
+        else if (hadSibling) fs.rmSync(siblingPath(dest, coding), { force: true });
+      }
+      link(objectFile, dest, had !== undefined);
     }
     await this.io.onIdle();
     if (this.failure) throw this.failure;

@@ -1,6 +1,6 @@
 // The per-source cache of bodies and validators: scoped, trimmed to a poll's URLs, aged out.
 import { describe, expect, it } from 'vitest';
-import { BodyCache } from './body-cache.ts';
+import { BodyCache, PACK_MIN_CHARS } from './body-cache.ts';
 
 const entry = (body: string, usedAt = 0) => ({ etag: `"${body}"`, lastModified: null, body, usedAt });
 
@@ -26,6 +26,17 @@ describe('BodyCache', () => {
     expect(kept.body).toBe(body);
     expect(kept.chars).toBe(body.length);
     expect(c.bytes('a')).toBe(body.length);
+  });
+
+  it('keeps a short body as its text, and a long one deflated: each reads back the same', async () => {
+    const c = new BodyCache();
+    const short = 'x'.repeat(PACK_MIN_CHARS - 1);
+    const long = 'é'.repeat(PACK_MIN_CHARS);
+    c.set('a', 'http://h/s', entry(short));
+    c.set('a', 'http://h/l', entry(long));
+    await Promise.all(['s', 'l'].map((u) => c.get('a', `http://h/${u}`)!.packing));
+    expect([c.get('a', 'http://h/s')!.body, c.get('a', 'http://h/l')!.body]).toEqual([short, long]);
+    expect(c.bytes('a')).toBe(short.length + long.length);
   });
 
   it("retain keeps only the URLs of the source's last poll, and touches no other source", () => {
