@@ -137,26 +137,34 @@ function keepDetailFiles(w: TreeWriter, fips: string): boolean {
   );
 }
 
+/** Counties whose areas and incidents are read and rendered at once: a storm's are never all in the heap together. */
+const DETAIL_BATCH = 32;
+
 /**
  * Areas, incidents and alerts of every county with customers out, and the quiet counties' areas. Only the counties
- * whose sources changed (DetailCache) are read and rendered; the alerts, which also follow the county's live figures,
- * are evaluated for every county out.
+ * whose sources changed (DetailCache) are read and rendered, DETAIL_BATCH at a time (issue 39: a 3× storm's 284,000
+ * incidents read at once took the poller past 1 GB); the alerts, which also follow the county's live figures, are
+ * evaluated for every county out.
  */
 export async function publishDetails(w: TreeWriter, ctx: DetailContext): Promise<void> {
   ctx.cache.begin();
   const out = ctx.counties.filter((c) => c.customers_out > 0);
-  const stale = out.filter((c) => ctx.cache.isDirty(c.fips) || !keepDetailFiles(w, c.fips)).map((c) => c.fips);
-  // One connection: the two reads run one after the other either way.
-  const areas = await loadAreas(ctx.db, ctx.sources, stale);
-  const incidents = await loadIncidents(ctx.db, ctx.sources, stale);
-  for (const f of stale) ctx.cache.setAreas(f, areas.get(f) ?? []);
-  const staleSet = new Set(stale);
   const byId = new Map(ctx.sources.map((s) => [s.id, s]));
-  for (const c of out) {
-    const d = { areas: ctx.cache.areasOf(c.fips) ?? [], incidents: incidents.get(c.fips) ?? [] };
-    publishCountyDetail(w, c, d, { ...ctx, byId }, staleSet.has(c.fips));
-    // A storm rewrites thousands of files: rendering must not run ahead of the disk by more than a few dozen.
-    await w.drain();
+  for (let i = 0; i < out.length; i += DETAIL_BATCH) {
+    const batch = out.slice(i, i + DETAIL_BATCH);
+    const stale = new Set(
+      batch.filter((c) => ctx.cache.isDirty(c.fips) || !keepDetailFiles(w, c.fips)).map((c) => c.fips),
+    );
+    // One connection: the two reads run one after the other either way.
+    const areas = await loadAreas(ctx.db, ctx.sources, [...stale]);
+    const incidents = await loadIncidents(ctx.db, ctx.sources, [...stale]);
+    for (const f of stale) ctx.cache.setAreas(f, areas.get(f) ?? []);
+    for (const c of batch) {
+      const d = { areas: ctx.cache.areasOf(c.fips) ?? [], incidents: incidents.get(c.fips) ?? [] };
+      publishCountyDetail(w, c, d, { ...ctx, byId }, stale.has(c.fips));
+      // A storm rewrites thousands of files: rendering must not run ahead of the disk by more than a few dozen.
+      await w.drain();
+    }
   }
   await publishQuietAreas(w, ctx);
 }
