@@ -12,7 +12,7 @@ import { EIA_UTILITY_COLUMNS, type EiaUtilityRow } from '../pipeline/src/registr
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SHARED = path.resolve(ROOT, process.env.OUTAGE_SHARED_DATA ?? '../shared/data');
-export const WORKBOOKS = path.join(SHARED, 'reference/eia861');
+const WORKBOOKS = path.join(SHARED, 'reference/eia861');
 const OUT = 'data/reference/eia861-utilities.csv';
 /** EIA's per-state adjustment rows are not a utility a feed could report for. */
 const ADJUSTMENT = 99999;

@@ -48,7 +48,7 @@ export interface EiaReference {
 }
 
 /** The two tables in `dir`, or null when either is missing (the reference is optional for a test registry). */
-export function findEiaFiles(dir: string): EiaReference['files'] | null {
+function findEiaFiles(dir: string): EiaReference['files'] | null {
   const files = { customers: path.join(dir, EIA_FILES.customers), territory: path.join(dir, EIA_FILES.territory) };
   return existsSync(files.customers) && existsSync(files.territory) ? files : null;
 }
