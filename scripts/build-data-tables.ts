@@ -237,14 +237,14 @@ export const TABLES: Table[] = [
     name: 'sources',
     title: 'Source registry',
     description:
-      'Every utility outage feed the service knows, one row per source: connector, URL, polling interval, tier, customers and status (sources.md explains the columns and how the registry is built).',
+      'Every utility outage feed the service knows, one row per source: connector, URL, polling interval, tier, customers and status (sources.md explains the columns and how the registry is kept).',
     csv: 'sources.csv',
     parquet: 'sources.parquet',
     input: true,
     primaryKey: ['id'],
     sources: [
       {
-        title: 'US Power Outage Data source registry (scripts/build-registry.ts), customers from EIA-861 2018',
+        title: 'US Power Outage Data source registry (data/sources.csv, edited by hand), customers from EIA-861 2018',
         path: 'https://www.eia.gov/electricity/data/eia861/',
       },
     ],

@@ -118,19 +118,44 @@ export interface BuildResult {
   rows: Record<string, number>;
   rejected: Record<string, number>;
   files: string[];
+  /** tables built from ../shared/data that were kept as committed, because it is not there */
+  kept: string[];
+}
+
+/**
+ * A table built from ../shared/data, kept as committed where it is not there (a contributor who edited the registry
+ * rebuilds only what derives from data/): its two entries of the committed datapackage.json, checked against the files.
+ */
+function committedResources(dataDir: string, name: string): Array<Record<string, unknown>> {
+  const file = path.join(dataDir, 'datapackage.json');
+  const pkg = JSON.parse(fs.readFileSync(file, 'utf8')) as { resources: Array<Record<string, unknown>> };
+  const entries = pkg.resources.filter((r) => r.name === name || r.name === `${name}_parquet`);
+  for (const r of entries) {
+    const facts = fileFacts(path.join(dataDir, String(r.path)));
+    if (facts.hash !== r.hash)
+      throw new DataBuildError(`${r.path} differs from ${file} and ../shared/data is not there to rebuild it`);
+  }
+  if (entries.length !== 2) throw new DataBuildError(`${file} lacks the entries of ${name}`);
+  return entries;
 }
 
 /**
  * Writes every table into `out` (normally data/): generated CSVs, Parquet for all, then datapackage.json with bytes
- * and sha256 of each file. CSVs that other scripts own (sources.csv, the modelled county customers) are read from
- * `dataDir` and only described; when `out` differs from `dataDir` they are copied so the package is whole.
+ * and sha256 of each file. CSVs that other scripts own or people edit (sources.csv, the modelled county customers) are
+ * read from `dataDir` and only described; when `out` differs from `dataDir` they are copied so the package is whole.
+ * Without ../shared/data the tables built from it are kept as committed (committedResources).
  */
 export async function buildData(out: string, shared = SHARED, dataDir = path.join(ROOT, 'data')): Promise<BuildResult> {
   const db = await DuckDBInstance.create(':memory:', { threads: '1' });
-  const result: BuildResult = { rows: {}, rejected: {}, files: [] };
+  const result: BuildResult = { rows: {}, rejected: {}, files: [], kept: [] };
   const resources = [];
   try {
     for (const t of TABLES) {
+      if (!t.input && !fs.existsSync(shared) && path.resolve(out) === path.resolve(dataDir)) {
+        resources.push(...committedResources(dataDir, t.name));
+        result.kept.push(t.name);
+        continue;
+      }
       let rows: Row[];
       if (t.input) {
         rows = csvRows(path.join(dataDir, t.csv), t);
@@ -197,6 +222,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
         console.log(
           `${t}: ${n.toLocaleString('en-US')} rows${r.rejected[t] ? ` (${r.rejected[t]} source rows rejected)` : ''}`,
         );
+      if (r.kept.length) console.log(`kept as committed (../shared/data is not there): ${r.kept.join(', ')}`);
       console.log(`wrote ${r.files.length} files to data/`);
     },
     (err) => {

@@ -5,7 +5,7 @@ import type { Db } from '../pipeline/src/state/db.ts';
 import type { SourceDef } from '../pipeline/src/sources/source-def.ts';
 import { FAULT_KINDS, type FaultKind } from '../pipeline/src/simulator/faults.ts';
 import { hardenedInterval, staleAfterMinutes } from '../pipeline/src/state/rules.ts';
-import type { SoakOptions } from './soak.ts';
+import type { SoakOptions } from './soak-options.ts';
 
 export const T0 = new Date('2026-09-01T04:00:00Z');
 export const HOUR = 3_600_000;

@@ -263,6 +263,28 @@ describe('data/ package', () => {
       expect(built.rows.oe417_disturbances).toBe(csvOf('oe417-disturbances.csv').length);
     });
   });
+
+  it('rebuilds after a registry edit without ../shared/data: the tables built from it kept as committed', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'data-build-edited-'));
+    try {
+      fs.cpSync(DATA, dir, { recursive: true });
+      const registry = path.join(dir, 'sources.csv');
+      fs.writeFileSync(
+        registry,
+        fs.readFileSync(registry, 'utf8').replace('EIA-861 2018,active', 'EIA-861 2018 ,active'),
+      );
+      const result = await buildData(dir, path.join(dir, 'no-shared-data'), dir);
+      expect(result.kept).toEqual(['oe417_disturbances', 'eia861_reliability']);
+      const rebuilt = JSON.parse(fs.readFileSync(path.join(dir, 'datapackage.json'), 'utf8')) as typeof pkg;
+      const entry = (p: typeof pkg, name: string) => p.resources.find((r) => r.name === name);
+      for (const name of ['oe417_disturbances', 'eia861_reliability_parquet'])
+        expect(entry(rebuilt, name)).toEqual(entry(pkg, name));
+      expect(entry(rebuilt, 'sources')?.hash).toBe(`sha256:${sha256(registry)}`);
+      expect(entry(rebuilt, 'sources')?.hash).not.toBe(entry(pkg, 'sources')?.hash);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 const DUCK: Record<string, string> = { string: 'VARCHAR', integer: 'BIGINT', number: 'DOUBLE', datetime: 'TIMESTAMP' };

@@ -8,19 +8,22 @@ import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { register } from '../src/cli/sources.ts';
 import { formatReport, registerCheck } from '../src/cli/sources-check.ts';
-import { findEiaFiles, loadEiaReference } from '../src/registry/eia-reference.ts';
+import { EIA_DIR, loadEiaReference } from '../src/registry/eia-reference.ts';
+import { loadFixtureSamples } from '../src/registry/evidence.ts';
 import { checkRegistryFile } from '../src/registry/check.ts';
 import type { CheckProblem } from '../src/registry/findings.ts';
-import { SHARED_DATA, hasSharedData, sharedPath } from './shared-data.ts';
+import { SHARED_DATA, hasSharedData } from './shared-data.ts';
 
-const EIA_DIR = sharedPath('reference/eia861');
 const SHIPPED = path.resolve(fileURLToPath(new URL('../../data/sources.csv', import.meta.url)));
 
 describe('the shipped registry data/sources.csv', () => {
   it('has no error (warnings are listed, not failed)', () => {
     expect(existsSync(SHIPPED), SHIPPED).toBe(true);
-    const eia = loadEiaReference(EIA_DIR);
-    const report = checkRegistryFile(SHIPPED, { eia, fixtureRoot: hasSharedData ? SHARED_DATA : null });
+    // the committed EIA-861 reference (data/reference) and samples list: no ../shared/data needed but for fixtures
+    const eia = loadEiaReference();
+    expect(eia).not.toBeNull();
+    const samples = loadFixtureSamples();
+    const report = checkRegistryFile(SHIPPED, { eia, fixtureRoot: hasSharedData ? SHARED_DATA : null, samples });
     expect(report.rows).toBeGreaterThan(0);
     expect(report.by_status.active).toBeGreaterThanOrEqual(250);
     const errors = report.problems.filter((p) => p.severity === 'error');
@@ -121,11 +124,24 @@ describe('outage sources check', () => {
     ]);
   });
 
-  it('reads the EIA-861 files from --eia-dir, and says so when they are not there', async () => {
+  it('passes the shipped registry without ../shared/data: the EIA-861 reference is committed, fixtures are skipped', async () => {
+    const { out, error } = await run(['--fixtures', path.join(dir, 'no-shared-data'), '--json']);
+    expect(error).toBeNull();
+    const problems = JSON.parse(out) as CheckProblem[];
+    expect(problems.filter((p) => p.severity === 'error')).toEqual([]);
+    expect(problems.filter((p) => p.line === 0).map((p) => p.message)).toEqual([
+      'the fixture directory (../shared/data) is not available: fixtures were not checked',
+    ]);
+    // the EIA-861 checks ran: Oncor, a Texas wires company, has no Sales_Ult_Cust customers to compare with
+    expect(problems.find((p) => p.id === 'oncor' && p.column === 'customers')?.message).toMatch(
+      /^EIA-861 2018 for 44372 \(Oncor Electric Delivery Company LLC\) in TX has no customer count/,
+    );
+  }, 60_000);
+
+  it('reads the EIA-861 reference from --eia-dir, and says so when it is not there', async () => {
     const without = await run(['--sources', path.join(dir, 'eia.csv'), '--local', '--eia-dir', path.join(dir, 'none')]);
     expect(without.error).toBeNull();
     expect(without.out).toMatch(/^-\s+warning\s+eia_id\s+the EIA-861 reference files are not available/m);
-    if (!findEiaFiles(EIA_DIR)) return;
     const withEia = await run(['--sources', path.join(dir, 'eia.csv'), '--local', '--eia-dir', EIA_DIR]);
     expect(withEia.error?.exitCode).toBe(1);
     expect(withEia.out).toMatch(/^2\s+error\s+ok-row\s+eia_id\s+424242 is not a utility number in EIA-861 2018$/m);

@@ -30,11 +30,11 @@ export function registerCheck(sources: Command): void {
       'check a registry file: columns, ids, URL shapes, placeholders, status, EIA-861 ids/customers/states, fixtures; exits 1 on any error',
     )
     .option('--sources <file>', 'source registry CSV', 'data/sources.csv')
-    // The defaults are resolved when the check runs (registry/eia-reference.ts loads the EIA-861 reader with them).
+    // The defaults are resolved when the check runs (registry/eia-reference.ts names them).
     .addOption(
       new Option(
         '--eia-dir <dir>',
-        'directory with the EIA-861 Sales_Ult_Cust_2018.xlsx and Service_Territory_2018.xlsx (default: ../shared/data/reference/eia861 beside the repository, or $OUTAGE_SHARED_DATA)',
+        "directory with the EIA-861 2018 reference tables eia861-utilities.csv and eia861-territory.csv (default: the repository's data/reference)",
       ),
     )
     .addOption(
@@ -66,10 +66,11 @@ export function registerCheck(sources: Command): void {
 
 async function runCheck(cfg: CheckConfig): Promise<CheckReport> {
   const t0 = Date.now();
-  const [{ loadEiaReference }, { replayFixtures }, { checkRegistryFile }] = await Promise.all([
+  const [{ loadEiaReference }, { replayFixtures }, { checkRegistryFile }, { loadFixtureSamples }] = await Promise.all([
     import('../registry/eia-reference.ts'),
     import('../registry/replay.ts'),
     import('../registry/check.ts'),
+    import('../registry/evidence.ts'),
   ]);
   const eia = loadEiaReference(cfg.eiaDir);
   const eiaNote = eia
@@ -77,7 +78,7 @@ async function runCheck(cfg: CheckConfig): Promise<CheckReport> {
     : `EIA-861 reference not found in ${cfg.eiaDir}: eia_id, customers and states not checked`;
   const fixtureRoot = existsSync(cfg.fixtures) ? cfg.fixtures : null;
   // A fixture may be a saved probe directory: replayed through the connector's real fetch code, on loopback only.
-  const options = { eia, fixtureRoot, shipped: cfg.shipped };
+  const options = { eia, fixtureRoot, shipped: cfg.shipped, samples: loadFixtureSamples() };
   const report = checkRegistryFile(cfg.sources, {
     ...options,
     parseFixture: await replayFixtures(cfg.sources, options),

@@ -74,7 +74,10 @@ export function registerVerify(sources: Command): void {
       ),
     )
     .addOption(new Option('--timeout <seconds>', 'per-request deadline').default(DEFAULT_HTTP.requestDeadlineMs / 1000))
-    .option('--eia-dir <dir>', 'directory with the EIA-861 workbooks (default: ../shared/data/reference/eia861)')
+    .option(
+      '--eia-dir <dir>',
+      "directory with the EIA-861 2018 reference tables eia861-utilities.csv and eia861-territory.csv (default: the repository's data/reference)",
+    )
     .option('--json', 'print the report as JSON instead of a table')
     .action(async (_opts: unknown, cmd: Command) => {
       const deadline = positive(cmd, 'deadline', '--deadline');

@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { checkRegistry } from './check.ts';
 import { REGISTRY_COLUMNS, type CheckProblem } from './findings.ts';
 import type { CheckOptions, FixtureParser } from './fixtures.ts';
-import { findEiaFiles, loadEiaReference, type EiaReference, type EiaUtility } from './eia-reference.ts';
+import { EIA_FILES, loadEiaReference, type EiaReference, type EiaUtility } from './eia-reference.ts';
+import { fromRoot } from '../package-root.ts';
+import { referenceRows } from '../../../scripts/build-eia-reference.ts';
 import { SHARED_DATA, hasSharedData, sharedPath } from '../../test/shared-data.ts';
 
 const COLUMNS: readonly string[] = REGISTRY_COLUMNS;
@@ -418,6 +421,32 @@ describe('sources check', () => {
     ]);
   });
 
+  it('evidence against the samples list: `own`/`platform` need a real capture, `none` has none', () => {
+    const parseFixture: FixtureParser = () => ({ ok: true, message: 'ok', counties: ['15007'] });
+    const samples = new Set(['nisc/summary.json']);
+    const rows: Row[] = [
+      { ...KIUC, evidence: 'own' }, // its one fixture is a listed sample
+      { ...KIUC, id: 'k2', evidence: 'platform', fixture: 'nisc/summary.json;nisc/broken.json' }, // one real
+      { ...KIUC, id: 'k3', evidence: 'none', fixture: 'nisc/broken.json' }, // a real capture, yet `none`
+      { ...KIUC, id: 'k4' }, // `none` on a sample: right
+    ].map((r) => ({ ...r, eia_id: '', customers: '' }));
+    const problems = check(rows, { parseFixture, samples });
+    const evidence = (line: number) => on(problems, line, 'evidence').map((p) => [p.severity, p.message]);
+    expect(evidence(4)).toEqual([
+      ['error', expect.stringMatching(/^evidence is `own` but every fixture is a hand-made/)],
+    ]);
+    expect(evidence(5)).toEqual([]);
+    expect(evidence(6)).toEqual([
+      [
+        'warning',
+        'evidence is `none` but nisc/broken.json is a real capture (not in data/fixture-samples.csv): say `own` or `platform`',
+      ],
+    ]);
+    expect(evidence(7)).toEqual([]);
+    // without the list (a test registry, or before it is loaded) these are not judged
+    expect(on(check(rows, { parseFixture }), 4, 'evidence')).toEqual([]);
+  });
+
   it('checks each of several `;`-separated fixtures; an `own` row outside its territory is an error, unless excused', () => {
     const counties: Record<string, string[]> = {
       [path.join(root, 'nisc/summary.json')]: ['15007'],
@@ -484,34 +513,35 @@ describe('sources check', () => {
   });
 });
 
-const EIA_DIR = sharedPath('reference/eia861');
+const WORKBOOKS = sharedPath('reference/eia861');
 
-describe.skipIf(!hasSharedData || !findEiaFiles(EIA_DIR))('sources check on the real reference files', () => {
-  it('reads the EIA-861 2018 workbooks: every county of a utility is in the separate Service_Territory CSV', () => {
-    const eia = loadEiaReference(EIA_DIR)!;
-    // The CSV beside the workbooks is an independent export of the same table, with county FIPS codes.
-    const pairs = readFileSync(path.join(EIA_DIR, 'service_territory_2018.csv'), 'utf8')
-      .trim()
-      .split('\n')
-      .slice(1)
-      .map((l) => /^(\d+),".*",(\d{4,5}),/.exec(l))
-      .filter((m): m is RegExpExecArray => m !== null)
-      .map((m) => `${m[1]}|${m[2].padStart(5, '0')}`);
-    expect(pairs.length).toBeGreaterThan(10000);
-    const csv = new Set(pairs);
-    const ours = [...eia.utilities.values()].flatMap((u) => [...u.counties].map((f) => `${u.utility_number}|${f}`));
-    // The CSV predates two county renames (Shannon SD, Wade Hampton AK) and leaves out Puerto Rico; else they agree.
-    const onlyOurs = ours.filter((p) => !csv.has(p));
-    expect(onlyOurs.filter((p) => !/\|(72\d{3}|46102|02158)$/.test(p)).length).toBeLessThan(ours.length * 0.002);
-    const ourSet = new Set(ours);
-    expect(pairs.filter((p) => !ourSet.has(p)).length).toBeLessThan(pairs.length * 0.002);
-    // Customers are bundled + delivery-only (EIA-861 2018, Sales_Ult_Cust, States sheet).
+describe('sources check on the committed EIA-861 reference (data/reference)', () => {
+  it.skipIf(!hasSharedData || !existsSync(path.join(WORKBOOKS, 'Sales_Ult_Cust_2018.xlsx')))(
+    'is the EIA-861 2018 workbooks, derived: every utility × state and its customers',
+    () => {
+      const committed = parse(readFileSync(fromRoot('data/reference', EIA_FILES.customers)), { columns: true });
+      const derived = referenceRows(WORKBOOKS).map((r) => ({
+        ...r,
+        utility_number: String(r.utility_number),
+        customers: r.customers === null ? '' : String(r.customers),
+      }));
+      expect(derived.length).toBeGreaterThan(4000);
+      expect(committed).toEqual(derived);
+    },
+    60_000,
+  );
+
+  it('gives customers on the wires (bundled + delivery-only) and counties of the service territory', () => {
+    const eia = loadEiaReference()!;
+    // EIA-861 2018, Sales_Ult_Cust, States sheet
     expect(eia.utilities.get(14328)?.customers.get('CA')).toBe(3847071 + 1624715);
     expect(eia.utilities.get(5416)?.customers.get('SC')).toBe(591113);
+    // Kauai Island Utility Cooperative: Kauai County, the one county of its Service_Territory rows
+    expect([...(eia.utilities.get(10071)?.counties ?? [])]).toEqual(['15007']);
   });
 
-  it('passes a row checked against the real KIUC payload and the real EIA-861 files', () => {
-    const eia = loadEiaReference(EIA_DIR);
+  it.skipIf(!hasSharedData)('passes a row checked against the real KIUC payload', () => {
+    const eia = loadEiaReference();
     const text = registry([{ ...KIUC, fixture: 'payloads/kiuc/summary.json' }]);
     expect(checkRegistry(text, { eia, fixtureRoot: SHARED_DATA }).problems).toEqual([]);
     // The same payload under a utility elsewhere: its county (Kauai, 15007) is outside that territory.

@@ -73,7 +73,7 @@ export function checkRegistry(text: string, options: CheckOptions): CheckReport 
       ...checkUrl(row, shipped),
       ...checkEia(row, options.eia, shipped),
       ...checkFixture(row, { fixtureRoot: options.fixtureRoot, parseFixture, shipped, eia: options.eia }),
-      ...checkEvidence(row, shipped),
+      ...checkEvidence(row, shipped, options.samples ?? null),
     ];
     problems.push(...findings.map(at(row.line, row.id || null)));
   }

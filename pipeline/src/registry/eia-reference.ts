@@ -1,21 +1,33 @@
 // The EIA-861 reference a registry row is reconciled with: utility numbers, names, states, customers per utility ×
-// state (Sales_Ult_Cust) and counties per utility (Service_Territory), read with the history importer's parsers;
-// and the checks of a row against it (issue "Real national coverage", part 2: ids, states, customers, territory).
-import { existsSync, readdirSync } from 'node:fs';
+// state (Sales_Ult_Cust) and counties per utility (Service_Territory), read from the committed tables of
+// data/reference (derived once from the workbooks); and the checks of a row against it (issue "Real national
+// coverage", part 2: ids, states, customers, territory).
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { UsageError } from '../errors.ts';
 import { findState } from '../geo/states.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
-import { parseEia861, type CustomersRow, type TerritoryRow } from '../history/eia861.ts';
 import type { CheckRow, Finding } from './findings.ts';
 
 /** The recorded payloads beside the repository: $OUTAGE_SHARED_DATA (from the repository root), else ../shared/data. */
 export const SHARED_DATA_DIR = path.resolve(PACKAGE_ROOT, process.env.OUTAGE_SHARED_DATA || '../shared/data');
-/** `reference/eia861` in it, where the recorded federal files live. */
-export const EIA_DIR = path.join(SHARED_DATA_DIR, 'reference/eia861');
+/** Where the committed reference tables live (data/reference/README.md says how each was derived, once). */
+export const EIA_DIR = path.join(PACKAGE_ROOT, 'data/reference');
 export const EIA_YEAR = 2018;
 /** How far a row's `customers` may be from EIA-861 before status_reason must explain it. */
 export const CUSTOMERS_TOLERANCE = 0.35;
+/** The two tables of the reference, in `EIA_DIR`. */
+export const EIA_FILES = { customers: 'eia861-utilities.csv', territory: 'eia861-territory.csv' } as const;
+
+/** One line of eia861-utilities.csv: a utility in a state, with its wires customers there (null: none). */
+export interface EiaUtilityRow {
+  utility_number: number;
+  utility_name: string;
+  state: string;
+  customers: number | null;
+}
+export const EIA_UTILITY_COLUMNS = ['utility_number', 'utility_name', 'state', 'customers'] as const;
 
 export interface EiaUtility {
   utility_number: number;
@@ -30,71 +42,60 @@ export interface EiaUtility {
 
 export interface EiaReference {
   year: number;
-  /** the two workbooks read */
+  /** the two tables read */
   files: { customers: string; territory: string };
   utilities: Map<number, EiaUtility>;
 }
 
-/** The two workbooks for `year` in `dir`, or null when either is missing (the reference is optional). */
-export function findEiaFiles(dir: string, year = EIA_YEAR): EiaReference['files'] | null {
-  if (!existsSync(dir)) return null;
-  const names = readdirSync(dir);
-  const pick = (stem: string) => names.find((n) => n.toLowerCase() === `${stem}_${year}.xlsx`);
-  const customers = pick('sales_ult_cust');
-  const territory = pick('service_territory');
-  return customers && territory ? { customers: path.join(dir, customers), territory: path.join(dir, territory) } : null;
+/** The two tables in `dir`, or null when either is missing (the reference is optional for a test registry). */
+function findEiaFiles(dir: string): EiaReference['files'] | null {
+  const files = { customers: path.join(dir, EIA_FILES.customers), territory: path.join(dir, EIA_FILES.territory) };
+  return existsSync(files.customers) && existsSync(files.territory) ? files : null;
 }
 
-// Behind-the-meter solar and the state "Adjustment" rows are not utilities a feed could report for.
-const ADJUSTMENT = 99999;
-const isWires = (r: CustomersRow) =>
-  (r.part === 'A' || r.part === 'C') && r.ownership !== 'Behind the Meter' && r.utility_number !== ADJUSTMENT;
-
-function rowsOfKind<T>(file: string, kind: 'customers' | 'territory'): T[] {
-  const parsed = parseEia861(file);
-  if (!parsed || parsed.kind !== kind) {
+function readTable(file: string): Array<Record<string, string>> {
+  try {
+    return parse(readFileSync(file), { columns: true, skip_empty_lines: true, bom: true });
+  } catch (err) {
     throw new UsageError(
-      `${path.basename(file)} is not the EIA-861 ${kind === 'customers' ? 'Sales_Ult_Cust' : 'Service_Territory'} workbook; replace it with the original .xlsx from eia.gov/electricity/data/eia861.`,
+      `Cannot read the EIA-861 reference table \`${file}\`: ${(err as Error).message}; data/reference/README.md says how it is built`,
     );
   }
-  return parsed.rows.flatMap((p) => (p.row ? [p.row as T] : []));
 }
 
 const cache = new Map<string, EiaReference | null>();
 
-/** Reads the reference from `dir` (cached per directory and year); null when the files are not there. */
-export function loadEiaReference(dir = EIA_DIR, year = EIA_YEAR): EiaReference | null {
-  const key = `${path.resolve(dir)}|${year}`;
+/** Reads the reference from `dir` (cached per directory); null when its tables are not there. */
+export function loadEiaReference(dir = EIA_DIR): EiaReference | null {
+  const key = path.resolve(dir);
   if (cache.has(key)) return cache.get(key) ?? null;
-  const files = findEiaFiles(dir, year);
-  const ref = files ? buildReference(year, files) : null;
+  const files = findEiaFiles(dir);
+  const ref = files ? buildReference(files) : null;
   cache.set(key, ref);
   return ref;
 }
 
-function buildReference(year: number, files: EiaReference['files']): EiaReference {
+function buildReference(files: EiaReference['files']): EiaReference {
   const utilities = new Map<number, EiaUtility>();
-  const utility = (n: number, name: string): EiaUtility => {
+  for (const r of readTable(files.customers)) {
+    const n = Number(r.utility_number);
     let u = utilities.get(n);
     if (!u)
       utilities.set(
         n,
-        (u = { utility_number: n, utility_name: name, states: new Set(), customers: new Map(), counties: new Set() }),
+        (u = {
+          utility_number: n,
+          utility_name: r.utility_name,
+          states: new Set(),
+          customers: new Map(),
+          counties: new Set(),
+        }),
       );
-    return u;
-  };
-  for (const r of rowsOfKind<CustomersRow>(files.customers, 'customers')) {
-    if (r.utility_number === ADJUSTMENT) continue;
-    const u = utility(r.utility_number, r.utility_name);
     u.states.add(r.state);
-    if (isWires(r)) u.customers.set(r.state, (u.customers.get(r.state) ?? 0) + r.customers);
+    if (r.customers !== '') u.customers.set(r.state, Number(r.customers));
   }
-  for (const r of rowsOfKind<TerritoryRow>(files.territory, 'territory')) {
-    const u = utility(r.utility_number, r.utility_name);
-    u.states.add(r.state);
-    u.counties.add(r.fips);
-  }
-  return { year, files, utilities };
+  for (const r of readTable(files.territory)) utilities.get(Number(r.utility_number))?.counties.add(r.fips);
+  return { year: EIA_YEAR, files, utilities };
 }
 
 /** Customers EIA-861 gives the utilities `ids` in `states`; null when it gives none (e.g. Texas wires companies). */

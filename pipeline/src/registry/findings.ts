@@ -27,7 +27,7 @@ export const SHIPPED_COLUMNS = [
   'evidence',
   'territory_extra',
 ] as const;
-/** The shipped registry's columns in file order (data/sources.csv; scripts/build-registry.ts writes them). */
+/** The shipped registry's columns in file order (data/sources.csv, the file people edit). */
 export const REGISTRY_COLUMNS = [...REQUIRED_COLUMNS, 'options', ...SHIPPED_COLUMNS] as const;
 
 /** One registry row as the checks see it; `source` is null when parseRegistry rejected the row. */

@@ -35,6 +35,8 @@ export interface CheckOptions {
   parseFixture?: FixtureParser;
   /** a registry that ships (default): no loopback hosts, the shipped columns and an explicit status required */
   shipped?: boolean;
+  /** the fixtures judged hand-made or edited (data/fixture-samples.csv), which `evidence` is checked against */
+  samples?: ReadonlySet<string> | null;
 }
 
 const BUNDLES: Partial<Record<ConnectorName, (doc: Record<string, unknown>) => unknown>> = {

@@ -1,6 +1,6 @@
 // What `sources verify` compares a row's answer with: EIA-861 customers of its utilities in its states, and their
-// service-territory counties. The full reference (the two workbooks of ../shared/data) gives both; without it the
-// committed customers table (data/eia861-2018-customers.csv) still gives customers, and territory is not checked.
+// service-territory counties. The reference tables (data/reference, or --eia-dir) give both; a directory without them
+// falls back on the committed customers table (data/eia861-2018-customers.csv): customers only, territory not checked.
 import path from 'node:path';
 import { loadCustomerTable } from '../coverage/tables.ts';
 import { eiaCustomers, loadEiaReference, type EiaReference } from './eia-reference.ts';
@@ -44,7 +44,7 @@ function fromTable(): EiaCheck {
   };
 }
 
-/** The full reference from `eiaDir` when its workbooks are there, else the committed customers table. */
+/** The full reference from `eiaDir` when its tables are there, else the committed customers table. */
 export function eiaCheck(eiaDir: string): EiaCheck {
   const ref = loadEiaReference(eiaDir);
   return ref ? fromReference(ref) : fromTable();
