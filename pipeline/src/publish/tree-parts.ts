@@ -27,6 +27,11 @@ export interface Manifest {
   files: Record<string, ManifestEntry>;
   /** objects this generation stopped using; deleted when the next generation is published */
   garbage: string[];
+  /**
+   * the garbage objects that have precompressed siblings (the others' siblings are not looked for when they are
+   * deleted); absent in manifests written before it, whose garbage is searched for siblings
+   */
+  garbage_siblings?: string[];
 }
 
 /**

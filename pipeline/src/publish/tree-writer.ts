@@ -203,6 +203,7 @@ export class FsTreeWriter implements TreeWriter {
     const prevFiles = this.prev?.files ?? {};
     const removed = Object.keys(prevFiles).filter((f) => !this.files[f]);
     const garbage = [...new Set(Object.values(prevFiles).map((e) => e.object))].filter((o) => !live.has(o));
+    const coded = new Set(Object.values(prevFiles).flatMap((e) => (e.encodings ? [e.object] : [])));
     const generation = `g${this.now.toISOString().replace(/[-:.]/g, '')}-${hashOf(Buffer.from(JSON.stringify(this.files))).slice(0, 8)}`;
     // `generation` first: mirror.ts reads it from the manifest's first bytes.
     const manifest: Manifest = {
@@ -211,6 +212,7 @@ export class FsTreeWriter implements TreeWriter {
       ...meta,
       files: this.files,
       garbage,
+      garbage_siblings: garbage.filter((o) => coded.has(o)),
     };
     // The switch and the mirror sync hold the mirror lock, so a repair (`outage export`) never interleaves with them.
     await withMirrorLock(this.outDir, async () => {
@@ -247,11 +249,13 @@ export class FsTreeWriter implements TreeWriter {
         .catch((err: NodeJS.ErrnoException) => {
           if (err.code !== 'ENOENT') this.failure ??= err;
         });
+    // only the objects known to have siblings are searched for them: a missing one costs an exception each
+    const coded = this.prev?.garbage_siblings ? new Set(this.prev.garbage_siblings) : null;
     for (const o of this.prev?.garbage ?? []) {
       if (live.has(o)) continue;
       const file = objectPath(this.outDir, o, this.part);
       unlink(file);
-      for (const coding of CODINGS) unlink(siblingPath(file, coding));
+      if (!coded || coded.has(o)) for (const coding of CODINGS) unlink(siblingPath(file, coding));
     }
     await this.io.onIdle();
     if (this.failure) throw this.failure;
