@@ -36,7 +36,8 @@ async function benchIn(dir: string): Promise<Array<{ metric: string; value: stri
   const kinds =
     "['outage_began','outage_grew','etr_changed','outage_improving','outage_restored','major_event','feed_stale','feed_recovered']";
   let t = performance.now();
-  await db.run(`INSERT INTO events
+  // The columns named: later ones (incident events' etr_slip_min, incident_id …) stay null.
+  await db.run(`INSERT INTO events (id, event_at, kind, scope, fips, state, utility, area, source_id, outage_id, customers_out, pct_out, threshold, previous, etr, previous_etr)
     SELECT r.i, strftime(TIMESTAMP '2026-06-01 00:00:00' + r.i * INTERVAL 2 SECOND, '%Y-%m-%dT%H:%M:%S.000Z'),
       ${kinds}[1 + (hash(r.i, 'k') % 8)::INT], CASE WHEN r.i % 5 = 0 THEN 'utility' WHEN r.i % 5 = 1 THEN 'municipality' ELSE 'county' END,
       CASE WHEN r.i % 5 = 0 THEN NULL ELSE c.fips END, c.state, 'Utility ' || c.state || ' ' || (1 + hash(r.i, 'u') % 3)::VARCHAR,
@@ -56,7 +57,7 @@ async function benchIn(dir: string): Promise<Array<{ metric: string; value: stri
   const firstPublishMs = Math.round(performance.now() - t);
   // A cycle later: 500 new events; only the open chunk, the index, the latest page and the feeds change.
   await db.run(
-    `INSERT INTO events SELECT id + 500, event_at, kind, scope, fips, state, utility, area, source_id, outage_id, customers_out, pct_out, threshold, previous, etr, previous_etr FROM events WHERE id > ${N - 500}`,
+    `INSERT INTO events (id, event_at, kind, scope, fips, state, utility, area, source_id, outage_id, customers_out, pct_out, threshold, previous, etr, previous_etr) SELECT id + 500, event_at, kind, scope, fips, state, utility, area, source_id, outage_id, customers_out, pct_out, threshold, previous, etr, previous_etr FROM events WHERE id > ${N - 500}`,
   );
   t = performance.now();
   const w2 = new FsTreeWriter(out, new Date(now.getTime() + 60_000));
