@@ -6,12 +6,11 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
 import { CODINGS, SIBLING_SUFFIX, type Coding } from '../contract/encodings.ts';
 import { tempPathFor } from './atomic-write.ts';
 import { classify } from './object-store-keys.ts';
 import type { Encodings } from './tree-parts.ts';
+import { EncodePool } from './encode-pool.ts';
 
 /**
  * How hard each coding works (brotli quality, gzip level). Measured on a national storm cycle's 1,609 text objects
@@ -31,25 +30,20 @@ export type Effort = keyof typeof EFFORT;
 export const effortFor = (rel: string): Effort => (classify(rel).entry ? 'entry' : 'keyed');
 
 /**
- * Objects compressed at once by a publish (on the thread pool): about one per core. More only adds CPU on a 2-core
+ * Objects compressed at once by a publish (on the compression threads): about one per core. More only adds CPU on a 2-core
  * machine (16 at once cost up to 2× the CPU of 2: the compressors' buffers thrash), and the rendering needs a core.
  */
 export const ENCODE_CONCURRENCY = Math.max(2, os.availableParallelism() - 1);
 
-const brotli = promisify(zlib.brotliCompress);
-const gzip = promisify(zlib.gzip);
+/** The process's compression threads (encode-pool.ts), started on first use. */
+let pool: EncodePool | null = null;
 
-/** Compresses `body` on the thread pool (never on the thread answering requests or rendering files). */
+/** Compresses `body` on a compression thread (never on the thread answering requests or rendering files). */
 export function encode(body: Buffer, coding: Coding, effort: Effort): Promise<Buffer> {
   const level = EFFORT[effort][coding];
-  if (coding === 'gzip') return gzip(body, { level });
-  return brotli(body, {
-    params: {
-      [zlib.constants.BROTLI_PARAM_QUALITY]: level,
-      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-      [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
-    },
-  });
+  pool ??= new EncodePool(ENCODE_CONCURRENCY);
+  if (coding === 'gzip') return pool.encode(body, { coding: 'gzip', level });
+  return pool.encode(body, { coding: 'br', quality: level, sizeHint: body.length, text: true });
 }
 
 export const siblingPath = (file: string, coding: Coding): string => `${file}${SIBLING_SUFFIX[coding]}`;
