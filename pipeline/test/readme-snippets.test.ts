@@ -1,5 +1,6 @@
-// The README's code a reader copies, run as written (issue 37: the webhook signature check threw on a forged
-// `v1=zz` instead of answering false). The snippet is taken from README.md, saved as a module and imported.
+// The docs' code a reader copies, run as written (issue 37: the webhook signature check threw on a forged
+// `v1=zz` instead of answering false). The snippet is taken from docs/alert-rules-and-webhooks.md (the README's
+// section until issue 40), saved as a module and imported.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -10,9 +11,9 @@ import { testTempDir } from './clean-machine.ts';
 
 type Verify = (header: unknown, rawBody: string, secret: string, nowS?: number) => boolean;
 
-/** The first ```js block after the README line containing `marker`. */
+/** The first ```js block after the line of docs/alert-rules-and-webhooks.md containing `marker`. */
 function snippetAfter(marker: string): string {
-  const readme = fs.readFileSync(fromRoot('README.md'), 'utf8');
+  const readme = fs.readFileSync(fromRoot('docs/alert-rules-and-webhooks.md'), 'utf8');
   const from = readme.indexOf(marker);
   expect(from, marker).toBeGreaterThan(-1);
   const m = /```js\n([\s\S]*?)```/.exec(readme.slice(from));
@@ -26,7 +27,7 @@ async function loadVerify(): Promise<Verify> {
   return (await import(pathToFileURL(file).href)).verifyServiceSignature as Verify;
 }
 
-describe("the README's webhook signature check", () => {
+describe("the docs' webhook signature check", () => {
   const secret = 'whsec_test';
   const body = '{"id":"dlv_1","type":"outage_began"}';
   const t = 1_790_000_000;
