@@ -433,10 +433,10 @@ describe('SSRF forms the URL parser produces (issue 24)', () => {
 });
 
 describe('the limits are documented', () => {
-  it('in the README and in the operation that enforces them', async () => {
+  it('in docs/alert-rules-and-webhooks.md and in the operation that enforces them', async () => {
     const fs = await import('node:fs');
     const { FUNCTION_ENDPOINTS } = await import('../src/contract/catalogue.ts');
-    const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const readme = fs.readFileSync(new URL('../../docs/alert-rules-and-webhooks.md', import.meta.url), 'utf8');
     expect(readme).toContain(
       `at most **${MAX_RULES_PER_ACCOUNT} rules** and **${MAX_TARGETS_PER_ACCOUNT} distinct channel targets**`,
     );

@@ -123,11 +123,9 @@ describe('the notice policy', () => {
     expect(() => checkDeprecation('x', { ...T, since: 'soon' })).toThrow(/expected ISO dates/);
   });
 
-  it('is documented in the README, and no current endpoint is deprecated', async () => {
-    const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    expect(readme).toMatch(
-      /### Deprecation[\s\S]*`Sunset: <HTTP-date>`[\s\S]*at least 90 days after the\s+deprecation/,
-    );
+  it('is documented in docs/guardrails.md, and no current endpoint is deprecated', async () => {
+    const readme = fs.readFileSync(new URL('../../docs/guardrails.md', import.meta.url), 'utf8');
+    expect(readme).toMatch(/## Deprecation[\s\S]*`Sunset: <HTTP-date>`[\s\S]*at least 90 days after the\s+deprecation/);
     const real = await vi.importActual<typeof import('../src/contract/catalogue.ts')>('../src/contract/catalogue.ts');
     expect(real.CATALOGUE.length).toBeGreaterThan(20);
     expect([...real.CATALOGUE, ...real.FUNCTION_ENDPOINTS].filter((e) => e.deprecated).map((e) => e.id)).toEqual([]);

@@ -188,7 +188,7 @@ describe('configuration and documentation', () => {
     expect(() => rateLimitsFromEnv({ RATE_LIMIT_QUERY_BURST: 'lots' })).toThrow(
       /`RATE_LIMIT_QUERY_BURST` to be a whole number/,
     );
-    const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const readme = fs.readFileSync(new URL('../../docs/guardrails.md', import.meta.url), 'utf8');
     for (const v of [
       'RATE_LIMIT_QUERY_PER_MIN',
       'RATE_LIMIT_QUERY_BURST',

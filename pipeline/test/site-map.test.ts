@@ -19,7 +19,7 @@ import { findChromium, launchChromium } from './browser.ts';
 
 type MapEntry = [number, number | null, number, number, number];
 const T0 = new Date('2026-09-01T04:00:00Z');
-// The documented palette (README "The live map"): ColorBrewer YlOrRd for bands 0–5, then nothing out and no feed.
+// The documented palette (docs/live-map.md): ColorBrewer YlOrRd for bands 0–5, then nothing out and no feed.
 const BAND_HEX = ['#ffffb2', '#fed976', '#feb24c', '#fd8d3c', '#f03b20', '#bd0026'];
 const NOTHING_OUT_HEX = '#f2f2ef';
 const NO_FEED_HEX = '#c2c2c2';

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { MemoryTreeWriter } from '../src/publish/tree-writer.ts';
 import { putJson, putText } from '../src/publish/formats.ts';
 import { testTempDir } from './clean-machine.ts';
+import { DOCS, docsUrl } from '../../site/src/site/docs-list.ts';
 
 const ROOT = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
@@ -47,6 +48,7 @@ describe('site', () => {
     expect(docs).toContain(
       '&lt;img src=&quot;https://YOUR-DEPLOYMENT/api/v1/reports/2024/tx/chart&quot; width=&quot;600&quot; height=&quot;315&quot;',
     );
+    for (const d of DOCS) expect(docs, d.file).toContain(`href="${docsUrl(d.file)}"`); // the project's docs pages
     expect(fs.readFileSync(path.join(out, 'api/v1/live/summary.json'))).toEqual(
       mem.files.get('api/v1/live/summary.json')!.body,
     );

@@ -1,5 +1,5 @@
 // Delivery of matching events (and sync pushes) to every channel of every rule, at least once. spec: Events —
-// Delivery channels. Design (documented in the OpenAPI webhooks section and the README):
+// Delivery channels. Design (documented in the OpenAPI webhooks section and docs/alert-rules-and-webhooks.md):
 //  - ingest: after each pipeline cycle the new events (ids above the stored cursor) are matched against the rules and
 //    one delivery is enqueued per event × channel (one per account × target: fan-out.ts) — idempotently (unique
 //    channel × event), so re-ingesting after a crash enqueues nothing twice;

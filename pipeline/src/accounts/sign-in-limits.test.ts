@@ -1,6 +1,6 @@
 // The sign-in limits as documented (issue 37): the takeover arithmetic holds with the constants the code enforces and
-// the README and endpoint descriptions state those numbers; a client is its network (an IPv4 address or IPv6 /64), and
-// an address that cannot tell clients apart is shared.
+// docs/alert-rules-and-webhooks.md and endpoint descriptions state those numbers; a client is its network (an IPv4
+// address or IPv6 /64), and an address that cannot tell clients apart is shared.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FUNCTION_ENDPOINTS } from '../contract/catalogue.ts';
@@ -25,12 +25,12 @@ describe('the chance that a stranger takes an account within a day', () => {
     expect(MAX_TAKEOVER_CHANCE_PER_DAY).toBeLessThanOrEqual(1e-6);
   });
 
-  it('is shown in the README with the numbers the code enforces', () => {
-    const readme = fs.readFileSync(fromRoot('README.md'), 'utf8');
-    const section = readme.slice(
-      readme.indexOf('### Signing in: the limits'),
-      readme.indexOf('## Running it for real'),
-    );
+  it('is shown in docs/alert-rules-and-webhooks.md with the numbers the code enforces', () => {
+    const page = fs.readFileSync(fromRoot('docs/alert-rules-and-webhooks.md'), 'utf8');
+    const from = page.indexOf('## Signing in: the limits');
+    expect(from).toBeGreaterThan(-1);
+    const next = page.indexOf('\n## ', from + 1);
+    const section = page.slice(from, next === -1 ? undefined : next);
     for (const text of [
       `1 sign-in email a minute, ${MAILS_PER_TTL} per ${VERIFY_TTL_MIN} minutes`,
       `| ${CODES_PER_DAY} codes a day |`,
@@ -43,7 +43,7 @@ describe('the chance that a stranger takes an account within a day', () => {
     ])
       expect(section).toContain(text);
     expect(CODE_DIGITS).toBe(8); // "10⁸ (eight random digits)"
-    expect(readme).toContain(`at most **${CONFIRM_MAILS_PER_HOUR} confirmation emails an hour**`);
+    expect(page).toContain(`at most **${CONFIRM_MAILS_PER_HOUR} confirmation emails an hour**`);
     const create = FUNCTION_ENDPOINTS.find((f) => f.id === 'accounts.create')!.description;
     expect(create).toContain(`${MAILS_PER_TTL} per ${VERIFY_TTL_MIN} minutes`);
     expect(create).toContain(`past ${CODES_PER_DAY} codes a day`);

@@ -1,4 +1,4 @@
-// The sign-in limits (issue 37; README: Alert rules — signing in). Every limit is counted before the answer is given
+// The sign-in limits (issue 37; docs/alert-rules-and-webhooks.md: Signing in). Every limit is counted before the answer is given
 // (limit-counters.ts), so concurrent attempts cannot all pass one read before any was written. They are on the
 // guesser (its network: sign-in-network.ts), on each code, and on the account:
 //  - a guesser gets GUESSES_PER_HOUR codes an hour across all addresses, and VERIFY_MAX_TRIES tries at each code;

@@ -9,7 +9,7 @@ import { csvFormatRows } from 'd3-dsv';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 
-/** What every CSV answer guarantees (the OpenAPI document and the README say it). */
+/** What every CSV answer guarantees (the OpenAPI document and docs/data-notice.md say it). */
 export const CSV_NOTE =
   "CSV (RFC 4180), header row first. Text cells starting with `=`, `+`, `-`, `@`, tab or carriage return are prefixed with `'` so a spreadsheet shows them as text instead of evaluating a formula (OWASP CSV injection); numeric cells are never prefixed (a count or a longitude of -3 stays -3).";
 

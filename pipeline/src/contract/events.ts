@@ -26,7 +26,7 @@ export const FEED_DEFAULT_LIMIT = 50;
 export const FEED_MAX_LIMIT = 200;
 export const EVENTS_CHUNK = 1000;
 
-/** When each kind is emitted (the OpenAPI document and the README print this). */
+/** When each kind is emitted (the OpenAPI document and docs/events-and-feeds.md print this). */
 export const EMISSION: Record<EventKind, string> = {
   outage_began:
     'A county, municipality/township or utility crosses its opening threshold (county: 1 % of its customers, at least 50 and at most 500 out; municipality: 5 % of its customers, 20–100, or 50 when unknown; utility: 1 % of its customers, at least 100, or 1,000 when unknown). The threshold is recorded on the outage.',
@@ -46,7 +46,7 @@ export const EMISSION: Record<EventKind, string> = {
     "An open incident's crew status, as its feed gives it, becomes a new non-empty value (incident scope only; `previous_crew_status` has the one before).",
 };
 
-/** How incident-scope events follow the rules above (the OpenAPI document and the README print this). */
+/** How incident-scope events follow the rules above (the OpenAPI document and docs/events-and-feeds.md print this). */
 export const INCIDENT_EMISSION = `Incident scope (asked for with \`scope=incident\`): one outage as its utility's feed lists it, keyed by the source and the feed's incident id. An incident of at least ${INCIDENT_EVENT_MIN.toLocaleString('en-US')} customers out (the deployment's \`OUTAGE_INCIDENT_EVENT_MIN\`, 25 to 5,000) opens one; it grows, improves, has its estimate changed (with \`etr_slip_min\`, the minutes it moved) and its crew status changed (\`crew_changed\`) by the rules of every scope; it is restored when it leaves its feed on a successful poll, or falls below half the threshold for two polls, never while its feed is stale.`;
 
 /** The stored event as published: `previous` is named `previous_customers_out`, with a title and a link added. */

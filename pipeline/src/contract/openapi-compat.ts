@@ -1,6 +1,6 @@
 // The v1 additive-only guard: what a new OpenAPI document breaks for a client written against the baseline.
 // spec: Versioning — no path, parameter, response field or enum value removed or renamed, no type narrowed, no new
-// required input. Additions pass. (No maintained OpenAPI 3.1 diff tool installs on Node 20 here; see README.)
+// required input. Additions pass. (No maintained OpenAPI 3.1 diff tool installs on Node 20 here; see docs/guardrails.md.)
 import { fromRoot } from '../package-root.ts';
 
 /** The committed v1 document every generated one is checked against (`npm run openapi:baseline` rewrites it). */

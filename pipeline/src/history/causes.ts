@@ -2,7 +2,7 @@
 // reader so the report publisher names them without loading the spreadsheet library.
 
 /**
- * Cause categories, first match wins, tested on Event Type (then Alert Criteria). Documented in the README and the
+ * Cause categories, first match wins, tested on Event Type (then Alert Criteria). Documented in docs/archive-and-history.md and the
  * OpenAPI document; `other` when nothing matches, `unknown` when both are blank.
  */
 export const CAUSES: Array<[string, RegExp]> = [

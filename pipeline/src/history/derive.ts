@@ -1,6 +1,6 @@
 // Derived history in DuckDB: county outage episodes from the 15-minute county series (`history_series`: EAGLE-I, and
 // the live archive where EAGLE-I does not reach — state/schema.sql), sized, and rolled up by month and year; the
-// archive's finished days grow them day by day (growEpisodes). The episode rule (documented in the README and the OpenAPI document):
+// archive's finished days grow them day by day (growEpisodes). The episode rule (documented in docs/archive-and-history.md and the OpenAPI document):
 //  - an interval counts when customers_out ≥ T = max(50, ⌈0.1 % of the county's customers⌉) (MCC, else the model);
 //  - counting intervals at most 60 minutes apart belong to one episode (a missing row — EAGLE-I omits zeros — or a
 //    brief dip below T inside a storm does not split it);

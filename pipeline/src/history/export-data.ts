@@ -102,7 +102,7 @@ export const TABLES: TableSpec[] = [
     title: 'County outage episodes',
     partitioned: true,
     description:
-      'Outage episodes derived from the EAGLE-I 15-minute county series (rule in README.md), one file per year of the episode start.',
+      'Outage episodes derived from the EAGLE-I 15-minute county series (rule in docs/archive-and-history.md), one file per year of the episode start.',
     sql: `SELECT year(start_at)::INT AS year, fips, strftime(start_at, '%Y-%m-%dT%H:%M:%SZ') AS start_at, strftime(end_at, '%Y-%m-%dT%H:%M:%SZ') AS end_at, peak, round(customer_hours, 2) AS customer_hours, round(duration_h, 2) AS duration_h, size_class, threshold FROM episodes ORDER BY fips, start_at`,
     fields: [
       ...reportFields(['year', 'fips', 'start_at', 'end_at', 'peak', 'customer_hours', 'duration_h', 'size_class']),

@@ -1,5 +1,5 @@
 // Annual report tables, computed in DuckDB from the imported history: EAGLE-I episodes and 15-minute series,
-// EAGLE-I coverage, OE-417 disturbances and EIA-861 utilities. Definitions (also in the README and OpenAPI):
+// EAGLE-I coverage, OE-417 disturbances and EIA-861 utilities. Definitions (also in docs/archive-and-history.md and OpenAPI):
 //  - episodes, customer_hours, max_out, longest: from the county episodes (history/derive.ts), by the year and month
 //    the episode started;
 //  - peak_out: the largest simultaneous customers out (sum over the area's counties at one 15-minute time);

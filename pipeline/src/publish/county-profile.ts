@@ -18,7 +18,7 @@ import type { TreeWriter } from './tree-writer.ts';
 import { historyCredit } from './chart-specs.ts';
 import { putCsv, putJson } from './formats.ts';
 
-/** The one rule for where history's figures come from (state/schema.sql `history_series`; README, OpenAPI). */
+/** The one rule for where history's figures come from (state/schema.sql `history_series`; docs/archive-and-history.md, OpenAPI). */
 export const HISTORY_SOURCE_RULE =
   "EAGLE-I's county outage series (ORNL, CC BY 4.0) for every quarter hour of a loaded EAGLE-I year up to its last EAGLE-I time; the live archive (this service's own 15-minute county series, /api/v1/archive) for every finished day after it. Where both cover a period, EAGLE-I's figures are used. Each row's `source` says which it comes from: eaglei, archive or both; simulated where the deployment's history is its built-in simulator's (credited to no one).";
 

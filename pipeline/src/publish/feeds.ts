@@ -16,7 +16,7 @@ export interface FeedMeta {
   simulated: boolean;
 }
 
-/** What the RSS and Atom answers guarantee (the OpenAPI document and the README say it). */
+/** What the RSS and Atom answers guarantee (the OpenAPI document and docs/data-notice.md say it). */
 export const FEED_NOTE =
   'Well-formed XML 1.0 whatever the utilities publish. Titles and summaries are plain text, never markup: Atom `type="text"`, RSS `<description>` HTML-escaped text (a municipality named `<b>` shows as `<b>`).';
 

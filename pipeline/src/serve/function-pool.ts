@@ -34,7 +34,7 @@ export interface FunctionLimits {
   maxWaiting: number;
 }
 
-/** The documented defaults (README: Request budgets), overridable by OUTAGE_FUNCTION_THREADS and _BUDGET_MS. */
+/** The documented defaults (docs/guardrails.md: Request budgets), overridable by OUTAGE_FUNCTION_THREADS and _BUDGET_MS. */
 export const FUNCTION_DEFAULTS: FunctionLimits = { threads: 2, budgetMs: 10_000, maxWaiting: 64 };
 
 function whole(env: Record<string, string | undefined>, name: string, min: number, max: number, fallback: number) {

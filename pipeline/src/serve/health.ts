@@ -1,7 +1,7 @@
 // /healthz: liveness and readiness of a deployment, from the poll loop's heartbeat (state/heartbeat.ts) and the
 // generation being served. 200 while the service is ready (status `ok`, or `degraded` when sources are stale or the
 // last cycle had failures); 503 `unavailable` when nothing is published, the loop has not cycled within its limit,
-// or the served generation lags the poller's. Limits come from the environment (documented in the README).
+// or the served generation lags the poller's. Limits come from the environment (documented in docs/endpoints.md).
 import type { Manifest } from '../publish/tree-parts.ts';
 import type { Heartbeat } from '../state/heartbeat.ts';
 

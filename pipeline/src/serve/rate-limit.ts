@@ -31,7 +31,7 @@ export function limitClass(id: string): LimitClass | null {
 }
 
 /**
- * The RATE_LIMIT_* counts and their documented defaults (README: Rate limits). Read by hand, not with zod: the server
+ * The RATE_LIMIT_* counts and their documented defaults (docs/guardrails.md: Rate limits). Read by hand, not with zod: the server
  * thread of `outage start` then loads without zod's ~95 modules, before its first page.
  */
 const COUNTS = {
@@ -50,7 +50,7 @@ function count(env: Record<string, string | undefined>, name: keyof typeof COUNT
   return n;
 }
 
-/** The documented defaults, overridable by the RATE_LIMIT_* environment variables (README: Rate limits). */
+/** The documented defaults, overridable by the RATE_LIMIT_* environment variables (docs/guardrails.md: Rate limits). */
 export function rateLimitsFromEnv(env: Record<string, string | undefined>): RateLimitConfig {
   return {
     query: {

@@ -9,7 +9,7 @@ const envMs = (name: string, fallback: number): number => {
   return Number.isInteger(v) && v > 0 ? v : fallback;
 };
 
-/** How long a cycle waits for its polls before it stores and publishes what answered (README: HTTP polling). */
+/** How long a cycle waits for its polls before it stores and publishes what answered (docs/polling-and-rules.md: HTTP polling). */
 export const DEFAULT_CYCLE_BUDGET_MS = envMs('OUTAGE_CYCLE_BUDGET_MS', 60_000);
 
 interface Running {

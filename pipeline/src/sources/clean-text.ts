@@ -4,7 +4,7 @@
 // republished everywhere. Each field is cleaned once here, so every writer (JSON, CSV, feeds, pages) gets clean text.
 import { createHash } from 'node:crypto';
 
-/** Caps in UTF-16 code units, far above anything a real feed publishes (documented in the README's data notice). */
+/** Caps in UTF-16 code units, far above anything a real feed publishes (documented in docs/data-notice.md). */
 export const TEXT_CAPS = {
   /** utility, area and municipality names, each segment of an area path, city, crew status */
   name: 200,

@@ -35,7 +35,7 @@ const envInt = (name: string, fallback: number): number => {
   return Number.isInteger(v) && v > 0 ? v : fallback;
 };
 
-/** Defaults; each can be set in the environment (documented in the README's HTTP polling section). */
+/** Defaults; each can be set in the environment (documented in docs/polling-and-rules.md: HTTP polling). */
 export const DEFAULT_HTTP: HttpOptions = {
   connectTimeoutMs: 10_000,
   bodyTimeoutMs: 20_000,

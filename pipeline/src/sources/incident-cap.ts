@@ -5,7 +5,7 @@
 // the connector summed before this step; only the incident list is trimmed, largest outages kept, with a notice.
 import type { Snapshot } from './snapshot.ts';
 
-/** At most this many incidents of one source are stored and published per poll (documented in the README). */
+/** At most this many incidents of one source are stored and published per poll (documented in docs/endpoints.md). */
 export const MAX_INCIDENTS_PER_SOURCE = 25_000;
 
 export function capIncidents(snap: Snapshot, max = MAX_INCIDENTS_PER_SOURCE): Snapshot {

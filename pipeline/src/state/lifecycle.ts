@@ -1,6 +1,6 @@
 // The outage lifecycle and the events it emits, as pure functions of (previous state, observation).
 // spec: States and transitions — Outage; Events — Kinds; Limits — Outage close. Thresholds and emission conditions
-// are our choices, documented in the OpenAPI document and the README.
+// are our choices, documented in the OpenAPI document and docs/events-and-feeds.md.
 import { MAJOR_EVENT_PCT } from './rules.ts';
 
 export type Scope = 'county' | 'municipality' | 'utility' | 'incident';

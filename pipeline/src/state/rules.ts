@@ -29,7 +29,7 @@ export function band(pct: number | null): number {
   return b;
 }
 
-/** Headcount ramp for `magnitude` (our choice; documented in the OpenAPI document and README). */
+/** Headcount ramp for `magnitude` (our choice; documented in the OpenAPI document and docs/polling-and-rules.md). */
 export const MAGNITUDE_THRESHOLDS = [100, 1_000, 10_000, 50_000, 250_000] as const;
 
 export function magnitude(customersOut: number): number {

@@ -1,6 +1,7 @@
 // The API docs page /docs/: every operation of the OpenAPI document as plain HTML (docs-reference.ts, no hand-written
 // endpoint list), swagger-ui-dist's interactive viewer on request, short examples in curl, JavaScript, Python and R,
-// and the chart embed guide. swagger-ui's files are served as shipped.
+// the chart embed guide, and the list of the project's documentation pages (docs-list.ts). swagger-ui's files are
+// served as shipped.
 import { CATALOGUE } from '../../../pipeline/src/contract/catalogue.ts';
 import { CITATION } from '../../../pipeline/src/contract/notice.ts';
 import { exampleUrl } from '../../../pipeline/src/contract/urls.ts';
@@ -8,6 +9,7 @@ import { referenceHtml, REFERENCE_CSS } from './docs-reference.ts';
 import { esc, layout } from './layout.ts';
 import { apiPath } from './routes.ts';
 import { SITE_PATHS, sitePath } from '../../../pipeline/src/contract/site-pages.ts';
+import { DOCS, docsUrl } from './docs-list.ts';
 
 /** swagger-ui-dist's files the page loads when the viewer is asked for, served under SWAGGER_BASE by both hosts. */
 export const SWAGGER_BASE = '/docs/swagger';
@@ -49,6 +51,15 @@ const CSS = `.examples{display:grid;gap:.6em}.examples h3{margin:.4em 0 0;font-s
 #swagger-ui .opblock.opblock-patch .opblock-summary-method{background:#6b4a00;color:#fff}#swagger-ui .opblock.opblock-deprecated .opblock-summary-method{background:#555;color:#fff}
 ${REFERENCE_CSS}`;
 
+/** A line of the docs list: plain text with `code` spans, as the Markdown pages write it. */
+const inline = (text: string) => esc(text).replace(/`([^`]+)`/g, '<code>$1</code>');
+
+/** The project's documentation pages (docs/*.md on the repository), the same list as the README's. */
+const guides = () =>
+  `<section aria-labelledby="guides-title"><h2 id="guides-title">Documentation</h2>
+<p>How the service works and how to run it, one page per topic, in the repository's <code>docs/</code> folder:</p>
+<ul class="guides">${DOCS.map((d) => `<li><a href="${docsUrl(d.file)}">${esc(d.title)}</a>: ${inline(d.about.replace(/^./, (c) => c.toLowerCase()))}</li>`).join('')}</ul></section>`;
+
 export function docsPage(): string {
   const snippet = CATALOGUE.filter((e) => e.formats.includes('png'))
     .map(
@@ -64,6 +75,7 @@ export function docsPage(): string {
   };
   const main = `<h1>API documentation</h1>
 <p>Free and keyless. Every JSON response is <code>{ "data": … }</code>; errors carry <code>data.error</code> with a message that says what to do. The whole API is described by the <a href="${config.openapi}">OpenAPI 3.1 document</a>, listed below.</p>
+${guides()}
 <section aria-labelledby="examples-title"><h2 id="examples-title">Examples</h2><p>One county's live status (<code>${esc(county.path)}</code>):</p><div class="examples">
 ${EXAMPLES.map(([lang, code]) => `<div><h3>${lang}</h3><pre><code class="example" data-lang="${lang}">${esc(code)}</code></pre></div>`).join('')}</div></section>
 <section aria-labelledby="charts"><h2 id="charts">Embedding charts and maps</h2>
