@@ -112,9 +112,9 @@ class FunctionThread {
     });
   }
 
-  /** Stops the thread at once, whatever it is running (terminate ends a busy loop too). */
-  async stop(): Promise<void> {
-    this.gone(new Error('The function thread was stopped.'));
+  /** Stops the thread at once, whatever it is running (terminate ends a busy loop too); its request fails with `why`. */
+  async stop(why: Error = new Error('The function thread was stopped.')): Promise<void> {
+    this.gone(why);
     await this.worker.terminate();
   }
 }
@@ -229,8 +229,10 @@ export class FunctionPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    this.rejectWaiting(busy('The server is closing.', 1));
-    await Promise.all([...this.threads].map((t) => t.stop()));
+    const closing = busy('The server is closing.', 1);
+    this.rejectWaiting(closing);
+    // a request in flight answers 503 `busy` too, not an error with its stack in the log
+    await Promise.all([...this.threads].map((t) => t.stop(closing)));
     this.threads.clear();
   }
 }
