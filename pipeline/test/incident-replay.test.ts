@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { manualClock } from '../src/clock.ts';
 import { INCIDENT_EVENT_MIN } from '../src/state/lifecycle.ts';
 import { EVENT_SELECT, type EventRow } from '../src/state/events.ts';
+import { etrRecord } from '../src/state/etr-record.ts';
 import { hasSharedData } from './shared-data.ts';
 import { arcgisPages, kubraTiles, memoryPipeline, replayServer, versionBytes, versions } from './sequence-server.ts';
 
@@ -98,6 +99,81 @@ function derive(list: Array<{ at: string; points: Point[] }>): Derived[] {
   return out;
 }
 
+/** One incident's history as the recorded versions give it: first and last version listing it, its ETRs in turn. */
+interface Seen {
+  first: string;
+  last: string;
+  etrs: number[];
+  listed: boolean;
+}
+
+/** Quantile by linear interpolation between closest ranks (DuckDB's quantile_cont). */
+function quantile(xs: number[], q: number): number | null {
+  if (xs.length === 0) return null;
+  const a = [...xs].sort((x, y) => x - y);
+  const h = (a.length - 1) * q;
+  const lo = Math.floor(h);
+  return lo + 1 < a.length ? a[lo] + (h - lo) * (a[lo + 1] - a[lo]) : a[lo];
+}
+
+/** The ETR record the recorded versions call for, per month of first sighting (the documented definitions). */
+function deriveRecord(list: Array<{ at: string; points: Point[] }>) {
+  const seen = new Map<string, Seen>();
+  for (const { at, points } of list) {
+    for (const h of seen.values()) h.listed = false;
+    for (const p of points) {
+      const h = seen.get(p.id) ?? seen.set(p.id, { first: at, last: at, etrs: [], listed: true }).get(p.id)!;
+      h.last = at;
+      h.listed = true;
+      if (p.etr !== null && p.etr !== h.etrs.at(-1)) h.etrs.push(p.etr);
+    }
+  }
+  const byMonth = new Map<string, Seen[]>();
+  for (const h of seen.values())
+    (byMonth.get(h.first.slice(0, 7)) ?? byMonth.set(h.first.slice(0, 7), []).get(h.first.slice(0, 7))!).push(h);
+  const pct = (n: number, d: number) => (d > 0 ? (100 * n) / d : null);
+  return [...byMonth].sort().map(([ym, hs]) => {
+    const finished = hs.filter((h) => !h.listed && h.etrs.length > 0);
+    const slips = finished.map((h) => (h.etrs.at(-1)! - h.etrs[0]) / 60_000);
+    return {
+      year: Number(ym.slice(0, 4)),
+      month: Number(ym.slice(5, 7)),
+      incidents: hs.length,
+      with_etr: hs.filter((h) => h.etrs.length > 0).length,
+      etr_coverage_pct: pct(hs.filter((h) => h.etrs.length > 0).length, hs.length),
+      etr_finished: finished.length,
+      restored_by_first_etr_pct: pct(finished.filter((h) => Date.parse(h.last) <= h.etrs[0]).length, finished.length),
+      etr_slip_median_min: quantile(slips, 0.5),
+      etr_slip_p90_min: quantile(slips, 0.9),
+      moved_more_than_twice_pct: pct(finished.filter((h) => h.etrs.length - 1 > 2).length, finished.length),
+    };
+  });
+}
+
+/** The pipeline's ETR record equals the one derived here (to its one decimal); logged for the note. */
+function expectRecord(
+  seq: string,
+  r: Awaited<ReturnType<typeof replayStream>>,
+  toPoint: (x: Record<string, unknown>) => Point,
+) {
+  const want = deriveRecord(
+    r.all.map((v) => ({ at: new Date(v.at).toISOString(), points: readPoints(seq, v.file, toPoint) })),
+  );
+  expect(r.record.map((x) => [x.year, x.month])).toEqual(want.map((x) => [x.year, x.month]));
+  want.forEach((w, i) => {
+    const got = r.record[i] as unknown as Record<string, number | null>;
+    for (const [k, v] of Object.entries(w)) {
+      if (v === null) expect(got[k], k).toBeNull();
+      else expect(got[k], k).toBeCloseTo(v, 1);
+    }
+  });
+  expect(want.some((w) => w.etr_finished > 0)).toBe(true);
+  console.log(`${seq}: ETR record ${JSON.stringify(r.record)}`);
+}
+
+const readPoints = (seq: string, file: string, toPoint: (x: Record<string, unknown>) => Point) =>
+  (JSON.parse(versionBytes(seq, file).toString()) as Array<Record<string, unknown>>).map(toPoint);
+
 /** Replays every `every`-th version of `seq` through the pipeline; the stream's incident events, oldest first. */
 async function replayStream(
   seq: string,
@@ -118,7 +194,8 @@ async function replayStream(
       clock.set(new Date(v.at));
       expect((await p.cycle({ all: true })).failures, `version ${v.version}`).toEqual([]);
     }
-    return { all, stream: await p.db.all<EventRow>(`${EVENT_SELECT} WHERE scope = 'incident' ORDER BY id`) };
+    const stream = await p.db.all<EventRow>(`${EVENT_SELECT} WHERE scope = 'incident' ORDER BY id`);
+    return { all, stream, record: await etrRecord(p.db) };
   } finally {
     await p.close();
     await replay.close();
@@ -159,6 +236,7 @@ describe.skipIf(!hasSharedData)('replay: incident events of real sequences', () 
       2,
     );
     expectDerived(seq, r, pgePoint);
+    expectRecord(seq, r, pgePoint);
     for (const e of r.stream.filter((x) => x.kind === 'outage_began')) {
       expect(e).toMatchObject({ utility: 'Pacific Gas & Electric', source_id: 'pge', state: 'CA' });
       expect(e.fips).toMatch(/^06\d{3}$/);
@@ -179,6 +257,7 @@ describe.skipIf(!hasSharedData)('replay: incident events of real sequences', () 
       20,
     );
     expectDerived(seq, r, kubraPoint);
+    expectRecord(seq, r, kubraPoint);
     expect(r.stream.some((e) => e.cause !== null)).toBe(true);
   }, 600_000);
 });

@@ -110,7 +110,7 @@ const EVENT_FILTER_PARAMS = (defaultLimit: number, maxLimit: number): QueryParam
 export const PLACE_TABLES = ['counties', 'places', 'zips'] as const;
 
 export const REPORT_TABLES = {
-  national: ['national', 'states'],
+  national: ['national', 'states', 'etr'],
   year: ['counties', 'events', 'states', 'months', 'causes', 'disturbances'],
   state: ['counties', 'events', 'months', 'causes'],
   county: ['summary', 'years', 'months', 'events', 'causes', 'utilities'],
@@ -131,7 +131,7 @@ const REPORT_ENDPOINTS: Endpoint[] = [
     tables: REPORT_TABLES.national,
     summary: 'Annual report tables: national and per-state, every year',
     description:
-      'One row per year (`national`) or per year and state (`states`) from 2014 to the current year; years whose EAGLE-I data is not loaded appear with `loaded: false` and null values. Columns and rules: see the ReportTable schema.',
+      "One row per year (`national`) or per year and state (`states`) from 2014 to the current year; years whose EAGLE-I data is not loaded appear with `loaded: false` and null values. `etr`: the ETR record, per source and month of the live incident history (how far to trust a utility's restoration estimates), each row with its coverage (the incidents that had an ETR at all). Columns and rules: see the ReportTable schema.",
   },
   {
     id: 'reports.causes',

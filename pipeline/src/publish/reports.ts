@@ -34,6 +34,7 @@ export const REPORT_RULES = {
     "EIA-861 Service_Territory (county names joined to FIPS) of the latest EIA year at or before the report year; SAIDI/SAIFI (minutes / interruptions per customer) from Reliability, IEEE 1366 when reported, else the utility's other standard; customers from Sales_Ult_Cust (all parts but energy-only).",
   events: `Year and state tables: the ${EVENTS_TOP.toLocaleString('en-US')} largest episodes by customer-hours; county tables: every episode.`,
   yoy_pct: 'Change of customer_hours from the previous year, percent; null when either year is not loaded.',
+  etr: "The ETR record, per source and UTC month of an incident's first sighting, from the live incident history (each incident's first and last sighting in its feed and every ETR it was given): incidents; with_etr and etr_coverage_pct (the share given an ETR at all, what the rest stands on); of the incidents with an ETR that have left their feed (etr_finished): the share last seen at or before the first ETR given, the median and 90th percentile of the slip (last ETR − first ETR, minutes), and the share whose ETR changed more than twice after the first. Null where nothing is counted.",
 };
 
 export interface ReportContext {
@@ -177,6 +178,10 @@ export function decadeReportSpec(title: string, rows: Row[], year: number, simul
 
 export const stateTitle = (code: string) => `${findState(code)?.name ?? code}`;
 
+/** The rows of a table of /api/v1/reports/data. */
+const nationalTable = (r: Reports, table: (typeof REPORT_TABLES.national)[number]): Row[] =>
+  table === 'national' ? r.national : table === 'states' ? r.states : (r.etr as unknown as Row[]);
+
 export interface HistoryPublishOptions {
   simulated: boolean;
   now: Date;
@@ -206,7 +211,7 @@ export async function publishReports(
       {},
       table,
       REPORT_COLUMNS.national[table],
-      reportDoc(ctx, {}, table, REPORT_TABLES.national, null, { rows: table === 'national' ? r.national : r.states }),
+      reportDoc(ctx, {}, table, REPORT_TABLES.national, null, { rows: nationalTable(r, table) }),
     );
   }
   putTable(w, E.causes, {}, 'causes', REPORT_COLUMNS.causes, {
