@@ -34,6 +34,15 @@ const kubraPoint = (r: Record<string, unknown>): Point => ({
   etr: typeof r.etr === 'string' && !Number.isNaN(Date.parse(r.etr)) ? Date.parse(r.etr) : null,
   crew: (r.crewStatus as string | null)?.trim() || null,
 });
+/** Seattle City Light's UtiliSocial events (epoch-ms times; a missing or 0 etrTime: no estimate; status: the crew). */
+const epoch = (v: unknown) =>
+  typeof v === 'number' && v > 0 ? v : typeof v === 'string' && /^\d+$/.test(v) && Number(v) > 0 ? Number(v) : null;
+const sclPoint = (r: Record<string, unknown>): Point => ({
+  id: String(r.id),
+  n: r.numPeople as number,
+  etr: epoch(r.etrTime),
+  crew: (r.status as string | null | undefined)?.trim() || null,
+});
 type Derived = { kind: string; id: string; at: string; customers_out?: number; etr_slip_min?: number | null };
 
 interface Open {
@@ -259,5 +268,18 @@ describe.skipIf(!hasSharedData)('replay: incident events of real sequences', () 
     expectDerived(seq, r, kubraPoint);
     expectRecord(seq, r, kubraPoint);
     expect(r.stream.some((e) => e.cause !== null)).toBe(true);
+  }, 600_000);
+
+  it('Seattle City Light events, the March 2026 wind event: the events and ETR record the recorded events call for', async () => {
+    const seq = 'scl-events-wind-mar-2026';
+    const r = await replayStream(
+      seq,
+      (raw) => raw,
+      (base) => `seattle-city-light,Seattle City Light,WA,datacapable,${base}/datacapable/v2/p/scl/map/events,15,2`,
+      1,
+    );
+    expectDerived(seq, r, sclPoint);
+    expectRecord(seq, r, sclPoint);
+    for (const e of r.stream) expect(e).toMatchObject({ source_id: 'seattle-city-light', state: 'WA' });
   }, 600_000);
 });
