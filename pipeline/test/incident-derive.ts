@@ -127,9 +127,12 @@ function quantile(xs: number[], q: number): number | null {
   return lo + 1 < a.length ? a[lo] + (h - lo) * (a[lo + 1] - a[lo]) : a[lo];
 }
 
-/** The ETR record the recorded versions call for, per month of first sighting (the documented definitions). */
+/** The ETR record the recorded versions call for, per month of first sighting (the documented definitions, and the
+ * archiving of finished incidents at each new UTC day: incident-archive.ts). */
 function deriveRecord(list: Array<{ at: string; points: Point[] }>) {
   const seen = new Map<string, Seen>();
+  const archived: Seen[] = [];
+  let day = '';
   for (const { at, points } of list) {
     for (const h of seen.values()) h.listed = false;
     for (const p of points) {
@@ -138,9 +141,18 @@ function deriveRecord(list: Array<{ at: string; points: Point[] }>) {
       h.listed = true;
       if (p.etr !== null && p.etr !== h.etrs.at(-1)) h.etrs.push(p.etr);
     }
+    // The first cycle of a new UTC day archives the day before: every incident not listed now, last seen before today,
+    // leaves the live history (a later listing of its id starts a new incident).
+    if (day && at.slice(0, 10) > day)
+      for (const [id, h] of seen)
+        if (!h.listed && h.last < at.slice(0, 10)) {
+          archived.push(h);
+          seen.delete(id);
+        }
+    day = at.slice(0, 10);
   }
   const byMonth = new Map<string, Seen[]>();
-  for (const h of seen.values())
+  for (const h of [...archived, ...seen.values()])
     (byMonth.get(h.first.slice(0, 7)) ?? byMonth.set(h.first.slice(0, 7), []).get(h.first.slice(0, 7))!).push(h);
   const pct = (n: number, d: number) => (d > 0 ? (100 * n) / d : null);
   return [...byMonth].sort().map(([ym, hs]) => {

@@ -8,7 +8,15 @@ import { manualClock } from '../src/clock.ts';
 import { EVENT_SELECT, type EventRow } from '../src/state/events.ts';
 import { etrRecord } from '../src/state/etr-record.ts';
 import { hasSharedData } from './shared-data.ts';
-import { arcgisPages, kubraTiles, memoryPipeline, replayServer, versions } from './sequence-server.ts';
+import {
+  arcgisPages,
+  archivedIncidentParquet,
+  kubraTiles,
+  memoryPipeline,
+  replayServer,
+  versions,
+} from './sequence-server.ts';
+import { testTempDir } from './clean-machine.ts';
 import { expectDerived, expectRecord, kubraPoint, pgePoint, sclPoint, type Replayed } from './incident-derive.ts';
 
 /** Replays every `every`-th version of `seq` through the pipeline; the stream's incident events, oldest first. */
@@ -21,7 +29,7 @@ async function replayStream(
   const all = versions(seq).filter((_, i) => i % every === 0);
   const replay = await replayServer(seq, wrap);
   const clock = manualClock(new Date(all[0].at));
-  const { p } = await memoryPipeline(
+  const { p, mem } = await memoryPipeline(
     `id,utility,state,connector,url,interval_min,tier,options\n${row(replay.base)}\n`,
     clock,
   );
@@ -32,7 +40,9 @@ async function replayStream(
       expect((await p.cycle({ all: true })).failures, `version ${v.version}`).toEqual([]);
     }
     const stream = await p.db.all<EventRow>(`${EVENT_SELECT} WHERE scope = 'incident' ORDER BY id`);
-    return { all, stream, record: await etrRecord(p.db) };
+    // the finished days' incidents have left the live database for the archive's incident files: the record reads both
+    const archived = archivedIncidentParquet(mem, testTempDir('incident-archive'));
+    return { all, stream, record: await etrRecord(p.db, archived) };
   } finally {
     await p.close();
     await replay.close();

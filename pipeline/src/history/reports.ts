@@ -52,7 +52,13 @@ export interface Reports {
 }
 
 /** Every report table, one module per table family under report-tables/. */
-export async function computeReports(db: Db, model: Map<string, number>, now: Date): Promise<Reports> {
+/** `archivedIncidents`: the archive's incident day files (Parquet paths) the ETR record reads beside the live ones. */
+export async function computeReports(
+  db: Db,
+  model: Map<string, number>,
+  now: Date,
+  archivedIncidents: readonly string[] = [],
+): Promise<Reports> {
   await loadCountyCustomers(db, model);
   const input = await loadReportInputs(db, now);
   const utilities = await loadUtilities(db);
@@ -73,6 +79,6 @@ export async function computeReports(db: Db, model: Map<string, number>, now: Da
     countyTables: countyTablesOf(b, ranks, utilities),
     causes: causeRows(b),
     trend: trendRows(national, states),
-    etr: await etrRecord(db),
+    etr: await etrRecord(db, archivedIncidents),
   };
 }

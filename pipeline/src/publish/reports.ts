@@ -18,6 +18,7 @@ import { renderChart, type ChartSpec } from './charts.ts';
 import { historyCredit } from './chart-specs.ts';
 import { historyMarks, markHistoryPublished } from '../history/version.ts';
 import { historySimulated, SIMULATED_CREDIT } from '../history/provenance.ts';
+import { archivedIncidentFiles } from './archive.ts';
 
 export const REPORT_RULES = {
   episodes:
@@ -304,7 +305,8 @@ export async function publishHistoryTree(
 ): Promise<PublishStats & { charts: number; ms: number }> {
   const t0 = Date.now();
   const simulated = await historySimulated(db);
-  const reports = await computeReports(db, await countyModel(db, loadCountyModel()), opts.now);
+  const model = await countyModel(db, loadCountyModel());
+  const reports = await computeReports(db, model, opts.now, archivedIncidentFiles(outDir));
   await db.releaseMemory(); // the tables are computed: what DuckDB cached for them is not needed to write them
   const w = opts.writer ?? new FsTreeWriter(outDir, opts.now, 'history');
   const { charts } = await publishReports(w, reports, { simulated, now: opts.now, renderCharts: opts.renderCharts });

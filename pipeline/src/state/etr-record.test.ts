@@ -13,7 +13,7 @@ const at = (hhmm: string, day = '2026-09-01') => `${day}T${hhmm}:00.000Z`;
 async function incident(db: Db, source: string, id: string, first: string, last: string, etrs: string[]) {
   const list = etrs.map((e) => `{'etr': '${e}', 'seen_at': '${first}'}`).join(', ');
   await db.run(
-    `INSERT INTO incident_history VALUES (?, ?, ?, ?, ?, [${list}]::STRUCT(etr VARCHAR, seen_at VARCHAR)[])`,
+    `INSERT INTO incident_history VALUES (?, ?, ?, ?, ?, [${list}]::STRUCT(etr VARCHAR, seen_at VARCHAR)[], 100)`,
     [source, id, first, last, etrs.at(-1) ?? null],
   );
 }
@@ -53,7 +53,7 @@ describe('etrRecord', () => {
           ...{ etr_slip_median_min: null, etr_slip_p90_min: null, moved_more_than_twice_pct: null },
         },
       ]);
-      expect((await etrRecord(db, 't')).map((r) => r.source_id)).toEqual(['t']);
+      expect((await etrRecord(db, [], 't')).map((r) => r.source_id)).toEqual(['t']);
     } finally {
       db.close();
     }

@@ -11,6 +11,7 @@
 //    after the first one given.
 // Null where the denominator is zero: unknown is never zero.
 import type { Db } from './db.ts';
+import { archivedIncidentsSql } from './incident-archive.ts';
 
 export interface EtrRecordRow {
   source_id: string;
@@ -27,21 +28,26 @@ export interface EtrRecordRow {
   moved_more_than_twice_pct: number | null;
 }
 
-/** The incidents the record reads: one row each (source_id, id, first_seen_at, last_seen_at, etrs, listed). */
+/** The live incidents the record reads: one row each (source_id, id, first_seen_at, last_seen_at, etrs, listed). */
 export const ETR_INCIDENTS = 'SELECT source_id, id, first_seen_at, last_seen_at, etrs, listed FROM incident_seen';
 
-/** Each incident's figures: month, whether it had an ETR, its outcome against its first ETR, slip and moves. */
-const PER_INCIDENT = `
+/** Each incident's figures (live, and archived in `from`): month, whether it had an ETR, outcome, slip and moves. */
+const perIncident = (from: string) => `
   SELECT source_id, first_seen_at[1:7] AS ym, len(etrs) > 0 AS has_etr, NOT listed AND len(etrs) > 0 AS finished,
          CAST(last_seen_at AS TIMESTAMPTZ) <= CAST(etrs[1].etr AS TIMESTAMPTZ) AS by_first,
          CASE WHEN len(etrs) > 0 THEN date_diff('second', CAST(etrs[1].etr AS TIMESTAMPTZ), CAST(etrs[-1].etr AS TIMESTAMPTZ)) / 60.0 END AS slip_min,
          len(etrs) - 1 AS moves
-    FROM (${ETR_INCIDENTS})`;
+    FROM (${from})`;
 
 const pct = (n: string, d: string) => `CASE WHEN ${d} > 0 THEN round(100.0 * ${n} / ${d}, 1) END`;
 
-/** The record, by source and month (oldest first); `sourceId` narrows it to one source. */
-export async function etrRecord(db: Db, sourceId?: string): Promise<EtrRecordRow[]> {
+/**
+ * The record, by source and month (oldest first), of the live incidents and those archived in the incident day files'
+ * Parquet `archived` (incident-archive.ts); `sourceId` narrows it to one source.
+ */
+export async function etrRecord(db: Db, archived: readonly string[] = [], sourceId?: string): Promise<EtrRecordRow[]> {
+  const old = archivedIncidentsSql(archived);
+  const from = old ? `${ETR_INCIDENTS} UNION ALL ${old}` : ETR_INCIDENTS;
   const fin = 'count(*) FILTER (WHERE finished)';
   return db.all<EtrRecordRow>(
     `SELECT i.source_id, s.utility, CAST(ym[1:4] AS INTEGER) AS year, CAST(ym[6:7] AS INTEGER) AS month,
@@ -52,7 +58,7 @@ export async function etrRecord(db: Db, sourceId?: string): Promise<EtrRecordRow
             round(quantile_cont(slip_min, 0.5) FILTER (WHERE finished), 1) AS etr_slip_median_min,
             round(quantile_cont(slip_min, 0.9) FILTER (WHERE finished), 1) AS etr_slip_p90_min,
             ${pct('count(*) FILTER (WHERE finished AND moves > 2)', fin)} AS moved_more_than_twice_pct
-       FROM (${PER_INCIDENT}) i LEFT JOIN sources s ON s.id = i.source_id
+       FROM (${perIncident(from)}) i LEFT JOIN sources s ON s.id = i.source_id
       WHERE ? IS NULL OR i.source_id = ?
       GROUP BY ALL ORDER BY year, month, i.source_id`,
     [sourceId ?? null, sourceId ?? null],
