@@ -35,7 +35,11 @@ describe.skipIf(!hasSharedData)('the live incident history, bounded', () => {
           replay.state.file = v.file;
           clock.set(new Date(Date.parse(v.at) + rep * DAY_MS));
           expect((await p.cycle({ all: true })).failures).toEqual([]);
-          for (const id of idsOf(v.file)) if (!open.has(id)) open.add(id), (incidents += 1);
+          for (const id of idsOf(v.file)) {
+            if (open.has(id)) continue;
+            open.add(id);
+            incidents += 1;
+          }
         }
         const listed = idsOf(all.at(-1)!.file);
         for (const id of open) if (!listed.has(id)) open.delete(id);
