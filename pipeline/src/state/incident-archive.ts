@@ -5,30 +5,12 @@
 // was written, never every incident ever seen. Nearly always an incident is in the file of the day it was last seen; one
 // whose feed still listed it when that day was written (a stale feed) goes into the first day written after it left.
 // Listed incidents never move: the county incidents answer reads only them. The ETR record reads both (etr-record.ts).
+// The file's columns are documented with its catalogue entry (`archive.incidents`).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Db } from './db.ts';
 import { nextDay } from './archive-read.ts';
-
-/** The incident day file's columns, as the archive documents them. */
-export const INCIDENT_ARCHIVE_COLUMNS = [
-  { name: 'source_id', type: 'string', description: 'the source (registry id, as in /api/v1/live/sources)' },
-  { name: 'incident_id', type: 'string', description: "the feed's own incident id" },
-  { name: 'first_seen_at', type: 'datetime', description: 'the first poll that listed it (UTC)' },
-  { name: 'last_seen_at', type: 'datetime', description: 'the last successful poll that listed it (UTC)' },
-  { name: 'peak', type: 'integer', description: 'its largest customers out (empty: not kept when it began)' },
-  {
-    name: 'etr_count',
-    type: 'integer',
-    description: 'how many ETRs it was given (each differing from the one before)',
-  },
-  {
-    name: 'etrs',
-    type: 'string',
-    description: 'every ETR given, oldest first, with the poll that first showed it (CSV: JSON text; Parquet: a list)',
-  },
-] as const;
 
 /** Incidents staged for day files and not yet forgotten (one publish may archive several days). */
 const STAGED = 'archived_incident';
