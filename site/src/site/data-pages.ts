@@ -13,7 +13,7 @@ import { SITE_PATHS, STATE_PAGES } from '../../../pipeline/src/contract/site-pag
 
 export function sourcesPage(): string {
   const config = {
-    api: apiPaths(['live.sources', 'coverage', 'sources.verification', 'reports.data']),
+    api: apiPaths(['live.sources', 'coverage', 'sources.verification']),
     site: SITE_PATHS,
     states: Object.fromEntries(STATES.map((s) => [s.code, s.name])),
     connectors: CONNECTOR_LABELS,

@@ -1,7 +1,6 @@
 // Browser: the sources/coverage page (markup: site/src/site/data-pages.ts): which registry this server polls, its
 // coverage (coverage-view.js), its sources by vendor and one by one (by utility name) from /api/v1/live/sources, and
-// the last verification of the sources from /api/v1/sources/verification, and each source's latest month of the ETR
-// record (/api/v1/reports/data?table=etr).
+// the last verification of the sources from /api/v1/sources/verification.
 import { registryNote, renderClasses, renderStateCoverage } from './coverage-view.js';
 import { COVERAGE_WORDS } from './data.js';
 import {
@@ -53,31 +52,7 @@ function renderVendors(rows) {
 const vendorOf = (s) => h('span', {}, software(s), s.transport === 'plain_http' ? ', plain http' : '');
 const vendorKey = (s) => `${cfg.connectors?.[s.connector] ?? s.connector} ${s.transport ?? ''}`;
 
-/** A source's latest month of the ETR record in words (`etr`: rows of /api/v1/reports/data?table=etr). */
-function etrText(s, etr) {
-  const r = etr.get(s.id);
-  if (!r) return '—';
-  const month = new Date(Date.UTC(r.year, r.month - 1)).toLocaleString('en-US', {
-    month: 'short',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
-  const cover = `ETR on ${count(r.with_etr)} of ${plural(r.incidents, 'incident')}`;
-  if (r.restored_by_first_etr_pct === null) return `${month}: ${cover}`;
-  return `${month}: ${r.restored_by_first_etr_pct} % restored by the first ETR, median slip ${r.etr_slip_median_min} min (${cover})`;
-}
-
-/** The latest month of each source's ETR record. */
-function latestEtr(doc) {
-  const by = new Map();
-  for (const r of doc?.data?.rows ?? []) {
-    const had = by.get(r.source_id);
-    if (!had || r.year * 12 + r.month > had.year * 12 + had.month) by.set(r.source_id, r);
-  }
-  return by;
-}
-
-function renderSources(data, etr = new Map()) {
+function renderSources(data) {
   const rows = (data.sources ?? [])
     .map((s) => ({ ...s, key: s.id }))
     .sort((a, b) => a.utility.localeCompare(b.utility) || a.id.localeCompare(b.id));
@@ -96,11 +71,6 @@ function renderSources(data, etr = new Map()) {
       { label: 'Next poll', value: (s) => time(s.next_due_at), sort: (s) => s.next_due_at ?? '' },
       { label: 'The feed gives', value: (s) => COVERAGE_WORDS[s.coverage] ?? '—', sort: (s) => s.coverage ?? '' },
       { label: 'Customers out', num: true, value: (s) => count(s.customers_out), sort: (s) => s.customers_out ?? -1 },
-      {
-        label: 'Restoration estimates',
-        value: (s) => etrText(s, etr),
-        sort: (s) => etr.get(s.id)?.restored_by_first_etr_pct ?? -1,
-      },
     ],
     rows,
     'No sources.',
@@ -152,18 +122,17 @@ function renderVerification(doc) {
 
 async function start() {
   try {
-    const [sources, coverage, verification, etr] = await Promise.all([
+    const [sources, coverage, verification] = await Promise.all([
       getJson(cfg.api['live.sources']),
       getJson(cfg.api.coverage).catch(() => null),
       getJson(cfg.api['sources.verification']).catch(() => null),
-      getJson(`${cfg.api['reports.data']}?table=etr`).catch(() => null),
     ]);
     if (!sources) throw new Error('no live sources are published yet');
     markSimulated(sources.data.simulated);
     registryNote(sources.data, coverage?.data);
     renderClasses(sources.data);
     renderStateCoverage(sources.data, coverage?.data, new Map(Object.entries(cfg.states ?? {})), cfg.connectors);
-    renderSources(sources.data, latestEtr(etr));
+    renderSources(sources.data);
     renderVerification(verification);
   } catch (err) {
     setStatus('sources-status', `Could not load the sources (${err.message}).`, true);
