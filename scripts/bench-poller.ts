@@ -17,6 +17,7 @@ import { startSimulatorProcess } from './sim-process.ts';
 import { benchWire } from './bench-wire.ts';
 import { tuneHeap } from '../pipeline/src/heap.ts';
 import { profiled, type ProfileLine } from './cpu-profile.ts';
+import { INCIDENT_EVENT_MIN } from '../pipeline/src/state/lifecycle.ts';
 
 // The heap sizing `outage` runs with (bin/outage.js), so the figures are the deployment's.
 tuneHeap();
@@ -92,6 +93,7 @@ try {
   clock.advance(30 * 60_000);
   await sim.move(clock());
   const stormAt = clock();
+  const [{ before }] = await p1.db.all<{ before: number }>('SELECT coalesce(max(id), 0)::INT AS before FROM events');
   const hot: Record<string, { functions: ProfileLine[]; files: ProfileLine[] }> = {};
   /** A cycle, profiled as `name` with BENCH_PROFILE=1. */
   const cycle = async (name: string) => {
@@ -103,6 +105,11 @@ try {
   };
   const changedCycle = await time(() => cycle('storm'));
   const stormRssMb = peakRssMb();
+  // Incident events (issue 41): how many the storm cycle emitted, by scope, at this deployment's OUTAGE_INCIDENT_EVENT_MIN.
+  const stormEvents = await p1.db.all<{ scope: string; n: number }>(
+    'SELECT scope, count(*)::INT AS n FROM events WHERE id > ? GROUP BY scope ORDER BY scope',
+    [before],
+  );
   // The same upstream data a minute later, in the same process (as the poll loop runs): conditional requests answer 304.
   clock.advance(60_000);
   const unchanged = await time(() => cycle('unchanged'));
@@ -131,6 +138,11 @@ try {
     { metric: 'incidents stored', value: counts.incidents, target: STORM >= 3 ? '≥ 190000' : '≥ 50000' },
     { metric: 'counties with outages', value: counts.counties_out, target: STORM >= 3 ? '≥ 900' : '' },
     { metric: 'first cycle, empty tree (ms)', value: full.ms, target: '' },
+    {
+      metric: `storm cycle events by scope (incident threshold ${INCIDENT_EVENT_MIN})`,
+      value: stormEvents.map((e) => `${e.scope} ${e.n}`).join(', ') || 'none',
+      target: '',
+    },
     {
       metric: 'full cycle, storm moved 30 min (ms)',
       value: changedCycle.ms,

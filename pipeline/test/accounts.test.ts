@@ -258,6 +258,45 @@ describe(`accounts (${PG_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
     expect((await call('GET', `/api/v1/rules/${id}`, undefined, key)).status).toBe(404);
   });
 
+  it('saves incident watches (a county or utility above a size, one incident); refuses what cannot match', async () => {
+    const key = await signUp('iw@example.org');
+    const base = {
+      name: 'Incidents',
+      min_customers: 500,
+      channels: [{ type: 'webhook', url: 'https://hooks.example.com/i' }],
+    };
+    const scopes = [
+      { kind: 'county_incidents', fips: '21111' },
+      { kind: 'utility_incidents', source: 'lgeku' },
+      { kind: 'incident', source: 'pge', id: '1234567' },
+    ];
+    for (const scope of scopes) {
+      const r = await call('POST', '/api/v1/rules', { ...base, scope }, key);
+      expect(r.status, JSON.stringify(scope)).toBe(201);
+      expect(r.body.data.definition.scope).toEqual(scope);
+      expect((await call('GET', `/api/v1/rules/${r.body.data.id}`, undefined, key)).body.data.scope).toEqual(scope);
+    }
+    const watched = await call('POST', '/api/v1/rules', { ...base, scope: scopes[0], watch: true }, key);
+    expect(watched.body.data.watched_counties).toEqual(['21111']);
+    const cases: Array<[unknown, number, string, string?]> = [
+      [{ ...base, scope: { kind: 'county_incidents', fips: '99999' } }, 400, 'invalid_scope'],
+      [{ ...base, scope: scopes[1], min_customers: 99 }, 400, 'invalid_scope'],
+      [{ ...base, scope: { kind: 'utility_incidents' } }, 400, 'invalid_body', 'scope.source'],
+      [{ ...base, scope: { kind: 'utility_incidents', source: 'LG&E <b>' } }, 400, 'invalid_body', 'scope.source'],
+      [{ ...base, scope: { kind: 'incident', source: 'pge' } }, 400, 'invalid_body', 'scope.id'],
+      [{ ...base, scope: scopes[0], min_pct: 1 }, 400, 'invalid_scope'],
+      [{ ...base, scope: scopes[1], sync_interval_min: 60 }, 400, 'invalid_scope'],
+      [{ ...base, scope: scopes[1], watch: true }, 403, 'forbidden_scope'],
+      [{ ...base, scope: scopes[2], watch: true }, 403, 'forbidden_scope'],
+    ];
+    for (const [body, status, code, param] of cases) {
+      const r = await call('POST', '/api/v1/rules', body, key);
+      expect(r.status, JSON.stringify(body)).toBe(status);
+      expect(r.body.data.error.code).toBe(code);
+      if (param) expect(r.body.data.error.param).toBe(param);
+    }
+  });
+
   it(`watches at most 25 counties per account (403 forbidden_scope beyond)`, async () => {
     const key = await signUp('wa@example.org');
     const counties = [

@@ -13,6 +13,7 @@ import { manualClock } from '../src/clock.ts';
 import type { PublicEvent } from '../src/contract/events.ts';
 import type { Sql } from '../src/accounts/sql.ts';
 import { receiver, smtpSink, testDb, countyEvent } from './accounts-support.ts';
+import { INCIDENT_DELIVERIES_PER_CYCLE } from '../src/accounts/delivery-policy.ts';
 
 let sql: Sql;
 let drop: () => Promise<void>;
@@ -288,6 +289,42 @@ describe('delivery', () => {
       const mail = smtp.mails.find((m) => m.to.toLowerCase() === 'owner@example.org' && /Miami-Dade/.test(m.subject))!;
       expect(mail.subject).toMatch(/Miami-Dade/);
       expect(mail.text).toMatch(/Estimated restoration: 2026-09-01T18:00:00Z/);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it("delivers an incident watch's events signed, at most the cap a cycle, with the feed's text escaped", async () => {
+    const r = await receiver();
+    try {
+      const watch = { scope: { kind: 'utility_incidents', source: 'lgeku' }, min_customers: 100 };
+      const created = await rule([{ type: 'webhook', url: r.url }], watch);
+      await rule([{ type: 'slack', url: `${r.url}/slack` }], { ...watch, name: 'chat' });
+      const secret = created.channel_status[0].signing_secret!;
+      const storm = Array.from({ length: INCIDENT_DELIVERIES_PER_CYCLE + 50 }, (_, i) =>
+        event({
+          ...{ scope: 'incident', source_id: 'lgeku', utility: 'LG&E and KU', incident_id: `<!channel> ${i}` },
+          ...{ customers_out: 150 + i, pct_out: null, cause: '<@U123> *tree* <https://evil.example|click>' },
+          title: `LG&E and KU outage <!channel> ${i} (Jefferson, KY)`,
+        }),
+      );
+      const e = engine({ targetPerMinute: 1_000 });
+      // the account's two targets share the cap (100 of the storm's 150 events × 2 targets); the county event matches neither
+      expect(await e.ingest([...storm, event()])).toBe(INCIDENT_DELIVERIES_PER_CYCLE);
+      expect((await svc.notices(account)).find((n) => (n as { kind?: string }).kind === 'incident_cap')).toMatchObject({
+        message: expect.stringContaining(
+          `${2 * storm.length - INCIDENT_DELIVERIES_PER_CYCLE} incident event deliveries`,
+        ),
+      });
+      expect((await e.runDue()).delivered).toBe(INCIDENT_DELIVERIES_PER_CYCLE); // the county event is no watch's
+      const hooks = r.hits.filter((h) => h.path === '/hook');
+      const t = Math.floor(clock().getTime() / 1000);
+      for (const h of hooks)
+        expect(verifySignature(h.headers['service-signature'] as string, h.body, [secret], t)).toBe(true);
+      expect(JSON.parse(hooks[0].body)).toMatchObject({ type: 'event.outage_began', data: { scope: 'incident' } });
+      const chat = r.hits.filter((h) => h.path === '/hook/slack').map((h) => h.body);
+      expect(chat.length).toBeGreaterThan(0);
+      for (const b of chat) expect(b).not.toMatch(/<!channel>|<@U123>|<https:\/\/evil/);
     } finally {
       await r.close();
     }

@@ -5,98 +5,19 @@
 // leaves the feed is restored) and must equal the stream's `scope=incident` events.
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../src/clock.ts';
-import { INCIDENT_EVENT_MIN } from '../src/state/lifecycle.ts';
 import { EVENT_SELECT, type EventRow } from '../src/state/events.ts';
+import { etrRecord } from '../src/state/etr-record.ts';
 import { hasSharedData } from './shared-data.ts';
-import { arcgisPages, kubraTiles, memoryPipeline, replayServer, versionBytes, versions } from './sequence-server.ts';
-
-const T = INCIDENT_EVENT_MIN;
-
-/** An outage as the test reads it from a recorded version: its id, customers, ETR (ms) and crew status. */
-interface Point {
-  id: string;
-  n: number;
-  etr: number | null;
-  crew: string | null;
-}
-/** PG&E's layer-5 attributes, as recorded. */
-const pgePoint = (r: Record<string, unknown>): Point => ({
-  id: String(r.F_OUTAGE_ID),
-  n: r.EST_CUSTOMERS as number,
-  etr: (r.CURRENT_ETOR as number | null) ?? null,
-  crew: (r.CREW_CURRENT_STATUS as string | null)?.trim() || null,
-});
-/** LG&E/KU's Kubra outages, as the scraper flattened them (`ETR-NULL`: no estimate). */
-const kubraPoint = (r: Record<string, unknown>): Point => ({
-  id: String(r.id),
-  n: r.custAffected as number,
-  etr: typeof r.etr === 'string' && !Number.isNaN(Date.parse(r.etr)) ? Date.parse(r.etr) : null,
-  crew: (r.crewStatus as string | null)?.trim() || null,
-});
-type Derived = { kind: string; id: string; at: string; customers_out?: number; etr_slip_min?: number | null };
-
-interface Open {
-  base: number;
-  low: number;
-  peak: number;
-  etr: number | null;
-  crew: string | null;
-  below: number;
-}
-
-/** One open incident's events in a version where it is listed with `p` (the lifecycle's order of checks). */
-function stepPresent(o: Open, p: Point, push: (kind: string, extra?: Partial<Derived>) => void): boolean {
-  const n = p.n;
-  o.peak = Math.max(o.peak, n);
-  if (n < T / 2) {
-    if (++o.below >= 2) return (push('outage_restored'), false);
-  } else o.below = 0;
-  if (n >= o.base * 1.5 && n - o.base >= T) {
-    push('outage_grew');
-    o.base = o.low = n;
-  } else {
-    o.low = Math.max(o.low, n);
-    if (n <= o.low * 0.5 && o.low - n >= T / 2 && o.below === 0) {
-      push('outage_improving');
-      o.low = n;
-      o.base = Math.min(o.base, n);
-    }
-  }
-  const etr = p.etr;
-  if (etr !== null && (o.etr === null || Math.abs(etr - o.etr) >= 3_600_000)) {
-    push('etr_changed', { etr_slip_min: o.etr === null ? null : Math.round((etr - o.etr) / 60_000) });
-    o.etr = etr;
-  }
-  const crew = p.crew;
-  if (crew !== null && crew !== o.crew) {
-    push('crew_changed');
-    o.crew = crew;
-  }
-  return true;
-}
-
-/** The incident events the recorded versions call for. */
-function derive(list: Array<{ at: string; points: Point[] }>): Derived[] {
-  const out: Derived[] = [];
-  const open = new Map<string, Open>();
-  for (const { at, points } of list) {
-    const listed = new Map(points.map((p) => [p.id, p]));
-    for (const [id, o] of open) {
-      const push = (kind: string, extra: Partial<Derived> = {}) => out.push({ kind, id, at, ...extra });
-      const p = listed.get(id);
-      if (!p) {
-        push('outage_restored');
-        open.delete(id);
-      } else if (!stepPresent(o, p, push)) open.delete(id);
-    }
-    for (const [id, p] of listed) {
-      if (open.has(id) || p.n < T || out.some((e) => e.id === id && e.at === at)) continue;
-      out.push({ kind: 'outage_began', id, at, customers_out: p.n });
-      open.set(id, { base: p.n, low: p.n, peak: p.n, etr: p.etr, crew: p.crew, below: 0 });
-    }
-  }
-  return out;
-}
+import {
+  arcgisPages,
+  archivedIncidentParquet,
+  kubraTiles,
+  memoryPipeline,
+  replayServer,
+  versions,
+} from './sequence-server.ts';
+import { testTempDir } from './clean-machine.ts';
+import { expectDerived, expectRecord, kubraPoint, pgePoint, sclPoint, type Replayed } from './incident-derive.ts';
 
 /** Replays every `every`-th version of `seq` through the pipeline; the stream's incident events, oldest first. */
 async function replayStream(
@@ -104,11 +25,11 @@ async function replayStream(
   wrap: Parameters<typeof replayServer>[1],
   row: (base: string) => string,
   every: number,
-) {
+): Promise<Replayed> {
   const all = versions(seq).filter((_, i) => i % every === 0);
   const replay = await replayServer(seq, wrap);
   const clock = manualClock(new Date(all[0].at));
-  const { p } = await memoryPipeline(
+  const { p, mem } = await memoryPipeline(
     `id,utility,state,connector,url,interval_min,tier,options\n${row(replay.base)}\n`,
     clock,
   );
@@ -118,33 +39,14 @@ async function replayStream(
       clock.set(new Date(v.at));
       expect((await p.cycle({ all: true })).failures, `version ${v.version}`).toEqual([]);
     }
-    return { all, stream: await p.db.all<EventRow>(`${EVENT_SELECT} WHERE scope = 'incident' ORDER BY id`) };
+    const stream = await p.db.all<EventRow>(`${EVENT_SELECT} WHERE scope = 'incident' ORDER BY id`);
+    // the finished days' incidents have left the live database for the archive's incident files: the record reads both
+    const archived = archivedIncidentParquet(mem, testTempDir('incident-archive'));
+    return { all, stream, record: await etrRecord(p.db, archived) };
   } finally {
     await p.close();
     await replay.close();
   }
-}
-
-/** The stream's incident events equal the derivation's, cycle by cycle; the counts by kind, logged for the note. */
-function expectDerived(
-  seq: string,
-  r: Awaited<ReturnType<typeof replayStream>>,
-  toPoint: (x: Record<string, unknown>) => Point,
-) {
-  const read = (file: string) =>
-    (JSON.parse(versionBytes(seq, file).toString()) as Array<Record<string, unknown>>).map(toPoint);
-  const want = derive(r.all.map((v) => ({ at: new Date(v.at).toISOString(), points: read(v.file) })));
-  expect(want.filter((e) => e.kind === 'outage_began').length).toBeGreaterThan(0);
-  // Within a cycle the stream orders events by incident, the derivation by its checks: compare as sets per cycle.
-  const key = (e: { kind: string; id?: string | null; at: string }) => `${e.at} ${e.id} ${e.kind}`;
-  expect(r.stream.map((e) => key({ kind: e.kind, id: e.incident_id, at: e.at })).sort()).toEqual(want.map(key).sort());
-  for (const w of want.filter((e) => e.kind === 'etr_changed'))
-    expect(r.stream.find((e) => key({ kind: e.kind, id: e.incident_id, at: e.at }) === key(w))?.etr_slip_min).toBe(
-      w.etr_slip_min,
-    );
-  const counts: Record<string, number> = {};
-  for (const e of r.stream) counts[e.kind] = (counts[e.kind] ?? 0) + 1;
-  console.log(`${seq}: incident events by kind ${JSON.stringify(counts)}`);
 }
 
 describe.skipIf(!hasSharedData)('replay: incident events of real sequences', () => {
@@ -159,6 +61,7 @@ describe.skipIf(!hasSharedData)('replay: incident events of real sequences', () 
       2,
     );
     expectDerived(seq, r, pgePoint);
+    expectRecord(seq, r, pgePoint);
     for (const e of r.stream.filter((x) => x.kind === 'outage_began')) {
       expect(e).toMatchObject({ utility: 'Pacific Gas & Electric', source_id: 'pge', state: 'CA' });
       expect(e.fips).toMatch(/^06\d{3}$/);
@@ -179,6 +82,20 @@ describe.skipIf(!hasSharedData)('replay: incident events of real sequences', () 
       20,
     );
     expectDerived(seq, r, kubraPoint);
+    expectRecord(seq, r, kubraPoint);
     expect(r.stream.some((e) => e.cause !== null)).toBe(true);
+  }, 600_000);
+
+  it('Seattle City Light events, the March 2026 wind event: the events and ETR record the recorded events call for', async () => {
+    const seq = 'scl-events-wind-mar-2026';
+    const r = await replayStream(
+      seq,
+      (raw) => raw,
+      (base) => `seattle-city-light,Seattle City Light,WA,datacapable,${base}/datacapable/v2/p/scl/map/events,15,2`,
+      1,
+    );
+    expectDerived(seq, r, sclPoint);
+    expectRecord(seq, r, sclPoint);
+    for (const e of r.stream) expect(e).toMatchObject({ source_id: 'seattle-city-light', state: 'WA' });
   }, 600_000);
 });

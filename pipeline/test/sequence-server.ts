@@ -2,6 +2,7 @@
 // a time, for replays that poll it through the real pipeline at each version's commit time.
 import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { parse } from 'csv-parse/sync';
 import { hasSharedData, sharedPath } from './shared-data.ts';
@@ -91,6 +92,21 @@ export async function memoryPipeline(csv: string, clock: Clock): Promise<{ p: Pi
     },
   });
   return { p, mem };
+}
+
+/**
+ * The archive's incident day files (Parquet) a memory tree holds, written under `dir` for DuckDB to read (the ETR
+ * record reads them beside the live incidents, as publishHistoryTree does from the archive part on disk).
+ */
+export function archivedIncidentParquet(mem: MemoryTreeWriter, dir: string): string[] {
+  const out: string[] = [];
+  for (const [rel, f] of mem.files) {
+    const day = /^api\/v1\/archive\/incidents\/(\d{4}-\d{2}-\d{2})\.parquet$/.exec(rel)?.[1];
+    if (!day) continue;
+    out.push(path.join(dir, `${day}.parquet`));
+    fs.writeFileSync(out.at(-1)!, f.body);
+  }
+  return out.sort();
 }
 
 /** A published document's `data`, from the in-memory tree. */

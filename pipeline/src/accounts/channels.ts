@@ -43,6 +43,8 @@ export function messageBody(
   const detail = [
     e.etr ? `Estimated restoration: ${e.etr}` : '',
     e.pct_out !== null ? `${e.pct_out} % of customers` : '',
+    e.cause ? `Cause: ${e.cause}` : '',
+    e.crew_status ? `Crew: ${e.crew_status}` : '',
     `Rule: ${rule.name}`,
   ]
     .filter(Boolean)

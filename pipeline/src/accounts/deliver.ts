@@ -2,7 +2,8 @@
 // Delivery channels. Design (documented in the OpenAPI webhooks section and docs/alert-rules-and-webhooks.md):
 //  - ingest: after each pipeline cycle the new events (ids above the stored cursor) are matched against the rules and
 //    one delivery is enqueued per event × channel (one per account × target: fan-out.ts) — idempotently (unique
-//    channel × event), so re-ingesting after a crash enqueues nothing twice;
+//    channel × event), so re-ingesting after a crash enqueues nothing twice; incident events at most
+//    INCIDENT_DELIVERIES_PER_CYCLE an account (delivery-policy.ts);
 //  - send: due deliveries are leased (60 s) as senders come free — at most TARGET_IN_FLIGHT in flight per target and
 //    ACCOUNT_IN_FLIGHT per account, accounts taking turns (delivery-lease.ts), none to a target whose circuit breaker
 //    has paused it (delivery-breaker.ts) — at most TARGET_PER_MINUTE a minute per target (target-limit.ts), sent
@@ -27,6 +28,7 @@ import { commitOutcomes, type Answered } from './delivery-outcomes.ts';
 import {
   ACCOUNT_IN_FLIGHT,
   DELIVERY_TIMEOUT_MS,
+  INCIDENT_DELIVERIES_PER_CYCLE,
   LOG_RETENTION_DAYS,
   RETRY_SCHEDULE_S,
   SENDERS,
@@ -123,14 +125,28 @@ export class DeliveryEngine {
   async ingest(events: PublicEvent[]): Promise<number> {
     if (events.length === 0) return 0;
     const rules = await this.loadRules();
-    const rows = eventDeliveries(events, rules, this.o.clock(), this.o.baseUrl);
+    const { rows, capped } = eventDeliveries(events, rules, this.o.clock(), this.o.baseUrl);
     const created = await this.insertDeliveries(rows);
+    await this.noticeCapped(capped);
     const last = events.reduce((m, e) => Math.max(m, e.id), 0);
     await this.o.sql.query(
       'INSERT INTO delivery_cursor (id, last_event_id) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET last_event_id = greatest(delivery_cursor.last_event_id, $1)',
       [last],
     );
     return created;
+  }
+
+  /** Tells each account whose incident deliveries this cycle passed the cap how many were not sent. */
+  private async noticeCapped(capped: Map<string, number>): Promise<void> {
+    if (capped.size === 0) return;
+    const text = (n: number) =>
+      `${n} incident event deliveries of this cycle were not sent: an account gets at most ${INCIDENT_DELIVERIES_PER_CYCLE} a cycle. Every incident event is in /api/v1/events?scope=incident; a larger min_customers narrows the watch.`;
+    await this.o.sql.query(
+      `INSERT INTO notices (account_id, at, kind, message)
+        SELECT x.account, $3::timestamptz, 'incident_cap', x.message FROM unnest($1::text[], $2::text[]) AS x(account, message)`,
+      [[...capped.keys()], [...capped.values()].map(text), this.o.clock()],
+    );
+    this.o.log?.(`delivery: incident cap reached for ${capped.size} account(s)`);
   }
 
   /** Bulk insert through arrays (one statement per 2,000 rows); a delivery that exists already is left alone. */

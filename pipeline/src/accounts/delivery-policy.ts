@@ -18,6 +18,13 @@ export const MAX_REDIRECTS = 3;
 /** Delivered and given-up deliveries (and their attempt logs) are kept this long. */
 export const LOG_RETENTION_DAYS = 30;
 
+/**
+ * Incident-event deliveries one account gets from one cycle's events, across all its rules and targets (issue 41
+ * part 2): a storm's thousands of incident events never become thousands of requests. Past it they are not queued;
+ * the account gets an `incident_cap` notice, and the events stream (`scope=incident`) has every one.
+ */
+export const INCIDENT_DELIVERIES_PER_CYCLE = 100;
+
 /** Deliveries in flight at once in one sending process. */
 export const SENDERS = 32;
 /**

@@ -6,7 +6,7 @@ import { err, parse } from './account-errors.ts';
 import type { Account, AccountServiceOptions, ChannelRow, RuleRow } from './account-types.ts';
 import { requestConfirmations } from './email-confirm.ts';
 import { checkAccountLimits, replaceChannels } from './rule-channels.ts';
-import { checkChannels, checkScope, watchedFor } from './rule-checks.ts';
+import { checkChannels, checkIncidentWatch, checkScope, watchedFor } from './rule-checks.ts';
 import { ruleDoc } from './rule-doc.ts';
 import { ruleInput, rulePatch, scopeColumns, type RuleInput } from './rules.ts';
 import { newId } from './secrets.ts';
@@ -33,6 +33,7 @@ function ruleColumns(input: RuleInput, watched: string[]): unknown[] {
 export async function createRule(o: AccountServiceOptions, a: Account, body: unknown) {
   const input = parse(ruleInput, body);
   checkScope(input.scope);
+  checkIncidentWatch(input);
   checkChannels(input.channels, o.safety);
   const now = o.clock();
   const id = newId('rule');
@@ -83,6 +84,7 @@ export async function updateRule(o: AccountServiceOptions, a: Account, id: strin
   const current = await getRule(o, a, id);
   const merged = parse(ruleInput, { ...current.definition, ...patch });
   checkScope(merged.scope);
+  checkIncidentWatch(merged);
   checkChannels(merged.channels, o.safety);
   const now = o.clock();
   const pending = await o.sql.transaction(async (tx) => {

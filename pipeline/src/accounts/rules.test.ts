@@ -2,6 +2,9 @@
 // and quiet hours.
 import { describe, expect, it } from 'vitest';
 import { matches, releaseAt, ruleInput, type Rule } from './rules.ts';
+import { eventDeliveries } from './fan-out.ts';
+import { INCIDENT_DELIVERIES_PER_CYCLE } from './delivery-policy.ts';
+import type { ChannelRow } from './account-types.ts';
 import type { PublicEvent } from '../contract/events.ts';
 
 const rule = (over: Partial<Rule>): Rule => ({
@@ -94,6 +97,64 @@ describe('rule matching by scope', () => {
   ] as const)('%s', (_, r, yes, no) => {
     for (const e of yes) expect(matches(r, e), JSON.stringify(e)).toBe(true);
     for (const e of no) expect(matches(r, e), JSON.stringify(e)).toBe(false);
+  });
+
+  it('incident watches receive only incident events: of a county, of a source, of one incident', () => {
+    const inc = ev({
+      scope: 'incident',
+      fips: '06001',
+      state: 'CA',
+      utility: 'Pacific Gas & Electric',
+      source_id: 'pge',
+      incident_id: '42',
+      customers_out: 300,
+      pct_out: null,
+    });
+    const county = rule({ scope_kind: 'county_incidents', scope_value: '06001', min_customers: 100 });
+    const source = rule({ scope_kind: 'utility_incidents', scope_value: 'pge', min_customers: 100 });
+    const one = rule({ scope_kind: 'incident', scope_value: '42', scope_state: 'pge' });
+    for (const r of [county, source, one]) expect(matches(r, inc), r.scope_kind).toBe(true);
+    expect(matches(county, { ...inc, fips: '06013' })).toBe(false);
+    expect(matches(source, { ...inc, source_id: 'sce' })).toBe(false);
+    expect(matches(one, { ...inc, incident_id: '43' })).toBe(false);
+    expect(matches(one, { ...inc, source_id: 'sce' })).toBe(false);
+    expect(matches({ ...source, min_customers: 301 }, inc)).toBe(false);
+    const ended = { ...inc, kind: 'outage_restored' as const, customers_out: 0, previous_customers_out: 300 };
+    expect(matches({ ...source, min_customers: 300 }, ended)).toBe(true);
+    // neither kind of rule reaches across: a county rule never gets incident events, a watch never county events
+    expect(matches(rule({ scope_value: '06001' }), inc)).toBe(false);
+    expect(matches(county, { ...inc, scope: 'county', customers_out: 5000 })).toBe(false);
+  });
+
+  it(`caps one account's incident deliveries a cycle at ${INCIDENT_DELIVERIES_PER_CYCLE}, whatever its rules and targets`, () => {
+    const channel = (id: string, rule_id: string, target: string): ChannelRow => ({
+      ...{ id, rule_id, kind: 'webhook', target, target_key: target, secret: 's', previous_secret: null },
+      ...{ previous_secret_expires_at: null, status: 'active', consecutive_failures: 0 },
+      ...{ disabled_at: null, disabled_reason: null },
+    });
+    const watch = (id: string, account_id: string) =>
+      rule({ id, account_id, scope_kind: 'utility_incidents', scope_value: 'pge', min_customers: 100 });
+    const rules = [
+      { rule: watch('r1', 'a'), channels: [channel('c1', 'r1', 'https://a.example/1')] },
+      { rule: watch('r2', 'a'), channels: [channel('c2', 'r2', 'https://a.example/2')] },
+      { rule: watch('r3', 'b'), channels: [channel('c3', 'r3', 'https://b.example/1')] },
+    ];
+    const storm = Array.from({ length: 400 }, (_, i) =>
+      ev({ id: i + 1, scope: 'incident', source_id: 'pge', incident_id: String(i), customers_out: 200 }),
+    );
+    const { rows, capped } = eventDeliveries(storm, rules, new Date('2026-09-01T08:00:00Z'), 'https://outage.test');
+    const perAccount = (a: string) => rows.filter((r) => (a === 'a' ? r[1] !== 'c3' : r[1] === 'c3')).length;
+    expect([perAccount('a'), perAccount('b')]).toEqual([INCIDENT_DELIVERIES_PER_CYCLE, INCIDENT_DELIVERIES_PER_CYCLE]);
+    expect(capped).toEqual(
+      new Map([
+        ['a', 2 * 400 - INCIDENT_DELIVERIES_PER_CYCLE],
+        ['b', 400 - INCIDENT_DELIVERIES_PER_CYCLE],
+      ]),
+    );
+    // county events are not counted against the incident cap
+    const counties = storm.map((e) => ({ ...e, scope: 'county' as const, fips: '12086' }));
+    const countyRules = [{ rule: rule({ account_id: 'a' }), channels: [channel('c4', 'r', 'https://a.example/3')] }];
+    expect(eventDeliveries(counties, countyRules, new Date(), 'https://outage.test').rows).toHaveLength(400);
   });
 
   it('applies kinds and thresholds; the end of an outage counts its size before', () => {

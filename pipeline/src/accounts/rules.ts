@@ -7,7 +7,12 @@
 //    larger of now and before, so the end of an outage reaches whoever got its start) is ≥ min_customers and, when
 //    min_pct is set, pct_out ≥ min_pct; feed events carry no count and are not thresholded;
 //  - quiet hours: matching events are held, not dropped, and delivered when the quiet window ends;
-//  - watch: the rule's counties are polled hardened (county and municipality scopes, 25 counties an account).
+//  - watch: the rule's counties are polled hardened (county, municipality and county_incidents scopes, 25 counties an
+//    account);
+//  - incident watches (issue 41 part 2) receive only incident-scope events, and only they do: county_incidents (the
+//    incidents of a county), utility_incidents (of one source, by its id in /api/v1/live/sources) — both above a size
+//    of at least the incident threshold — or incident (one incident by source and feed id; it ends with the incident's
+//    outage_restored and matches again only if the feed lists the id again). Checked in rule-checks.ts.
 import { z } from 'zod';
 import { EVENT_KINDS } from '../state/lifecycle.ts';
 import type { PublicEvent } from '../contract/events.ts';
@@ -27,6 +32,9 @@ const timezone = z.string().refine((tz) => {
     return false;
   }
 }, 'an IANA time zone such as America/Chicago');
+
+/** A source id, as the registry spells them (registry.ts) and /api/v1/live/sources lists them. */
+const sourceId = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'a source id as in /api/v1/live/sources');
 
 export const channelInput = z.discriminatedUnion('type', [
   z.object({ type: z.literal('webhook'), url: z.string().max(2048) }).strict(),
@@ -59,6 +67,14 @@ export const ruleInput = z
           name: z.string().min(1).max(200),
         })
         .strict(),
+      z
+        .object({
+          kind: z.literal('county_incidents'),
+          fips: z.string().regex(/^\d{5}$/, 'a 5-digit county FIPS code'),
+        })
+        .strict(),
+      z.object({ kind: z.literal('utility_incidents'), source: sourceId }).strict(),
+      z.object({ kind: z.literal('incident'), source: sourceId, id: z.string().min(1).max(200) }).strict(),
     ]),
     kinds: z
       .array(z.enum(EVENT_KINDS as unknown as [string, ...string[]]))
@@ -81,9 +97,9 @@ export interface Rule {
   id: string;
   account_id: string;
   name: string;
-  scope_kind: 'county' | 'state' | 'utility' | 'municipality';
+  scope_kind: RuleInput['scope']['kind'];
   scope_value: string;
-  /** the county of a municipality scope */
+  /** the county of a municipality scope; the source of an incident scope */
   scope_state: string | null;
   kinds: string[];
   min_customers: number;
@@ -104,6 +120,12 @@ export function scopeColumns(scope: RuleInput['scope']): Pick<Rule, 'scope_kind'
       return { scope_kind: 'utility', scope_value: scope.utility, scope_state: null };
     case 'municipality':
       return { scope_kind: 'municipality', scope_value: scope.name, scope_state: scope.fips };
+    case 'county_incidents':
+      return { scope_kind: 'county_incidents', scope_value: scope.fips, scope_state: null };
+    case 'utility_incidents':
+      return { scope_kind: 'utility_incidents', scope_value: scope.source, scope_state: null };
+    case 'incident':
+      return { scope_kind: 'incident', scope_value: scope.id, scope_state: scope.source };
   }
 }
 
@@ -117,6 +139,12 @@ export function scopeOf(r: Pick<Rule, 'scope_kind' | 'scope_value' | 'scope_stat
       return { kind: 'utility', utility: r.scope_value };
     case 'municipality':
       return { kind: 'municipality', fips: r.scope_state!, name: r.scope_value };
+    case 'county_incidents':
+      return { kind: 'county_incidents', fips: r.scope_value };
+    case 'utility_incidents':
+      return { kind: 'utility_incidents', source: r.scope_value };
+    case 'incident':
+      return { kind: 'incident', source: r.scope_state!, id: r.scope_value };
   }
 }
 
@@ -132,12 +160,22 @@ export function inScope(r: Pick<Rule, 'scope_kind' | 'scope_value' | 'scope_stat
       return e.utility !== null && e.utility === r.scope_value;
     case 'municipality':
       return e.scope === 'municipality' && e.fips === r.scope_state && same(e.area, r.scope_value);
+    case 'county_incidents':
+      return e.fips === r.scope_value;
+    case 'utility_incidents':
+      return e.source_id === r.scope_value;
+    case 'incident':
+      return e.source_id === r.scope_state && e.incident_id === r.scope_value;
   }
 }
 
+/** The scopes that watch single incidents (and receive nothing else). */
+export const INCIDENT_SCOPES: ReadonlySet<string> = new Set(['county_incidents', 'utility_incidents', 'incident']);
+
 export function matches(r: Rule, e: PublicEvent): boolean {
-  // Incident events are asked for (the stream's `scope=incident`): no rule of today's scopes receives them.
-  if (e.scope === 'incident' || !r.kinds.includes(e.kind) || !inScope(r, e)) return false;
+  // Incident events are asked for (the stream's `scope=incident`): only an incident watch receives them.
+  if ((e.scope === 'incident') !== INCIDENT_SCOPES.has(r.scope_kind)) return false;
+  if (!r.kinds.includes(e.kind) || !inScope(r, e)) return false;
   if (e.kind === 'feed_stale' || e.kind === 'feed_recovered') return true;
   const ending = e.kind === 'outage_improving' || e.kind === 'outage_restored';
   const count = Math.max(e.customers_out ?? 0, ending ? (e.previous_customers_out ?? 0) : 0);

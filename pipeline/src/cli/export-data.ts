@@ -27,7 +27,9 @@ export function register(program: Command): void {
       const db = await Db.open(cfg.state);
       try {
         const now = cfg.now ?? new Date();
-        const reports = await computeReports(db, await countyModel(db, loadCountyModel()), now);
+        const { archivedIncidentFiles } = await import('../publish/archive.ts');
+        const model = await countyModel(db, loadCountyModel());
+        const reports = await computeReports(db, model, now, archivedIncidentFiles(cfg.out));
         // Simulated history stays labelled whether or not --simulated is given.
         const simulated = Boolean(raw.simulated) || (await historySimulated(db));
         const counts = await exportData(

@@ -59,8 +59,24 @@ const EVENTS = [
 const MONTHS = ['year', 'month', 'loaded', 'episodes', 'customer_hours', 'max_county_out', 'peak_out', 'disturbances'];
 const CAUSE = ['cause', 'events', 'customers_affected', 'demand_loss_mw', 'median_duration_h'];
 
+/** The ETR record (state/etr-record.ts): per source and month of the live incident history. */
+const ETR = [
+  'source_id',
+  'utility',
+  'year',
+  'month',
+  'incidents',
+  'with_etr',
+  'etr_coverage_pct',
+  'etr_finished',
+  'restored_by_first_etr_pct',
+  'etr_slip_median_min',
+  'etr_slip_p90_min',
+  'moved_more_than_twice_pct',
+];
+
 export const REPORT_COLUMNS = {
-  national: { national: AREA, states: ['state', ...AREA] },
+  national: { national: AREA, states: ['state', ...AREA], etr: ETR },
   causes: ['year', ...CAUSE],
   trend: [
     'scope',
@@ -157,6 +173,16 @@ export const COLUMN_SCHEMAS: Record<string, Record<string, unknown>> = {
   saifi_with_med: nullableNumber,
   saidi_without_med: nullableNumber,
   saifi_without_med: nullableNumber,
+  source_id: { type: 'string' },
+  utility: nullableString,
+  incidents: { type: 'integer', minimum: 0 },
+  with_etr: { type: 'integer', minimum: 0 },
+  etr_finished: { type: 'integer', minimum: 0 },
+  etr_coverage_pct: nullableNumber,
+  restored_by_first_etr_pct: nullableNumber,
+  etr_slip_median_min: nullableNumber,
+  etr_slip_p90_min: nullableNumber,
+  moved_more_than_twice_pct: nullableNumber,
 };
 export const columnSchema = (c: string) => ({
   ...(COLUMN_SCHEMAS[c] ?? nullableInteger),
@@ -179,6 +205,8 @@ export const ROW_SHAPES: Record<string, readonly string[]> = {
   county_months: REPORT_COLUMNS.county.months,
   county_causes: REPORT_COLUMNS.county.causes,
   utilities: REPORT_COLUMNS.county.utilities,
+  // added last: the OpenAPI document's row shapes (anyOf) keep their places (v1 is additive-only)
+  etr: REPORT_COLUMNS.national.etr,
 };
 
 /** What every report column means (the datapackage.json field descriptions and the OpenAPI row schemas). */
@@ -251,4 +279,14 @@ export const COLUMN_DOCS: Record<string, string> = {
   saifi_with_med: 'SAIFI with major event days, interruptions per customer',
   saidi_without_med: 'SAIDI without major event days, minutes',
   saifi_without_med: 'SAIFI without major event days, interruptions per customer',
+  source_id: 'the source (registry id, as in /api/v1/live/sources)',
+  utility: "the source's utility, as the registry names it",
+  incidents: 'ETR record: incidents the feed listed, first seen that month (UTC)',
+  with_etr: 'of those, incidents given an estimated restoration time (ETR) at least once',
+  etr_coverage_pct: 'with_etr ÷ incidents × 100: the share of incidents the ETR figures stand on',
+  etr_finished: 'incidents with an ETR that have left their feed (the figures after this column are of these)',
+  restored_by_first_etr_pct: 'share of etr_finished last seen in the feed at or before the first ETR given, percent',
+  etr_slip_median_min: 'median of (last ETR given − first ETR given) over etr_finished, minutes (later is positive)',
+  etr_slip_p90_min: '90th percentile of that slip (linear interpolation), minutes',
+  moved_more_than_twice_pct: 'share of etr_finished whose ETR changed more than twice after the first, percent',
 };

@@ -88,6 +88,13 @@ export const REPORT_EXPORTS: TableSpec[] = [
     (r) => r.trend,
   ),
   report(
+    'report_etr',
+    'ETR record per utility and month',
+    "How far to trust each source's restoration estimates, per UTC month of the live incident history this export covers (state/etr-record.ts has the definitions); each row carries its coverage: incidents, with_etr and etr_coverage_pct say how many incidents had an ETR at all.",
+    REPORT_COLUMNS.national.etr,
+    (r) => r.etr as unknown as Row[],
+  ),
+  report(
     'oe417_disturbances',
     'OE-417 disturbance events',
     'DOE OE-417 events as imported (local times as reported).',

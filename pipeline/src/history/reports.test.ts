@@ -365,6 +365,13 @@ describe.skipIf(!hasSharedData)('report publishing', () => {
     expect(colours.has('245,158,11')).toBe(true); // #f59e0b
     const csv = w.files.get('api/v1/reports/data.national.csv')!.body.toString();
     expect(csv.split('\n')[0]).toBe(REPORT_COLUMNS.national.national.join(','));
+    // the ETR record (table=etr) in JSON and CSV: no incidents in this history, so no rows
+    const etrCsv = w.files.get('api/v1/reports/data.etr.csv')!.body.toString();
+    expect(etrCsv.split('\n')[0]).toBe(REPORT_COLUMNS.national.etr.join(','));
+    expect(JSON.parse(w.files.get('api/v1/reports/data.etr.json')!.body.toString()).data).toMatchObject({
+      table: 'etr',
+      rows: [],
+    });
     // a second publish with the same data renders nothing
     const again = await publishReports(w, reports, {
       simulated: false,

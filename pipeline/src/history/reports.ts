@@ -8,8 +8,10 @@
 //  - a county-year is `observed` (it has EAGLE-I rows), `zero` (no rows, but its state was covered that year:
 //    coverage_history says so, or without coverage data its state has rows) or `not_covered` (values are null);
 //  - disturbances: OE-417 events whose Area Affected names the state (a multi-state event counts in each);
-//  - yoy_pct: change of customer_hours from the previous year, in percent (null when either year is not loaded).
+//  - yoy_pct: change of customer_hours from the previous year, in percent (null when either year is not loaded);
+//  - etr: the ETR record of the live incident history (state/etr-record.ts has the definitions).
 import type { Db } from '../state/db.ts';
+import { etrRecord, type EtrRecordRow } from '../state/etr-record.ts';
 import { loadCountyCustomers } from './derive.ts';
 import { reportBasis } from './report-tables/basis.ts';
 import { countyTablesOf, type CountyTables } from './report-tables/county.ts';
@@ -45,10 +47,18 @@ export interface Reports {
   countyTables(year: number, fips: string): CountyTables | null;
   causes: Row[];
   trend: Row[];
+  /** the ETR record of the live incident history, per source and month (state/etr-record.ts) */
+  etr: EtrRecordRow[];
 }
 
 /** Every report table, one module per table family under report-tables/. */
-export async function computeReports(db: Db, model: Map<string, number>, now: Date): Promise<Reports> {
+/** `archivedIncidents`: the archive's incident day files (Parquet paths) the ETR record reads beside the live ones. */
+export async function computeReports(
+  db: Db,
+  model: Map<string, number>,
+  now: Date,
+  archivedIncidents: readonly string[] = [],
+): Promise<Reports> {
   await loadCountyCustomers(db, model);
   const input = await loadReportInputs(db, now);
   const utilities = await loadUtilities(db);
@@ -69,5 +79,6 @@ export async function computeReports(db: Db, model: Map<string, number>, now: Da
     countyTables: countyTablesOf(b, ranks, utilities),
     causes: causeRows(b),
     trend: trendRows(national, states),
+    etr: await etrRecord(db, archivedIncidents),
   };
 }

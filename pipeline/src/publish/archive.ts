@@ -3,15 +3,18 @@
 // and for the function layer, internal documents: one per day (the past map; the day in progress rewritten each
 // cycle, a finished one once) and, per month, its quarters and each county's values (a one-year county series reads
 // 24 small documents). Finished days go to the tree's `archive` part (tree-writer.ts), committed once a day, so a
-// cycle neither rewrites nor re-lists them; the index and the day in progress go with the live tree.
+// cycle neither rewrites nor re-lists them; the index and the day in progress go with the live tree. With each finished
+// day, its finished incidents (state/incident-archive.ts), after which they leave the live database.
 import { endpoint } from '../contract/catalogue.ts';
 import { fileFor, urlFor } from '../contract/urls.ts';
 import type { Db } from '../state/db.ts';
 import { ARCHIVE_COLUMNS, archivedDays, nextDay } from '../state/archive-read.ts';
 import { dayDoc, dayFiles, monthDocs, quarterDoc, sha256 } from '../state/archive-day.ts';
 import { quarterOf } from '../state/archive.ts';
+import { forgetArchivedIncidents, incidentDayFiles } from '../state/incident-archive.ts';
 import { dataNotice } from '../contract/notice.ts';
 import type { TreeWriter } from './tree-writer.ts';
+import { objectPath, readManifest } from './tree-parts.ts';
 
 /** The function layer's documents of the archive (not public URLs). */
 export const archiveDayDoc = (day: string): string => `api/v1/archive/_days/${day}.json`;
@@ -75,8 +78,13 @@ export class ArchivePublisher {
           written.set(day, await this.writeDay(w, db, { day, quarters: row.quarters }, now));
           lost += 1;
         }
-      for (const d of finished) written.set(d.day, await this.writeDay(w, db, d, now));
+      for (const d of finished) {
+        written.set(d.day, await this.writeDay(w, db, d, now));
+        await this.writeIncidents(w, db, d.day);
+      }
       if (part && (finished.length || lost)) await part.commit({ simulated, notice: dataNotice(simulated) });
+      // Published: the finished incidents of those days leave the live database (state/incident-archive.ts).
+      await forgetArchivedIncidents(db);
       this.verified = true;
       // A finished day's rows are read again only if its files are lost: give back the blocks DuckDB cached for them.
       if (finished.length) await db.releaseMemory();
@@ -140,6 +148,14 @@ export class ArchivePublisher {
     return row;
   }
 
+  /** A finished day's incidents that have left their feeds, put once (their rows are forgotten after the commit). */
+  private async writeIncidents(w: TreeWriter, db: Db, day: string): Promise<void> {
+    const e = endpoint('archive.incidents');
+    const files = await incidentDayFiles(db, day);
+    this.put(w, fileFor(e, { date: day }, 'csv'), () => files.csv, files.csv);
+    this.put(w, fileFor(e, { date: day }, 'parquet'), () => files.parquet, files.parquet);
+  }
+
   private put(w: TreeWriter, rel: string, render: () => Buffer, basis: Buffer): void {
     w.put(rel, render, basis);
     if (!this.openPart) this.carried.add(rel);
@@ -149,6 +165,19 @@ export class ArchivePublisher {
     putDoc(w, rel, data);
     if (!this.openPart) this.carried.add(rel);
   }
+}
+
+/**
+ * The published incident day files' Parquet, as paths on disk (through the archive part's manifest) for DuckDB to read:
+ * the ETR record's archived incidents. Empty before any day is archived.
+ */
+export function archivedIncidentFiles(outDir: string): string[] {
+  const files = readManifest(outDir, 'archive')?.files ?? {};
+  const e = endpoint('archive.incidents');
+  const day = (rel: string) => /(\d{4}-\d{2}-\d{2})\.parquet$/.exec(rel)?.[1];
+  return Object.entries(files)
+    .filter(([rel]) => day(rel) && fileFor(e, { date: day(rel)! }, 'parquet') === rel)
+    .map(([, f]) => objectPath(outDir, f.object, 'archive'));
 }
 
 /** The Table Schema type of each archive column (run_start_time is a UTC datetime without an offset). */

@@ -18,6 +18,7 @@ import { renderChart, type ChartSpec } from './charts.ts';
 import { historyCredit } from './chart-specs.ts';
 import { historyMarks, markHistoryPublished } from '../history/version.ts';
 import { historySimulated, SIMULATED_CREDIT } from '../history/provenance.ts';
+import { archivedIncidentFiles } from './archive.ts';
 
 export const REPORT_RULES = {
   episodes:
@@ -34,6 +35,7 @@ export const REPORT_RULES = {
     "EIA-861 Service_Territory (county names joined to FIPS) of the latest EIA year at or before the report year; SAIDI/SAIFI (minutes / interruptions per customer) from Reliability, IEEE 1366 when reported, else the utility's other standard; customers from Sales_Ult_Cust (all parts but energy-only).",
   events: `Year and state tables: the ${EVENTS_TOP.toLocaleString('en-US')} largest episodes by customer-hours; county tables: every episode.`,
   yoy_pct: 'Change of customer_hours from the previous year, percent; null when either year is not loaded.',
+  etr: "The ETR record, per source and UTC month of an incident's first sighting, from the live incident history (each incident's first and last sighting in its feed and every ETR it was given): incidents; with_etr and etr_coverage_pct (the share given an ETR at all, what the rest stands on); of the incidents with an ETR that have left their feed (etr_finished): the share last seen at or before the first ETR given, the median and 90th percentile of the slip (last ETR − first ETR, minutes), and the share whose ETR changed more than twice after the first. Null where nothing is counted.",
 };
 
 export interface ReportContext {
@@ -177,6 +179,10 @@ export function decadeReportSpec(title: string, rows: Row[], year: number, simul
 
 export const stateTitle = (code: string) => `${findState(code)?.name ?? code}`;
 
+/** The rows of a table of /api/v1/reports/data. */
+const nationalTable = (r: Reports, table: (typeof REPORT_TABLES.national)[number]): Row[] =>
+  table === 'national' ? r.national : table === 'states' ? r.states : (r.etr as unknown as Row[]);
+
 export interface HistoryPublishOptions {
   simulated: boolean;
   now: Date;
@@ -206,7 +212,7 @@ export async function publishReports(
       {},
       table,
       REPORT_COLUMNS.national[table],
-      reportDoc(ctx, {}, table, REPORT_TABLES.national, null, { rows: table === 'national' ? r.national : r.states }),
+      reportDoc(ctx, {}, table, REPORT_TABLES.national, null, { rows: nationalTable(r, table) }),
     );
   }
   putTable(w, E.causes, {}, 'causes', REPORT_COLUMNS.causes, {
@@ -299,7 +305,8 @@ export async function publishHistoryTree(
 ): Promise<PublishStats & { charts: number; ms: number }> {
   const t0 = Date.now();
   const simulated = await historySimulated(db);
-  const reports = await computeReports(db, await countyModel(db, loadCountyModel()), opts.now);
+  const model = await countyModel(db, loadCountyModel());
+  const reports = await computeReports(db, model, opts.now, archivedIncidentFiles(outDir));
   await db.releaseMemory(); // the tables are computed: what DuckDB cached for them is not needed to write them
   const w = opts.writer ?? new FsTreeWriter(outDir, opts.now, 'history');
   const { charts } = await publishReports(w, reports, { simulated, now: opts.now, renderCharts: opts.renderCharts });

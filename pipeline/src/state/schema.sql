@@ -146,20 +146,23 @@ CREATE TABLE IF NOT EXISTS archive_files (
 );
 -- Per-outage history (issue 25 part 5): every incident a feed listed, when it was first and last seen, and every ETR it
 -- was given with the poll that first showed it (its changes: how often the restoration estimate slipped). One row per
--- (source_id, id), kept so by recordSeen; no key, like the archive's tables: it is never pruned, and a key's index
+-- (source_id, id), kept so by recordSeen; no key, like the archive's tables: its finished incidents move to the
+-- archive's incident day files (state/incident-archive.ts), and a key's index
 -- grows with every incident ever seen (at 1 M rows adding a storm's 60,000 took 223 ms and 165 MB RSS against 95 ms
 -- and 126 MB without it; a 3 M-row keyed table could not be built within DuckDB's 256 MB).
 CREATE TABLE IF NOT EXISTS incident_history (
   source_id VARCHAR NOT NULL, id VARCHAR NOT NULL, first_seen_at VARCHAR NOT NULL, last_seen_at VARCHAR NOT NULL,
   etr VARCHAR, etrs STRUCT(etr VARCHAR, seen_at VARCHAR)[] NOT NULL
 );
+-- Its largest customers out (issue 41 part 4: the archive's incident day files carry it); null before it was kept.
+ALTER TABLE incident_history ADD COLUMN IF NOT EXISTS peak BIGINT;
 -- Each incident's history with its last sighting: a listed incident was last seen at its source's last good poll
 -- (incident_history.last_seen_at is written when it leaves the feed or gets a new ETR, not at every poll).
 CREATE OR REPLACE VIEW incident_seen AS
 SELECT h.source_id, h.id, h.first_seen_at,
        CASE WHEN i.id IS NOT NULL AND s.last_success_at > h.last_seen_at THEN s.last_success_at ELSE h.last_seen_at END
          AS last_seen_at,
-       h.etr, h.etrs, i.id IS NOT NULL AS listed
+       h.etr, h.etrs, i.id IS NOT NULL AS listed, h.peak
   FROM incident_history h
   LEFT JOIN (SELECT DISTINCT source_id, id FROM obs_incident) i ON i.source_id = h.source_id AND i.id = h.id
   LEFT JOIN source_status s ON s.source_id = h.source_id;

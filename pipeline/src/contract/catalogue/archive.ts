@@ -28,6 +28,16 @@ export const ARCHIVE_ENDPOINTS: readonly Endpoint[] = [
       "The day's county rows in EAGLE-I's layout: `fips`, `county`, `state` (name), `customers_out`, `run_start_time` (the quarter hour's start, UTC: `YYYY-MM-DD HH:MM:SS` text in the CSV as EAGLE-I writes it, a UTC TIMESTAMP column in Parquet), then `customers_tracked` (the county's customers served by the sources fresh at the quarter: a feed's own served count, else its registry customers spread over its EIA-861 territory; empty where no fresh source served the county), `customers_served_feed` (as the feeds publish it), `sources` (how many reported the county), `stale` (one of them was stale: its last value is carried, not refreshed) and `simulated`. A county absent at a quarter had no one out; a quarter absent from the day was not reached by the poller (see /api/v1/archive). Written once when the day ends; never rewritten, except once when a state database from before quarter hours were named by their start is re-stamped on open.",
   },
   {
+    id: 'archive.incidents',
+    path: '/api/v1/archive/incidents/{date}',
+    formats: ['parquet', 'csv'],
+    cache: 'immutable',
+    schema: 'ArchiveIncidents',
+    summary: "One archived UTC day's finished incidents (Parquet or CSV)",
+    description:
+      "One row per incident that had left its feed when the day was archived and was last seen on or before it (nearly always on the day itself; one a stale feed still listed goes into the first day written after it left): `source_id`, `incident_id` (the feed's), `first_seen_at` and `last_seen_at` (UTC, the polls that first and last listed it), `peak` (its largest customers out), `etr_count` and `etrs` (every ETR given, oldest first, with the poll that first showed it: JSON text in the CSV, a list in Parquet). These rows leave the live database once published: this file is the incident's record, and /api/v1/reports/data?table=etr reads it. Written once when the day ends; never rewritten.",
+  },
+  {
     id: 'archive.datapackage',
     path: '/api/v1/archive/datapackage.json',
     formats: ['json'],

@@ -4,7 +4,7 @@ import { EVENTS_TOP } from '../report-columns.ts';
 import type { Endpoint } from './types.ts';
 
 export const REPORT_TABLES = {
-  national: ['national', 'states'],
+  national: ['national', 'states', 'etr'],
   year: ['counties', 'events', 'states', 'months', 'causes', 'disturbances'],
   state: ['counties', 'events', 'months', 'causes'],
   county: ['summary', 'years', 'months', 'events', 'causes', 'utilities'],
@@ -25,7 +25,7 @@ export const REPORT_ENDPOINTS: readonly Endpoint[] = [
     tables: REPORT_TABLES.national,
     summary: 'Annual report tables: national and per-state, every year',
     description:
-      'One row per year (`national`) or per year and state (`states`) from 2014 to the current year; years whose EAGLE-I data is not loaded appear with `loaded: false` and null values. Columns and rules: see the ReportTable schema.',
+      "One row per year (`national`) or per year and state (`states`) from 2014 to the current year; years whose EAGLE-I data is not loaded appear with `loaded: false` and null values. `etr`: the ETR record, per source and month of the live incident history (how far to trust a utility's restoration estimates), each row with its coverage (the incidents that had an ETR at all). Columns and rules: see the ReportTable schema.",
   },
   {
     id: 'reports.causes',

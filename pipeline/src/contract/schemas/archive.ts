@@ -71,6 +71,11 @@ export const ARCHIVE_SCHEMAS: Record<string, Record<string, unknown>> = {
     type: 'string',
     description: 'A Parquet (zstd) or CSV file of one UTC day; its columns are listed in /api/v1/archive.',
   },
+  ArchiveIncidents: {
+    type: 'string',
+    description:
+      "A Parquet (zstd) or CSV file of one UTC day's finished incidents; its columns are in the endpoint's description.",
+  },
   ArchiveMap: env(
     obj({
       generated_at: generated,
