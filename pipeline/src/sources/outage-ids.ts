@@ -17,9 +17,6 @@ export class OutageIds {
   private readonly taken = new Set<string>();
   /** own ids given out, with the incident first listed under each (once it is) */
   private readonly own = new Map<string, Incident | undefined>();
-  /** own ids met again in this answer (each repeat once) */
-  repeats = 0;
-
   /** `base`, or `base#2`, `base#3` … when the answer has taken it already (two outages at one point). */
   made(base: string): string {
     let id = base;
@@ -49,7 +46,6 @@ export class OutageIds {
       return incident;
     }
     first.customers_out = Math.max(first.customers_out, incident.customers_out);
-    this.repeats += 1;
     return null;
   }
 }

@@ -12,6 +12,7 @@ import {
   type Incident,
   type Snapshot,
 } from '../snapshot.ts';
+import { OutageIds } from '../outage-ids.ts';
 import { SourceError } from '../../errors.ts';
 import { locatePoint, matchCounty } from '../../geo/match.ts';
 import { readFeatures, type ArcgisFeature, type ArcgisRaw } from './schema.ts';
@@ -108,7 +109,7 @@ function incidentLayer(
   mercator: boolean,
   snap: Snapshot,
 ): void {
-  const byId = new Map<string, Incident>();
+  const ids = new OutageIds();
   const field = names.customers_out[0];
   for (const [k, f] of features.entries()) {
     const a = attrsOf(f);
@@ -119,12 +120,9 @@ function incidentLayer(
       snap.unreadable,
     );
     if (out === null) continue;
-    const incident = incidentOf(f, out, names, state, mercator);
-    const seen = byId.get(incident.id);
-    if (!seen) byId.set(incident.id, incident);
-    else seen.customers_out = Math.max(seen.customers_out, out);
+    const incident = ids.once(incidentOf(f, out, names, state, mercator, ids));
+    if (incident) snap.incidents.push(incident);
   }
-  snap.incidents = [...byId.values()];
   const counties = new Map<string, CountyCount>();
   let unplaced = 0;
   for (const incident of snap.incidents) {
@@ -175,6 +173,7 @@ function incidentOf(
   names: Record<Key, string[]>,
   state: string,
   mercator: boolean,
+  ids: OutageIds,
 ): Incident {
   const a = attrsOf(f);
   const [lon, lat] = pointOf(f, mercator) ?? [Number(pick(a, names.lon) ?? NaN), Number(pick(a, names.lat) ?? NaN)];
@@ -183,7 +182,7 @@ function incidentOf(
   const fips =
     (located ? locatePoint(lon, lat) : null) ?? (countyName ? matchCounty(state, countyName) : undefined) ?? null;
   return newIncident({
-    id: str(pick(a, names.id)) ?? `${lon},${lat}`,
+    id: ids.idOf(str(pick(a, names.id)), `${lon},${lat}`),
     fips,
     customers_out: out,
     etr: timeOf(pick(a, names.etr)),
